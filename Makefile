@@ -1,0 +1,36 @@
+# Two commands for a fresh machine with Python 3.11+ and make: `make run`, `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py load_demo --if-empty
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/tournament.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3

@@ -1,0 +1,1 @@
+"""Games and rounds: the adapter between stored results and the rules engine."""

@@ -1,0 +1,1 @@
+"""Clubs, seasons, players, sessions, sittings, tables, seatings and movements."""

@@ -1,0 +1,10 @@
+"""Pages: thin views that call selectors and services."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/home.html")
