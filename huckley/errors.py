@@ -1,0 +1,43 @@
+"""The error a user can fix: a stable code and a message that says what to do.
+
+Services raise it; views turn it into a form error or a 400/409, never a 500. Broken
+invariants raise ordinary exceptions and are logged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+class UserError(Exception):
+    status = 400
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        details: Sequence[Mapping[str, Any]] = (),
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+        # For a refused round: the engine's errors, each with its code, field and message.
+        self.details = [dict(d) for d in details]
+
+    def as_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.field:
+            body["field"] = self.field
+        if self.details:
+            body["errors"] = self.details
+        return body
+
+
+class ConflictError(UserError):
+    """The request was fine but the state moved on (a round entered twice, say)."""
+
+    status = 409

@@ -1,0 +1,115 @@
+"""Games and rounds as entered at the table, with the history of every change.
+
+A round is stored as the scorer entered it, in the game record's shape; `scoring.services`
+turns rows into a game record, has the engine check it, and keeps the game's summary in
+step within one transaction.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models import Player, Table
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    class DealerSource(models.TextChoices):
+        DRAW = "draw", "High-card draw (seeded)"
+        PREVIOUS_WINNER = "previous_winner", "Winner of the previous game"
+        ENTERED = "entered", "Entered by the scorer"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    rules_id = models.CharField(max_length=30)
+    options = models.JSONField(default=dict, blank=True)
+    first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    first_dealer_source = models.CharField(max_length=20, choices=DealerSource.choices)
+    first_dealer_draw = models.JSONField(
+        default=dict, blank=True, help_text="The card each player drew, by player id."
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    round_count = models.PositiveSmallIntegerField(default=0)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="game_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} at {self.table}"
+
+
+class GamePlayer(models.Model):
+    """Who plays a game, in seat order: the record's `players`."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="game_players")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    # The name the game record uses for this player, fixed when the game starts so that a
+    # later rename never changes a stored record.
+    name = models.CharField(max_length=60)
+    # The engine's verdict on the stored rounds, kept in step with them by the services so
+    # that standings are plain aggregates.
+    score = models.IntegerField(default=0)
+    hooks = models.PositiveSmallIntegerField(default=0)
+    won = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="game_seat_unique"),
+            models.UniqueConstraint(fields=["game", "player"], name="game_player_unique"),
+        ]
+
+
+class Round(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    # The round exactly as entered, in the game record's shape (names as in GamePlayer.name).
+    data = models.JSONField()
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number} of {self.game}"
+
+
+class RoundChange(models.Model):
+    """Who entered, corrected or deleted a round, when, and what it said before and after."""
+
+    class Action(models.TextChoices):
+        ENTER = "enter", "Entered"
+        EDIT = "edit", "Corrected"
+        DELETE = "delete", "Deleted"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    round_number = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=10, choices=Action.choices)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]

@@ -1,0 +1,295 @@
+"""Result entry: the one adapter between stored rounds and the rules engine.
+
+Every write builds the game's record from its rows, has the engine check the whole game,
+and stores the round together with the game's summary in one transaction, with the game
+row locked so that two scorers at one table cannot interleave.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from huckley.errors import ConflictError, UserError
+from scoring.models import Game, GamePlayer, Round, RoundChange
+from tournaments.format import make_rng
+from tournaments.models import Player, Seating, Session, Table
+
+logger = logging.getLogger(__name__)
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+def game_record(game: Game, *, rounds: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The game in the engine's record format (`buck-game/1`)."""
+    game_players = list(game.game_players.all())
+    first_dealer = next(gp.name for gp in game_players if gp.player_id == game.first_dealer_id)
+    if rounds is None:
+        rounds = [r.data for r in game.rounds.all()]
+    return {
+        "format": "buck-game/1",
+        "rules": game.rules_id,
+        "players": [gp.name for gp in game_players],
+        "first_dealer": first_dealer,
+        "options": dict(game.options),
+        "rounds": [dict(r) for r in rounds],
+    }
+
+
+def game_check(game: Game) -> dict[str, Any]:
+    return engine.check(game_record(game))
+
+
+def table_start_game(*, table: Table, number: int, previous: Game | None = None) -> Game:
+    """Start game `number` at a table with the players seated there now.
+
+    The winner of the previous game deals first (ruling 7); the first game of a sitting,
+    or one after a game with no single winner at the table, draws high card from the
+    session's seed.
+    """
+    session = table.sitting.session
+    seatings = list(
+        Seating.objects.filter(table=table, left_at__isnull=True)
+        .select_related("player")
+        .order_by("seat")
+    )
+    names = [s.player.name for s in seatings]
+    by_name = {s.player.name: s.player for s in seatings}
+    game = Game(
+        table=table, number=number, rules_id=session.rules_id, options={}, first_dealer_draw={}
+    )
+    dealer_name = None
+    if previous is not None:
+        dealer_name = engine.next_game_first_dealer(game_check(previous))
+    if dealer_name in by_name:
+        game.first_dealer = by_name[dealer_name]
+        game.first_dealer_source = Game.DealerSource.PREVIOUS_WINNER
+    else:
+        seed = make_rng(session.seed, "draw", table.sitting.number, table.rank, number)
+        dealer_name, cards = engine.draw_first_dealer(names, seed=seed.getrandbits(32))
+        game.first_dealer = by_name[dealer_name]
+        game.first_dealer_source = Game.DealerSource.DRAW
+        game.first_dealer_draw = cards
+    game.save()
+    GamePlayer.objects.bulk_create(
+        GamePlayer(game=game, player=s.player, seat=i, name=s.player.name)
+        for i, s in enumerate(seatings, start=1)
+    )
+    return game
+
+
+def game_refresh_players(*, game: Game) -> None:
+    """Re-seat a game that has no round yet after an arrival, withdrawal or move."""
+    if game.round_count:
+        raise UserError(
+            "game_in_progress", f"Game {game.number} has rounds entered; its players are fixed."
+        )
+    table, number = game.table, game.number
+    game.delete()
+    if Seating.objects.filter(table=table, left_at__isnull=True).exists():
+        table_start_game(table=table, number=number)
+
+
+def _lock_game(game_id: int) -> Game:
+    try:
+        game = (
+            Game.objects.select_for_update()
+            .select_related("table__sitting__session")
+            .get(pk=game_id)
+        )
+    except Game.DoesNotExist:
+        raise UserError("no_such_game", "That game does not exist.") from None
+    sitting = game.table.sitting
+    if sitting.session.status != Session.Status.RUNNING:
+        raise UserError(
+            "session_not_running", "This session is not running; results can no longer change."
+        )
+    if sitting.moved_at is not None:
+        raise UserError(
+            "sitting_closed",
+            f"Players have moved on from sitting {sitting.number}. "
+            "The director can undo the movement to correct a result.",
+        )
+    return game
+
+
+def _refuse(output: Mapping[str, Any], *, changed: int, verb: str) -> UserError:
+    errors = list(output["errors"])
+    where = errors[0].get("round") if errors else None
+    if where is None or where == changed:
+        text = "; ".join(e["message"] for e in errors)
+        return UserError("round_invalid", f"Round {changed} was not {verb}: {text}", details=errors)
+    text = "; ".join(e["message"] for e in errors)
+    return UserError(
+        "later_round_invalid",
+        f"Round {changed} was not {verb}: round {where} would then be wrong ({text}). "
+        f"Correct round {where} first, or delete it.",
+        details=errors,
+    )
+
+
+def _store_outcome(game: Game, output: Mapping[str, Any], *, rounds: int) -> None:
+    """Keep the game's summary rows in step with the engine's verdict."""
+    winners = output["winner"]
+    if isinstance(winners, str):
+        winners = [winners]
+    winners = set(winners or [])
+    hooks: dict[str, int] = {}
+    for r in output["rounds"]:
+        for name in r["hooks"]:
+            hooks[name] = hooks.get(name, 0) + 1
+    game_players = list(game.game_players.all())
+    for gp in game_players:
+        gp.score = output["scores"].get(gp.name, 0)
+        gp.hooks = hooks.get(gp.name, 0)
+        gp.won = gp.name in winners
+    GamePlayer.objects.bulk_update(game_players, ["score", "hooks", "won"])
+    game.round_count = rounds
+    if output["finished"]:
+        if game.status != Game.Status.FINISHED:
+            game.finished_at = timezone.now()
+        game.status = Game.Status.FINISHED
+    else:
+        game.status = Game.Status.PLAYING
+        game.finished_at = None
+    game.save(update_fields=["round_count", "status", "finished_at"])
+
+
+def _sync_next_game(game: Game, output: Mapping[str, Any]) -> None:
+    """After a change, the next game at the table must follow from this one: started when
+    this one ends, dealt first by its winner, gone again if this one is re-opened."""
+    table = game.table
+    next_game = Game.objects.filter(table=table, number=game.number + 1).first()
+    last_number = table.sitting.games_per_sitting
+    if next_game is not None:
+        new_dealer = engine.next_game_first_dealer(output) if output["finished"] else None
+        current = next(
+            (gp.name for gp in next_game.game_players.all() if gp.player_id == next_game.first_dealer_id),
+            None,
+        )
+        unchanged = output["finished"] and (
+            next_game.first_dealer_source != Game.DealerSource.PREVIOUS_WINNER
+            or new_dealer == current
+        )
+        if unchanged:
+            return
+        if next_game.round_count:
+            raise UserError(
+                "next_game_started",
+                f"This change would alter who won game {game.number}, but game "
+                f"{next_game.number} has rounds entered already. Delete those rounds first.",
+            )
+        next_game.delete()
+        next_game = None
+    if output["finished"] and game.number < last_number:
+        table_start_game(table=table, number=game.number + 1, previous=game)
+
+
+def _recheck(game: Game, rounds: list[dict[str, Any]], *, changed: int, verb: str) -> dict[str, Any]:
+    output = engine.check(game_record(game, rounds=rounds))
+    if not output["valid"]:
+        raise _refuse(output, changed=changed, verb=verb)
+    return output
+
+
+def _clean(data: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(data, Mapping):
+        raise UserError("round_not_an_object", "A round must be a JSON object of its fields.")
+    return {k: v for k, v in data.items() if v not in (None, [], {}, False)}
+
+
+@transaction.atomic
+def round_submit(*, game_id: int, number: int, data: Mapping[str, Any], user: User) -> Round:
+    """Enter round `number` of a game. Entering the same round twice (a double submit or
+    a retry) returns the stored round; a different round under a taken number is a
+    conflict."""
+    game = _lock_game(game_id)
+    cleaned = _clean(data)
+    if number != game.round_count + 1:
+        existing = Round.objects.filter(game=game, number=number).first()
+        if existing is not None and existing.data == cleaned:
+            return existing
+        raise ConflictError(
+            "round_number_taken" if existing else "round_number_out_of_order",
+            f"Round {number} cannot be entered: this game has {game.round_count} rounds, "
+            f"so the next one is round {game.round_count + 1}. Reload the score sheet.",
+        )
+    rounds = [r.data for r in game.rounds.all()] + [cleaned]
+    output = _recheck(game, rounds, changed=number, verb="entered")
+    saved = Round.objects.create(game=game, number=number, data=cleaned, entered_by=_u(user))
+    RoundChange.objects.create(
+        game=game, round_number=number, action=RoundChange.Action.ENTER, after=cleaned, user=_u(user)
+    )
+    _store_outcome(game, output, rounds=len(rounds))
+    _sync_next_game(game, output)
+    return saved
+
+
+@transaction.atomic
+def round_correct(*, game_id: int, number: int, data: Mapping[str, Any], user: User) -> Round:
+    """Replace what a round says; the whole game is checked again."""
+    game = _lock_game(game_id)
+    cleaned = _clean(data)
+    stored = list(game.rounds.all())
+    target = next((r for r in stored if r.number == number), None)
+    if target is None:
+        raise UserError("no_such_round", f"Game {game.number} has no round {number}.")
+    rounds = [cleaned if r.number == number else r.data for r in stored]
+    output = _recheck(game, rounds, changed=number, verb="corrected")
+    before = target.data
+    if before == cleaned:
+        return target
+    target.data = cleaned
+    target.save(update_fields=["data", "updated_at"])
+    RoundChange.objects.create(
+        game=game,
+        round_number=number,
+        action=RoundChange.Action.EDIT,
+        before=before,
+        after=cleaned,
+        user=_u(user),
+    )
+    _store_outcome(game, output, rounds=len(rounds))
+    _sync_next_game(game, output)
+    return target
+
+
+@transaction.atomic
+def round_delete(*, game_id: int, number: int, user: User) -> None:
+    """Delete a round; later rounds move up one number and the game is checked again."""
+    game = _lock_game(game_id)
+    stored = list(game.rounds.all())
+    target = next((r for r in stored if r.number == number), None)
+    if target is None:
+        raise UserError("no_such_round", f"Game {game.number} has no round {number}.")
+    rounds = [r.data for r in stored if r.number != number]
+    output = _recheck(game, rounds, changed=number, verb="deleted")
+    target.delete()
+    for later in stored:
+        if later.number > number:
+            later.number -= 1
+            later.save(update_fields=["number"])
+    RoundChange.objects.create(
+        game=game,
+        round_number=number,
+        action=RoundChange.Action.DELETE,
+        before=target.data,
+        user=_u(user),
+    )
+    _store_outcome(game, output, rounds=len(rounds))
+    _sync_next_game(game, output)
+
+
+def _u(user: User) -> Any:
+    return user if user is not None and user.is_authenticated else None
+
+
+def player_by_name(game: Game, name: str) -> Player | None:
+    gp = next((gp for gp in game.game_players.all() if gp.name == name), None)
+    return gp.player if gp else None

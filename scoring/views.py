@@ -1,0 +1,203 @@
+"""The table's pages: the score sheet of a game, round entry, correction and deletion."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from huckley.errors import UserError
+from scoring import services
+from scoring.forms import RoundForm
+from scoring.models import Game, GamePlayer, Round, RoundChange
+from tournaments.models import Table
+from tournaments.permissions import can_direct, can_score
+
+
+def _game_qs() -> Any:
+    return Game.objects.select_related("table__sitting__session__club", "first_dealer").prefetch_related(
+        Prefetch("game_players", queryset=GamePlayer.objects.order_by("seat")),
+        Prefetch("rounds", queryset=Round.objects.order_by("number")),
+    )
+
+
+def _sheet(game: Game) -> dict[str, Any]:
+    """The score sheet: one row per round with points, running scores and hooks."""
+    output = services.game_check(game)
+    players = [gp.name for gp in game.game_players.all()]
+    rows = []
+    for stored, scored in zip(game.rounds.all(), output["rounds"], strict=False):
+        rows.append(
+            {
+                "number": stored.number,
+                "dealer": scored["dealer"],
+                "data": stored.data,
+                "cells": [
+                    {
+                        "points": scored["points"].get(p, 0),
+                        "score": scored["scores"].get(p, 0),
+                        "hook": p in scored["hooks"],
+                        "out": p in (stored.data.get("out") or []),
+                    }
+                    for p in players
+                ],
+            }
+        )
+    winner = output["winner"]
+    return {
+        "players": players,
+        "rows": rows,
+        "output": output,
+        "winners": [winner] if isinstance(winner, str) else (winner or []),
+    }
+
+
+def _can_score(request: HttpRequest, game: Game) -> None:
+    if not can_score(request.user, game.table):
+        raise PermissionDenied("Only the table's scorer or a director may enter results.")
+
+
+def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The current game at a table, or the game chosen with ?game=N, with the entry form."""
+    table = get_object_or_404(Table.objects.select_related("sitting__session__club"), pk=pk)
+    games = list(Game.objects.filter(table=table).order_by("number").values_list("number", "pk"))
+    if not games:
+        return render(request, "scoring/table.html", {"table": table, "games": [], "game": None})
+    wanted = request.GET.get("game")
+    chosen = dict(games).get(int(wanted)) if wanted and wanted.isdigit() else None
+    game = _game_qs().get(pk=chosen or games[-1][1])
+    return _render_game(request, game, games, form=None)
+
+
+def _render_game(
+    request: HttpRequest, game: Game, games: list[tuple[int, int]], form: RoundForm | None
+) -> HttpResponse:
+    sheet = _sheet(game)
+    may_score = can_score(request.user, game.table)
+    open_for_entry = (
+        game.status == Game.Status.PLAYING
+        and game.table.sitting.moved_at is None
+        and game.table.sitting.session.status == "running"
+    )
+    if form is None and may_score and open_for_entry:
+        form = RoundForm(
+            players=sheet["players"],
+            initial={"number": game.round_count + 1, "dealer": sheet["output"]["next_dealer"]},
+        )
+    status = 400 if form is not None and form.is_bound and form.errors else 200
+    return render(
+        request,
+        "scoring/table.html",
+        {
+            "table": game.table,
+            "session": game.table.sitting.session,
+            "game": game,
+            "games": games,
+            "sheet": sheet,
+            "form": form,
+            "may_score": may_score,
+            "open_for_entry": open_for_entry,
+            "may_direct": can_direct(request.user, game.table.sitting.session.club_id),
+            "changes": RoundChange.objects.filter(game=game).select_related("user")[:20]
+            if may_score
+            else [],
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def round_enter(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(_game_qs(), pk=pk)
+    _can_score(request, game)
+    players = [gp.name for gp in game.game_players.all()]
+    form = RoundForm(request.POST, players=players)
+    if form.is_valid():
+        try:
+            services.round_submit(
+                game_id=game.pk,
+                number=form.cleaned_data["number"],
+                data=form.to_round(),
+                user=request.user,
+            )
+        except UserError as e:
+            if e.details:
+                form.add_engine_errors(e.details)
+            else:
+                form.add_error(None, e.message)
+        else:
+            messages.success(request, f"Round {form.cleaned_data['number']} entered.")
+            return redirect(reverse("scoring:table", args=[game.table_id]))
+    games = list(Game.objects.filter(table=game.table).order_by("number").values_list("number", "pk"))
+    game = _game_qs().get(pk=game.pk)
+    return _render_game(request, game, games, form=form)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game = get_object_or_404(_game_qs(), pk=pk)
+    _can_score(request, game)
+    stored = get_object_or_404(Round, game=game, number=number)
+    players = [gp.name for gp in game.game_players.all()]
+    if request.method == "POST":
+        form = RoundForm(request.POST, players=players)
+        if form.is_valid():
+            try:
+                services.round_correct(
+                    game_id=game.pk, number=number, data=form.to_round(), user=request.user
+                )
+            except UserError as e:
+                if e.details and e.code == "round_invalid":
+                    form.add_engine_errors(e.details)
+                else:
+                    form.add_error(None, e.message)
+            else:
+                messages.success(request, f"Round {number} corrected.")
+                return redirect(f"{reverse('scoring:table', args=[game.table_id])}?game={game.number}")
+    else:
+        initial = RoundForm.initial_from_round(players, stored.data)
+        form = RoundForm(players=players, initial={**initial, "number": number})
+    return render(
+        request,
+        "scoring/round_edit.html",
+        {"game": game, "table": game.table, "number": number, "form": form},
+        status=400 if form.is_bound and form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def round_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game = get_object_or_404(_game_qs(), pk=pk)
+    _can_score(request, game)
+    get_object_or_404(Round, game=game, number=number)
+    back = f"{reverse('scoring:table', args=[game.table_id])}?game={game.number}"
+    if request.method == "POST":
+        try:
+            services.round_delete(game_id=game.pk, number=number, user=request.user)
+        except UserError as e:
+            messages.error(request, e.message)
+        else:
+            messages.success(request, f"Round {number} deleted.")
+        return redirect(back)
+    return render(
+        request,
+        "confirm.html",
+        {
+            "title": f"Delete round {number} of game {game.number}?",
+            "body": "Later rounds move up one number and the whole game is checked again. "
+            "The deletion is kept in the game's history.",
+            "action": "Delete round",
+            "danger": True,
+            "back": back,
+        },
+    )

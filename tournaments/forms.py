@@ -1,0 +1,57 @@
+"""Forms for the director's pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from tournaments.models import RULES_CHOICES, Club, Player, Season
+
+
+class SessionForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    date = forms.DateField(initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"}))
+    season = forms.ModelChoiceField(queryset=Season.objects.none())
+    rules_id = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="huckley-buck")
+    games_per_sitting = forms.TypedChoiceField(
+        choices=[(2, "2 games"), (3, "3 games")], coerce=int, initial=2, label="Games per sitting"
+    )
+    seed = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**62,
+        help_text="Leave empty for a fresh random seed. Every draw of the session follows from it.",
+    )
+    players = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    new_names = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        label="New players",
+        help_text="One name per line.",
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["season"].queryset = club.seasons.all()
+        self.fields["players"].queryset = club.players.all()
+        latest = club.seasons.first()
+        if latest is not None:
+            self.fields["season"].initial = latest.pk
+
+    def names(self) -> list[str]:
+        return self.cleaned_data.get("new_names", "").splitlines()
+
+
+class AddPlayersForm(forms.Form):
+    players = forms.ModelMultipleChoiceField(queryset=Player.objects.none(), required=False)
+    new_names = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), label="New players (one per line)"
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = club.players.all()

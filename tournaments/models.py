@@ -1,0 +1,259 @@
+"""Clubs, seasons, players and the shape of a session: sittings, tables and seatings.
+
+The rules of the format live in `tournaments.format` (pure Python); writes go through
+`tournaments.services`, reads through `tournaments.selectors`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+RULES_CHOICES = [
+    ("huckley-buck", "Huckley Buck (IHBA)"),
+    ("hucklebuck", "Hucklebuck"),
+]
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed_clubs", blank=True
+    )
+    big_loser_criterion = models.CharField(
+        max_length=20,
+        choices=[("hooks", "Most hooks, then fewest points"), ("points", "Fewest points")],
+        default="hooks",
+        help_text="How the app suggests a Big Loser at the end of a season.",
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=60)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+
+    class Meta:
+        ordering = ["-starts_on"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_per_club"),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=models.F("starts_on")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.name}"
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=60)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BigLoserAward(models.Model):
+    """The season's trophy. Its holder starts every session of the next season at the
+    bottom table."""
+
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="big_loser")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="big_loser_awards")
+    note = models.CharField(max_length=200, blank=True)
+    awarded_at = models.DateTimeField(auto_now_add=True)
+    awarded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.player}"
+
+
+class Session(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", "Checking in"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="sessions")
+    name = models.CharField(max_length=120)
+    date = models.DateField()
+    rules_id = models.CharField(max_length=30, choices=RULES_CHOICES, default="huckley-buck")
+    games_per_sitting = models.PositiveSmallIntegerField(
+        default=2, choices=[(2, "2 games"), (3, "3 games")]
+    )
+    seed = models.BigIntegerField(help_text="Every random choice of the session derives from it.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
+    big_loser = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Last season's Big Loser, placed at the bottom table when the session started.",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    ended_early = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(games_per_sitting__in=[2, 3]), name="session_games_per_sitting_2_or_3"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date})"
+
+
+class SessionPlayer(models.Model):
+    """A player on a session's roster: checked in or not, withdrawn or not."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    checked_in = models.BooleanField(default=False)
+    arrived_late = models.BooleanField(default=False)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="roster_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.session}"
+
+
+class Sitting(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="sittings")
+    number = models.PositiveSmallIntegerField()
+    games_per_sitting = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    moved_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the movement after this sitting was confirmed."
+    )
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="sitting_number_unique"),
+            models.CheckConstraint(
+                condition=Q(games_per_sitting__in=[2, 3]), name="sitting_games_2_or_3"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Sitting {self.number}"
+
+
+class Table(models.Model):
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="tables")
+    rank = models.PositiveSmallIntegerField(help_text="1 is the top table.")
+
+    class Meta:
+        ordering = ["sitting", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "rank"], name="table_rank_unique"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="table_rank_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.rank}"
+
+
+class Seating(models.Model):
+    """One player in one seat (clockwise order) at one table of one sitting."""
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="seatings")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seatings")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seatings")
+    seat = models.PositiveSmallIntegerField()
+    left_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when the player withdrew or was moved away."
+    )
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "player"], name="player_sits_once"),
+            models.UniqueConstraint(fields=["table", "seat"], name="seat_holds_one_player"),
+            models.CheckConstraint(condition=Q(seat__gte=1), name="seat_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table} seat {self.seat}"
+
+
+class Placing(models.Model):
+    """A player's place at a table after a sitting, and the move it earned: written when
+    the director confirms a movement, so every tie-break stays on record."""
+
+    class Direction(models.TextChoices):
+        UP = "up", "Up"
+        DOWN = "down", "Down"
+        STAY = "stay", "Stay"
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="placings")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="placings")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="placings")
+    place = models.PositiveSmallIntegerField()
+    score = models.IntegerField()
+    games_won = models.PositiveSmallIntegerField()
+    hooks = models.PositiveSmallIntegerField()
+    last_game_score = models.IntegerField()
+    decided_by = models.CharField(max_length=20, blank=True)
+    direction = models.CharField(max_length=4, choices=Direction.choices)
+    to_rank = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["table__rank", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "player"], name="placing_once_per_sitting"),
+            models.UniqueConstraint(fields=["table", "place"], name="placing_place_unique"),
+        ]
+
+
+class SessionStanding(models.Model):
+    """A player's final standing in a finished session, kept for the season ladder."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="standings")
+    position = models.PositiveSmallIntegerField()
+    points = models.IntegerField()
+    games_played = models.PositiveSmallIntegerField()
+    games_won = models.PositiveSmallIntegerField()
+    hooks = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["session", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="standing_once"),
+        ]

@@ -1,0 +1,256 @@
+"""Reads for pages and services: querysets with their joins in place, and the derived
+views of a sitting (progress, results, standings) computed in a fixed number of queries
+whatever the number of tables or rounds."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+
+from scoring.models import Game, GamePlayer
+from tournaments import format as fmt
+from tournaments.models import Club, Player, Seating, Session, SessionStanding, Sitting, Table
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    table: Table
+    games_finished: int
+    games_total: int
+    current_game: Game | None
+    seated: list[Seating]
+
+    @property
+    def finished(self) -> bool:
+        return self.games_finished >= self.games_total
+
+
+def sitting_tables(sitting: Sitting) -> QuerySet[Table]:
+    return sitting.tables.order_by("rank").prefetch_related(
+        Prefetch(
+            "seatings",
+            queryset=Seating.objects.filter(left_at__isnull=True)
+            .select_related("player")
+            .order_by("seat"),
+            to_attr="active_seatings",
+        ),
+        Prefetch("games", queryset=Game.objects.order_by("number"), to_attr="game_list"),
+    )
+
+
+def sitting_progress(sitting: Sitting) -> list[TableProgress]:
+    result = []
+    for table in sitting_tables(sitting):
+        games: list[Game] = table.game_list  # type: ignore[attr-defined]
+        finished = sum(1 for g in games if g.status == Game.Status.FINISHED)
+        current = games[-1] if games else None
+        result.append(
+            TableProgress(
+                table=table,
+                games_finished=finished,
+                games_total=sitting.games_per_sitting,
+                current_game=current,
+                seated=table.active_seatings,  # type: ignore[attr-defined]
+            )
+        )
+    return result
+
+
+def sitting_active_tables(sitting: Sitting) -> list[tuple[Table, list[int]]]:
+    return [
+        (t, [s.player_id for s in t.active_seatings])  # type: ignore[attr-defined]
+        for t in sitting_tables(sitting)
+    ]
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    table_id: int
+    name: str
+    result: fmt.SittingResult[int]
+
+
+def sitting_results(sitting: Sitting) -> list[ResultRow]:
+    """Each seated player's record over the sitting's finished games (format rule 4)."""
+    seatings = list(
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True).select_related("player")
+    )
+    totals: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    rows = (
+        GamePlayer.objects.filter(game__table__sitting=sitting, game__status=Game.Status.FINISHED)
+        .values_list("player_id", "score", "won", "hooks", "game__number")
+        .order_by("game__number")
+    )
+    for player_id, score, won, hooks, number in rows:
+        t = totals[player_id]
+        t[0] += score
+        t[1] += int(won)
+        t[2] += hooks
+        if number >= t[4]:
+            t[3], t[4] = score, number
+    return [
+        ResultRow(
+            table_id=s.table_id,
+            name=s.player.name,
+            result=fmt.SittingResult(
+                player=s.player_id,
+                score=totals[s.player_id][0],
+                games_won=totals[s.player_id][1],
+                hooks=totals[s.player_id][2],
+                last_game_score=totals[s.player_id][3],
+            ),
+        )
+        for s in seatings
+    ]
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    position: int
+    player_id: int
+    name: str
+    table_rank: int | None
+    place: int | None
+    points: int
+    games_played: int
+    games_won: int
+    hooks: int
+    withdrawn: bool
+
+
+def session_standings(session: Session) -> list[StandingRow]:
+    """The session ladder: the table a player sits at in the latest sitting (1 = best),
+    then their place at that table on that sitting's results; players who withdrew
+    follow. Totals count every finished game of the session."""
+    totals = {
+        row["player_id"]: row
+        for row in GamePlayer.objects.filter(
+            game__table__sitting__session=session, game__status=Game.Status.FINISHED
+        )
+        .values("player_id")
+        .annotate(
+            points=Sum("score"),
+            played=Count("id"),
+            won=Count("id", filter=Q(won=True)),
+            hooks_total=Sum("hooks"),
+        )
+    }
+    names = dict(session.entries.values_list("player_id", "player__name"))
+    sitting = session.sittings.order_by("-number").first()
+    ordered: list[tuple[int, int | None, int | None]] = []
+    if sitting is not None:
+        rules = fmt.format_for(session.rules_id)
+        by_table: dict[int, list[fmt.SittingResult[int]]] = defaultdict(list)
+        ranks = dict(sitting.tables.values_list("pk", "rank"))
+        for row in sitting_results(sitting):
+            by_table[row.table_id].append(row.result)
+        for table_id, results in sorted(by_table.items(), key=lambda kv: ranks[kv[0]]):
+            rank = ranks[table_id]
+            placings = fmt.order_table(
+                results,
+                lower_is_better=rules.lower_is_better,
+                rng=fmt.make_rng(session.seed, "coin", sitting.number, rank),
+            )
+            ordered += [(p.player, rank, p.place) for p in placings]
+    seated = {pid for pid, _, _ in ordered}
+    rest = sorted(
+        (pid for pid in names if pid not in seated and pid in totals),
+        key=lambda pid: (-(totals[pid]["points"] or 0), names[pid]),
+    )
+    ordered += [(pid, None, None) for pid in rest]
+    rows = []
+    for position, (pid, rank, place) in enumerate(ordered, start=1):
+        t = totals.get(pid, {})
+        rows.append(
+            StandingRow(
+                position=position,
+                player_id=pid,
+                name=names.get(pid, "?"),
+                table_rank=rank,
+                place=place,
+                points=t.get("points") or 0,
+                games_played=t.get("played") or 0,
+                games_won=t.get("won") or 0,
+                hooks=t.get("hooks_total") or 0,
+                withdrawn=rank is None,
+            )
+        )
+    return rows
+
+
+def find_seating(session: Session, query: str) -> list[Seating]:
+    """Where players whose name contains `query` sit in the latest sitting."""
+    sitting = session.sittings.order_by("-number").first()
+    if sitting is None or not query.strip():
+        return []
+    return list(
+        Seating.objects.filter(
+            sitting=sitting, left_at__isnull=True, player__name__icontains=query.strip()
+        )
+        .select_related("player", "table")
+        .order_by("player__name")[:10]
+    )
+
+
+def table_companions(tables: list[Table]) -> dict[int, list[Seating]]:
+    seatings = Seating.objects.filter(table__in=tables, left_at__isnull=True).select_related(
+        "player"
+    )
+    by_table: dict[int, list[Seating]] = defaultdict(list)
+    for s in seatings.order_by("seat"):
+        by_table[s.table_id].append(s)
+    return by_table
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    player: Player
+    sessions: int
+    games_won: int
+    points: int
+    hooks: int
+    average_finish: float
+
+
+def season_standings(season_id: int) -> list[SeasonRow]:
+    """The season ladder over finished sessions: best average finish first, then more
+    games won, then more points."""
+    rows = (
+        SessionStanding.objects.filter(session__season_id=season_id)
+        .values("player_id")
+        .annotate(
+            sessions=Count("id"),
+            won=Sum("games_won"),
+            pts=Sum("points"),
+            hk=Sum("hooks"),
+            pos=Sum("position"),
+        )
+    )
+    players = Player.objects.in_bulk([r["player_id"] for r in rows])
+    result = [
+        SeasonRow(
+            player=players[r["player_id"]],
+            sessions=r["sessions"],
+            games_won=r["won"] or 0,
+            points=r["pts"] or 0,
+            hooks=r["hk"] or 0,
+            average_finish=(r["pos"] or 0) / r["sessions"],
+        )
+        for r in rows
+    ]
+    result.sort(key=lambda r: (r.average_finish, -r.games_won, -r.points, r.player.name))
+    return result
+
+
+def big_loser_suggestion(season_id: int, criterion: str) -> list[SeasonRow]:
+    """Who the club's criterion points at: most hooks then fewest points by default."""
+    rows = season_standings(season_id)
+    if criterion == "points":
+        rows.sort(key=lambda r: (r.points, -r.hooks, r.player.name))
+    else:
+        rows.sort(key=lambda r: (-r.hooks, r.points, r.player.name))
+    return rows[:3]
+
+

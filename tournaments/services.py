@@ -1,0 +1,517 @@
+"""Writes for the tournament format: creating a session, seating it, moving players,
+arrivals, withdrawals, rebalancing and finishing.
+
+Each service is keyword-only and atomic. Services that change a session lock its row
+first (and then, where needed, its games in id order), so that two directors or a
+director and a scorer cannot interleave. The format itself is decided by the pure
+functions in `tournaments.format`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date as Date
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from huckley.errors import ConflictError, UserError
+from scoring import services as scoring
+from scoring.models import Game, GamePlayer
+from tournaments import format as fmt
+from tournaments import selectors
+from tournaments.models import (
+    BigLoserAward,
+    Club,
+    Placing,
+    Player,
+    Season,
+    Seating,
+    Session,
+    SessionPlayer,
+    SessionStanding,
+    Sitting,
+    Table,
+)
+from tournaments.permissions import User
+
+
+def _clean_names(names: Sequence[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for raw in names:
+        name = " ".join(raw.split())
+        if not name:
+            continue
+        if len(name) > 60:
+            raise UserError("name_too_long", f"“{name[:20]}…” is longer than 60 characters.")
+        seen.setdefault(name.casefold(), name)
+    return list(seen.values())
+
+
+def players_get_or_create(*, club: Club, names: Sequence[str]) -> list[Player]:
+    """Players of the club by name, creating the ones the club does not know yet.
+    Names match regardless of case and extra spaces."""
+    wanted = _clean_names(names)
+    known = {p.name.casefold(): p for p in Player.objects.filter(club=club)}
+    result = []
+    for name in wanted:
+        player = known.get(name.casefold())
+        if player is None:
+            player = Player.objects.create(club=club, name=name)
+            known[name.casefold()] = player
+        result.append(player)
+    return result
+
+
+def _format_for(session: Session) -> fmt.FormatRules:
+    try:
+        return fmt.format_for(session.rules_id)
+    except fmt.FormatError as e:
+        raise UserError(e.code, str(e)) from None
+
+
+@transaction.atomic
+def session_create(
+    *,
+    club: Club,
+    season: Season,
+    name: str,
+    date: Date,
+    rules_id: str,
+    games_per_sitting: int,
+    player_ids: Sequence[int] = (),
+    new_names: Sequence[str] = (),
+    seed: int | None = None,
+    user: User,
+) -> Session:
+    if season.club_id != club.pk:
+        raise UserError("season_not_in_club", "That season belongs to another club.", field="season")
+    if rules_id not in fmt.FORMATS:
+        raise UserError("unknown_rules", f"Unknown rules “{rules_id}”.", field="rules_id")
+    if games_per_sitting not in (2, 3):
+        raise UserError(
+            "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
+        )
+    if not name.strip():
+        raise UserError("name_required", "Give the session a name.", field="name")
+    players = list(Player.objects.filter(club=club, pk__in=player_ids))
+    if len(players) != len(set(player_ids)):
+        raise UserError("unknown_player", "Some of the chosen players are not in this club.")
+    players += players_get_or_create(club=club, names=new_names)
+    session = Session.objects.create(
+        club=club,
+        season=season,
+        name=name.strip(),
+        date=date,
+        rules_id=rules_id,
+        games_per_sitting=games_per_sitting,
+        seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31),
+        created_by=user if user is not None and user.is_authenticated else None,
+    )
+    SessionPlayer.objects.bulk_create(
+        [SessionPlayer(session=session, player=p) for p in {p.pk: p for p in players}.values()]
+    )
+    return session
+
+
+def _lock_session(session_id: int) -> Session:
+    return Session.objects.select_for_update().select_related("club", "season").get(pk=session_id)
+
+
+@transaction.atomic
+def session_update_settings(*, session_id: int, games_per_sitting: int, user: User) -> Session:
+    """The sitting length can change until the next sitting starts; it applies from then."""
+    session = _lock_session(session_id)
+    if games_per_sitting not in (2, 3):
+        raise UserError("games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting")
+    if session.status == Session.Status.FINISHED:
+        raise UserError("session_finished", "This session is finished.")
+    session.games_per_sitting = games_per_sitting
+    session.save(update_fields=["games_per_sitting"])
+    return session
+
+
+@transaction.atomic
+def session_add_players(
+    *, session_id: int, player_ids: Sequence[int] = (), new_names: Sequence[str] = (), user: User
+) -> list[SessionPlayer]:
+    """Add players to the roster. Before the start they wait to be checked in; once the
+    session runs they are late arrivals and join the bottom table (format rule 7)."""
+    session = _lock_session(session_id)
+    if session.status == Session.Status.FINISHED:
+        raise UserError("session_finished", "This session is finished.")
+    players = list(Player.objects.filter(club=session.club, pk__in=player_ids))
+    players += players_get_or_create(club=session.club, names=new_names)
+    if not players:
+        raise UserError("no_players", "Pick a player or type a new name.")
+    added = []
+    running = session.status == Session.Status.RUNNING
+    sitting = session.sittings.order_by("-number").first() if running else None
+    for player in players:
+        entry, created = SessionPlayer.objects.get_or_create(session=session, player=player)
+        if not created and entry.withdrawn_at is None and (entry.checked_in or not running):
+            raise UserError(
+                "already_on_roster", f"{player.name} is already playing in this session."
+            )
+        entry.checked_in = True if running else entry.checked_in
+        entry.arrived_late = running
+        entry.withdrawn_at = None
+        entry.save()
+        added.append(entry)
+        if sitting is not None:
+            _seat_at_bottom(sitting=sitting, player=player)
+    return added
+
+
+def _seat_at_bottom(*, sitting: Sitting, player: Player) -> None:
+    bottom = sitting.tables.order_by("-rank").first()
+    assert bottom is not None
+    existing = Seating.objects.filter(sitting=sitting, player=player).first()
+    next_seat = (bottom.seatings.aggregate(m=Max("seat"))["m"] or 0) + 1
+    if existing is not None:
+        # A player who withdrew and came back takes a new seat at the bottom table.
+        existing.table, existing.seat, existing.left_at = bottom, next_seat, None
+        existing.save(update_fields=["table", "seat", "left_at"])
+    else:
+        Seating.objects.create(sitting=sitting, table=bottom, player=player, seat=next_seat)
+    _refresh_unstarted_game(bottom)
+
+
+def _refresh_unstarted_game(table: Table) -> None:
+    current = Game.objects.filter(table=table).order_by("-number").first()
+    if current is not None and current.round_count == 0 and current.status == Game.Status.PLAYING:
+        scoring.game_refresh_players(game=current)
+
+
+@transaction.atomic
+def session_check_in(*, session_id: int, player_id: int, checked_in: bool, user: User) -> None:
+    session = _lock_session(session_id)
+    if session.status != Session.Status.SETUP:
+        raise UserError(
+            "session_started",
+            "The session has started: add a late arrival or withdraw a player instead.",
+        )
+    updated = SessionPlayer.objects.filter(session=session, player_id=player_id).update(
+        checked_in=checked_in
+    )
+    if not updated:
+        raise UserError("not_on_roster", "That player is not on this session's roster.")
+
+
+def last_season_big_loser(session: Session) -> Player | None:
+    previous = (
+        Season.objects.filter(club=session.club, starts_on__lt=session.season.starts_on)
+        .order_by("-starts_on")
+        .first()
+    )
+    if previous is None:
+        return None
+    award = BigLoserAward.objects.filter(season=previous).select_related("player").first()
+    return award.player if award else None
+
+
+@transaction.atomic
+def session_start(*, session_id: int, user: User) -> Sitting:
+    """Split the checked-in players into ranked tables and start the first games."""
+    session = _lock_session(session_id)
+    if session.status != Session.Status.SETUP:
+        raise ConflictError("session_started", "This session has already started.")
+    rules = _format_for(session)
+    entries = list(
+        SessionPlayer.objects.filter(session=session, checked_in=True, withdrawn_at__isnull=True)
+    )
+    ids = sorted(e.player_id for e in entries)
+    big_loser = last_season_big_loser(session)
+    big_loser_id = big_loser.pk if big_loser and big_loser.pk in ids else None
+    try:
+        tables = fmt.split(ids, fmt=rules, seed=session.seed, big_loser=big_loser_id)
+    except fmt.FormatError as e:
+        raise UserError(e.code, str(e)) from None
+    sitting = _sitting_create(session=session, number=1, tables=tables)
+    session.status = Session.Status.RUNNING
+    session.started_at = timezone.now()
+    session.big_loser_id = big_loser_id
+    session.save(update_fields=["status", "started_at", "big_loser"])
+    return sitting
+
+
+def _sitting_create(*, session: Session, number: int, tables: Sequence[Sequence[int]]) -> Sitting:
+    sitting = Sitting.objects.create(
+        session=session, number=number, games_per_sitting=session.games_per_sitting
+    )
+    table_rows = Table.objects.bulk_create(
+        [Table(sitting=sitting, rank=rank) for rank in range(1, len(tables) + 1)]
+    )
+    Seating.objects.bulk_create(
+        Seating(sitting=sitting, table=table, player_id=pid, seat=seat)
+        for table, seated in zip(table_rows, tables, strict=True)
+        for seat, pid in enumerate(seated, start=1)
+    )
+    if not all(t.pk for t in table_rows):  # bulk_create returns no ids on some backends
+        table_rows = list(sitting.tables.order_by("rank"))
+    for table in table_rows:
+        table.sitting = sitting
+        scoring.table_start_game(table=table, number=1)
+    return sitting
+
+
+@dataclass(frozen=True)
+class MovementPreview:
+    sitting: Sitting
+    tables: list[tuple[Table, list[fmt.Placing[int]]]]
+    moves: list[fmt.Move[int]]
+    names: dict[int, str]
+
+
+def movement_preview(*, sitting: Sitting) -> MovementPreview:
+    """Each table's order over the sitting, with its tie-breaks, and the move it earns.
+    Refused while a table still has games to play."""
+    session = sitting.session
+    rules = _format_for(session)
+    progress = selectors.sitting_progress(sitting)
+    unfinished = [p.table.rank for p in progress if not p.finished]
+    if unfinished:
+        listed = ", ".join(str(r) for r in unfinished)
+        raise UserError(
+            "sitting_unfinished",
+            f"Table {listed} still {'has' if len(unfinished) == 1 else 'have'} games to play.",
+        )
+    results = selectors.sitting_results(sitting)
+    names = {r.player: n for n, r in ((r.name, r.result) for r in results)}
+    ordered: list[tuple[Table, list[fmt.Placing[int]]]] = []
+    for p in progress:
+        table_results = [r.result for r in results if r.table_id == p.table.pk]
+        placings = fmt.order_table(
+            table_results,
+            lower_is_better=rules.lower_is_better,
+            rng=fmt.make_rng(session.seed, "coin", sitting.number, p.table.rank),
+            name=lambda pid: names[pid],
+        )
+        ordered.append((p.table, placings))
+    moves = fmt.movement([placings for _, placings in ordered])
+    return MovementPreview(sitting=sitting, tables=ordered, moves=moves, names=names)
+
+
+def _current_sitting(session: Session) -> Sitting:
+    sitting = session.sittings.order_by("-number").first()
+    if sitting is None:
+        raise UserError("session_not_started", "This session has not started yet.")
+    return sitting
+
+
+@transaction.atomic
+def sitting_move_players(*, session_id: int, sitting_number: int, user: User) -> Sitting:
+    """Confirm the movement after a sitting: record every placing and start the next
+    sitting with seats drawn at random."""
+    session = _lock_session(session_id)
+    if session.status != Session.Status.RUNNING:
+        raise UserError("session_not_running", "This session is not running.")
+    sitting = _current_sitting(session)
+    if sitting.number != sitting_number or sitting.moved_at is not None:
+        raise ConflictError(
+            "movement_already_confirmed",
+            f"Sitting {sitting_number} has already been moved on; reload the page.",
+        )
+    list(Game.objects.select_for_update().filter(table__sitting=sitting).order_by("pk"))
+    preview = movement_preview(sitting=sitting)
+    by_player = {m.player: m for m in preview.moves}
+    Placing.objects.bulk_create(
+        Placing(
+            sitting=sitting,
+            table=table,
+            player_id=pl.player,
+            place=pl.place,
+            score=pl.result.score,
+            games_won=pl.result.games_won,
+            hooks=pl.result.hooks,
+            last_game_score=pl.result.last_game_score,
+            decided_by=pl.decided_by or "",
+            direction=by_player[pl.player].direction,
+            to_rank=by_player[pl.player].to_rank,
+            reason=by_player[pl.player].reason[:300],
+        )
+        for table, placings in preview.tables
+        for pl in placings
+    )
+    sitting.moved_at = timezone.now()
+    sitting.save(update_fields=["moved_at"])
+    tables = fmt.seat_tables(
+        preview.moves,
+        table_count=len(preview.tables),
+        rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
+    )
+    return _sitting_create(session=session, number=sitting.number + 1, tables=tables)
+
+
+@transaction.atomic
+def sitting_undo_movement(*, session_id: int, user: User) -> Sitting:
+    """Take back the last movement while no game of the new sitting has a round."""
+    session = _lock_session(session_id)
+    if session.status != Session.Status.RUNNING:
+        raise UserError("session_not_running", "This session is not running.")
+    latest = _current_sitting(session)
+    if latest.number == 1:
+        raise UserError("nothing_to_undo", "No movement has been confirmed yet.")
+    games = list(Game.objects.select_for_update().filter(table__sitting=latest).order_by("pk"))
+    if any(g.round_count for g in games):
+        raise UserError(
+            "new_sitting_started",
+            f"Sitting {latest.number} already has results entered; "
+            "delete them first if the movement must be undone.",
+        )
+    previous = session.sittings.get(number=latest.number - 1)
+    latest.delete()
+    Placing.objects.filter(sitting=previous).delete()
+    previous.moved_at = None
+    previous.save(update_fields=["moved_at"])
+    return previous
+
+
+def _current_game_of(seating: Seating) -> Game | None:
+    return Game.objects.filter(table=seating.table).order_by("-number").first()
+
+
+@transaction.atomic
+def session_withdraw(*, session_id: int, player_id: int, user: User) -> None:
+    """A player leaves between games; the finished games still count."""
+    session = _lock_session(session_id)
+    entry = SessionPlayer.objects.filter(session=session, player_id=player_id).first()
+    if entry is None:
+        raise UserError("not_on_roster", "That player is not on this session's roster.")
+    if entry.withdrawn_at is not None:
+        raise UserError("already_withdrawn", f"{entry.player.name} has already withdrawn.")
+    if session.status == Session.Status.SETUP:
+        entry.delete()
+        return
+    if session.status != Session.Status.RUNNING:
+        raise UserError("session_not_running", "This session is not running.")
+    sitting = _current_sitting(session)
+    seating = Seating.objects.filter(sitting=sitting, player_id=player_id).first()
+    if seating is not None and seating.left_at is None:
+        game = _current_game_of(seating)
+        if game is not None and game.status == Game.Status.PLAYING and game.round_count:
+            in_game = GamePlayer.objects.filter(game=game, player_id=player_id).exists()
+            if in_game:
+                raise UserError(
+                    "withdrawal_mid_game",
+                    f"{entry.player.name} is in the middle of game {game.number} at table "
+                    f"{seating.table.rank}. Withdraw them when that game ends.",
+                )
+        seating.left_at = timezone.now()
+        seating.save(update_fields=["left_at"])
+        _refresh_unstarted_game(seating.table)
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["withdrawn_at"])
+
+
+def rebalance_proposal(*, session: Session) -> list[fmt.Rebalance[int]]:
+    sitting = _current_sitting(session)
+    rules = _format_for(session)
+    tables = selectors.sitting_active_tables(sitting)
+    try:
+        return fmt.rebalance([ids for _, ids in tables], rules)
+    except fmt.FormatError as e:
+        raise UserError(e.code, str(e)) from None
+
+
+@transaction.atomic
+def session_rebalance(
+    *, session_id: int, expected: Sequence[tuple[int, int, int | None]], user: User
+) -> int:
+    """Apply the proposed moves the director saw. If the tables changed since, the
+    proposal is refused so that the director looks again."""
+    session = _lock_session(session_id)
+    if session.status != Session.Status.RUNNING:
+        raise UserError("session_not_running", "This session is not running.")
+    proposal = rebalance_proposal(session=session)
+    current = [(m.player, m.from_rank, m.to_rank) for m in proposal]
+    if list(map(tuple, expected)) != current:
+        raise ConflictError(
+            "proposal_changed", "The tables changed since the proposal was shown; look again."
+        )
+    sitting = _current_sitting(session)
+    tables = {t.rank: t for t in sitting.tables.all()}
+    for move in proposal:
+        seating = Seating.objects.select_related("table").get(sitting=sitting, player_id=move.player)
+        game = _current_game_of(seating)
+        if game is not None and game.status == Game.Status.PLAYING and game.round_count:
+            if GamePlayer.objects.filter(game=game, player_id=move.player).exists():
+                raise UserError(
+                    "move_mid_game",
+                    f"Table {seating.table.rank} is in the middle of game {game.number}; "
+                    "rebalance when it ends.",
+                )
+        source = seating.table
+        if move.to_rank is None:
+            raise UserError("cannot_rebalance", "The proposal has nowhere to seat a player.")
+        if move.to_rank not in tables:
+            tables[move.to_rank] = Table.objects.create(sitting=sitting, rank=move.to_rank)
+        target = tables[move.to_rank]
+        seating.table = target
+        seating.seat = (target.seatings.aggregate(m=Max("seat"))["m"] or 0) + 1
+        seating.save(update_fields=["table", "seat"])
+        _refresh_unstarted_game(source)
+        if not Game.objects.filter(table=target).exists():
+            scoring.table_start_game(table=target, number=1)
+        else:
+            _refresh_unstarted_game(target)
+    # A table left with nobody seated is closed.
+    for table in sitting.tables.all():
+        if not table.seatings.filter(left_at__isnull=True).exists() and not table.games.filter(
+            round_count__gt=0
+        ).exists():
+            table.delete()
+    return len(proposal)
+
+
+@transaction.atomic
+def session_finish(*, session_id: int, early: bool = False, user: User) -> Session:
+    """Finish the session and keep its standings for the season ladder. Ending before
+    every game is finished needs `early=True`; unfinished games do not count."""
+    session = _lock_session(session_id)
+    if session.status != Session.Status.RUNNING:
+        raise UserError("session_not_running", "Only a running session can be finished.")
+    sitting = _current_sitting(session)
+    unfinished = [p for p in selectors.sitting_progress(sitting) if not p.finished]
+    if unfinished and not early:
+        raise UserError(
+            "sitting_unfinished",
+            "Some tables still have games to play. Confirm that you want to end the session early.",
+        )
+    standings = selectors.session_standings(session)
+    SessionStanding.objects.bulk_create(
+        SessionStanding(
+            session=session,
+            player_id=row.player_id,
+            position=row.position,
+            points=row.points,
+            games_played=row.games_played,
+            games_won=row.games_won,
+            hooks=row.hooks,
+        )
+        for row in standings
+    )
+    session.status = Session.Status.FINISHED
+    session.finished_at = timezone.now()
+    session.ended_early = bool(unfinished)
+    session.save(update_fields=["status", "finished_at", "ended_early"])
+    return session
+
+
+@transaction.atomic
+def big_loser_award(*, season_id: int, player_id: int, note: str = "", user: User) -> BigLoserAward:
+    season = Season.objects.select_for_update().get(pk=season_id)
+    player = Player.objects.filter(club=season.club_id, pk=player_id).first()
+    if player is None:
+        raise UserError("unknown_player", "That player is not in this club.", field="player")
+    award, _ = BigLoserAward.objects.update_or_create(
+        season=season,
+        defaults={"player": player, "note": note, "awarded_by": user if user and user.is_authenticated else None},
+    )
+    return award
+
+
