@@ -1,0 +1,158 @@
+"""What every rule set gives the engine, and what the engine gives every rule set.
+
+A rule set (one game: Huckley Buck, later Buck Euchre, Bluke, ...) is an object with a
+`RulesInfo` and two jobs: score the rounds of a game record, and simulate a game. The
+engine's core (`engine.record`) checks the parts of a record that every game shares
+(format, players, first dealer, options) and hands the rule set a `Table` that is known
+to be sound, so a rule set only ever deals with its own round fields.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+FORMAT: Final = "buck-game/1"
+
+OptionValue = int | bool | str
+Problem = dict[str, Any]
+
+
+class EngineUsageError(Exception):
+    """The engine was called wrongly by code (never by a scorer's input).
+
+    A record a scorer wrote is never the cause: problems with a record are returned in
+    `errors`. This is raised for calls such as `simulate` with an unknown rules id.
+    """
+
+
+def problem(
+    round_number: int | None,
+    code: str,
+    message: str,
+    field: str | None = None,
+    player: str | None = None,
+) -> Problem:
+    """One entry of the output's `errors` list.
+
+    `field` and `player` extend the spec's error shape so that a web form can put the
+    message next to the input it concerns.
+    """
+    entry: Problem = {"round": round_number, "code": code, "message": message, "field": field}
+    if player is not None:
+        entry["player"] = player
+    return entry
+
+
+def show(value: Any) -> str:
+    """A name or value as a message shows it: names bare, anything odd quoted."""
+    if isinstance(value, str) and value.strip():
+        return value
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def names(items: list[str]) -> str:
+    return ", ".join(items)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """One option a game record may set in `options`."""
+
+    name: str
+    default: OptionValue
+    description: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+
+    def refuse(self, value: Any) -> str | None:
+        """Why `value` is not allowed for this option, or None when it is."""
+        if isinstance(self.default, bool):
+            return None if isinstance(value, bool) else "must be true or false"
+        if isinstance(self.default, int):
+            if type(value) is not int:
+                return "must be a whole number"
+            if self.minimum is not None and value < self.minimum:
+                return f"must be at least {self.minimum}"
+            return None
+        if value not in self.choices:
+            return "must be one of " + ", ".join(f'"{c}"' for c in self.choices)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class RulesInfo:
+    """What the tournament layer needs to know about a rule set without playing it."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    lower_is_better: bool
+    options: Mapping[str, OptionInfo]
+    #: Round fields this rule set reads, for forms and docs.
+    round_fields: tuple[str, ...] = ()
+    strategies: tuple[str, ...] = ("random", "greedy")
+
+    @property
+    def defaults(self) -> dict[str, OptionValue]:
+        return {name: opt.default for name, opt in self.options.items()}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "lower_is_better": self.lower_is_better,
+            "options": {
+                name: {"default": opt.default, "description": opt.description}
+                | ({"choices": list(opt.choices)} if opt.choices else {})
+                | ({"minimum": opt.minimum} if opt.minimum is not None else {})
+                for name, opt in self.options.items()
+            },
+            "round_fields": list(self.round_fields),
+            "strategies": list(self.strategies),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The checked top of a game record: who sits where, who deals first, the options."""
+
+    players: tuple[str, ...]
+    seat: Mapping[str, int]
+    first_dealer: int | None
+    options: Mapping[str, Any]
+
+
+@dataclass(slots=True)
+class GameResult:
+    """A rule set's verdict on the rounds of one game, before it becomes the output JSON."""
+
+    rounds: list[dict[str, Any]]
+    scores: dict[str, int]
+    finished: bool = False
+    winner: str | list[str] | None = None
+    next_dealer: str | None = None
+    errors: list[Problem] = field(default_factory=list)
+
+
+class RuleSet(ABC):
+    """One game's rules. Subclasses live in `engine.games` and are found there."""
+
+    info: RulesInfo
+
+    @abstractmethod
+    def score(self, table: Table, rounds: list[Any]) -> GameResult:
+        """Check and score the rounds; stop at the first invalid one."""
+
+    @abstractmethod
+    def simulate(
+        self, table: Table, *, rng: random.Random, strategy: str, card_play: bool
+    ) -> list[dict[str, Any]]:
+        """The rounds of a whole game played with legal decisions drawn from `rng`."""

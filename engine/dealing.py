@@ -1,0 +1,59 @@
+"""Who deals first: the high-card draw, and the winner of the last game (ruling 7)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.base import EngineUsageError
+from engine.cards import CARD_NAMES, DECK_SIZE, RANK_OF
+
+#: IHBA, PRELIMINARIES: each player draws "not one of the four at either end".
+_ENDS = 4
+
+
+def draw_first_dealer(players: Sequence[str], *, seed: int) -> tuple[str, dict[str, str]]:
+    """The high-card draw for the first dealer, replayable from `seed`.
+
+    Each player, in seat order, draws a card from a shuffled pack spread face down,
+    leaving the four at either end. The highest rank deals; players tied for the highest
+    draw again, until one is highest. Returns the dealer and, for each player, the cards
+    they drew, space-separated in the order drawn (the last one counted).
+    """
+    names = list(players)
+    if not names or len(set(names)) != len(names) or not all(isinstance(p, str) for p in names):
+        raise EngineUsageError("draw_first_dealer needs distinct player names")
+    if len(names) > DECK_SIZE - 2 * _ENDS:
+        raise EngineUsageError(f"too many players to draw cards: {len(names)}")
+    rng = random.Random(seed)
+    drawn: dict[str, list[str]] = {name: [] for name in names}
+    contenders = names
+    while True:
+        deck = list(range(DECK_SIZE))
+        # Own Fisher-Yates over rng.random(), not random.shuffle, so that a stored seed
+        # replays the same draw on every Python version.
+        for i in range(DECK_SIZE - 1, 0, -1):
+            j = int(rng.random() * (i + 1))
+            deck[i], deck[j] = deck[j], deck[i]
+        ranks = {}
+        for k, name in enumerate(contenders):
+            card = deck[_ENDS + k]
+            drawn[name].append(CARD_NAMES[card])
+            ranks[name] = RANK_OF[card]
+        high = max(ranks.values())
+        contenders = [name for name in contenders if ranks[name] == high]
+        if len(contenders) == 1:
+            return contenders[0], {name: " ".join(cards) for name, cards in drawn.items()}
+
+
+def next_game_first_dealer(output: Mapping[str, Any]) -> str | None:
+    """Who deals first in the next game at the table: the winner of this one (ruling 7).
+
+    `output` is what `check` returned for the game. None when the game is not a valid,
+    finished game with one winner; the table then draws high card again.
+    """
+    if not isinstance(output, Mapping) or not output.get("valid") or not output.get("finished"):
+        return None
+    winner = output.get("winner")
+    return winner if isinstance(winner, str) else None

@@ -1,0 +1,246 @@
+"""Whole games of Huckley Buck or Hucklebuck played by the engine itself.
+
+Each round is dealt from a shuffled pack and played card by card with legal decisions
+(random ones, or a simple greedy player), so a simulated record is a real game: the
+engine's checker must accept it, and with ``card_play`` it carries the cards to prove it.
+All randomness comes from the `random.Random` handed in, drawn only through
+``rng.random()`` so that a seed replays the same game on any Python version.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+from engine.base import EngineUsageError, Table
+from engine.cards import ABOVE, CARD_NAMES, RANK_OF, SUIT_MASK, SUIT_OF, mask_to_cards
+from engine.games.huckley.play import TRICKS, first_leader, legal_follow, legal_kill
+from engine.games.huckley.rounds import HOOK, Variant, find_winner
+
+#: Random strategy: how often a round is thrown in, or loses a hand to a renege penalty.
+MISDEAL_RATE: Final = 0.02
+RENEGE_RATE: Final = 0.02
+DROP_RATE: Final = 0.25
+ACES: Final = sum(1 << (13 * s + 12) for s in range(4))
+HIGH_CARDS: Final = sum(1 << (13 * s + r) for s in range(4) for r in (10, 11, 12))
+
+
+def _pick(mask: int, rnd: Any) -> int:
+    """A uniformly random card of a non-empty mask."""
+    k = int(rnd() * mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+def _lowest(mask: int, trump: int) -> int:
+    """The cheapest card to throw: the lowest plain card, else the lowest trump."""
+    plain = mask & ~SUIT_MASK[trump] or mask
+    return min(mask_to_cards(plain), key=RANK_OF.__getitem__)
+
+
+def _greedy_card(hand: int, legal: int, led: int, best: int, trump: int) -> int:
+    if led < 0:
+        trumps = hand & SUIT_MASK[trump]
+        if trumps:
+            return trumps.bit_length() - 1
+        return max(mask_to_cards(hand), key=RANK_OF.__getitem__)
+    if SUIT_OF[best] == trump:
+        win = legal & ABOVE[best]
+    else:
+        win = legal & (ABOVE[best] | SUIT_MASK[trump])
+    if win:
+        plain = win & ~SUIT_MASK[trump]
+        cheapest = plain or win
+        return (cheapest & -cheapest).bit_length() - 1
+    return _lowest(legal, trump)
+
+
+def simulate_game(
+    table: Table, variant: Variant, rng: random.Random, strategy: str, card_play: bool
+) -> list[dict[str, Any]]:
+    if strategy not in ("random", "greedy"):
+        raise EngineUsageError(f"unknown strategy {strategy!r}; use 'random' or 'greedy'")
+    assert table.first_dealer is not None
+    players = table.players
+    n = len(players)
+    target: int = table.options["target"]
+    by_trick_order = table.options["tie_break"] == "trick_order"
+    dealer_may_drop: bool = table.options["dealer_may_drop"]
+    max_out = n - 4 if n >= 5 else 0
+    greedy = strategy == "greedy"
+    legal_of = legal_kill if variant.kill else legal_follow
+    rnd = rng.random
+    scores = [0] * n
+    dealer = table.first_dealer
+    rounds: list[dict[str, Any]] = []
+    limit = 1000 + 200 * target
+    while True:
+        if len(rounds) >= limit:
+            raise EngineUsageError(f"the game did not finish within {limit} rounds")
+        record: dict[str, Any] = {"dealer": players[dealer]}
+        points = [0] * n
+        winners: list[int] | None = None
+        if not greedy and rnd() < MISDEAL_RATE:
+            record["misdeal"] = True
+            points[dealer] = -HOOK
+        else:
+            winners = _play_round(
+                record, points, players, dealer, rnd, greedy, max_out, dealer_may_drop,
+                variant, legal_of, card_play,
+            )  # fmt: skip
+        before = scores[:]
+        for s in range(n):
+            v = scores[s] + points[s]
+            scores[s] = v if v > 0 else 0
+        rounds.append(record)
+        dealer = dealer + 1 if dealer + 1 < n else 0
+        if max(scores) >= target:
+            winner, reached = find_winner(before, scores, winners, target, by_trick_order)
+            if len(reached) > 1 and by_trick_order and winners is not None:
+                record["trick_winners"] = [players[s] for s in winners]
+            if winner is not None:
+                return rounds
+
+
+def _play_round(
+    record: dict[str, Any],
+    points: list[int],
+    players: tuple[str, ...],
+    dealer: int,
+    rnd: Any,
+    greedy: bool,
+    max_out: int,
+    dealer_may_drop: bool,
+    variant: Variant,
+    legal_of: Any,
+    card_play: bool,
+) -> list[int]:
+    """Deal, announce, draw and play one round; fill `record` and `points`, return the
+    seat that won each trick."""
+    n = len(players)
+    deck = list(range(52))
+    # Forward Fisher-Yates, one card at a time as the pack is used.
+    top = 0
+
+    def take() -> int:
+        nonlocal top
+        j = top + int(rnd() * (52 - top))
+        card = deck[j]
+        deck[j] = deck[top]
+        deck[top] = card
+        top += 1
+        return card
+
+    hands = [0] * n
+    for _ in range(5):
+        for s in range(n):
+            hands[s] |= 1 << take()
+    upcard = take()
+    trump = SUIT_OF[upcard]
+    trump_mask = SUIT_MASK[trump]
+    # Hucklebuck turns the upcard on the draw pile, so the first card drawn is the upcard.
+    upcard_on_pile = variant.upcard_to_anyone
+
+    # Announcements from the dealer's left round to the dealer (ruling 1).
+    order = [(dealer + k) % n for k in range(1, n + 1)]
+    out: list[int] = []
+    for s in order:
+        if len(out) >= max_out:
+            break
+        if s == dealer and not dealer_may_drop:
+            continue
+        # Greedy drops a hand with neither a trump nor an ace.
+        if not hands[s] & (trump_mask | ACES) if greedy else rnd() < DROP_RATE:
+            out.append(s)
+    penalized = -1
+    active = [s for s in order if s not in out]
+    if not greedy and rnd() < RENEGE_RATE:
+        penalized = active[int(rnd() * len(active))]
+        active.remove(penalized)
+
+    # The draw, in the same order, the dealer last.
+    for s in active:
+        hand = hands[s]
+        left = 52 - top + (1 if upcard_on_pile else 0)
+        if s == dealer and not variant.upcard_to_anyone:
+            keep = RANK_OF[upcard] >= 8 if greedy else rnd() < 0.3
+            if keep:
+                # IHBA, THE DRAW: keeping the upcard, the dealer discards at least one
+                # card and draws one fewer than discarded; here, exactly one.
+                discard = _lowest(hand, trump) if greedy else _pick(hand, rnd)
+                hands[s] = hand ^ (1 << discard) | (1 << upcard)
+                continue
+        if greedy:
+            weak = hand & ~(trump_mask | HIGH_CARDS)
+            k = min(weak.bit_count(), left)
+            for c in mask_to_cards(weak)[:k]:
+                hand ^= 1 << c
+        else:
+            k = min(int(rnd() * 4), left)
+            for _ in range(k):
+                hand ^= 1 << _pick(hand, rnd)
+        for _ in range(k):
+            if upcard_on_pile:
+                # The upcard lies face up on the pile: it is the first card drawn.
+                hand |= 1 << upcard
+                upcard_on_pile = False
+                continue
+            hand |= 1 << take()
+        hands[s] = hand
+
+    in_play = sorted(active)
+    if card_play:
+        record["upcard"] = CARD_NAMES[upcard]
+        play_hands = {players[s]: [CARD_NAMES[c] for c in mask_to_cards(hands[s])] for s in in_play}
+        play_tricks: list[list[str]] = []
+
+    # The play: the first in play to the dealer's left leads, then each trick's winner.
+    m = len(in_play)
+    held = [hands[s] for s in in_play]
+    pos = first_leader(dealer, in_play, n)
+    counts = [0] * n
+    winners: list[int] = []
+    for _ in range(TRICKS):
+        led = -1
+        best = -1
+        best_pos = pos
+        trick: list[int] = []
+        for j in range(m):
+            p = pos + j
+            if p >= m:
+                p -= m
+            hand = held[p]
+            legal = legal_of(hand, led, best, trump)
+            card = _greedy_card(hand, legal, led, best, trump) if greedy else _pick(legal, rnd)
+            held[p] = hand ^ (1 << card)
+            if led < 0:
+                led = SUIT_OF[card]
+                best = card
+            else:
+                suit = SUIT_OF[card]
+                best_suit = SUIT_OF[best]
+                if (suit == best_suit and card > best) or (suit == trump and best_suit != trump):
+                    best = card
+                    best_pos = p
+            trick.append(card)
+        if card_play:
+            play_tricks.append([CARD_NAMES[c] for c in trick])
+        winner = in_play[best_pos]
+        counts[winner] += 1
+        winners.append(winner)
+        pos = best_pos
+
+    if out:
+        record["out"] = [players[s] for s in sorted(out)]
+    if penalized >= 0:
+        record["penalties"] = [{"player": players[penalized], "kind": "renege"}]
+        points[penalized] = -HOOK
+    record["tricks"] = {players[s]: counts[s] for s in in_play}
+    for s in in_play:
+        c = counts[s]
+        points[s] = c if c else -HOOK
+    if card_play:
+        record["play"] = {"hands": play_hands, "tricks": play_tricks}
+    return winners
