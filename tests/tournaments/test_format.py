@@ -1,0 +1,619 @@
+"""The tournament format on plain values: no database, worked examples then properties."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator, Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tournaments.format import (
+    FORMATS,
+    FormatError,
+    FormatRules,
+    Move,
+    Placing,
+    SittingResult,
+    format_for,
+    make_rng,
+    movement,
+    order_table,
+    ordinal,
+    rebalance,
+    seat_tables,
+    sit_out_count,
+    split,
+    table_sizes,
+)
+
+HB = format_for("huckley-buck")
+# Not a real format yet: exactly four a table, lower is better, as Buck Euchre will be.
+FOURS = FormatRules("fours", 4, 4, 4, 4, lower_is_better=True)
+
+
+def result(
+    player: str, score: int, won: int = 0, hooks: int = 0, last: int = 0
+) -> SittingResult[str]:
+    return SittingResult(player, score, won, hooks, last)
+
+
+def placings_of(ranking: Sequence[str]) -> list[Placing[str]]:
+    """A table whose players finished in the given order (results don't matter to movement)."""
+    return [
+        Placing(p, i, result(p, 100 - i), None if i == 1 else "score", "")
+        for i, p in enumerate(ranking, start=1)
+    ]
+
+
+def where(moves: Sequence[Move[str]]) -> dict[str, tuple[str, int]]:
+    return {m.player: (m.direction, m.to_rank) for m in moves}
+
+
+# Rules ids and table sizes (DOMAIN.md rule 1)
+
+
+def test_it_knows_huckley_buck_and_hucklebuck() -> None:
+    assert set(FORMATS) == {"huckley-buck", "hucklebuck"}
+    for rules_id in FORMATS:
+        fmt = format_for(rules_id)
+        assert (fmt.split_min, fmt.split_max, fmt.play_min, fmt.play_max) == (4, 7, 3, 7)
+        assert not fmt.lower_is_better
+
+
+def test_it_refuses_unknown_rules() -> None:
+    with pytest.raises(FormatError) as caught:
+        format_for("whist")
+    assert caught.value.code == "unknown_rules"
+    assert "huckley-buck" in caught.value.message
+
+
+def test_it_refuses_an_inconsistent_format() -> None:
+    with pytest.raises(ValueError, match="play_min"):
+        FormatRules("broken", 5, 4, 3, 7, lower_is_better=False)
+
+
+@pytest.mark.parametrize(
+    ("players", "sizes"),
+    [
+        (3, [3]),
+        (4, [4]),
+        (5, [5]),
+        (6, [6]),
+        (7, [7]),
+        (8, [4, 4]),
+        (9, [5, 4]),
+        (10, [5, 5]),
+        (11, [6, 5]),
+        (12, [4, 4, 4]),
+        (13, [5, 4, 4]),
+        (15, [5, 5, 5]),
+        (19, [5, 5, 5, 4]),
+    ],
+)
+def test_it_sizes_the_tables_like_the_rule_text(players: int, sizes: list[int]) -> None:
+    assert table_sizes(players, HB) == sizes
+
+
+def test_it_keeps_every_split_within_four_to_seven() -> None:
+    for n in range(8, 1001):
+        sizes = table_sizes(n, HB)
+        assert sum(sizes) == n
+        assert all(4 <= s <= 7 for s in sizes)
+        assert sizes == sorted(sizes, reverse=True)
+        assert max(sizes) - min(sizes) <= 1
+
+
+@pytest.mark.parametrize("players", [0, 1, 2])
+def test_it_refuses_fewer_than_three_players(players: int) -> None:
+    with pytest.raises(FormatError) as caught:
+        table_sizes(players, HB)
+    assert caught.value.code == "too_few_players"
+    with pytest.raises(FormatError):
+        split([f"p{i}" for i in range(players)], fmt=HB, seed=1)
+
+
+def test_it_never_sits_anyone_out_at_huckley_buck() -> None:
+    assert all(sit_out_count(n, HB) == 0 for n in range(3, 300))
+
+
+def test_it_has_a_sit_out_hook_for_fixed_size_tables() -> None:
+    assert [sit_out_count(n, FOURS) for n in range(4, 13)] == [0, 1, 2, 3, 0, 1, 2, 3, 0]
+    assert table_sizes(8, FOURS) == [4, 4]
+    with pytest.raises(FormatError) as caught:
+        table_sizes(10, FOURS)
+    assert caught.value.code == "cannot_split"
+    assert "2 must sit out" in caught.value.message
+
+
+# Seeds
+
+
+def test_it_derives_the_same_stream_in_every_process() -> None:
+    # Pinned: stored sessions are replayed from their seed, so this must never change.
+    assert make_rng(42, "split").random() == pytest.approx(0.39156811186091733, abs=0)
+    assert make_rng(42, "seats", 2).randrange(10**9) == 722703815
+
+
+def test_it_gives_each_purpose_its_own_stream() -> None:
+    draws = {
+        labels: make_rng(7, *labels).random()
+        for labels in [
+            (),
+            ("split",),
+            ("seats", 1),
+            ("seats", 2),
+            ("seats", "1"),
+            ("coin-flip", 1, 1),
+        ]
+    }
+    assert len(set(draws.values())) == len(draws)
+    assert make_rng(7, "seats", 1).random() == draws[("seats", 1)]
+
+
+def test_it_refuses_labels_that_would_not_replay() -> None:
+    with pytest.raises(TypeError):
+        make_rng(1, object())  # type: ignore[arg-type]
+
+
+# The split (rules 1, 2, 6)
+
+
+def test_it_splits_everybody_once() -> None:
+    players = list(range(100, 113))
+    tables = split(players, fmt=HB, seed=5)
+    assert [len(t) for t in tables] == [5, 4, 4]
+    assert sorted(p for t in tables for p in t) == players
+
+
+def test_it_splits_the_same_way_for_the_same_seed_whatever_the_roster_order() -> None:
+    players = [f"player-{i}" for i in range(23)]
+    first = split(players, fmt=HB, seed=2024)
+    assert split(list(reversed(players)), fmt=HB, seed=2024) == first
+    assert split(players, fmt=HB, seed=2025) != first
+
+
+def test_it_seats_the_big_loser_at_the_bottom_table() -> None:
+    for n in (3, 7, 8, 11, 13, 29):
+        players = list(range(n))
+        for seed in range(60):
+            tables = split(players, fmt=HB, seed=seed, big_loser=0)
+            assert 0 in tables[-1]
+            assert sorted(p for t in tables for p in t) == players
+            assert [len(t) for t in tables] == table_sizes(n, HB)
+
+
+def test_it_draws_the_big_losers_seat() -> None:
+    seats = {split(list(range(9)), fmt=HB, seed=s, big_loser=8)[-1].index(8) for s in range(40)}
+    assert seats == {0, 1, 2, 3}
+
+
+def test_it_ignores_a_big_loser_who_is_not_playing() -> None:
+    assert split(list(range(9)), fmt=HB, seed=3, big_loser=99) == split(
+        list(range(9)), fmt=HB, seed=3
+    )
+
+
+def test_it_refuses_a_player_entered_twice() -> None:
+    with pytest.raises(FormatError) as caught:
+        split([1, 2, 3, 4, 2], fmt=HB, seed=1)
+    assert caught.value.code == "duplicate_player"
+
+
+# Ranking a table (rule 4)
+
+
+def test_it_ranks_by_total_score() -> None:
+    placings = order_table(
+        [result("ann", 9), result("bob", 14), result("cy", 3)],
+        lower_is_better=False,
+        rng=make_rng(1),
+    )
+    assert [(p.player, p.place, p.decided_by) for p in placings] == [
+        ("bob", 1, None),
+        ("ann", 2, "score"),
+        ("cy", 3, "score"),
+    ]
+    assert placings[0].reason == "1st: 14 points"
+    assert placings[1].reason == "2nd: 9 points; behind bob on points (9 vs 14)"
+
+
+def test_it_breaks_a_tie_on_points_by_games_won() -> None:
+    placings = order_table(
+        [result("ann", 9, won=0, hooks=0), result("bob", 9, won=1, hooks=3)],
+        lower_is_better=False,
+        rng=make_rng(1),
+    )
+    assert [p.player for p in placings] == ["bob", "ann"]
+    assert placings[1].decided_by == "games_won"
+    assert placings[1].reason == (
+        "2nd: 9 points; level with bob on points, behind on fewer games won (0 vs 1)"
+    )
+
+
+def test_it_breaks_a_tie_on_games_won_by_fewer_hooks() -> None:
+    placings = order_table(
+        [result("Bob", 9, won=1, hooks=2), result("Ann", 9, won=1, hooks=1)],
+        lower_is_better=False,
+        rng=make_rng(1),
+    )
+    assert [p.player for p in placings] == ["Ann", "Bob"]
+    assert placings[1].decided_by == "hooks"
+    assert placings[0].reason == (
+        "1st: 9 points; level with Bob on points and games won, ahead on fewer hooks (1 vs 2)"
+    )
+
+
+def test_it_breaks_a_tie_on_hooks_by_the_last_game() -> None:
+    placings = order_table(
+        [result("ann", 9, 1, 1, last=4), result("bob", 9, 1, 1, last=11)],
+        lower_is_better=False,
+        rng=make_rng(1),
+    )
+    assert [p.player for p in placings] == ["bob", "ann"]
+    assert placings[1].decided_by == "last_game_score"
+    assert "behind on a worse last game (4 vs 11)" in placings[1].reason
+
+
+def test_it_breaks_a_complete_tie_by_a_seeded_coin_flip() -> None:
+    tied = [result("ann", 9, 1, 1, 4), result("bob", 9, 1, 1, 4)]
+    winners = set()
+    for seed in range(30):
+        placings = order_table(tied, lower_is_better=False, rng=make_rng(seed, "coin-flip", 1, 1))
+        assert placings[1].decided_by == "coin_flip"
+        assert placings[1].reason.endswith(
+            "level with " + placings[0].player + " on points, games won, hooks and last game, "
+            "lost the coin flip"
+        )
+        assert placings[0].reason.endswith("won the coin flip")
+        replay = order_table(
+            list(reversed(tied)), lower_is_better=False, rng=make_rng(seed, "coin-flip", 1, 1)
+        )
+        assert [p.player for p in replay] == [p.player for p in placings]
+        winners.add(placings[0].player)
+    assert winners == {"ann", "bob"}
+
+
+def test_it_flips_score_and_last_game_when_lower_is_better() -> None:
+    placings = order_table(
+        [result("ann", 5, last=3), result("bob", 12, last=0), result("cy", 5, last=1)],
+        lower_is_better=True,
+        rng=make_rng(1),
+    )
+    assert [p.player for p in placings] == ["cy", "ann", "bob"]
+    assert [p.decided_by for p in placings] == [None, "last_game_score", "score"]
+    # Games won and hooks keep their sense: more wins and fewer hooks are still better.
+    placings = order_table(
+        [result("ann", 5, won=0), result("bob", 5, won=2)], lower_is_better=True, rng=make_rng(1)
+    )
+    assert [p.player for p in placings] == ["bob", "ann"]
+
+
+def test_it_names_players_through_the_callback() -> None:
+    names = {1: "Ann", 2: "Bob"}
+    placings = order_table(
+        [SittingResult(1, 3, 0, 0, 0), SittingResult(2, 8, 0, 0, 0)],
+        lower_is_better=False,
+        rng=make_rng(1),
+        name=names.__getitem__,
+    )
+    assert placings[1].reason == "2nd: 3 points; behind Bob on points (3 vs 8)"
+
+
+def test_it_refuses_a_player_twice_at_a_table() -> None:
+    with pytest.raises(FormatError) as caught:
+        order_table([result("ann", 1), result("ann", 2)], lower_is_better=False, rng=make_rng(1))
+    assert caught.value.code == "duplicate_player"
+
+
+@pytest.mark.parametrize(
+    ("n", "text"), [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th")]
+)
+def test_it_writes_ordinals(n: int, text: str) -> None:
+    assert ordinal(n) == text
+
+
+# Movement (rule 5)
+
+
+def test_it_moves_three_tables_of_five_four_and_six() -> None:
+    tables = [
+        placings_of(["a1", "a2", "a3", "a4", "a5"]),
+        placings_of(["b1", "b2", "b3", "b4"]),
+        placings_of(["c1", "c2", "c3", "c4", "c5", "c6"]),
+    ]
+    moves = movement(tables)
+    assert where(moves) == {
+        # Top table: the better half stays, the middle stays, the worse half goes down.
+        "a1": ("stay", 1),
+        "a2": ("stay", 1),
+        "a3": ("stay", 1),
+        "a4": ("down", 2),
+        "a5": ("down", 2),
+        "b1": ("up", 1),
+        "b2": ("up", 1),
+        "b3": ("down", 3),
+        "b4": ("down", 3),
+        # Bottom table: the better half goes up, the worse half stays.
+        "c1": ("up", 2),
+        "c2": ("up", 2),
+        "c3": ("up", 2),
+        "c4": ("stay", 3),
+        "c5": ("stay", 3),
+        "c6": ("stay", 3),
+    }
+    reasons = {m.player: m.reason for m in moves}
+    assert reasons["c2"] == "2nd of 6 at table 3: moves up to table 2"
+    assert reasons["a4"] == "4th of 5 at table 1: moves down to table 2"
+    assert reasons["a1"] == "1st of 5 at table 1: stays at the top table"
+    assert reasons["c6"] == "6th of 6 at table 3: stays at the bottom table"
+    seated = seat_tables(moves, table_count=3, rng=make_rng(1, "seats", 2))
+    assert [sorted(t) for t in seated] == [
+        ["a1", "a2", "a3", "b1", "b2"],
+        ["a4", "a5", "c1", "c2", "c3"],
+        ["b3", "b4", "c4", "c5", "c6"],
+    ]
+
+
+def test_it_keeps_the_middle_of_an_odd_table_in_place() -> None:
+    tables = [
+        placings_of(["a1", "a2", "a3", "a4"]),
+        placings_of(list("vwxyz")),
+        placings_of(["c1", "c2", "c3", "c4"]),
+    ]
+    moves = movement(tables)
+    assert where(moves)["x"] == ("stay", 2)
+    assert next(m for m in moves if m.player == "x").reason == (
+        "3rd of 5 at table 2: stays at table 2 (middle place)"
+    )
+    assert [where(moves)[p] for p in "vwyz"] == [("up", 1), ("up", 1), ("down", 3), ("down", 3)]
+
+
+def test_it_keeps_everybody_at_a_single_table() -> None:
+    moves = movement([placings_of(list("abcdefg"))])
+    assert {m.direction for m in moves} == {"stay"}
+    assert {m.to_rank for m in moves} == {1}
+
+
+def test_it_swaps_halves_between_two_tables() -> None:
+    moves = movement([placings_of(list("abcd")), placings_of(list("efgh"))])
+    assert where(moves) == {
+        "a": ("stay", 1),
+        "b": ("stay", 1),
+        "c": ("down", 2),
+        "d": ("down", 2),
+        "e": ("up", 1),
+        "f": ("up", 1),
+        "g": ("stay", 2),
+        "h": ("stay", 2),
+    }
+
+
+def test_it_refuses_places_that_do_not_run_one_to_n() -> None:
+    table = placings_of(list("abcd"))
+    table[3] = Placing("d", 3, result("d", 0), "score", "")
+    with pytest.raises(ValueError, match="places must run"):
+        movement([table])
+
+
+def test_it_refuses_a_player_at_two_tables() -> None:
+    with pytest.raises(FormatError) as caught:
+        movement([placings_of(list("abcd")), placings_of(list("defg"))])
+    assert caught.value.code == "duplicate_player"
+
+
+def test_it_refuses_a_move_to_a_table_that_does_not_exist() -> None:
+    with pytest.raises(ValueError, match="move to table 3"):
+        seat_tables([Move("a", 2, 3, "down", 4, "")], table_count=2, rng=make_rng(1))
+
+
+def test_it_draws_seats_from_the_seed() -> None:
+    moves = movement([placings_of(list("abcde")), placings_of(list("fghij"))])
+    first = seat_tables(moves, table_count=2, rng=make_rng(9, "seats", 2))
+    assert seat_tables(list(reversed(moves)), table_count=2, rng=make_rng(9, "seats", 2)) == first
+    draws = {
+        tuple(seat_tables(moves, table_count=2, rng=make_rng(s, "seats", 2))[0]) for s in range(20)
+    }
+    assert len(draws) > 10
+
+
+# Rebalancing (rule 7)
+
+
+def test_it_proposes_nothing_when_every_table_can_play() -> None:
+    tables = [[1, 2, 3, 4, 5, 6, 7], [8, 9, 10], [11, 12, 13, 14]]
+    plan = rebalance(tables, HB)
+    assert plan.moves == []
+    assert plan.tables == tables
+    assert (plan.closed, plan.opened) == ([], [])
+
+
+def test_it_fills_a_table_of_two_from_the_table_beside_it() -> None:
+    plan = rebalance([["a", "b", "c", "d", "e"], ["f", "g"]], HB)
+    assert [(m.player, m.from_rank, m.to_rank) for m in plan.moves] == [("e", 1, 2)]
+    assert plan.moves[0].reason == (
+        "table 2 has 2 players, at least 3 are needed: moves down from table 1"
+    )
+    assert plan.tables == [["a", "b", "c", "d"], ["f", "g", "e"]]
+
+
+def test_it_moves_the_latest_arrival_up_from_a_bottom_table_of_eight() -> None:
+    bottom = ["c1", "c2", "c3", "c4", "c5", "c6", "c7", "late"]
+    plan = rebalance([list("abcde"), list("fghij"), bottom], HB)
+    assert [(m.player, m.from_rank, m.to_rank) for m in plan.moves] == [("late", 3, 2)]
+    assert plan.moves[0].reason == "table 3 has 8 players, at most 7 can play: moves up to table 2"
+
+
+def test_it_takes_players_from_the_nearest_table() -> None:
+    plan = rebalance([list("ab"), list("cdefg"), list("hijkl")], HB)
+    assert [(m.player, m.from_rank, m.to_rank) for m in plan.moves] == [("g", 2, 1)]
+
+
+def test_it_takes_from_the_bigger_neighbour() -> None:
+    plan = rebalance([list("abcdef"), list("gh"), list("ijklm")], HB)
+    assert [(m.from_rank, m.to_rank) for m in plan.moves] == [(1, 2)]
+
+
+def test_it_closes_the_bottom_table_when_that_needs_fewer_moves() -> None:
+    plan = rebalance([list("abcd"), list("efgh"), ["i"]], HB)
+    assert [(m.player, m.from_rank, m.to_rank) for m in plan.moves] == [("i", 3, 2)]
+    assert plan.moves[0].reason == "table 3 closes: moves up to table 2"
+    assert plan.closed == [3]
+    assert plan.tables == [list("abcd"), list("efghi")]
+
+
+def test_it_closes_the_bottom_table_when_the_players_no_longer_fill_the_tables() -> None:
+    plan = rebalance([list("abc"), list("de"), list("fg")], HB)
+    assert plan.closed == [3]
+    assert [len(t) for t in plan.tables] == [3, 4]
+    assert len(plan.moves) == 2
+
+
+def test_it_opens_a_bottom_table_when_the_players_overflow() -> None:
+    plan = rebalance([list("abcdefg"), [f"p{i}" for i in range(10)]], HB)
+    assert plan.opened == [3]
+    assert [len(t) for t in plan.tables] == [7, 7, 3]
+    assert [(m.player, m.to_rank) for m in plan.moves] == [("p7", 3), ("p8", 3), ("p9", 3)]
+    assert plan.moves[0].reason.endswith("moves down to table 3, which opens")
+
+
+def test_it_refuses_to_rebalance_fewer_than_three_players() -> None:
+    with pytest.raises(FormatError) as caught:
+        rebalance([["a"], ["b"]], HB)
+    assert caught.value.code == "too_few_players"
+
+
+def test_it_refuses_to_rebalance_a_player_seated_twice() -> None:
+    with pytest.raises(FormatError) as caught:
+        rebalance([list("abc"), list("cde")], HB)
+    assert caught.value.code == "duplicate_player"
+
+
+# Properties
+
+
+def sitting_results(
+    tables: Sequence[Sequence[int]], rng: random.Random
+) -> list[list[SittingResult[int]]]:
+    # Narrow ranges, so ties (and every tie-break) happen often.
+    return [
+        [
+            SittingResult(
+                p, rng.randint(0, 6), rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 3)
+            )
+            for p in table
+        ]
+        for table in tables
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(8, 200), seed=st.integers(0, 2**32), results_seed=st.integers(0, 2**32))
+def test_movement_keeps_tables_in_size_and_nobody_is_lost(
+    n: int, seed: int, results_seed: int
+) -> None:
+    players = list(range(n))
+    tables = split(players, fmt=HB, seed=seed)
+    assert split(players, fmt=HB, seed=seed) == tables
+    rng = random.Random(results_seed)
+    for sitting in range(1, 4):
+        assert all(4 <= len(t) <= 7 for t in tables)
+        assert sorted(p for t in tables for p in t) == players
+        placings = [
+            order_table(
+                results, lower_is_better=False, rng=make_rng(seed, "coin-flip", sitting, rank)
+            )
+            for rank, results in enumerate(sitting_results(tables, rng), start=1)
+        ]
+        moves = movement(placings)
+        assert len(moves) == n
+        by_player = {m.player: m for m in moves}
+        for rank, table in enumerate(placings, start=1):
+            half = len(table) // 2
+            for placing in table:
+                move = by_player[placing.player]
+                assert move.from_rank == rank
+                assert abs(move.to_rank - rank) <= 1
+                if placing.place <= half:
+                    assert move.direction != "down"
+                if placing.place > len(table) - half:
+                    assert move.direction != "up"
+        tables = seat_tables(
+            moves, table_count=len(tables), rng=make_rng(seed, "seats", sitting + 1)
+        )
+    assert all(4 <= len(t) <= 7 for t in tables)
+    assert sorted(p for t in tables for p in t) == players
+
+
+def fewest_moves(sizes: Sequence[int], lo: int, hi: int) -> int:
+    """Brute force: over every table count and every final size of every table, the
+    fewest players who must leave a table (each move takes one player off one table)."""
+    total = sum(sizes)
+
+    def finals(slots: int, left: int) -> Iterator[tuple[int, ...]]:
+        if slots == 0:
+            if left == 0:
+                yield ()
+            return
+        for size in range(lo, min(hi, left) + 1):
+            if lo * (slots - 1) <= left - size <= hi * (slots - 1):
+                for rest in finals(slots - 1, left - size):
+                    yield (size, *rest)
+
+    best = None
+    for keep in range(1, len(sizes) + 4):
+        for final in finals(keep, total):
+            padded = list(final) + [0] * (len(sizes) - keep)
+            current = list(sizes) + [0] * (keep - len(sizes))
+            cost = sum(max(0, n - m) for n, m in zip(current, padded, strict=True))
+            best = cost if best is None else min(best, cost)
+    assert best is not None
+    return best
+
+
+@settings(max_examples=200, deadline=None)
+@given(sizes=st.lists(st.integers(0, 10), min_size=1, max_size=4).filter(lambda s: sum(s) >= 3))
+def test_rebalance_makes_every_table_playable_with_the_fewest_moves(sizes: list[int]) -> None:
+    counter = iter(range(1000))
+    tables = [[next(counter) for _ in range(size)] for size in sizes]
+    plan = rebalance(tables, HB)
+
+    # Apply the moves by hand and compare with the tables the plan reports.
+    applied = [list(t) for t in tables] + [[] for _ in plan.opened]
+    for move in plan.moves:
+        assert move.player in applied[move.from_rank - 1]
+        assert move.from_rank != move.to_rank
+        applied[move.from_rank - 1].remove(move.player)
+        applied[move.to_rank - 1].append(move.player)
+    for rank in reversed(plan.closed):
+        assert applied[rank - 1] == []
+        del applied[rank - 1]
+    assert applied == plan.tables
+    assert all(HB.play_min <= len(t) <= HB.play_max for t in plan.tables)
+    assert sorted(p for t in plan.tables for p in t) == sorted(p for t in tables for p in t)
+    assert len({m.player for m in plan.moves}) == len(plan.moves)
+
+    assert len(plan.moves) == fewest_moves(sizes, HB.play_min, HB.play_max)
+    if all(HB.play_min <= s <= HB.play_max for s in sizes):
+        assert plan.moves == []
+
+
+# Performance: the Django layer has 1 s for the whole request.
+
+
+def test_split_and_movement_for_a_thousand_players_is_fast() -> None:
+    players = list(range(1000))
+    rng = random.Random(1)
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        tables = split(players, fmt=HB, seed=1)
+        placings = [
+            order_table(results, lower_is_better=False, rng=make_rng(1, "coin-flip", 1, rank))
+            for rank, results in enumerate(sitting_results(tables, rng), start=1)
+        ]
+        seat_tables(movement(placings), table_count=len(tables), rng=make_rng(1, "seats", 2))
+        best = min(best, time.perf_counter() - start)
+    assert best < 0.1
