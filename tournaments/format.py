@@ -288,7 +288,7 @@ def order_table(
     By total score (higher is better, or lower when `lower_is_better`), then more games
     won, fewer hooks, a better score in the last game (higher, or lower when
     `lower_is_better`), then a coin flip drawn from `rng`; the service passes
-    `make_rng(seed, "coin-flip", sitting_no, table_rank)`. `rng` is only drawn from when
+    `make_rng(seed, "coin", sitting_no, table_rank)`. `rng` is only drawn from when
     players are level on everything, and tied players are sorted before the draw, so the
     outcome does not depend on the order of `results`.
     """
@@ -486,7 +486,16 @@ def _target_sizes(sizes: list[int], keep: int, lo: int, hi: int, budget: int) ->
     return result[::-1]
 
 
-def rebalance(tables: Sequence[Sequence[K]], fmt: FormatRules) -> RebalancePlan[K]:
+def rebalance(tables: Sequence[Sequence[K]], fmt: FormatRules) -> list[Rebalance[K]]:
+    """The moves of `rebalance_plan`: empty when every table can play.
+
+    A move to rank T+1 (with T tables now) opens that table; a bottom table that all its
+    players leave is closed, so the caller deletes it once the moves are made.
+    """
+    return rebalance_plan(tables, fmt).moves
+
+
+def rebalance_plan(tables: Sequence[Sequence[K]], fmt: FormatRules) -> RebalancePlan[K]:
     """Propose the fewest moves that bring every table within play_min..play_max (rule 7).
 
     `tables` are in rank order, each in seat order; a late arrival has joined the bottom

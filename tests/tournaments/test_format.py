@@ -23,6 +23,7 @@ from tournaments.format import (
     order_table,
     ordinal,
     rebalance,
+    rebalance_plan,
     seat_tables,
     sit_out_count,
     split,
@@ -146,7 +147,7 @@ def test_it_gives_each_purpose_its_own_stream() -> None:
             ("seats", 1),
             ("seats", 2),
             ("seats", "1"),
-            ("coin-flip", 1, 1),
+            ("coin", 1, 1),
         ]
     }
     assert len(set(draws.values())) == len(draws)
@@ -261,7 +262,7 @@ def test_it_breaks_a_complete_tie_by_a_seeded_coin_flip() -> None:
     tied = [result("ann", 9, 1, 1, 4), result("bob", 9, 1, 1, 4)]
     winners = set()
     for seed in range(30):
-        placings = order_table(tied, lower_is_better=False, rng=make_rng(seed, "coin-flip", 1, 1))
+        placings = order_table(tied, lower_is_better=False, rng=make_rng(seed, "coin", 1, 1))
         assert placings[1].decided_by == "coin_flip"
         assert placings[1].reason.endswith(
             "level with " + placings[0].player + " on points, games won, hooks and last game, "
@@ -269,7 +270,7 @@ def test_it_breaks_a_complete_tie_by_a_seeded_coin_flip() -> None:
         )
         assert placings[0].reason.endswith("won the coin flip")
         replay = order_table(
-            list(reversed(tied)), lower_is_better=False, rng=make_rng(seed, "coin-flip", 1, 1)
+            list(reversed(tied)), lower_is_better=False, rng=make_rng(seed, "coin", 1, 1)
         )
         assert [p.player for p in replay] == [p.player for p in placings]
         winners.add(placings[0].player)
@@ -424,14 +425,15 @@ def test_it_draws_seats_from_the_seed() -> None:
 
 def test_it_proposes_nothing_when_every_table_can_play() -> None:
     tables = [[1, 2, 3, 4, 5, 6, 7], [8, 9, 10], [11, 12, 13, 14]]
-    plan = rebalance(tables, HB)
+    assert rebalance(tables, HB) == []
+    plan = rebalance_plan(tables, HB)
     assert plan.moves == []
     assert plan.tables == tables
     assert (plan.closed, plan.opened) == ([], [])
 
 
 def test_it_fills_a_table_of_two_from_the_table_beside_it() -> None:
-    plan = rebalance([["a", "b", "c", "d", "e"], ["f", "g"]], HB)
+    plan = rebalance_plan([["a", "b", "c", "d", "e"], ["f", "g"]], HB)
     assert [(m.player, m.from_rank, m.to_rank) for m in plan.moves] == [("e", 1, 2)]
     assert plan.moves[0].reason == (
         "table 2 has 2 players, at least 3 are needed: moves down from table 1"
@@ -441,23 +443,23 @@ def test_it_fills_a_table_of_two_from_the_table_beside_it() -> None:
 
 def test_it_moves_the_latest_arrival_up_from_a_bottom_table_of_eight() -> None:
     bottom = ["c1", "c2", "c3", "c4", "c5", "c6", "c7", "late"]
-    plan = rebalance([list("abcde"), list("fghij"), bottom], HB)
+    plan = rebalance_plan([list("abcde"), list("fghij"), bottom], HB)
     assert [(m.player, m.from_rank, m.to_rank) for m in plan.moves] == [("late", 3, 2)]
     assert plan.moves[0].reason == "table 3 has 8 players, at most 7 can play: moves up to table 2"
 
 
 def test_it_takes_players_from_the_nearest_table() -> None:
-    plan = rebalance([list("ab"), list("cdefg"), list("hijkl")], HB)
+    plan = rebalance_plan([list("ab"), list("cdefg"), list("hijkl")], HB)
     assert [(m.player, m.from_rank, m.to_rank) for m in plan.moves] == [("g", 2, 1)]
 
 
 def test_it_takes_from_the_bigger_neighbour() -> None:
-    plan = rebalance([list("abcdef"), list("gh"), list("ijklm")], HB)
+    plan = rebalance_plan([list("abcdef"), list("gh"), list("ijklm")], HB)
     assert [(m.from_rank, m.to_rank) for m in plan.moves] == [(1, 2)]
 
 
 def test_it_closes_the_bottom_table_when_that_needs_fewer_moves() -> None:
-    plan = rebalance([list("abcd"), list("efgh"), ["i"]], HB)
+    plan = rebalance_plan([list("abcd"), list("efgh"), ["i"]], HB)
     assert [(m.player, m.from_rank, m.to_rank) for m in plan.moves] == [("i", 3, 2)]
     assert plan.moves[0].reason == "table 3 closes: moves up to table 2"
     assert plan.closed == [3]
@@ -465,14 +467,16 @@ def test_it_closes_the_bottom_table_when_that_needs_fewer_moves() -> None:
 
 
 def test_it_closes_the_bottom_table_when_the_players_no_longer_fill_the_tables() -> None:
-    plan = rebalance([list("abc"), list("de"), list("fg")], HB)
+    plan = rebalance_plan([list("abc"), list("de"), list("fg")], HB)
     assert plan.closed == [3]
     assert [len(t) for t in plan.tables] == [3, 4]
     assert len(plan.moves) == 2
 
 
 def test_it_opens_a_bottom_table_when_the_players_overflow() -> None:
-    plan = rebalance([list("abcdefg"), [f"p{i}" for i in range(10)]], HB)
+    tables = [list("abcdefg"), [f"p{i}" for i in range(10)]]
+    plan = rebalance_plan(tables, HB)
+    assert rebalance(tables, HB) == plan.moves
     assert plan.opened == [3]
     assert [len(t) for t in plan.tables] == [7, 7, 3]
     assert [(m.player, m.to_rank) for m in plan.moves] == [("p7", 3), ("p8", 3), ("p9", 3)]
@@ -522,9 +526,7 @@ def test_movement_keeps_tables_in_size_and_nobody_is_lost(
         assert all(4 <= len(t) <= 7 for t in tables)
         assert sorted(p for t in tables for p in t) == players
         placings = [
-            order_table(
-                results, lower_is_better=False, rng=make_rng(seed, "coin-flip", sitting, rank)
-            )
+            order_table(results, lower_is_better=False, rng=make_rng(seed, "coin", sitting, rank))
             for rank, results in enumerate(sitting_results(tables, rng), start=1)
         ]
         moves = movement(placings)
@@ -578,7 +580,7 @@ def fewest_moves(sizes: Sequence[int], lo: int, hi: int) -> int:
 def test_rebalance_makes_every_table_playable_with_the_fewest_moves(sizes: list[int]) -> None:
     counter = iter(range(1000))
     tables = [[next(counter) for _ in range(size)] for size in sizes]
-    plan = rebalance(tables, HB)
+    plan = rebalance_plan(tables, HB)
 
     # Apply the moves by hand and compare with the tables the plan reports.
     applied = [list(t) for t in tables] + [[] for _ in plan.opened]
@@ -611,7 +613,7 @@ def test_split_and_movement_for_a_thousand_players_is_fast() -> None:
         start = time.perf_counter()
         tables = split(players, fmt=HB, seed=1)
         placings = [
-            order_table(results, lower_is_better=False, rng=make_rng(1, "coin-flip", 1, rank))
+            order_table(results, lower_is_better=False, rng=make_rng(1, "coin", 1, rank))
             for rank, results in enumerate(sitting_results(tables, rng), start=1)
         ]
         seat_tables(movement(placings), table_count=len(tables), rng=make_rng(1, "seats", 2))
