@@ -22,6 +22,8 @@ CARD_NAMES: Final[tuple[str, ...]] = tuple(r + s for s in SUITS for r in RANKS)
 #: Suit (0-3) and rank (0-12) of each card number.
 SUIT_OF: Final[tuple[int, ...]] = tuple(c // 13 for c in range(DECK_SIZE))
 RANK_OF: Final[tuple[int, ...]] = tuple(c % 13 for c in range(DECK_SIZE))
+#: The one-bit mask of each card number.
+BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(DECK_SIZE))
 #: Bit mask of all cards of a suit.
 SUIT_MASK: Final[tuple[int, ...]] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 #: Bit mask of the cards of the same suit that rank above a card.

@@ -4,7 +4,8 @@ Each round is dealt from a shuffled pack and played card by card with legal deci
 (random ones, or a simple greedy player), so a simulated record is a real game: the
 engine's checker must accept it, and with ``card_play`` it carries the cards to prove it.
 All randomness comes from the `random.Random` handed in, drawn only through
-``rng.random()`` so that a seed replays the same game on any Python version.
+``rng.random()`` (whose stream Python keeps stable) so that a seed replays the same
+game on any Python version.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import random
 from typing import Any, Final
 
 from engine.base import EngineUsageError, Table
-from engine.cards import ABOVE, CARD_NAMES, RANK_OF, SUIT_MASK, SUIT_OF, mask_to_cards
+from engine.cards import ABOVE, BIT, CARD_NAMES, RANK_OF, SUIT_MASK, SUIT_OF, mask_to_cards
 from engine.games.huckley.play import TRICKS, first_leader, legal_follow, legal_kill
 from engine.games.huckley.rounds import HOOK, Variant, find_winner
 
@@ -37,7 +38,29 @@ def _pick(mask: int, rnd: Any) -> int:
 def _lowest(mask: int, trump: int) -> int:
     """The cheapest card to throw: the lowest plain card, else the lowest trump."""
     plain = mask & ~SUIT_MASK[trump] or mask
-    return min(mask_to_cards(plain), key=RANK_OF.__getitem__)
+    card = -1
+    rank = 13
+    for suit_mask in SUIT_MASK:
+        in_suit = plain & suit_mask
+        if in_suit:
+            low = (in_suit & -in_suit).bit_length() - 1
+            if RANK_OF[low] < rank:
+                card = low
+                rank = RANK_OF[low]
+    return card
+
+
+def _highest(mask: int) -> int:
+    card = -1
+    rank = -1
+    for suit_mask in SUIT_MASK:
+        in_suit = mask & suit_mask
+        if in_suit:
+            high = in_suit.bit_length() - 1
+            if RANK_OF[high] > rank:
+                card = high
+                rank = RANK_OF[high]
+    return card
 
 
 def _greedy_card(hand: int, legal: int, led: int, best: int, trump: int) -> int:
@@ -45,7 +68,7 @@ def _greedy_card(hand: int, legal: int, led: int, best: int, trump: int) -> int:
         trumps = hand & SUIT_MASK[trump]
         if trumps:
             return trumps.bit_length() - 1
-        return max(mask_to_cards(hand), key=RANK_OF.__getitem__)
+        return _highest(hand)
     if SUIT_OF[best] == trump:
         win = legal & ABOVE[best]
     else:
@@ -120,28 +143,21 @@ def _play_round(
     """Deal, announce, draw and play one round; fill `record` and `points`, return the
     seat that won each trick."""
     n = len(players)
-    deck = list(range(52))
-    # Forward Fisher-Yates, one card at a time as the pack is used.
-    top = 0
-
-    def take() -> int:
-        nonlocal top
-        j = top + int(rnd() * (52 - top))
-        card = deck[j]
-        deck[j] = deck[top]
-        deck[top] = card
-        top += 1
-        return card
-
-    hands = [0] * n
-    for _ in range(5):
-        for s in range(n):
-            hands[s] |= 1 << take()
-    upcard = take()
+    # Shuffle by sorting on random keys: one pass in C, where a Python Fisher-Yates loop
+    # would cost a round's whole budget.
+    keys = [rnd() for _ in range(52)]
+    deck = sorted(range(52), key=keys.__getitem__)
+    hands = []
+    for i in range(0, 5 * n, 5):
+        hands.append(
+            BIT[deck[i]] | BIT[deck[i + 1]] | BIT[deck[i + 2]] | BIT[deck[i + 3]] | BIT[deck[i + 4]]
+        )
+    upcard = deck[5 * n]
     trump = SUIT_OF[upcard]
     trump_mask = SUIT_MASK[trump]
-    # Hucklebuck turns the upcard on the draw pile, so the first card drawn is the upcard.
-    upcard_on_pile = variant.upcard_to_anyone
+    # The IHBA upcard goes to the dealer's side; Hucklebuck turns it face up on the draw
+    # pile, so there it is the first card drawn.
+    top = 5 * n if variant.upcard_to_anyone else 5 * n + 1
 
     # Announcements from the dealer's left round to the dealer (ruling 1).
     order = [(dealer + k) % n for k in range(1, n + 1)]
@@ -163,31 +179,25 @@ def _play_round(
     # The draw, in the same order, the dealer last.
     for s in active:
         hand = hands[s]
-        left = 52 - top + (1 if upcard_on_pile else 0)
-        if s == dealer and not variant.upcard_to_anyone:
-            keep = RANK_OF[upcard] >= 8 if greedy else rnd() < 0.3
-            if keep:
-                # IHBA, THE DRAW: keeping the upcard, the dealer discards at least one
-                # card and draws one fewer than discarded; here, exactly one.
-                discard = _lowest(hand, trump) if greedy else _pick(hand, rnd)
-                hands[s] = hand ^ (1 << discard) | (1 << upcard)
-                continue
+        keeps = s == dealer and not variant.upcard_to_anyone
+        if keeps and (RANK_OF[upcard] >= 8 if greedy else rnd() < 0.3):
+            # IHBA, THE DRAW: keeping the upcard, the dealer discards at least one card
+            # and draws one fewer than discarded; here, exactly one.
+            discard = _lowest(hand, trump) if greedy else _pick(hand, rnd)
+            hands[s] = hand ^ BIT[discard] | BIT[upcard]
+            continue
         if greedy:
             weak = hand & ~(trump_mask | HIGH_CARDS)
-            k = min(weak.bit_count(), left)
+            k = min(weak.bit_count(), 52 - top)
             for c in mask_to_cards(weak)[:k]:
-                hand ^= 1 << c
+                hand ^= BIT[c]
         else:
-            k = min(int(rnd() * 4), left)
+            k = min(int(rnd() * 4), 52 - top)
             for _ in range(k):
-                hand ^= 1 << _pick(hand, rnd)
-        for _ in range(k):
-            if upcard_on_pile:
-                # The upcard lies face up on the pile: it is the first card drawn.
-                hand |= 1 << upcard
-                upcard_on_pile = False
-                continue
-            hand |= 1 << take()
+                hand ^= BIT[_pick(hand, rnd)]
+        for c in deck[top : top + k]:
+            hand |= BIT[c]
+        top += k
         hands[s] = hand
 
     in_play = sorted(active)
@@ -212,9 +222,18 @@ def _play_round(
             if p >= m:
                 p -= m
             hand = held[p]
-            legal = legal_of(hand, led, best, trump)
-            card = _greedy_card(hand, legal, led, best, trump) if greedy else _pick(legal, rnd)
-            held[p] = hand ^ (1 << card)
+            legal = hand if led < 0 else legal_of(hand, led, best, trump)
+            if greedy:
+                card = _greedy_card(hand, legal, led, best, trump)
+            else:
+                count = legal.bit_count()
+                if count > 1:
+                    k = int(rnd() * count)
+                    while k:
+                        legal &= legal - 1
+                        k -= 1
+                card = (legal & -legal).bit_length() - 1
+            held[p] = hand ^ BIT[card]
             if led < 0:
                 led = SUIT_OF[card]
                 best = card

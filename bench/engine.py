@@ -1,0 +1,133 @@
+"""Engine throughput on one core: rounds checked, card-level rounds replayed, games simulated.
+
+Run: .venv/bin/python bench/engine.py  (add --quick for a short run)
+
+Records are made by the engine's own simulator first (not timed), then timed through
+`engine.check`. Each figure is the best of a few repeats, to keep other load out of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+TARGETS = {"summary": 50_000, "card": 20_000, "simulate": 2_000}
+
+
+def best_of(repeats: int, work: Callable[[], int]) -> tuple[float, int]:
+    """(seconds, units) of the fastest of `repeats` runs of `work`, which returns units."""
+    best = float("inf")
+    units = 0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        units = work()
+        best = min(best, time.perf_counter() - start)
+    return best, units
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    games = 60 if args.quick else 300
+    repeats = 3 if args.quick else 5
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        pinned = "pinned to one core"
+    except (AttributeError, OSError):
+        pinned = "not pinned"
+    print(
+        f"python {platform.python_version()}, nproc {os.cpu_count()}, cpu {cpu_model()}, {pinned}"
+    )
+    results: list[tuple[str, str, float]] = []
+
+    # 1. Summary rounds checked: long records (target 300, so one game runs hundreds of
+    # rounds), and many ordinary games to 11.
+    long_records = [
+        engine.simulate("huckley-buck", NAMES, seed=s, options={"target": 300})
+        for s in range(max(2, games // 60))
+    ]
+    short_records = [engine.simulate("huckley-buck", NAMES, seed=s) for s in range(games)]
+    for label, records in (
+        ("summary rounds checked/s, long records (5 players, target 300)", long_records),
+        ("summary rounds checked/s, whole games to 11 (5 players)", short_records),
+    ):
+
+        def check_all(records: list[dict[str, object]] = records) -> int:
+            rounds = 0
+            for record in records:
+                out = engine.check(record)
+                assert out["valid"] and out["finished"], out["errors"]
+                rounds += len(out["rounds"])
+            return rounds
+
+        seconds, rounds = best_of(repeats, check_all)
+        results.append(("summary", label, rounds / seconds))
+
+    # 2. Card-level rounds replayed: every round carries its hands and tricks.
+    card_records = [
+        engine.simulate("huckley-buck", NAMES, seed=s, card_play=True) for s in range(games)
+    ]
+
+    def replay_all() -> int:
+        rounds = 0
+        for record in card_records:
+            out = engine.check(record)
+            assert out["valid"] and out["finished"], out["errors"]
+            rounds += sum(1 for r in record["rounds"] if "play" in r)  # type: ignore[attr-defined]
+        return rounds
+
+    seconds, rounds = best_of(repeats, replay_all)
+    results.append(
+        ("card", "card-level rounds replayed/s (5 players, huckley-buck)", rounds / seconds)
+    )
+
+    # 3. Whole games simulated (summary records; cards dealt and played internally).
+    for rules, strategy in (
+        ("huckley-buck", "random"),
+        ("huckley-buck", "greedy"),
+        ("hucklebuck", "random"),
+    ):
+
+        def simulate_all(rules: str = rules, strategy: str = strategy) -> int:
+            for s in range(games):
+                engine.simulate(rules, NAMES, seed=s, strategy=strategy)
+            return games
+
+        seconds, count = best_of(repeats, simulate_all)
+        results.append(
+            (
+                "simulate",
+                f"whole games simulated/s ({rules}, {strategy}, 5 players)",
+                count / seconds,
+            )
+        )
+
+    for kind, label, rate in results:
+        target = TARGETS[kind]
+        verdict = "meets" if rate >= target else "MISSES"
+        print(f"{label:72} {rate:>9,.0f}   target {target:,} ({verdict})")
+
+
+if __name__ == "__main__":
+    main()
