@@ -183,15 +183,16 @@ def split(
     sizes = table_sizes(len(players), fmt)
     rng = make_rng(seed, "split")
     others = sorted(p for p in players if p != big_loser)
+    has_big_loser = len(others) < len(players)
     rng.shuffle(others)
     tables: list[list[K]] = []
     start = 0
     for rank, size in enumerate(sizes, start=1):
         # The Big Loser takes a place at the bottom table, so it draws one fewer player.
-        take = size - 1 if rank == len(sizes) and len(others) < len(players) else size
+        take = size - 1 if rank == len(sizes) and has_big_loser else size
         tables.append(others[start : start + take])
         start += take
-    if big_loser is not None and len(others) < len(players):
+    if big_loser is not None and has_big_loser:
         tables[-1].append(big_loser)
     for table in tables:
         rng.shuffle(table)
