@@ -19,7 +19,5 @@ class UserErrorMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, UserError):
-            return render(
-                request, "error.html", {"error": exception}, status=exception.status
-            )
+            return render(request, "error.html", {"error": exception}, status=exception.status)
         return None

@@ -70,6 +70,9 @@ class GamePlayer(models.Model):
             models.UniqueConstraint(fields=["game", "player"], name="game_player_unique"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.name} in {self.game}"
+
 
 class Round(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
@@ -113,3 +116,6 @@ class RoundChange(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Round {self.round_number} {self.get_action_display().lower()}"

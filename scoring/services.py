@@ -122,6 +122,14 @@ def _lock_game(game_id: int) -> Game:
 def _refuse(output: Mapping[str, Any], *, changed: int, verb: str) -> UserError:
     errors = list(output["errors"])
     where = errors[0].get("round") if errors else None
+    if verb == "deleted" and where is not None:
+        text = "; ".join(e["message"] for e in errors)
+        return UserError(
+            "later_round_invalid",
+            f"Round {changed} was not deleted: the game would then go wrong at round {where} "
+            f"(counting after the deletion): {text}",
+            details=errors,
+        )
     if where is None or where == changed:
         text = "; ".join(e["message"] for e in errors)
         return UserError("round_invalid", f"Round {changed} was not {verb}: {text}", details=errors)
@@ -170,7 +178,11 @@ def _sync_next_game(game: Game, output: Mapping[str, Any]) -> None:
     if next_game is not None:
         new_dealer = engine.next_game_first_dealer(output) if output["finished"] else None
         current = next(
-            (gp.name for gp in next_game.game_players.all() if gp.player_id == next_game.first_dealer_id),
+            (
+                gp.name
+                for gp in next_game.game_players.all()
+                if gp.player_id == next_game.first_dealer_id
+            ),
             None,
         )
         unchanged = output["finished"] and (
@@ -191,7 +203,9 @@ def _sync_next_game(game: Game, output: Mapping[str, Any]) -> None:
         table_start_game(table=table, number=game.number + 1, previous=game)
 
 
-def _recheck(game: Game, rounds: list[dict[str, Any]], *, changed: int, verb: str) -> dict[str, Any]:
+def _recheck(
+    game: Game, rounds: list[dict[str, Any]], *, changed: int, verb: str
+) -> dict[str, Any]:
     output = engine.check(game_record(game, rounds=rounds))
     if not output["valid"]:
         raise _refuse(output, changed=changed, verb=verb)
@@ -224,7 +238,11 @@ def round_submit(*, game_id: int, number: int, data: Mapping[str, Any], user: Us
     output = _recheck(game, rounds, changed=number, verb="entered")
     saved = Round.objects.create(game=game, number=number, data=cleaned, entered_by=_u(user))
     RoundChange.objects.create(
-        game=game, round_number=number, action=RoundChange.Action.ENTER, after=cleaned, user=_u(user)
+        game=game,
+        round_number=number,
+        action=RoundChange.Action.ENTER,
+        after=cleaned,
+        user=_u(user),
     )
     _store_outcome(game, output, rounds=len(rounds))
     _sync_next_game(game, output)

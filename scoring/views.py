@@ -22,7 +22,9 @@ from tournaments.permissions import can_direct, can_score
 
 
 def _game_qs() -> Any:
-    return Game.objects.select_related("table__sitting__session__club", "first_dealer").prefetch_related(
+    return Game.objects.select_related(
+        "table__sitting__session__club", "first_dealer"
+    ).prefetch_related(
         Prefetch("game_players", queryset=GamePlayer.objects.order_by("seat")),
         Prefetch("rounds", queryset=Round.objects.order_by("number")),
     )
@@ -136,7 +138,9 @@ def round_enter(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"Round {form.cleaned_data['number']} entered.")
             return redirect(reverse("scoring:table", args=[game.table_id]))
-    games = list(Game.objects.filter(table=game.table).order_by("number").values_list("number", "pk"))
+    games = list(
+        Game.objects.filter(table=game.table).order_by("number").values_list("number", "pk")
+    )
     game = _game_qs().get(pk=game.pk)
     return _render_game(request, game, games, form=form)
 
@@ -162,7 +166,9 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     form.add_error(None, e.message)
             else:
                 messages.success(request, f"Round {number} corrected.")
-                return redirect(f"{reverse('scoring:table', args=[game.table_id])}?game={game.number}")
+                return redirect(
+                    f"{reverse('scoring:table', args=[game.table_id])}?game={game.number}"
+                )
     else:
         initial = RoundForm.initial_from_round(players, stored.data)
         form = RoundForm(players=players, initial={**initial, "number": number})

@@ -9,7 +9,7 @@ meant to prove can pass by being skipped.
 from __future__ import annotations
 
 import os
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 import pytest
@@ -25,3 +25,56 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         report.outcome = "failed"
         report.longrepr = f"skipped under HUCKLEY_STRICT_SKIPS=1: {reason}"
+
+
+# Fixtures shared by the tournament and scoring tests. They import Django models, so
+# the imports wait until pytest-django has set Django up.
+
+
+@pytest.fixture
+def director(db: None) -> Any:
+    from tests.factories import UserFactory
+
+    return UserFactory(username="dee-director")
+
+
+@pytest.fixture
+def club(director: Any) -> Any:
+    from tests.factories import ClubFactory
+
+    club = ClubFactory(name="Tuesday Club", slug="tuesday")
+    club.directors.add(director)
+    return club
+
+
+@pytest.fixture
+def season(club: Any) -> Any:
+    from tests.factories import SeasonFactory
+
+    return SeasonFactory(club=club, name="2026")
+
+
+@pytest.fixture
+def make_session(club: Any, season: Any, director: Any) -> Callable[..., Any]:
+    from tournaments import services
+    from tournaments.simulation import generated_names
+
+    def make(players: int = 13, *, seed: int = 7, start: bool = True, **kw: Any) -> Any:
+        session = services.session_create(
+            club=club,
+            season=season,
+            name="Club night",
+            date=season.starts_on,
+            rules_id=kw.pop("rules_id", "huckley-buck"),
+            games_per_sitting=kw.pop("games_per_sitting", 2),
+            new_names=generated_names(players),
+            seed=seed,
+            user=director,
+        )
+        session.entries.update(checked_in=True)
+        if start:
+            services.session_start(session_id=session.pk, user=director)
+        session.refresh_from_db()
+        return session
+
+    return make

@@ -12,7 +12,9 @@ from tournaments.models import RULES_CHOICES, Club, Player, Season
 
 class SessionForm(forms.Form):
     name = forms.CharField(max_length=120)
-    date = forms.DateField(initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(
+        initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"})
+    )
     season = forms.ModelChoiceField(queryset=Season.objects.none())
     rules_id = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="huckley-buck")
     games_per_sitting = forms.TypedChoiceField(

@@ -240,6 +240,9 @@ class Placing(models.Model):
             models.UniqueConstraint(fields=["table", "place"], name="placing_place_unique"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.player} {self.place} at {self.table}"
+
 
 class SessionStanding(models.Model):
     """A player's final standing in a finished session, kept for the season ladder."""
@@ -257,3 +260,6 @@ class SessionStanding(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["session", "player"], name="standing_once"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.position}. {self.player}"

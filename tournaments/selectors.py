@@ -11,7 +11,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
-from tournaments.models import Club, Player, Seating, Session, SessionStanding, Sitting, Table
+from tournaments.models import Player, Seating, Session, SessionStanding, Sitting, Table
 
 
 @dataclass(frozen=True)
@@ -252,5 +252,3 @@ def big_loser_suggestion(season_id: int, criterion: str) -> list[SeasonRow]:
     else:
         rows.sort(key=lambda r: (-r.hooks, r.points, r.player.name))
     return rows[:3]
-
-

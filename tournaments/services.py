@@ -13,7 +13,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date as Date
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -21,7 +20,7 @@ from django.utils import timezone
 
 from huckley.errors import ConflictError, UserError
 from scoring import services as scoring
-from scoring.models import Game, GamePlayer
+from scoring.models import Game
 from tournaments import format as fmt
 from tournaments import selectors
 from tournaments.models import (
@@ -89,7 +88,9 @@ def session_create(
     user: User,
 ) -> Session:
     if season.club_id != club.pk:
-        raise UserError("season_not_in_club", "That season belongs to another club.", field="season")
+        raise UserError(
+            "season_not_in_club", "That season belongs to another club.", field="season"
+        )
     if rules_id not in fmt.FORMATS:
         raise UserError("unknown_rules", f"Unknown rules “{rules_id}”.", field="rules_id")
     if games_per_sitting not in (2, 3):
@@ -127,7 +128,9 @@ def session_update_settings(*, session_id: int, games_per_sitting: int, user: Us
     """The sitting length can change until the next sitting starts; it applies from then."""
     session = _lock_session(session_id)
     if games_per_sitting not in (2, 3):
-        raise UserError("games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting")
+        raise UserError(
+            "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
+        )
     if session.status == Session.Status.FINISHED:
         raise UserError("session_finished", "This session is finished.")
     session.games_per_sitting = games_per_sitting
@@ -371,8 +374,12 @@ def sitting_undo_movement(*, session_id: int, user: User) -> Sitting:
     return previous
 
 
-def _current_game_of(seating: Seating) -> Game | None:
-    return Game.objects.filter(table=seating.table).order_by("-number").first()
+def _game_under_way(seating: Seating) -> Game | None:
+    """The game at the player's table that has started and not ended, if they play in it."""
+    game = Game.objects.filter(table=seating.table).order_by("-number").first()
+    if game is None or game.status != Game.Status.PLAYING or not game.round_count:
+        return None
+    return game if game.game_players.filter(player_id=seating.player_id).exists() else None
 
 
 @transaction.atomic
@@ -392,15 +399,13 @@ def session_withdraw(*, session_id: int, player_id: int, user: User) -> None:
     sitting = _current_sitting(session)
     seating = Seating.objects.filter(sitting=sitting, player_id=player_id).first()
     if seating is not None and seating.left_at is None:
-        game = _current_game_of(seating)
-        if game is not None and game.status == Game.Status.PLAYING and game.round_count:
-            in_game = GamePlayer.objects.filter(game=game, player_id=player_id).exists()
-            if in_game:
-                raise UserError(
-                    "withdrawal_mid_game",
-                    f"{entry.player.name} is in the middle of game {game.number} at table "
-                    f"{seating.table.rank}. Withdraw them when that game ends.",
-                )
+        game = _game_under_way(seating)
+        if game is not None:
+            raise UserError(
+                "withdrawal_mid_game",
+                f"{entry.player.name} is in the middle of game {game.number} at table "
+                f"{seating.table.rank}. Withdraw them when that game ends.",
+            )
         seating.left_at = timezone.now()
         seating.save(update_fields=["left_at"])
         _refresh_unstarted_game(seating.table)
@@ -420,7 +425,7 @@ def rebalance_proposal(*, session: Session) -> list[fmt.Rebalance[int]]:
 
 @transaction.atomic
 def session_rebalance(
-    *, session_id: int, expected: Sequence[tuple[int, int, int | None]], user: User
+    *, session_id: int, expected: Sequence[tuple[int, int, int]], user: User
 ) -> int:
     """Apply the proposed moves the director saw. If the tables changed since, the
     proposal is refused so that the director looks again."""
@@ -436,18 +441,17 @@ def session_rebalance(
     sitting = _current_sitting(session)
     tables = {t.rank: t for t in sitting.tables.all()}
     for move in proposal:
-        seating = Seating.objects.select_related("table").get(sitting=sitting, player_id=move.player)
-        game = _current_game_of(seating)
-        if game is not None and game.status == Game.Status.PLAYING and game.round_count:
-            if GamePlayer.objects.filter(game=game, player_id=move.player).exists():
-                raise UserError(
-                    "move_mid_game",
-                    f"Table {seating.table.rank} is in the middle of game {game.number}; "
-                    "rebalance when it ends.",
-                )
+        seating = Seating.objects.select_related("table", "player").get(
+            sitting=sitting, player_id=move.player
+        )
+        game = _game_under_way(seating)
+        if game is not None:
+            raise UserError(
+                "move_mid_game",
+                f"{seating.player.name} is in the middle of game {game.number} at table "
+                f"{seating.table.rank}; rebalance when that game ends.",
+            )
         source = seating.table
-        if move.to_rank is None:
-            raise UserError("cannot_rebalance", "The proposal has nowhere to seat a player.")
         if move.to_rank not in tables:
             tables[move.to_rank] = Table.objects.create(sitting=sitting, rank=move.to_rank)
         target = tables[move.to_rank]
@@ -461,9 +465,10 @@ def session_rebalance(
             _refresh_unstarted_game(target)
     # A table left with nobody seated is closed.
     for table in sitting.tables.all():
-        if not table.seatings.filter(left_at__isnull=True).exists() and not table.games.filter(
-            round_count__gt=0
-        ).exists():
+        if (
+            not table.seatings.filter(left_at__isnull=True).exists()
+            and not table.games.filter(round_count__gt=0).exists()
+        ):
             table.delete()
     return len(proposal)
 
@@ -510,8 +515,10 @@ def big_loser_award(*, season_id: int, player_id: int, note: str = "", user: Use
         raise UserError("unknown_player", "That player is not in this club.", field="player")
     award, _ = BigLoserAward.objects.update_or_create(
         season=season,
-        defaults={"player": player, "note": note, "awarded_by": user if user and user.is_authenticated else None},
+        defaults={
+            "player": player,
+            "note": note,
+            "awarded_by": user if user and user.is_authenticated else None,
+        },
     )
     return award
-
-

@@ -29,9 +29,7 @@ from tournaments.permissions import can_direct
 def home(request: HttpRequest) -> HttpResponse:
     sessions = Session.objects.select_related("club").order_by("-date", "-id")[:20]
     clubs = Club.objects.order_by("name")
-    directed = (
-        Club.objects.filter(directors=request.user) if request.user.is_authenticated else []
-    )
+    directed = Club.objects.filter(directors=request.user) if request.user.is_authenticated else []
     return render(
         request,
         "tournaments/home.html",
@@ -147,7 +145,9 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
         except UserError as e:
             form.add_error(e.field if e.field in form.fields else None, e.message)
         else:
-            messages.success(request, f"Session “{session.name}” created. Check players in, then start.")
+            messages.success(
+                request, f"Session “{session.name}” created. Check players in, then start."
+            )
             return redirect("tournaments:manage", pk=session.pk)
     return render(
         request,
@@ -163,7 +163,9 @@ def session_manage(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = session.sittings.order_by("-number").first()
     progress = selectors.sitting_progress(sitting) if sitting else []
     entries = list(
-        SessionPlayer.objects.filter(session=session).select_related("player").order_by("player__name")
+        SessionPlayer.objects.filter(session=session)
+        .select_related("player")
+        .order_by("player__name")
     )
     proposal, proposal_error = [], None
     if session.status == Session.Status.RUNNING:
@@ -276,7 +278,9 @@ def session_add_players(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def session_withdraw(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
     session = _directed(request, pk)
-    entry = get_object_or_404(SessionPlayer.objects.select_related("player"), session=session, player_id=player_id)
+    entry = get_object_or_404(
+        SessionPlayer.objects.select_related("player"), session=session, player_id=player_id
+    )
     if request.method == "POST":
         return _act(
             request,
@@ -371,8 +375,8 @@ def rebalance(request: HttpRequest, pk: int) -> HttpResponse:
     expected = []
     for part in request.POST.get("proposal", "").split(";"):
         if part:
-            pid, src, dst = part.split(",")
-            expected.append((int(pid), int(src), None if dst == "None" else int(dst)))
+            pid, src, dst = (_int(x) for x in ([*part.split(","), "", "", ""])[:3])
+            expected.append((pid, src, dst))
     return _act(
         request,
         session,

@@ -1,0 +1,163 @@
+"""Movement between sittings (DOMAIN.md format rules 4-6), its preview and its undo."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from huckley.errors import ConflictError, UserError
+from scoring import services as scoring
+from scoring.models import Game, GamePlayer
+from tournaments import services
+from tournaments.models import Placing, Seating, Session, Sitting
+from tournaments.simulation import play_sitting
+
+pytestmark = pytest.mark.django_db
+
+
+def fake_results(sitting: Sitting, rng: random.Random) -> None:
+    """Finish every game of a sitting with arbitrary results, bypassing the engine, so
+    that movement can be tried against any outcome."""
+    for table in sitting.tables.all():
+        for number in range(1, sitting.games_per_sitting + 1):
+            game = Game.objects.filter(table=table, number=number).first()
+            if game is None:
+                game = scoring.table_start_game(table=table, number=number)
+            players = list(game.game_players.all())
+            winner = rng.choice(players)
+            for gp in players:
+                gp.score = 11 + rng.randrange(5) if gp is winner else rng.randrange(11)
+                gp.won = gp is winner
+                gp.hooks = rng.randrange(4)
+            GamePlayer.objects.bulk_update(players, ["score", "won", "hooks"])
+            game.status = Game.Status.FINISHED
+            game.round_count = 1
+            game.save()
+
+
+def seated(sitting: Sitting) -> dict[int, int]:
+    return dict(
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True).values_list(
+            "player_id", "table__rank"
+        )
+    )
+
+
+def test_preview_is_refused_while_a_table_is_playing(make_session: Any) -> None:
+    session = make_session(13)
+    sitting = session.sittings.get()
+    with pytest.raises(UserError) as caught:
+        services.movement_preview(sitting=sitting)
+    assert caught.value.code == "sitting_unfinished"
+    assert "Table 1, 2, 3" in caught.value.message
+
+
+def test_movement_moves_halves_and_records_every_placing(make_session: Any, director: Any) -> None:
+    session = make_session(13, seed=11)
+    sitting = session.sittings.get()
+    play_sitting(sitting, seed=11)
+    before = seated(sitting)
+    preview = services.movement_preview(sitting=sitting)
+    new = services.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    after = seated(new)
+    assert sorted(after) == sorted(before)
+    placings = {p.player_id: p for p in Placing.objects.filter(sitting=sitting)}
+    assert len(placings) == 13
+    for table, rows in preview.tables:
+        n = len(rows)
+        for row in rows:
+            placing = placings[row.player]
+            half = n // 2
+            if row.place <= half:
+                expected = max(1, table.rank - 1)
+            elif row.place > n - half:
+                expected = min(3, table.rank + 1)
+            else:
+                expected = table.rank
+            assert after[row.player] == expected == placing.to_rank
+    sizes = Counter(after.values())
+    assert all(4 <= size <= 7 for size in sizes.values())
+    assert new.number == 2
+    assert Game.objects.filter(table__sitting=new, number=1).count() == 3
+
+
+def test_the_same_movement_cannot_be_confirmed_twice(make_session: Any) -> None:
+    session = make_session(8)
+    sitting = session.sittings.get()
+    fake_results(sitting, random.Random(1))
+    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    with pytest.raises(ConflictError):
+        services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    assert session.sittings.count() == 2
+
+
+def test_undo_restores_the_previous_sitting(make_session: Any) -> None:
+    session = make_session(8)
+    sitting = session.sittings.get()
+    fake_results(sitting, random.Random(2))
+    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    services.sitting_undo_movement(session_id=session.pk, user=None)
+    sitting.refresh_from_db()
+    assert sitting.moved_at is None
+    assert session.sittings.count() == 1
+    assert not Placing.objects.filter(sitting=sitting).exists()
+
+
+def test_undo_is_refused_once_the_new_sitting_has_a_round(make_session: Any) -> None:
+    session = make_session(8)
+    fake_results(session.sittings.get(), random.Random(3))
+    new = services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    game = Game.objects.filter(table__sitting=new).first()
+    record = scoring.game_record(game)
+    dealer = record["first_dealer"]
+    taker = record["players"][(record["players"].index(dealer) + 1) % 4]
+    scoring.round_submit(game_id=game.pk, number=1, data={"tricks": {taker: 5}}, user=None)
+    with pytest.raises(UserError) as caught:
+        services.sitting_undo_movement(session_id=session.pk, user=None)
+    assert caught.value.code == "new_sitting_started"
+    assert session.sittings.count() == 2
+
+
+def test_results_of_a_moved_sitting_are_locked(make_session: Any) -> None:
+    session = make_session(8)
+    sitting = session.sittings.get()
+    fake_results(sitting, random.Random(4))
+    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    game = Game.objects.filter(table__sitting=sitting).first()
+    with pytest.raises(UserError) as caught:
+        scoring.round_delete(game_id=game.pk, number=1, user=None)
+    assert caught.value.code == "sitting_closed"
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(players=st.integers(min_value=8, max_value=200), seed=st.integers(1, 10**6))
+def test_movement_keeps_tables_in_size_and_everyone_seated_once(
+    make_session: Any, players: int, seed: int
+) -> None:
+    """For any head count and any results: tables stay within 4-7, nobody is lost or
+    seated twice, and the better half never moves down."""
+    session = make_session(players, seed=seed)
+    sitting = session.sittings.get()
+    fake_results(sitting, random.Random(seed))
+    before = seated(sitting)
+    new = services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    after_rows = list(Seating.objects.filter(sitting=new).values_list("player_id", "table__rank"))
+    assert sorted(pid for pid, _ in after_rows) == sorted(before)
+    assert all(4 <= n <= 7 for n in Counter(rank for _, rank in after_rows).values())
+    table_size = Counter(before.values())
+    for p in Placing.objects.filter(sitting=sitting).select_related("table"):
+        half = table_size[p.table.rank] // 2
+        if p.place <= half:
+            assert p.direction != "down"
+        if p.place > table_size[p.table.rank] - half:
+            assert p.direction != "up"
+    Session.objects.filter(pk=session.pk).delete()
