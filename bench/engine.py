@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
+import engine
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 TARGETS = {"summary": 50_000, "card": 20_000, "simulate": 2_000}
@@ -77,7 +77,8 @@ def main() -> None:
             rounds = 0
             for record in records:
                 out = engine.check(record)
-                assert out["valid"] and out["finished"], out["errors"]
+                if not (out["valid"] and out["finished"]):
+                    raise SystemExit(f"a simulated record did not check: {out['errors']}")
                 rounds += len(out["rounds"])
             return rounds
 
@@ -93,7 +94,8 @@ def main() -> None:
         rounds = 0
         for record in card_records:
             out = engine.check(record)
-            assert out["valid"] and out["finished"], out["errors"]
+            if not (out["valid"] and out["finished"]):
+                raise SystemExit(f"a simulated record did not check: {out['errors']}")
             rounds += sum(1 for r in record["rounds"] if "play" in r)  # type: ignore[attr-defined]
         return rounds
 

@@ -1,0 +1,198 @@
+"""Properties that hold for every game: hypothesis draws the games."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.cards import SUIT_OF
+from engine.games.huckley.play import beats, legal_follow, legal_kill
+from tests.engine.records import SEVEN, game
+
+RULES = st.sampled_from(["huckley-buck", "hucklebuck"])
+STRATEGIES = st.sampled_from(["random", "greedy"])
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+SIZES = st.integers(min_value=3, max_value=7)
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FAST
+@given(seed=SEEDS, size=SIZES, rules=RULES, strategy=STRATEGIES, card_play=st.booleans())
+def test_every_simulated_game_is_valid_and_finished(
+    seed: int, size: int, rules: str, strategy: str, card_play: bool
+) -> None:
+    record = engine.simulate(rules, SEVEN[:size], seed=seed, strategy=strategy, card_play=card_play)
+    output = engine.check(record)
+    assert output["valid"], output["errors"]
+    assert output["finished"]
+    assert isinstance(output["winner"], str)
+    assert output["scores"][output["winner"]] >= 11
+    assert all(("play" in r) == card_play for r in record["rounds"] if not r.get("misdeal"))
+    assert (
+        engine.simulate(rules, SEVEN[:size], seed=seed, strategy=strategy, card_play=card_play)
+        == record
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=SEEDS, size=SIZES, rules=RULES, strategy=STRATEGIES)
+def test_a_random_legal_play_replays_to_the_same_tricks(
+    seed: int, size: int, rules: str, strategy: str
+) -> None:
+    """The simulator plays legal cards and counts its own tricks; the checker, given only
+    the cards, must find the same tricks (and the same trick order)."""
+    record = engine.simulate(rules, SEVEN[:size], seed=seed, strategy=strategy, card_play=True)
+    with_summary = engine.check(record)
+    bare = copy.deepcopy(record)
+    for rnd in bare["rounds"]:
+        rnd.pop("tricks", None)
+        rnd.pop("trick_winners", None)
+    assert engine.check(bare) == with_summary
+
+
+@st.composite
+def summary_rounds(draw: st.DrawFn) -> dict[str, Any]:
+    """A game of random but well-formed summary rounds (drops, penalties, misdeals)."""
+    size = draw(SIZES)
+    players = SEVEN[:size]
+    rounds = []
+    for _ in range(draw(st.integers(min_value=0, max_value=25))):
+        if draw(st.integers(0, 19)) == 0:
+            rounds.append({"misdeal": True})
+            continue
+        max_out = size - 4 if size >= 5 else 0
+        out = draw(st.lists(st.sampled_from(players), max_size=max_out, unique=True))
+        in_round = [p for p in players if p not in out]
+        penalized = draw(
+            st.lists(st.sampled_from(in_round), max_size=len(in_round) - 1, unique=True)
+            if draw(st.integers(0, 9)) == 0
+            else st.just([])
+        )
+        in_play = [p for p in in_round if p not in penalized]
+        winners = draw(st.lists(st.sampled_from(in_play), min_size=5, max_size=5))
+        rnd: dict[str, Any] = {"tricks": {p: winners.count(p) for p in in_play}}
+        rnd["trick_winners"] = winners
+        if out:
+            rnd["out"] = out
+        if penalized:
+            rnd["penalties"] = [{"player": p, "kind": "renege"} for p in penalized]
+        rounds.append(rnd)
+    return game(*rounds, players=players, first_dealer=draw(st.sampled_from(players)))
+
+
+@FAST
+@given(record=summary_rounds(), rules=RULES)
+def test_scores_never_go_below_zero_and_follow_the_points(
+    record: dict[str, Any], rules: str
+) -> None:
+    output = engine.check({**record, "rules": rules})
+    assert [e["code"] for e in output["errors"]] in ([], ["game_over"])
+    totals = dict.fromkeys(record["players"], 0)
+    for rnd in output["rounds"]:
+        for name in totals:
+            totals[name] = max(0, totals[name] + rnd["points"][name])
+        assert rnd["scores"] == totals
+        assert min(totals.values()) >= 0
+        for name, points in rnd["points"].items():
+            hooks = rnd["hooks"].count(name)
+            assert (points < 0) == (hooks > 0)
+            if hooks:
+                assert points == -3 * hooks
+    assert output["scores"] == totals
+
+
+@FAST
+@given(
+    seed=SEEDS,
+    size=SIZES,
+    rules=RULES,
+    card_play=st.booleans(),
+    pick=st.integers(min_value=0),
+    new_count=st.integers(min_value=0, max_value=5),
+)
+def test_changing_any_single_trick_count_makes_the_round_invalid(
+    seed: int, size: int, rules: str, card_play: bool, pick: int, new_count: int
+) -> None:
+    record = engine.simulate(rules, SEVEN[:size], seed=seed, card_play=card_play)
+    entries = [
+        (i, name) for i, rnd in enumerate(record["rounds"]) for name in rnd.get("tricks", {})
+    ]
+    i, name = entries[pick % len(entries)]
+    old = record["rounds"][i]["tricks"][name]
+    if new_count == old:
+        new_count = (old + 1) % 6
+    record["rounds"][i]["tricks"][name] = new_count
+    output = engine.check(record)
+    assert not output["valid"]
+    assert output["errors"][0]["round"] == i + 1
+    assert len(output["rounds"]) == i
+
+
+CARDS = st.integers(min_value=0, max_value=51)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cards=st.lists(CARDS, min_size=1, max_size=12, unique=True),
+    hand_size=st.integers(min_value=1, max_value=5),
+    trump=st.integers(min_value=0, max_value=3),
+)
+def test_the_legal_cards_are_never_empty_and_always_from_the_hand(
+    cards: list[int], hand_size: int, trump: int
+) -> None:
+    hand_cards, trick = cards[:hand_size], cards[hand_size:]
+    hand = sum(1 << c for c in hand_cards)
+    led = -1
+    best = -1
+    for card in trick:
+        if led < 0:
+            led, best = SUIT_OF[card], card
+        elif beats(card, best, trump):
+            best = card
+    for rule in (legal_kill, legal_follow):
+        allowed = rule(hand, led, best, trump)
+        assert allowed
+        assert allowed & ~hand == 0
+    # The IHBA rules only ever narrow Hucklebuck's choice.
+    assert legal_kill(hand, led, best, trump) & ~legal_follow(hand, led, best, trump) == 0
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+FIELDS = st.sampled_from(
+    ["dealer", "out", "tricks", "trick_winners", "penalties", "misdeal", "upcard", "play"]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(record=JSON)
+def test_check_never_raises_on_any_json(record: Any) -> None:
+    output = engine.check(record)
+    assert output["valid"] in (True, False)
+    assert all(e["code"] for e in output["errors"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=SEEDS, field=FIELDS, value=JSON, which=st.integers(min_value=0), top=JSON)
+def test_check_never_raises_when_any_field_holds_anything(
+    seed: int, field: str, value: Any, which: int, top: Any
+) -> None:
+    record = engine.simulate("huckley-buck", SEVEN[:5], seed=seed, card_play=True)
+    rnd = record["rounds"][which % len(record["rounds"])]
+    rnd[field] = value
+    if isinstance(rnd.get("play"), dict):
+        rnd["play"]["hands"] = {"Ann": value} if which % 3 == 0 else rnd["play"].get("hands")
+    output = engine.check(record)
+    assert output["valid"] in (True, False)
+    key = ["players", "options", "first_dealer", "rounds", "rules", "format"][which % 6]
+    output = engine.check({**record, key: top})
+    assert output["valid"] in (True, False)
