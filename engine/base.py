@@ -9,6 +9,7 @@ to be sound, so a rule set only ever deals with its own round fields.
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -52,6 +53,15 @@ def show(value: Any) -> str:
     if isinstance(value, str) and value.strip():
         return value
     text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def literal(value: Any) -> str:
+    """A value as it was written in the JSON, quotes and all: ``"11"`` is not ``11``."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 

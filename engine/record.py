@@ -12,7 +12,17 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.base import FORMAT, EngineUsageError, Problem, RuleSet, Table, names, problem, show
+from engine.base import (
+    FORMAT,
+    EngineUsageError,
+    Problem,
+    RuleSet,
+    Table,
+    literal,
+    names,
+    problem,
+    show,
+)
 from engine.dealing import draw_first_dealer
 from engine.registry import RULES, rule_set
 
@@ -103,7 +113,7 @@ def _options(raw: Any, rs: RuleSet, errors: list[Problem]) -> dict[str, Any]:
             continue
         why = info.refuse(value)
         if why is not None:
-            errors.append(problem(None, "bad_option", f"Option {key} {why}, not {show(value)}."))
+            errors.append(problem(None, "bad_option", f"Option {key} {why}, not {literal(value)}."))
         else:
             options[key] = value
     return options

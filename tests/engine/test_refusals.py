@@ -379,7 +379,7 @@ CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]]
         ),
         1,
         "no_player_in_play",
-        "out",
+        "penalties",
         None,
         ["nobody"],
     ),

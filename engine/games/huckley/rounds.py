@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, names, problem, show
+from engine.base import GameResult, Problem, Table, literal, names, problem, show
 from engine.cards import parse_card
 from engine.games.huckley.play import PlayResult, check_play
 
@@ -252,7 +252,7 @@ def check_round(
                 "no_player_in_play",
                 "Every player dropped or lost the hand to a penalty, so nobody is left to "
                 "take the 5 tricks; if the cards were thrown in, mark the round as a misdeal.",
-                "out",
+                "penalties" if penalized else "out",
             )
         )
         return errors
@@ -362,20 +362,20 @@ def check_round(
 
 
 def _no_tricks_for(number: int, name: str, dropped: bool, field: str, count: int = 0) -> Problem:
-    has = f" but has {count} trick{'s' if count != 1 else ''}" if count else " but wins a trick"
+    has = f"has {count} trick{'s' if count != 1 else ''}" if count else "wins a trick"
     if dropped:
         return problem(
             number,
             "tricks_for_dropped_player",
-            f"{name} dropped{has}; a player who drops takes no tricks.",
+            f"{name} dropped but {has}; a player who drops takes no tricks.",
             field,
             name,
         )
     return problem(
         number,
         "tricks_for_penalized_player",
-        f"{name}'s hand was taken out of play by a penalty{has}; enter the tricks as "
-        f"replayed without {name}'s hand.",
+        f"{name}'s hand went out of play with the penalty, yet {name} {has}; enter the "
+        f"tricks as replayed without {name}'s hand.",
         field,
         name,
     )
@@ -459,7 +459,7 @@ def _parse_tricks(
                     number,
                     "bad_field",
                     f"{name}'s tricks must be a whole number from 0 to {TRICKS}, "
-                    f"not {show(value)}.",
+                    f"not {literal(value)}.",
                     "tricks",
                     name,
                 )
