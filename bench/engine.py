@@ -56,8 +56,10 @@ def main() -> None:
         pinned = "pinned to one core"
     except (AttributeError, OSError):
         pinned = "not pinned"
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
-        f"python {platform.python_version()}, nproc {os.cpu_count()}, cpu {cpu_model()}, {pinned}"
+        f"python {platform.python_version()}, nproc {os.cpu_count()}, cpu {cpu_model()}, "
+        f"{pinned}, load average {load}"
     )
     results: list[tuple[str, str, float]] = []
 
@@ -68,6 +70,12 @@ def main() -> None:
         for s in range(max(2, games // 60))
     ]
     short_records = [engine.simulate("huckley-buck", NAMES, seed=s) for s in range(games)]
+    long_rounds = sum(len(r["rounds"]) for r in long_records) // len(long_records)
+    short_rounds = sum(len(r["rounds"]) for r in short_records) / len(short_records)
+    print(
+        f"records: {len(long_records)} long ones of {long_rounds} rounds on average; "
+        f"{len(short_records)} games to 11 of {short_rounds:.1f} rounds on average"
+    )
     for label, records in (
         ("summary rounds checked/s, long records (5 players, target 300)", long_records),
         ("summary rounds checked/s, whole games to 11 (5 players)", short_records),

@@ -31,10 +31,11 @@ def draw_first_dealer(players: Sequence[str], *, seed: int) -> tuple[str, dict[s
     contenders = names
     while True:
         deck = list(range(DECK_SIZE))
-        # Own Fisher-Yates over rng.random(), not random.shuffle, so that a stored seed
-        # replays the same draw on every Python version.
-        for i in range(DECK_SIZE - 1, 0, -1):
-            j = int(rng.random() * (i + 1))
+        # Forward Fisher-Yates over rng.random() (not random.shuffle, so that a stored
+        # seed replays the same draw on every Python version), stopped once the cards
+        # the players draw are in place.
+        for i in range(_ENDS + len(contenders)):
+            j = i + int(rng.random() * (DECK_SIZE - i))
             deck[i], deck[j] = deck[j], deck[i]
         ranks = {}
         for k, name in enumerate(contenders):
