@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from scoring.models import Game, GamePlayer
@@ -212,6 +213,28 @@ class SeasonRow:
     points: int
     hooks: int
     average_finish: float
+
+
+SEASON_CACHE_SECONDS = 3600
+
+
+def season_cache_key(season_id: int) -> str:
+    return f"season-standings:{season_id}"
+
+
+def season_standings_cached(season_id: int) -> list[SeasonRow]:
+    """The season ladder from the cache, computed on a miss. Finishing a session queues a
+    refresh; the timeout bounds how stale an admin edit can leave it."""
+    rows: list[SeasonRow] | None = cache.get(season_cache_key(season_id))
+    if rows is None:
+        rows = season_standings_refresh(season_id)
+    return rows
+
+
+def season_standings_refresh(season_id: int) -> list[SeasonRow]:
+    rows = season_standings(season_id)
+    cache.set(season_cache_key(season_id), rows, SEASON_CACHE_SECONDS)
+    return rows
 
 
 def season_standings(season_id: int) -> list[SeasonRow]:

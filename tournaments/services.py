@@ -22,7 +22,7 @@ from huckley.errors import ConflictError, UserError
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments import format as fmt
-from tournaments import selectors
+from tournaments import selectors, tasks
 from tournaments.models import (
     BigLoserAward,
     Club,
@@ -504,6 +504,8 @@ def session_finish(*, session_id: int, early: bool = False, user: User) -> Sessi
     session.finished_at = timezone.now()
     session.ended_early = bool(unfinished)
     session.save(update_fields=["status", "finished_at", "ended_early"])
+    season_id = session.season_id
+    transaction.on_commit(lambda: tasks.season_standings_refresh.delay(season_id))
     return session
 
 

@@ -86,7 +86,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "seasons": seasons,
             "season": season,
-            "rows": selectors.season_standings(season.pk) if season else [],
+            "rows": selectors.season_standings_cached(season.pk) if season else [],
             "sessions": season.sessions.order_by("-date") if season else [],
             "awards": awards.order_by("-season__starts_on"),
             "may_direct": may_direct,

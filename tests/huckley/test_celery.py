@@ -1,0 +1,56 @@
+"""Finishing a session refreshes the season ladder in the background: eagerly in the
+embedded default, on the real broker and worker in CI."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+
+from huckley.celery import app as celery_app
+from tournaments import selectors, services
+from tournaments.models import Session
+
+
+def finish(make_session: Callable[..., Session]) -> Session:
+    session = make_session(8)
+    cache.delete(selectors.season_cache_key(session.season_id))
+    services.session_finish(session_id=session.pk, early=True, user=None)
+    return session
+
+
+@pytest.mark.django_db
+def test_finishing_a_session_queues_the_season_refresh_after_commit(
+    make_session: Callable[..., Session],
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # In-process, whatever the configuration; the worker test below covers the broker.
+    monkeypatch.setattr(celery_app.conf, "task_always_eager", True)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        session = finish(make_session)
+    assert len(callbacks) == 1
+    rows = cache.get(selectors.season_cache_key(session.season_id))
+    assert [r.player.pk for r in rows] == [
+        r.player.pk for r in selectors.season_standings(session.season_id)
+    ]
+    assert len(rows) == 8
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_refreshes_the_season_ladder(make_session: Callable[..., Session]) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        pytest.skip("needs REDIS_URL and a running Celery worker; .ci/run starts one")
+    session = finish(make_session)
+    key = selectors.season_cache_key(session.season_id)
+    deadline = time.monotonic() + 30
+    while cache.get(key) is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    rows = cache.get(key)
+    assert rows is not None, "the worker did not refresh the season standings within 30 s"
+    assert len(rows) == 8
