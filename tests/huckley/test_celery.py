@@ -30,7 +30,7 @@ def test_finishing_a_session_queues_the_season_refresh_after_commit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # In-process, whatever the configuration; the worker test below covers the broker.
-    monkeypatch.setattr(celery_app.conf, "task_always_eager", True)
+    monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         session = finish(make_session)
     assert len(callbacks) == 1
