@@ -18,7 +18,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.base import Problem, problem, show
-from engine.cards import ABOVE, CARD_NAMES, SUIT_MASK, SUIT_OF, SUIT_WORD, SUIT_WORDS, describe
+from engine.cards import (
+    ABOVE,
+    BIT,
+    CARD_NAMES,
+    PARSE,
+    SUIT_MASK,
+    SUIT_OF,
+    SUIT_WORD,
+    SUIT_WORDS,
+    describe,
+)
 from engine.cards import parse_card as _parse
 
 HAND_SIZE = 5
@@ -153,6 +163,21 @@ def check_play(
     raw_hands: dict[Any, Any] = raw["hands"]
     raw_tricks = raw.get("tricks")
     n_in = len(in_play)
+    if not errors and trump_card is not None:
+        fast = _read_sound_play(
+            raw_hands, raw_tricks, players, in_play, trump_card, dealer, upcard_to_anyone
+        )
+        if fast is not None:
+            return _replay(
+                number=number,
+                players=players,
+                dealer=dealer,
+                in_play=in_play,
+                trump=SUIT_OF[trump_card],
+                hands=fast[0],
+                tricks=fast[1],
+                kill=kill,
+            )
 
     # Hands: exactly one per player in play, 5 readable cards each, no card twice.
     hand_of_seat: dict[int, int] = {}
@@ -333,6 +358,60 @@ def check_play(
     )
 
 
+def _read_sound_play(
+    raw_hands: dict[Any, Any],
+    raw_tricks: Any,
+    players: Sequence[str],
+    in_play: list[int],
+    upcard: int,
+    dealer: int,
+    upcard_to_anyone: bool,
+) -> tuple[list[int], list[list[int]]] | None:
+    """The hands (masks, in `in_play` order) and tricks (card numbers) of a play with
+    nothing wrong in its shape, or None at the first irregularity.
+
+    The common case of a sound record is read here in a few tight loops; anything odd
+    goes back to `check_play`'s careful reading, which says what is wrong.
+    """
+    n_in = len(in_play)
+    if len(raw_hands) != n_in or type(raw_tricks) is not list or len(raw_tricks) != TRICKS:
+        return None
+    get = PARSE.get
+    used = BIT[upcard]
+    upcard_free = True
+    hands = []
+    try:
+        for s in in_play:
+            cards = raw_hands.get(players[s])
+            if type(cards) is not list or len(cards) != HAND_SIZE:
+                return None
+            mask = 0
+            for text in cards:
+                c = get(text)
+                if c is None:
+                    return None
+                bit = BIT[c]
+                if used & bit:
+                    if not (c == upcard and upcard_free and (upcard_to_anyone or s == dealer)):
+                        return None
+                    upcard_free = False
+                used |= bit
+                mask |= bit
+            hands.append(mask)
+        tricks = []
+        for trick in raw_tricks:
+            if type(trick) is not list or len(trick) != n_in:
+                return None
+            cards_played = [get(text, -1) for text in trick]
+            if -1 in cards_played:
+                return None
+            tricks.append(cards_played)
+    except TypeError:
+        # An unhashable value where a card belongs.
+        return None
+    return hands, tricks
+
+
 def first_leader(dealer: int, in_play: list[int], n: int) -> int:
     """Index into `in_play` of the player who leads trick 1: the first in play to the
     dealer's left (the dealer last)."""
@@ -399,7 +478,9 @@ def _replay(
                             name,
                         )
                     ]
-                if beats(card, best, trump):
+                suit = SUIT_OF[card]
+                best_suit = SUIT_OF[best]
+                if (suit == best_suit and card > best) or (suit == trump and best_suit != trump):
                     best = card
                     best_pos = p
             hands[p] = hand ^ bit

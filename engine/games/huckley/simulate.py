@@ -38,6 +38,10 @@ def _pick(mask: int, rnd: Any) -> int:
 def _lowest(mask: int, trump: int) -> int:
     """The cheapest card to throw: the lowest plain card, else the lowest trump."""
     plain = mask & ~SUIT_MASK[trump] or mask
+    low = (plain & -plain).bit_length() - 1
+    if plain & SUIT_MASK[SUIT_OF[low]] == plain:
+        # All of one suit (the usual case when following): its lowest bit is its lowest card.
+        return low
     card = -1
     rank = 13
     for suit_mask in SUIT_MASK:
