@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
@@ -49,11 +50,14 @@ class SessionForm(forms.Form):
 
 
 class AddPlayersForm(forms.Form):
-    players = forms.ModelMultipleChoiceField(queryset=Player.objects.none(), required=False)
+    players = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+    )
     new_names = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}), label="New players (one per line)"
     )
 
-    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, club: Club, playing: Iterable[int] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = club.players.all()
+        # Only club members who are not already playing can be added.
+        self.fields["players"].queryset = club.players.exclude(pk__in=list(playing))

@@ -57,7 +57,9 @@ def session_public(request: HttpRequest, pk: int) -> HttpResponse:
             "sitting": sitting,
             "progress": progress,
             "query": query,
-            "found": [(s, companions.get(s.table_id, [])) for s in found],
+            "found": [
+                (s, [c for c in companions.get(s.table_id, []) if c.pk != s.pk]) for s in found
+            ],
             "may_direct": can_direct(request.user, session.club_id),
         },
     )
@@ -187,7 +189,10 @@ def session_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "proposal": [(m, names.get(m.player, "?")) for m in proposal],
             "proposal_key": ";".join(f"{m.player},{m.from_rank},{m.to_rank}" for m in proposal),
             "proposal_error": proposal_error,
-            "add_form": AddPlayersForm(club=session.club),
+            "add_form": AddPlayersForm(
+                club=session.club,
+                playing=[e.player_id for e in entries if e.withdrawn_at is None],
+            ),
             "can_undo": sitting is not None
             and sitting.number > 1
             and not any(p.current_game and p.current_game.round_count for p in progress),
