@@ -11,6 +11,7 @@ game on any Python version.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, Final
 
 from engine.base import EngineUsageError, Table
@@ -26,7 +27,7 @@ ACES: Final = sum(1 << (13 * s + 12) for s in range(4))
 HIGH_CARDS: Final = sum(1 << (13 * s + r) for s in range(4) for r in (10, 11, 12))
 
 
-def _pick(mask: int, rnd: Any) -> int:
+def _pick(mask: int, rnd: Callable[[], float]) -> int:
     """A uniformly random card of a non-empty mask."""
     k = int(rnd() * mask.bit_count())
     while k:
@@ -87,8 +88,6 @@ def _greedy_card(hand: int, legal: int, led: int, best: int, trump: int) -> int:
 def simulate_game(
     table: Table, variant: Variant, rng: random.Random, strategy: str, card_play: bool
 ) -> list[dict[str, Any]]:
-    if strategy not in ("random", "greedy"):
-        raise EngineUsageError(f"unknown strategy {strategy!r}; use 'random' or 'greedy'")
     assert table.first_dealer is not None
     players = table.players
     n = len(players)
@@ -136,12 +135,12 @@ def _play_round(
     points: list[int],
     players: tuple[str, ...],
     dealer: int,
-    rnd: Any,
+    rnd: Callable[[], float],
     greedy: bool,
     max_out: int,
     dealer_may_drop: bool,
     variant: Variant,
-    legal_of: Any,
+    legal_of: Callable[[int, int, int, int], int],
     card_play: bool,
 ) -> list[int]:
     """Deal, announce, draw and play one round; fill `record` and `points`, return the
