@@ -1,0 +1,122 @@
+"""Fixtures for the browser tests: Debian's Chromium driven by Playwright's sync API.
+
+The tests skip when /usr/bin/chromium is missing (a fresh machine under `make test`);
+`.ci/run` installs it and sets HUCKLEY_STRICT_SKIPS=1, which turns that skip into a
+failure. Playwright's own browser downloads are never used.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API keeps an asyncio event loop running in the test's thread, so
+# Django refuses ORM calls made from the test body (fixtures, service calls, checks
+# against the database) with SynchronousOnlyOperation. The calls are in fact made
+# synchronously while the browser waits, so the guard is switched off for these tests.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-gpu",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+PASSWORD = "pw-for-tests-only"  # tests.factories.UserFactory's password
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Generator[Any]:
+    # Keep each phase's report on the test item, so that fixtures can tell at teardown
+    # whether the test failed and then print what the browser was showing.
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium): .ci/run installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def screenshots(tmp_path: Path) -> Callable[[Any, str], Path]:
+    """`shot(page, "name")` saves a full-page PNG into $HUCKLEY_SCREENSHOTS or tmp_path."""
+    folder = Path(os.environ.get("HUCKLEY_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def shot(page: Any, name: str) -> Path:
+        path = folder / f"{re.sub(r'[^a-z0-9-]+', '-', name.lower())}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return shot
+
+
+@pytest.fixture
+def new_page(
+    browser: Any, live_server: Any, transactional_db: None, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Any]]:
+    """`new_page(viewport=PHONE)`: a page in a fresh browser context (its own cookies, so
+    its own signed-in user), with relative URLs resolved against the live server."""
+    contexts: list[Any] = []
+    pages: list[Any] = []
+
+    def make(viewport: dict[str, int] = PHONE) -> Any:
+        context = browser.new_context(viewport=viewport, base_url=live_server.url)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        pages.append(page)
+        return page
+
+    yield make
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        for i, page in enumerate(pages, start=1):
+            try:
+                text = page.inner_text("body")
+            except Exception as e:  # the page may be gone; say so rather than hide the failure
+                text = f"(no text: {e})"
+            print(f"\n--- page {i} at {page.url} ---\n{text}")
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_page: Callable[..., Any]) -> Any:
+    """A phone-sized page: players and scorers use the app on their phones."""
+    return new_page(PHONE)
+
+
+@pytest.fixture
+def sign_in() -> Callable[[Any, str], None]:
+    """`sign_in(page, username)` through the sign-in form, as a person would."""
+
+    def sign_in(page: Any, username: str) -> None:
+        page.goto("/accounts/login/")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        page.get_by_role("button", name="Sign out").wait_for()
+
+    return sign_in
