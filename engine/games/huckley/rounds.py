@@ -279,7 +279,7 @@ def check_round(
         )
         if isinstance(played, list):
             return played
-        _compare_with_play(number, players, in_play, played, counts, winners, errors)
+        _compare_with_play(number, players, played, counts, winners, errors)
         counts = played.counts
         winners = played.winners
     elif upcard is not None and parse_card(upcard) is None:
@@ -519,7 +519,6 @@ def _parse_trick_winners(
 def _compare_with_play(
     number: int,
     players: Sequence[str],
-    in_play: list[int],
     played: PlayResult,
     counts: list[int] | None,
     winners: list[int] | None,
