@@ -27,12 +27,16 @@ class RoundForm(forms.Form):
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     dealer = forms.ChoiceField(label="Dealer")
     misdeal = forms.BooleanField(
-        required=False, label="Misdeal (thrown in; the dealer is hooked and loses the deal)"
+        required=False,
+        label="Misdeal (thrown in; the dealer is hooked and loses the deal)",
+        label_suffix="",
     )
 
     def __init__(self, *args: Any, players: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = list(players)
+        # Drops are allowed only at tables of five or more (ruling 1).
+        self.allows_drops = len(self.players) >= 5
         choices = [(p, p) for p in self.players]
         self.fields["dealer"].choices = choices
         for i, name in enumerate(self.players, start=1):

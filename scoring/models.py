@@ -20,7 +20,7 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
 
     class DealerSource(models.TextChoices):
-        DRAW = "draw", "High-card draw (seeded)"
+        DRAW = "draw", "High-card draw from the session seed"
         PREVIOUS_WINNER = "previous_winner", "Winner of the previous game"
         ENTERED = "entered", "Entered by the scorer"
 

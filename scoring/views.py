@@ -43,6 +43,7 @@ def _sheet(game: Game) -> dict[str, Any]:
                 "data": stored.data,
                 "cells": [
                     {
+                        "dealer": p == scored["dealer"],
                         "points": scored["points"].get(p, 0),
                         "score": scored["scores"].get(p, 0),
                         "hook": p in scored["hooks"],
@@ -53,11 +54,13 @@ def _sheet(game: Game) -> dict[str, Any]:
             }
         )
     winner = output["winner"]
+    winners = [winner] if isinstance(winner, str) else (winner or [])
     return {
         "players": players,
         "rows": rows,
         "output": output,
-        "winners": [winner] if isinstance(winner, str) else (winner or []),
+        "winners": winners,
+        "totals": [{"score": output["scores"].get(p, 0), "won": p in winners} for p in players],
     }
 
 
@@ -107,6 +110,10 @@ def _render_game(
             "may_score": may_score,
             "open_for_entry": open_for_entry,
             "may_direct": can_direct(request.user, game.table.sitting.session.club_id),
+            # Finished games stay correctable until the sitting's movement is confirmed.
+            "may_fix": may_score
+            and game.table.sitting.moved_at is None
+            and game.table.sitting.session.status == "running",
             "changes": RoundChange.objects.filter(game=game).select_related("user")[:20]
             if may_score
             else [],
@@ -136,13 +143,29 @@ def round_enter(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 form.add_error(None, e.message)
         else:
-            messages.success(request, f"Round {form.cleaned_data['number']} entered.")
+            messages.success(request, _entered_message(game.pk, form.cleaned_data["number"]))
             return redirect(reverse("scoring:table", args=[game.table_id]))
     games = list(
         Game.objects.filter(table=game.table).order_by("number").values_list("number", "pk")
     )
     game = _game_qs().get(pk=game.pk)
     return _render_game(request, game, games, form=form)
+
+
+def _entered_message(game_id: int, number: int) -> str:
+    game = Game.objects.get(pk=game_id)
+    text = f"Round {number} entered."
+    if game.status == Game.Status.FINISHED:
+        winners = ", ".join(
+            game.game_players.filter(won=True).order_by("seat").values_list("name", flat=True)
+        )
+        text += f" Game {game.number} is won by {winners}."
+        following = Game.objects.filter(table_id=game.table_id, number=game.number + 1).first()
+        if following is not None:
+            text += f" Game {following.number} starts with {following.first_dealer.name} dealing."
+        else:
+            text += " The table has played all its games of this sitting."
+    return text
 
 
 @login_required
