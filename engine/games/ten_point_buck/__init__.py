@@ -1,0 +1,61 @@
+"""Ten-Point Buck (`ten-point-buck`): a 56-card trick game scored by bids on card points.
+
+Source: rules/ten-point-buck.md and the Ten-Point Buck ruling in DOMAIN.md. Players bid
+the card points they will take in ten tricks, and score Hunting Points by how close they
+come; the white cards are trump, and the Doe takes the Buck for a 2-point bonus. The
+most Hunting Points after five rounds win, a tie at the top playing on. The rules as
+implemented, with every decision, are in docs/rules-ten-point-buck.md.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.base import GameResult, OptionInfo, RuleSet, RulesInfo, Table
+from engine.games.ten_point_buck.rounds import score_game
+from engine.games.ten_point_buck.simulate import simulate_game
+
+ROUND_FIELDS = ("dealer", "bids", "points", "doe_bonus", "play")
+
+OPTIONS = {
+    "rounds": OptionInfo(
+        "rounds",
+        5,
+        "Rounds in a game before the most Hunting Points win (the rules say 5).",
+        minimum=1,
+    ),
+    "tie_break": OptionInfo(
+        "tie_break",
+        "play_on",
+        "When two or more share the most Hunting Points at the end: play more rounds until "
+        "one is alone at the top, as the rules say (play_on), or share the win (shared).",
+        choices=("play_on", "shared"),
+    ),
+}
+
+
+class TenPointBuck(RuleSet):
+    """Ten-Point Buck."""
+
+    info = RulesInfo(
+        id="ten-point-buck",
+        name="Ten-Point Buck",
+        min_players=3,
+        max_players=5,
+        # Object: "Score more Hunting Points than anyone else".
+        lower_is_better=False,
+        options=OPTIONS,
+        round_fields=ROUND_FIELDS,
+    )
+
+    def score(self, table: Table, rounds: list[Any]) -> GameResult:
+        return score_game(table, rounds)
+
+    def simulate(
+        self, table: Table, *, rng: random.Random, strategy: str, card_play: bool
+    ) -> list[dict[str, Any]]:
+        return simulate_game(table, rng, strategy, card_play)
+
+
+RULE_SETS = (TenPointBuck(),)

@@ -1,0 +1,394 @@
+"""Card-level play of Ten-Point Buck: legal cards, trick winners, replay of `play`.
+
+Source: rules/ten-point-buck.md, Tricks, Legal Plays and The Doe.
+
+* Any card may be led. After that a player may not play a card of a rank (value)
+  already in the trick, normal or white, unless every card the player holds is of such a
+  rank ("unless it is their only available option").
+* The highest white (trump) card wins; with no white card in the trick, the highest
+  normal card, and of equal normal cards the first played.
+* The Doe (white 0) loses to every other white card, but when the Doe and the Buck
+  (white 10) are in one trick the Doe wins it, and its player scores 2 Hunting Points.
+
+A player's card points are the values of the cards in the tricks they won. Hands are
+bit masks over the deck of `engine.games.ten_point_buck.cards`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.base import Problem, problem, show
+from engine.games.ten_point_buck.cards import (
+    DOE,
+    DOE_AND_BUCK,
+    KIND_COPIES,
+    KIND_NAMES,
+    KIND_RANK_MASK,
+    KIND_STRENGTH,
+    KIND_VALUE,
+    PARSE,
+    SLOT,
+    card_hint,
+    describe,
+)
+
+HAND_SIZE: Final = 10
+TRICKS: Final = 10
+
+
+def legal_cards(hand: int, in_trick: int) -> int:
+    """The cards of `hand` a player may play to a trick.
+
+    `in_trick` is the union of the rank masks (`VALUE_MASK`) of the cards already in the
+    trick, 0 for the leader. Cards of a rank not yet in the trick if the hand has any,
+    else the whole hand: never empty for a non-empty hand, always part of it.
+    """
+    return hand & ~in_trick or hand
+
+
+@dataclass(slots=True)
+class PlayResult:
+    """What a checked `play` gives: card points per seat, trick winners, the Doe bonus."""
+
+    points: list[int]
+    winners: list[int]
+    doe_bonus: int | None  # the seat that took the Doe and the Buck with the Doe
+
+
+def _ordinal(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+
+
+def first_leader(dealer: int, n: int) -> int:
+    """Bidding, and Tricks: "the lead going to the player on the dealer's left"."""
+    return dealer + 1 if dealer + 1 < n else 0
+
+
+def check_play(
+    *,
+    number: int,
+    players: Sequence[str],
+    seat: Mapping[str, int],
+    dealer: int,
+    raw: Any,
+) -> PlayResult | list[Problem]:
+    """Check a round's `play` (every player's hand and the ten tricks) and replay it."""
+    if type(raw) is not dict or type(raw.get("hands")) is not dict:
+        return [
+            problem(
+                number,
+                "bad_field",
+                'play must have "hands" (each player\'s 10 cards) and "tricks" (10 lists of '
+                "cards in the order played).",
+                "play",
+            )
+        ]
+    raw_hands: dict[Any, Any] = raw["hands"]
+    raw_tricks = raw.get("tricks")
+    fast = _read_sound_play(raw_hands, raw_tricks, players)
+    if fast is not None:
+        return _replay(number, players, dealer, fast[0], fast[1])
+    read = _read_play(number, players, seat, raw_hands, raw_tricks)
+    if isinstance(read, list):
+        return read
+    return _replay(number, players, dealer, read[0], read[1])
+
+
+def _read_sound_play(
+    raw_hands: dict[Any, Any], raw_tricks: Any, players: Sequence[str]
+) -> tuple[list[int], list[list[int]]] | None:
+    """Hands (masks, by seat) and tricks (kinds) of a play with nothing wrong in its
+    shape, or None at the first irregularity, for `_read_play` to say what it is.
+
+    The common case of a sound record is read here in a few tight loops.
+    """
+    n = len(players)
+    if len(raw_hands) != n or type(raw_tricks) is not list or len(raw_tricks) != TRICKS:
+        return None
+    get = PARSE.get
+    used = 0
+    hands = []
+    try:
+        for name in players:
+            cards = raw_hands.get(name)
+            if type(cards) is not list or len(cards) != HAND_SIZE:
+                return None
+            mask = 0
+            for text in cards:
+                kind = get(text)
+                if kind is None:
+                    return None
+                free = SLOT[kind] & ~used
+                if not free:
+                    return None
+                bit = free & -free
+                used |= bit
+                mask |= bit
+            hands.append(mask)
+        tricks = []
+        for trick in raw_tricks:
+            if type(trick) is not list or len(trick) != n:
+                return None
+            kinds = [get(text, -1) for text in trick]
+            if -1 in kinds:
+                return None
+            tricks.append(kinds)
+    except TypeError:
+        # An unhashable value where a card belongs.
+        return None
+    return hands, tricks
+
+
+def _read_play(
+    number: int,
+    players: Sequence[str],
+    seat: Mapping[str, int],
+    raw_hands: dict[Any, Any],
+    raw_tricks: Any,
+) -> tuple[list[int], list[list[int]]] | list[Problem]:
+    """The careful reading of `play`: every problem with its shape, or hands and tricks."""
+    errors: list[Problem] = []
+    n = len(players)
+    hands: list[int | None] = [None] * n
+    used = 0
+    for name, cards in raw_hands.items():
+        s = seat.get(name) if type(name) is str else None
+        if s is None:
+            errors.append(
+                problem(
+                    number,
+                    "unknown_player",
+                    f"play has a hand for {show(name)}, who is not at this table.",
+                    "play",
+                )
+            )
+            continue
+        if type(cards) is not list:
+            errors.append(
+                problem(
+                    number, "bad_field", f"{name}'s hand must be a list of cards.", "play", name
+                )
+            )
+            continue
+        mask = 0
+        for text in cards:
+            kind = _parse(text)
+            if kind is None:
+                errors.append(
+                    problem(
+                        number,
+                        "bad_card",
+                        f"{show(text)} in {name}'s hand is not a card; {card_hint(text)}.",
+                        "play",
+                        name,
+                    )
+                )
+                continue
+            free = SLOT[kind] & ~used
+            if not free:
+                copies = KIND_COPIES[kind]
+                errors.append(
+                    problem(
+                        number,
+                        "duplicate_card",
+                        f"{name}'s hand has {KIND_NAMES[kind]} once too often: the deck has "
+                        f"{'only one' if copies == 1 else f'{copies} of it'} in all the "
+                        "hands together.",
+                        "play",
+                        name,
+                    )
+                )
+                continue
+            bit = free & -free
+            used |= bit
+            mask |= bit
+        if len(cards) != HAND_SIZE:
+            errors.append(
+                problem(
+                    number,
+                    "hand_size",
+                    f"{name}'s hand has {len(cards)} cards; every player is dealt {HAND_SIZE}.",
+                    "play",
+                    name,
+                )
+            )
+        hands[s] = mask
+    for s, name in enumerate(players):
+        if hands[s] is None and name not in raw_hands:
+            errors.append(
+                problem(
+                    number,
+                    "wrong_hands",
+                    f"play has no hand for {name}; give every player's {HAND_SIZE} cards.",
+                    "play",
+                    name,
+                )
+            )
+
+    tricks: list[list[int]] = []
+    if type(raw_tricks) is not list:
+        errors.append(
+            problem(
+                number,
+                "bad_field",
+                f'play must have "tricks": {TRICKS} lists of cards in the order played.',
+                "play",
+            )
+        )
+    else:
+        if len(raw_tricks) != TRICKS:
+            errors.append(
+                problem(
+                    number,
+                    "wrong_trick_count",
+                    f"play lists {len(raw_tricks)} tricks; a round has {TRICKS} "
+                    f"(every player plays all {HAND_SIZE} cards).",
+                    "play",
+                )
+            )
+        for t, trick in enumerate(raw_tricks, start=1):
+            if type(trick) is not list:
+                errors.append(
+                    problem(number, "bad_field", f"Trick {t} must be a list of cards.", "play")
+                )
+                continue
+            if len(trick) != n:
+                errors.append(
+                    problem(
+                        number,
+                        "wrong_trick_size",
+                        f"Trick {t} has {len(trick)} cards; with {n} players each trick has {n}.",
+                        "play",
+                    )
+                )
+            kinds = []
+            for text in trick:
+                kind = _parse(text)
+                if kind is None:
+                    errors.append(
+                        problem(
+                            number,
+                            "bad_card",
+                            f"{show(text)} in trick {t} is not a card; {card_hint(text)}.",
+                            "play",
+                        )
+                    )
+                kinds.append(-1 if kind is None else kind)
+            tricks.append(kinds)
+    if errors:
+        return errors
+    return [h or 0 for h in hands], tricks
+
+
+def _parse(text: Any) -> int | None:
+    try:
+        return PARSE.get(text)
+    except TypeError:
+        return None
+
+
+def _replay(
+    number: int,
+    players: Sequence[str],
+    dealer: int,
+    hands: list[int],
+    tricks: list[list[int]],
+) -> PlayResult | list[Problem]:
+    """Play the tricks card by card against the hands; stop at the first bad card."""
+    n = len(players)
+    pos = first_leader(dealer, n)
+    points = [0] * n
+    winners: list[int] = []
+    bonus: int | None = None
+    for t, trick in enumerate(tricks, start=1):
+        in_trick = 0
+        best = -1
+        best_pos = pos
+        trick_points = 0
+        p = pos
+        for kind in trick:
+            hand = hands[p]
+            copies = hand & SLOT[kind]
+            if not copies:
+                return [_not_in_hand(number, players, t, trick, kind, p, pos, hand)]
+            rank = KIND_RANK_MASK[kind]
+            if rank & in_trick and hand & ~in_trick:
+                return [_renege(number, players, t, trick, kind, p, pos, hand, in_trick)]
+            hands[p] = hand ^ (copies & -copies)
+            in_trick |= rank
+            strength = KIND_STRENGTH[kind]
+            if strength > best:
+                # Strictly higher: of equal normal cards the first played keeps the trick.
+                best = strength
+                best_pos = p
+            trick_points += KIND_VALUE[kind]
+            p = p + 1 if p + 1 < n else 0
+        if in_trick & DOE_AND_BUCK == DOE_AND_BUCK:
+            # The Doe: "if the Doe and the Ten-Point Buck are played to the same trick,
+            # then the Doe card wins the trick", and its player scores the bonus.
+            best_pos = (pos + trick.index(DOE)) % n
+            bonus = best_pos
+        points[best_pos] += trick_points
+        winners.append(best_pos)
+        pos = best_pos
+    return PlayResult(points, winners, bonus)
+
+
+def _not_in_hand(
+    number: int,
+    players: Sequence[str],
+    t: int,
+    trick: list[int],
+    kind: int,
+    p: int,
+    leader: int,
+    hand: int,
+) -> Problem:
+    name = players[p]
+    card = KIND_NAMES[kind]
+    j = (p - leader) % len(players)
+    return problem(
+        number,
+        "card_not_in_hand",
+        f"Trick {t}: the {_ordinal(j + 1)} card, {card}, falls to {name}, but {name} does "
+        f"not hold {card} at that point (holds {describe(hand) or 'nothing'}). Cards of a "
+        f"trick are listed from its leader, {players[leader]}, clockwise.",
+        "play",
+        name,
+    )
+
+
+def _renege(
+    number: int,
+    players: Sequence[str],
+    t: int,
+    trick: list[int],
+    kind: int,
+    p: int,
+    leader: int,
+    hand: int,
+    in_trick: int,
+) -> Problem:
+    name = players[p]
+    n = len(players)
+    value = KIND_VALUE[kind]
+    j = (p - leader) % n
+    earlier = next(
+        f"{KIND_NAMES[k]} from {players[(leader + i) % n]}"
+        for i, k in enumerate(trick[:j])
+        if KIND_VALUE[k] == value
+    )
+    others = describe(hand & ~in_trick)
+    return problem(
+        number,
+        "renege",
+        f"Trick {t}: {name} played {KIND_NAMES[kind]}, a renege: a {value} is already in the "
+        f"trick ({earlier}), and {name} had to play a card of a rank not yet in it "
+        f"(held: {others}). Correct the cards as they were played; the rules set no "
+        "penalty, so if the trick really went this way enter the round without play.",
+        "play",
+        name,
+    )

@@ -1,0 +1,414 @@
+"""Checking and scoring the rounds of a Ten-Point Buck game record.
+
+Source: rules/ten-point-buck.md (Bidding, Scoring, The Doe, End of Game) and the
+Ten-Point Buck ruling in DOMAIN.md; every decision is in docs/rules-ten-point-buck.md.
+
+A round is entered as `bids` (card points each player bid), `points` (card points each
+player captured) and `doe_bonus` (who took the Doe and the Buck in one trick with the
+Doe, or null), or as the cards themselves (`play`), from which the engine derives
+`points` and `doe_bonus`. Each player scores Hunting Points by how far the points
+captured are from the bid, plus the Doe's 2. After the fifth round (option `rounds`) the
+most Hunting Points win; a tie at the top plays another round, and another, until it is
+broken (or, with option `tie_break` "shared", the tied players share the win).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.base import GameResult, Problem, Table, literal, names, problem, show
+from engine.games.ten_point_buck.cards import (
+    BUCK,
+    DECK_POINTS,
+    DECK_SIZE,
+    DOE_BONUS,
+    KIND_VALUE,
+    undealt_points_range,
+)
+from engine.games.ten_point_buck.play import PlayResult, check_play
+
+#: No player can capture more card points than the deck holds, so a bid above it is
+#: never closer to any result than a bid of 220 is: almost surely a typing slip.
+MAX_BID: Final = DECK_POINTS
+#: Scoring: Hunting Points by distance from the bid. Exact 10; 1-5 away 5; 6-10 away 3;
+#: 11-15 away 2; 16 or more 0.
+HUNTING_POINTS: Final[tuple[int, ...]] = tuple(
+    10 if d == 0 else 5 if d <= 5 else 3 if d <= 10 else 2 if d <= 15 else 0
+    for d in range(DECK_POINTS + MAX_BID + 1)
+)
+#: Round fields of the other trick games that Ten-Point Buck has no use for: nobody
+#: drops, the text has no penalties or misdeals, there is no upcard, and scoring goes by
+#: card points, not tricks.
+UNUSED_FIELDS: Final = {
+    "out": "Ten-Point Buck has no drops: every player plays every round",
+    "misdeal": "Ten-Point Buck has no misdeal to enter: a deal that goes wrong is simply "
+    "dealt again",
+    "penalties": "Ten-Point Buck has no penalties",
+    "upcard": "Ten-Point Buck has no upcard: the white cards are always trump",
+    "tricks": "Ten-Point Buck scores card points, not tricks: enter points",
+    "trick_winners": "Ten-Point Buck scores card points, not tricks: enter points",
+}
+OWN_FIELDS: Final = frozenset({"dealer", "bids", "points", "doe_bonus", "play"})
+_EMPTY: Final[tuple[Any, ...]] = (None, [], {}, False)
+
+
+def hunting_points(bid: int, captured: int) -> int:
+    """Scoring: the Hunting Points for capturing `captured` card points on `bid`."""
+    return HUNTING_POINTS[abs(bid - captured)]
+
+
+@dataclass(slots=True)
+class RoundScore:
+    points: list[int]  # Hunting Points per seat, the Doe's bonus included
+    card_points: list[int]  # card points captured per seat
+    doe_bonus: int | None
+
+
+def _listed(players: Sequence[str], values: Sequence[int], seats: Sequence[int]) -> str:
+    return ", ".join(f"{players[s]} {values[s]}" for s in seats)
+
+
+def _per_player(
+    number: int,
+    field: str,
+    what: str,
+    raw: Any,
+    players: Sequence[str],
+    seat: Mapping[str, int],
+    top: int,
+    errors: list[Problem],
+) -> list[int] | None:
+    """A player -> whole number field (`bids`, `points`) with every player in it."""
+    if type(raw) is not dict:
+        errors.append(
+            problem(
+                number,
+                "bad_field",
+                f'{field} must map each player to the {what}, like {{"Ann": 22, "Bob": 40}}.',
+                field,
+            )
+        )
+        return None
+    values = [-1] * len(players)
+    ok = True
+    for name, value in raw.items():
+        s = seat.get(name) if type(name) is str else None
+        if s is None:
+            errors.append(
+                problem(
+                    number,
+                    "unknown_player",
+                    f"{field} names {show(name)}, who is not at this table "
+                    f"({names(list(players))}).",
+                    field,
+                )
+            )
+            ok = False
+        elif type(value) is not int or not 0 <= value <= top:
+            errors.append(
+                problem(
+                    number,
+                    "bad_field",
+                    f"{name}'s {what} must be a whole number from 0 to {top}, "
+                    f"not {literal(value)}.",
+                    field,
+                    name,
+                )
+            )
+            ok = False
+        else:
+            values[s] = value
+    code = "missing_bid" if field == "bids" else "missing_points"
+    for s, v in enumerate(values):
+        if v < 0 and players[s] not in raw:
+            errors.append(
+                problem(
+                    number,
+                    code,
+                    f"{field} has nothing for {players[s]}; enter every player's {what} "
+                    "(0 included).",
+                    field,
+                    players[s],
+                )
+            )
+            ok = False
+    return values if ok else None
+
+
+def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore | list[Problem]:
+    """The Hunting Points of one round, or every problem found in it."""
+    if type(rnd) is not dict:
+        return [
+            problem(
+                number,
+                "bad_round",
+                f"Round {number} must be a set of fields (dealer, bids, points, doe_bonus), "
+                f"not {show(rnd)}.",
+            )
+        ]
+    players = table.players
+    seat = table.seat
+    n = len(players)
+    errors: list[Problem] = []
+    get = rnd.get
+    dealer_name = players[dealer]
+
+    given = get("dealer")
+    if given is not None and given != dealer_name:
+        if number == 1:
+            why = f"{dealer_name} is the first dealer"
+        else:
+            why = f"{players[dealer - 1]} dealt round {number - 1} and the deal passes left"
+        errors.append(
+            problem(
+                number,
+                "wrong_dealer",
+                f"Round {number} is dealt by {dealer_name}, not {show(given)}: {why}.",
+                "dealer",
+            )
+        )
+    if not rnd.keys() <= OWN_FIELDS:
+        for field, why in UNUSED_FIELDS.items():
+            if get(field) not in _EMPTY:
+                errors.append(problem(number, "unused_field", f"{why}; remove {field}.", field))
+
+    raw_bids = get("bids")
+    bids: list[int] | None = None
+    if raw_bids is None:
+        errors.append(
+            problem(
+                number,
+                "bids_missing",
+                "No bids are entered for this round; enter the card points each player bid.",
+                "bids",
+            )
+        )
+    else:
+        bids = _per_player(number, "bids", "bid", raw_bids, players, seat, MAX_BID, errors)
+
+    raw_points = get("points")
+    captured: list[int] | None = None
+    if raw_points is not None:
+        captured = _per_player(
+            number, "points", "card points", raw_points, players, seat, DECK_POINTS, errors
+        )
+
+    has_bonus = "doe_bonus" in rnd
+    raw_bonus = get("doe_bonus")
+    bonus: int | None = None
+    if raw_bonus is not None:
+        bonus = seat.get(raw_bonus) if type(raw_bonus) is str else None
+        if bonus is None:
+            errors.append(
+                problem(
+                    number,
+                    "unknown_player",
+                    f"doe_bonus names {show(raw_bonus)}, who is not at this table "
+                    f"({names(list(players))}); give the name of the player who took the Doe "
+                    "and the Buck with the Doe, or null.",
+                    "doe_bonus",
+                )
+            )
+
+    raw_play = get("play")
+    if raw_play is not None:
+        if errors:
+            return errors
+        played = check_play(number=number, players=players, seat=seat, dealer=dealer, raw=raw_play)
+        if isinstance(played, list):
+            return played
+        _compare_with_play(number, players, played, captured, has_bonus, bonus, errors)
+        if errors:
+            return errors
+        assert bids is not None
+        return _score(bids, played.points, played.doe_bonus)
+
+    if captured is None:
+        if raw_points is None:
+            errors.append(
+                problem(
+                    number,
+                    "points_missing",
+                    "No points are entered for this round; enter the card points each player "
+                    "captured in the tricks.",
+                    "points",
+                )
+            )
+        return errors
+    _check_summary_points(number, players, n, captured, bonus, errors)
+    if errors:
+        return errors
+    assert bids is not None
+    return _score(bids, captured, bonus)
+
+
+def _check_summary_points(
+    number: int,
+    players: Sequence[str],
+    n: int,
+    captured: list[int],
+    bonus: int | None,
+    errors: list[Problem],
+) -> None:
+    """What a summary can be checked against without the cards.
+
+    The points in play are 220 minus the undealt cards, which nobody records; so the total
+    must lie within what some set of undealt cards allows. The Doe's bonus goes to the
+    player who took the Buck, so that player has at least its 10 points.
+    """
+    low, high = undealt_points_range(n, bonus is not None)
+    dealt = (
+        " (the Doe and the Buck were dealt: someone took the Doe's bonus)"
+        if bonus is not None
+        else ""
+    )
+    total = sum(captured)
+    if not DECK_POINTS - high <= total <= DECK_POINTS - low:
+        errors.append(
+            problem(
+                number,
+                "points_total",
+                f"The card points add up to {total} ({_listed(players, captured, range(n))}); "
+                f"with {n} players the {DECK_SIZE - 10 * n} undealt cards "
+                f"hold {low} to {high} of the deck's {DECK_POINTS} points, so the points "
+                f"captured add up to {DECK_POINTS - high} to {DECK_POINTS - low}{dealt}.",
+                "points",
+            )
+        )
+    if bonus is not None and captured[bonus] < KIND_VALUE[BUCK]:
+        name = players[bonus]
+        errors.append(
+            problem(
+                number,
+                "doe_bonus_points",
+                f"{name} took the Doe's bonus, so took the Buck's {KIND_VALUE[BUCK]} points "
+                f"in that trick, but has {captured[bonus]} card points; correct the points "
+                "or doe_bonus.",
+                "doe_bonus",
+                name,
+            )
+        )
+
+
+def _compare_with_play(
+    number: int,
+    players: Sequence[str],
+    played: PlayResult,
+    captured: list[int] | None,
+    has_bonus: bool,
+    bonus: int | None,
+    errors: list[Problem],
+) -> None:
+    if captured is not None and captured != played.points:
+        differ = [s for s in range(len(players)) if captured[s] != played.points[s]]
+        errors.append(
+            problem(
+                number,
+                "play_mismatch",
+                f"points gives {_listed(players, captured, differ)} but the cards played "
+                f"give {_listed(players, played.points, differ)}; correct the points or the "
+                "cards.",
+                "points",
+                players[differ[0]] if len(differ) == 1 else None,
+            )
+        )
+    if has_bonus and bonus != played.doe_bonus:
+        said = "nobody" if bonus is None else players[bonus]
+        truth = (
+            "nobody took the Doe and the Buck in one trick"
+            if played.doe_bonus is None
+            else f"{players[played.doe_bonus]} took the Buck with the Doe"
+        )
+        errors.append(
+            problem(
+                number,
+                "play_mismatch",
+                f"doe_bonus says {said}, but by the cards played {truth}; correct doe_bonus "
+                "or the cards.",
+                "doe_bonus",
+            )
+        )
+
+
+def _score(bids: list[int], captured: list[int], bonus: int | None) -> RoundScore:
+    table = HUNTING_POINTS
+    points = [table[b - c if b >= c else c - b] for b, c in zip(bids, captured, strict=True)]
+    if bonus is not None:
+        # The Doe: "The player who won this trick also immediately scores 2 Hunting Points."
+        points[bonus] += DOE_BONUS
+    return RoundScore(points, captured, bonus)
+
+
+def game_end(scores: Sequence[int], rounds_played: int, rounds: int) -> list[int] | None:
+    """End of Game: None while play goes on, else the seats with the most Hunting Points.
+
+    After `rounds` rounds the most Hunting Points win; if two or more share the most,
+    the caller decides whether they share the win or play another round.
+    """
+    if rounds_played < rounds:
+        return None
+    top = max(scores)
+    return [s for s, v in enumerate(scores) if v == top]
+
+
+def score_game(table: Table, rounds: list[Any]) -> GameResult:
+    players = table.players
+    n = len(players)
+    length: int = table.options["rounds"]
+    shared = table.options["tie_break"] == "shared"
+    scores = [0] * n
+    result = GameResult(rounds=[], scores={})
+    out_rounds = result.rounds
+    if table.first_dealer is None:
+        # Only possible for a game with no rounds yet (see engine.record).
+        result.scores = dict.fromkeys(players, 0)
+        return result
+    dealer = table.first_dealer
+    for index, rnd in enumerate(rounds):
+        number = index + 1
+        if result.finished:
+            result.errors.append(
+                problem(
+                    number,
+                    "game_over",
+                    f"The game ended after round {index} ({_winner_text(result.winner)} "
+                    f"won); round {number} and any after it belong to a new game.",
+                )
+            )
+            break
+        checked = check_round(table, rnd, number, dealer)
+        if type(checked) is list:
+            result.errors.extend(checked)
+            result.next_dealer = players[dealer]
+            break
+        assert isinstance(checked, RoundScore)
+        points = checked.points
+        for s in range(n):
+            scores[s] += points[s]
+        out_rounds.append(
+            {
+                "dealer": players[dealer],
+                "points": dict(zip(players, points, strict=True)),
+                "hooks": [],
+                "scores": dict(zip(players, scores, strict=True)),
+                "card_points": dict(zip(players, checked.card_points, strict=True)),
+                "doe_bonus": None if checked.doe_bonus is None else players[checked.doe_bonus],
+            }
+        )
+        dealer = dealer + 1 if dealer + 1 < n else 0
+        top = game_end(scores, number, length)
+        if top is not None and (len(top) == 1 or shared):
+            result.finished = True
+            result.winner = players[top[0]] if len(top) == 1 else [players[s] for s in top]
+    else:
+        result.next_dealer = None if result.finished else players[dealer]
+    result.scores = dict(zip(players, scores, strict=True))
+    return result
+
+
+def _winner_text(winner: str | list[str] | None) -> str:
+    if isinstance(winner, list):
+        return " and ".join([names(winner[:-1]), winner[-1]])
+    return show(winner)
