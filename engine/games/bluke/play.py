@@ -1,0 +1,491 @@
+"""Card-level play of Bluke and New Jersey Bluke: legal cards, trick winners, replay.
+
+Hands are 54-bit masks (see `engine.games.bluke.cards`). Both games rank the cards the
+same way: the Hi Bluke, then the Lo Bluke, above every trump; a trump above any plain
+card; otherwise the highest card of the suit to follow takes the trick. They differ in
+what a player must play:
+
+* `bluke`: follow suit if able, but a Bluke may be played at any time. When a Bluke is
+  led, the first plain card played sets the suit to follow (DOMAIN ruling).
+* `bluke-nj`: the Blukes belong to the trump suit, so they follow a trump lead, a Bluke
+  lead is a trump lead, and a Bluke may not be played while the player can follow a plain
+  suit that was led. With no trump, the two Blukes are a trump suit of their own.
+
+Both rules come down to two masks per trick: ``follow``, the cards that follow the lead,
+and ``always``, the cards playable whatever was led (the Blukes in `bluke`, nothing in
+`bluke-nj`). A player holding a card of ``follow`` must play one of ``follow | always``;
+one who does not may play anything. Until a `bluke` trick has a plain card, ``follow`` is
+every card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.base import Problem, problem, show
+from engine.cards import SUIT_WORD, SUIT_WORDS
+from engine.games.bluke.cards import (
+    BIT,
+    BLUKE_SUIT,
+    BLUKES,
+    CARD_NAMES,
+    FULL_DECK_MASK,
+    LO_BLUKE,
+    PARSE,
+    SUIT_MASK,
+    SUIT_OF,
+    describe,
+    parse_card,
+)
+
+CARD_HINT: Final = "write rank then suit, like 7H or TD, or BH / BL for a Bluke"
+
+
+def _lead_follow(nj: bool, trump: int) -> tuple[int, ...]:
+    """For each card led, the mask of the cards that follow it."""
+    follow = []
+    for card in range(len(SUIT_OF)):
+        suit = SUIT_OF[card]
+        if not nj:
+            follow.append(FULL_DECK_MASK if suit == BLUKE_SUIT else SUIT_MASK[suit])
+        elif suit in (trump, BLUKE_SUIT):
+            # A trump or a Bluke led: the trump suit, Blukes included, follows.
+            follow.append(SUIT_MASK[trump] | BLUKES)
+        else:
+            follow.append(SUIT_MASK[suit])
+    return tuple(follow)
+
+
+#: LEAD_FOLLOW[nj][trump][card]: the follow mask after `card` is led.
+LEAD_FOLLOW: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(_lead_follow(nj, trump) for trump in range(5)) for nj in (False, True)
+)
+#: ALWAYS[nj]: the cards a player may play whatever was led.
+ALWAYS: Final = (BLUKES, 0)
+
+
+def trick_follow(trick: Sequence[int], trump: int, nj: bool) -> int:
+    """The follow mask of a trick once `trick` (non-empty) has been played."""
+    follow = LEAD_FOLLOW[nj][trump][trick[0]]
+    if follow == FULL_DECK_MASK:
+        for card in trick:
+            if card < LO_BLUKE:
+                return SUIT_MASK[SUIT_OF[card]]
+    return follow
+
+
+def legal_cards(hand: int, trick: Sequence[int], trump: int, nj: bool) -> int:
+    """The cards of `hand` that may be played to `trick` (the cards so far, leader first)."""
+    if not trick:
+        return hand
+    legal = hand & trick_follow(trick, trump, nj)
+    return legal | hand & ALWAYS[nj] if legal else hand
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether `card` takes the trick from `best`, the card winning it so far."""
+    if card >= LO_BLUKE:
+        return card > best
+    if best >= LO_BLUKE:
+        return False
+    suit = SUIT_OF[card]
+    best_suit = SUIT_OF[best]
+    return (suit == best_suit and card > best) or (suit == trump and best_suit != trump)
+
+
+def trick_winner(trick: Sequence[int], trump: int) -> int:
+    """Index in `trick` of the card that takes it."""
+    best = 0
+    for j in range(1, len(trick)):
+        if beats(trick[j], trick[best], trump):
+            best = j
+    return best
+
+
+def renege_reason(hand: int, card: int, trick: Sequence[int], trump: int, nj: bool) -> str:
+    """Which rule playing `card` broke, and what the player had to play instead."""
+    follow = trick_follow(trick, trump, nj)
+    held = hand & follow
+    lead = trick[0]
+    if nj:
+        if follow & BLUKES:
+            if trump == BLUKE_SUIT:
+                return (
+                    f"had to follow the Bluke lead with the other Bluke ({describe(held)}): "
+                    "with no trump the Blukes are a trump suit of their own"
+                )
+            what = "Bluke lead, a trump lead," if lead >= LO_BLUKE else "trump lead"
+            return (
+                f"had to follow the {what} with a trump (Blukes count as trumps in this "
+                f"game; trumps held: {describe(held)})"
+            )
+        suit = SUIT_OF[lead]
+        why = (
+            "; a Bluke belongs to the trump suit and may not be played while the player "
+            "can follow a plain suit"
+            if card >= LO_BLUKE
+            else ""
+        )
+        return (
+            f"had to follow suit to the {SUIT_WORD[suit]} lead "
+            f"({SUIT_WORDS[suit]} held: {describe(held)}){why}"
+        )
+    suit = SUIT_OF[next(c for c in trick if c < LO_BLUKE)]
+    may_bluke = " or a Bluke" if hand & BLUKES else ""
+    if lead >= LO_BLUKE:
+        setter = next(c for c in trick if c < LO_BLUKE)
+        return (
+            f"had to play a {SUIT_WORD[suit]}{may_bluke}: after the {CARD_NAMES[lead]} lead "
+            f"the first plain card, {CARD_NAMES[setter]}, set {SUIT_WORDS[suit]} as the suit "
+            f"to follow ({SUIT_WORDS[suit]} held: {describe(held)})"
+        )
+    return (
+        f"had to follow suit to the {SUIT_WORD[suit]} lead with a {SUIT_WORD[suit]}"
+        f"{may_bluke} ({SUIT_WORDS[suit]} held: {describe(held)})"
+    )
+
+
+@dataclass(slots=True)
+class PlayResult:
+    """What a checked `play` says: tricks per seat and the winner of each trick."""
+
+    counts: list[int]
+    winners: list[int]
+
+
+def _ordinal(k: int) -> str:
+    if k % 100 in (11, 12, 13):
+        return f"{k}th"
+    return f"{k}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th') }"
+
+
+def check_play(
+    *,
+    number: int,
+    players: Sequence[str],
+    seat: Mapping[str, int],
+    dealer: int,
+    size: int,
+    upcard: int | None,
+    trump: int,
+    nj: bool,
+    raw: Any,
+) -> PlayResult | list[Problem]:
+    """Check a round's `play` (every player's `size` cards and the `size` tricks) and derive
+    its tricks. `upcard` is the checked upcard (None when every card was dealt)."""
+    if type(raw) is not dict or type(raw.get("hands")) is not dict:
+        return [
+            problem(
+                number,
+                "bad_field",
+                f'play must have "hands" (each player\'s {size} cards) and "tricks" ({size} '
+                "lists of cards in the order played).",
+                "play",
+            )
+        ]
+    raw_hands: dict[Any, Any] = raw["hands"]
+    raw_tricks = raw.get("tricks")
+    sound = _read_sound_play(raw_hands, raw_tricks, players, size, upcard)
+    if sound is None:
+        careful = _read_play(number, players, seat, size, upcard, raw_hands, raw_tricks)
+        if isinstance(careful, list):
+            return careful
+        sound = careful
+    hands, tricks = sound
+    return replay(
+        number=number,
+        players=players,
+        dealer=dealer,
+        trump=trump,
+        nj=nj,
+        hands=hands,
+        tricks=tricks,
+    )
+
+
+def _read_sound_play(
+    raw_hands: dict[Any, Any],
+    raw_tricks: Any,
+    players: Sequence[str],
+    size: int,
+    upcard: int | None,
+) -> tuple[list[int], list[list[int]]] | None:
+    """The hands (masks, in seat order) and tricks (card numbers) of a play with nothing
+    wrong in its shape, or None at the first irregularity.
+
+    The common case of a sound record is read here in a few tight loops; anything odd
+    goes back to `_read_play`, which says what is wrong.
+    """
+    n = len(players)
+    if len(raw_hands) != n or type(raw_tricks) is not list or len(raw_tricks) != size:
+        return None
+    get = PARSE.get
+    used = 0 if upcard is None else BIT[upcard]
+    hands = []
+    try:
+        for name in players:
+            cards = raw_hands.get(name)
+            if type(cards) is not list or len(cards) != size:
+                return None
+            mask = 0
+            for text in cards:
+                c = get(text)
+                if c is None:
+                    return None
+                mask |= BIT[c]
+            if used & mask or mask.bit_count() != size:
+                return None
+            used |= mask
+            hands.append(mask)
+        tricks = []
+        for trick in raw_tricks:
+            if type(trick) is not list or len(trick) != n:
+                return None
+            cards_played = [get(text, -1) for text in trick]
+            if -1 in cards_played:
+                return None
+            tricks.append(cards_played)
+    except TypeError:
+        # An unhashable value where a card belongs.
+        return None
+    return hands, tricks
+
+
+def _read_play(
+    number: int,
+    players: Sequence[str],
+    seat: Mapping[str, int],
+    size: int,
+    upcard: int | None,
+    raw_hands: dict[Any, Any],
+    raw_tricks: Any,
+) -> tuple[list[int], list[list[int]]] | list[Problem]:
+    """Every problem with the shape of `play`, or its hands and tricks when there is none."""
+    errors: list[Problem] = []
+    n = len(players)
+    hand_of_seat: dict[int, int] = {}
+    owner: dict[int, str] = {}
+    if upcard is not None:
+        owner[upcard] = "the upcard"
+    for name, cards in raw_hands.items():
+        s = seat.get(name) if type(name) is str else None
+        if s is None:
+            errors.append(
+                problem(
+                    number,
+                    "unknown_player",
+                    f"play has a hand for {show(name)}, who is not at this table.",
+                    "play",
+                )
+            )
+            continue
+        if type(cards) is not list:
+            errors.append(
+                problem(
+                    number, "bad_field", f"{name}'s hand must be a list of cards.", "play", name
+                )
+            )
+            continue
+        mask = 0
+        for text in cards:
+            c = parse_card(text)
+            if c is None:
+                errors.append(
+                    problem(
+                        number,
+                        "bad_card",
+                        f"{show(text)} in {name}'s hand is not a card; {CARD_HINT}.",
+                        "play",
+                        name,
+                    )
+                )
+                continue
+            if c in owner:
+                if owner[c] == "the upcard":
+                    errors.append(
+                        problem(
+                            number,
+                            "upcard_in_hand",
+                            f"{name}'s hand holds {CARD_NAMES[c]}, the upcard; the upcard is "
+                            "turned up from the cards left over after the deal, so nobody "
+                            "holds it.",
+                            "play",
+                            name,
+                        )
+                    )
+                else:
+                    where = "twice" if owner[c] == name else f"and in {owner[c]}'s"
+                    errors.append(
+                        problem(
+                            number,
+                            "duplicate_card",
+                            f"{CARD_NAMES[c]} is in {name}'s hand {where}; "
+                            "a pack has one of each card.",
+                            "play",
+                            name,
+                        )
+                    )
+                continue
+            owner[c] = name
+            mask |= BIT[c]
+        if len(cards) != size:
+            errors.append(
+                problem(
+                    number,
+                    "hand_size",
+                    f"{name}'s hand has {len(cards)} cards; this hand deals {size} to each player.",
+                    "play",
+                    name,
+                )
+            )
+        hand_of_seat[s] = mask
+    for s, name in enumerate(players):
+        if s not in hand_of_seat and name not in raw_hands:
+            errors.append(
+                problem(
+                    number,
+                    "wrong_hands",
+                    f"play has no hand for {name}; every player holds a hand in every round.",
+                    "play",
+                    name,
+                )
+            )
+
+    tricks: list[list[int]] = []
+    if type(raw_tricks) is not list:
+        errors.append(
+            problem(
+                number,
+                "bad_field",
+                f'play must have "tricks": {size} lists of cards in the order played.',
+                "play",
+            )
+        )
+    else:
+        if len(raw_tricks) != size:
+            errors.append(
+                problem(
+                    number,
+                    "wrong_trick_count",
+                    f"play lists {len(raw_tricks)} tricks; a hand of {size} cards each "
+                    f"plays {size}.",
+                    "play",
+                )
+            )
+        for t, trick in enumerate(raw_tricks, start=1):
+            if type(trick) is not list:
+                errors.append(
+                    problem(number, "bad_field", f"Trick {t} must be a list of cards.", "play")
+                )
+                continue
+            if len(trick) != n:
+                errors.append(
+                    problem(
+                        number,
+                        "wrong_trick_size",
+                        f"Trick {t} has {len(trick)} cards; with {n} players each trick has {n}.",
+                        "play",
+                    )
+                )
+            cards_of_trick = []
+            for text in trick:
+                c = parse_card(text)
+                if c is None:
+                    errors.append(
+                        problem(
+                            number,
+                            "bad_card",
+                            f"{show(text)} in trick {t} is not a card; {CARD_HINT}.",
+                            "play",
+                        )
+                    )
+                cards_of_trick.append(-1 if c is None else c)
+            tricks.append(cards_of_trick)
+    if errors:
+        return errors
+    return [hand_of_seat[s] for s in range(n)], tricks
+
+
+def replay(
+    *,
+    number: int,
+    players: Sequence[str],
+    dealer: int,
+    trump: int,
+    nj: bool,
+    hands: list[int],
+    tricks: list[list[int]],
+) -> PlayResult | list[Problem]:
+    """Play the tricks card by card from `hands` (masks in seat order, used up as played);
+    the tricks each seat took, or the first card that breaks a rule."""
+    n = len(players)
+    lead_follow = LEAD_FOLLOW[nj][trump]
+    always = ALWAYS[nj]
+    pos = dealer + 1 if dealer + 1 < n else 0
+    counts = [0] * n
+    winners: list[int] = []
+    for t, trick in enumerate(tricks, start=1):
+        follow = 0
+        best = -1
+        best_pos = pos
+        p = pos
+        for j, card in enumerate(trick):
+            hand = hands[p]
+            bit = 1 << card
+            if not hand & bit:
+                name = players[p]
+                return [
+                    problem(
+                        number,
+                        "card_not_in_hand",
+                        f"Trick {t}: the {_ordinal(j + 1)} card, {CARD_NAMES[card]}, falls to "
+                        f"{name}, but {name} does not hold {CARD_NAMES[card]} at that point "
+                        f"(holds {describe(hand) or 'no cards'}). Cards of a trick are listed "
+                        f"from its leader, {players[pos]}, clockwise.",
+                        "play",
+                        name,
+                    )
+                ]
+            if j == 0:
+                follow = lead_follow[card]
+                best = card
+            else:
+                legal = hand & follow
+                if legal and not (legal | hand & always) & bit:
+                    name = players[p]
+                    reason = renege_reason(hand, card, trick[:j], trump, nj)
+                    return [
+                        problem(
+                            number,
+                            "renege",
+                            f"Trick {t}: {name} played {CARD_NAMES[card]}, a renege: {name} "
+                            f"{reason}. Check the cards entered; if the hand was really "
+                            "played so, enter the round without play, with the bids and "
+                            "tricks the table agreed.",
+                            "play",
+                            name,
+                        )
+                    ]
+                if card >= LO_BLUKE:
+                    if card > best:
+                        best = card
+                        best_pos = p
+                elif best < LO_BLUKE:
+                    suit = SUIT_OF[card]
+                    best_suit = SUIT_OF[best]
+                    if (suit == best_suit and card > best) or (
+                        suit == trump and best_suit != trump
+                    ):
+                        best = card
+                        best_pos = p
+                if follow == FULL_DECK_MASK and card < LO_BLUKE:
+                    # bluke: the first plain card after a Bluke lead sets the suit.
+                    follow = SUIT_MASK[SUIT_OF[card]]
+            hands[p] = hand ^ bit
+            p = p + 1 if p + 1 < n else 0
+        counts[best_pos] += 1
+        winners.append(best_pos)
+        pos = best_pos
+    return PlayResult(counts, winners)
