@@ -156,3 +156,47 @@ def undealt_points_range(players: int, doe_and_buck_dealt: bool) -> tuple[int, i
     if undealt <= 0:
         return 0, 0
     return sum(values[:undealt]), sum(values[-undealt:])
+
+
+# Tallies: a hand as counts per kind, for replaying a record.
+#
+# A record lists cards as text, and reading it card by card into the bit masks above
+# costs more than the replay itself. A tally packs the count of each kind into a 7-bit
+# field instead, so a hand is read as one `sum(map(...))` in C, and the deck check over
+# all hands is one addition: a count above the kind's copies carries into the field's
+# top bit. Every play question stays an `&` (a kind not held has an all-zero field).
+
+TALLY_WIDTH: Final = 7
+#: One card of each kind, its whole field, and the fields of every kind of its value.
+TALLY_ONE: Final[tuple[int, ...]] = tuple(1 << (TALLY_WIDTH * k) for k in range(KINDS))
+TALLY_FIELD: Final[tuple[int, ...]] = tuple(63 * TALLY_ONE[k] for k in range(KINDS))
+TALLY_RANK: Final[tuple[int, ...]] = tuple(
+    sum(TALLY_FIELD[j] for j in range(KINDS) if KIND_VALUE[j] == KIND_VALUE[k])
+    for k in range(KINDS)
+)
+#: Added to the tally of all hands together (at most 50 of a kind), it sets the top bit
+#: of a field exactly when that kind is dealt more often than the deck holds it.
+TALLY_SLACK: Final = sum((63 - KIND_COPIES[k]) * TALLY_ONE[k] for k in range(KINDS))
+TALLY_OVER: Final = sum(64 * TALLY_ONE[k] for k in range(KINDS))
+#: Each spelling of a card to its tally of one, and to what the replay needs of it:
+#: (kind, one, field, rank fields, strength, value).
+TALLY_OF: Final[dict[str, int]] = {text: TALLY_ONE[k] for text, k in PARSE.items()}
+PLAY_INFO: Final[dict[str, tuple[int, int, int, int, int, int]]] = {
+    text: (k, TALLY_ONE[k], TALLY_FIELD[k], TALLY_RANK[k], KIND_STRENGTH[k], KIND_VALUE[k])
+    for text, k in PARSE.items()
+}
+#: The rank fields of a trick holding both the Doe and the Buck.
+TALLY_DOE_AND_BUCK: Final = TALLY_FIELD[DOE] | TALLY_FIELD[BUCK]
+
+
+def tally_kinds(tally: int) -> list[int]:
+    """The kinds in a tally, once per card, lowest value first (normal before white)."""
+    kinds = []
+    for k in sorted(range(KINDS), key=lambda k: (KIND_VALUE[k], KIND_WHITE[k])):
+        kinds += [k] * ((tally >> (TALLY_WIDTH * k)) & 63)
+    return kinds
+
+
+def describe_tally(tally: int) -> str:
+    """A tally as a scorer reads it, lowest first: ``"1, 1, 4w, 9"``."""
+    return ", ".join(KIND_NAMES[k] for k in tally_kinds(tally))

@@ -18,21 +18,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Final
 
 from engine.base import Problem, problem, show
 from engine.games.ten_point_buck.cards import (
     DOE,
-    DOE_AND_BUCK,
     KIND_COPIES,
     KIND_NAMES,
-    KIND_RANK_MASK,
-    KIND_STRENGTH,
     KIND_VALUE,
     PARSE,
-    SLOT,
+    PLAY_INFO,
+    TALLY_DOE_AND_BUCK,
+    TALLY_OF,
+    TALLY_ONE,
+    TALLY_OVER,
+    TALLY_SLACK,
+    TALLY_WIDTH,
     card_hint,
-    describe,
+    describe_tally,
 )
 
 HAND_SIZE: Final = 10
@@ -88,58 +92,49 @@ def check_play(
         ]
     raw_hands: dict[Any, Any] = raw["hands"]
     raw_tricks = raw.get("tricks")
-    fast = _read_sound_play(raw_hands, raw_tricks, players)
-    if fast is not None:
-        return _replay(number, players, dealer, fast[0], fast[1])
-    read = _read_play(number, players, seat, raw_hands, raw_tricks)
-    if isinstance(read, list):
-        return read
+    read: tuple[list[int], list[list[str]]] | list[Problem] | None
+    read = _read_sound_play(raw_hands, raw_tricks, players)
+    if read is None:
+        read = _read_play(number, players, seat, raw_hands, raw_tricks)
+        if isinstance(read, list):
+            return read
     return _replay(number, players, dealer, read[0], read[1])
 
 
 def _read_sound_play(
     raw_hands: dict[Any, Any], raw_tricks: Any, players: Sequence[str]
-) -> tuple[list[int], list[list[int]]] | None:
-    """Hands (masks, by seat) and tricks (kinds) of a play with nothing wrong in its
-    shape, or None at the first irregularity, for `_read_play` to say what it is.
+) -> tuple[list[int], list[list[str]]] | None:
+    """The hands (tallies, by seat) and tricks of a play with nothing wrong in its shape, or None at
+    the first irregularity, for `_read_play` to say what it is.
 
-    The common case of a sound record is read here in a few tight loops.
+    The common case of a sound record is read here, mostly in C: each hand is one
+    `sum(map(...))`, the deck check one addition, the cards of the tricks one subset test.
     """
     n = len(players)
     if len(raw_hands) != n or type(raw_tricks) is not list or len(raw_tricks) != TRICKS:
         return None
-    get = PARSE.get
-    used = 0
+    one = TALLY_OF.__getitem__
     hands = []
     try:
         for name in players:
             cards = raw_hands.get(name)
             if type(cards) is not list or len(cards) != HAND_SIZE:
                 return None
-            mask = 0
-            for text in cards:
-                kind = get(text)
-                if kind is None:
-                    return None
-                free = SLOT[kind] & ~used
-                if not free:
-                    return None
-                bit = free & -free
-                used |= bit
-                mask |= bit
-            hands.append(mask)
-        tricks = []
+            hands.append(sum(map(one, cards)))
         for trick in raw_tricks:
             if type(trick) is not list or len(trick) != n:
                 return None
-            kinds = [get(text, -1) for text in trick]
-            if -1 in kinds:
-                return None
-            tricks.append(kinds)
-    except TypeError:
-        # An unhashable value where a card belongs.
+        if not _SPELLINGS.issuperset(chain.from_iterable(raw_tricks)):
+            return None
+    except (KeyError, TypeError):
+        # Not a card, or an unhashable value where a card belongs.
         return None
-    return hands, tricks
+    if (sum(hands) + TALLY_SLACK) & TALLY_OVER:
+        return None
+    return hands, raw_tricks
+
+
+_SPELLINGS: Final = frozenset(PLAY_INFO)
 
 
 def _read_play(
@@ -148,12 +143,13 @@ def _read_play(
     seat: Mapping[str, int],
     raw_hands: dict[Any, Any],
     raw_tricks: Any,
-) -> tuple[list[int], list[list[int]]] | list[Problem]:
-    """The careful reading of `play`: every problem with its shape, or hands and tricks."""
+) -> tuple[list[int], list[list[str]]] | list[Problem]:
+    """The careful reading of `play`: every problem with its shape, or the hands (tallies)
+    and the tricks (cards as canonical text)."""
     errors: list[Problem] = []
     n = len(players)
     hands: list[int | None] = [None] * n
-    used = 0
+    dealt = 0
     for name, cards in raw_hands.items():
         s = seat.get(name) if type(name) is str else None
         if s is None:
@@ -173,7 +169,7 @@ def _read_play(
                 )
             )
             continue
-        mask = 0
+        tally = 0
         for text in cards:
             kind = _parse(text)
             if kind is None:
@@ -187,8 +183,7 @@ def _read_play(
                     )
                 )
                 continue
-            free = SLOT[kind] & ~used
-            if not free:
+            if (dealt >> (TALLY_WIDTH * kind)) & 63 == KIND_COPIES[kind]:
                 copies = KIND_COPIES[kind]
                 errors.append(
                     problem(
@@ -202,9 +197,8 @@ def _read_play(
                     )
                 )
                 continue
-            bit = free & -free
-            used |= bit
-            mask |= bit
+            dealt += TALLY_ONE[kind]
+            tally += TALLY_ONE[kind]
         if len(cards) != HAND_SIZE:
             errors.append(
                 problem(
@@ -215,7 +209,7 @@ def _read_play(
                     name,
                 )
             )
-        hands[s] = mask
+        hands[s] = tally
     for s, name in enumerate(players):
         if hands[s] is None and name not in raw_hands:
             errors.append(
@@ -228,7 +222,7 @@ def _read_play(
                 )
             )
 
-    tricks: list[list[int]] = []
+    tricks: list[list[str]] = []
     if type(raw_tricks) is not list:
         errors.append(
             problem(
@@ -264,7 +258,7 @@ def _read_play(
                         "play",
                     )
                 )
-            kinds = []
+            texts = []
             for text in trick:
                 kind = _parse(text)
                 if kind is None:
@@ -276,8 +270,9 @@ def _read_play(
                             "play",
                         )
                     )
-                kinds.append(-1 if kind is None else kind)
-            tricks.append(kinds)
+                else:
+                    texts.append(KIND_NAMES[kind])
+            tricks.append(texts)
     if errors:
         return errors
     return [h or 0 for h in hands], tricks
@@ -295,10 +290,14 @@ def _replay(
     players: Sequence[str],
     dealer: int,
     hands: list[int],
-    tricks: list[list[int]],
+    tricks: list[list[str]],
 ) -> PlayResult | list[Problem]:
-    """Play the tricks card by card against the hands; stop at the first bad card."""
+    """Play the tricks card by card against the hands; stop at the first bad card.
+
+    Every card text in `tricks` is known to be a card; `hands` are tallies.
+    """
     n = len(players)
+    info = PLAY_INFO
     pos = first_leader(dealer, n)
     points = [0] * n
     winners: list[int] = []
@@ -309,27 +308,26 @@ def _replay(
         best_pos = pos
         trick_points = 0
         p = pos
-        for kind in trick:
+        for text in trick:
+            kind, one, field, rank, strength, value = info[text]
             hand = hands[p]
-            copies = hand & SLOT[kind]
-            if not copies:
-                return [_not_in_hand(number, players, t, trick, kind, p, pos, hand)]
-            rank = KIND_RANK_MASK[kind]
+            if not hand & field:
+                return [_not_in_hand(number, players, t, kind, p, pos, hand)]
             if rank & in_trick and hand & ~in_trick:
                 return [_renege(number, players, t, trick, kind, p, pos, hand, in_trick)]
-            hands[p] = hand ^ (copies & -copies)
+            hands[p] = hand - one
             in_trick |= rank
-            strength = KIND_STRENGTH[kind]
             if strength > best:
                 # Strictly higher: of equal normal cards the first played keeps the trick.
                 best = strength
                 best_pos = p
-            trick_points += KIND_VALUE[kind]
+            trick_points += value
             p = p + 1 if p + 1 < n else 0
-        if in_trick & DOE_AND_BUCK == DOE_AND_BUCK:
+        if in_trick & TALLY_DOE_AND_BUCK == TALLY_DOE_AND_BUCK:
             # The Doe: "if the Doe and the Ten-Point Buck are played to the same trick,
             # then the Doe card wins the trick", and its player scores the bonus.
-            best_pos = (pos + trick.index(DOE)) % n
+            j = next(j for j, text in enumerate(trick) if info[text][0] == DOE)
+            best_pos = (pos + j) % n
             bonus = best_pos
         points[best_pos] += trick_points
         winners.append(best_pos)
@@ -341,7 +339,6 @@ def _not_in_hand(
     number: int,
     players: Sequence[str],
     t: int,
-    trick: list[int],
     kind: int,
     p: int,
     leader: int,
@@ -354,7 +351,7 @@ def _not_in_hand(
         number,
         "card_not_in_hand",
         f"Trick {t}: the {_ordinal(j + 1)} card, {card}, falls to {name}, but {name} does "
-        f"not hold {card} at that point (holds {describe(hand) or 'nothing'}). Cards of a "
+        f"not hold {card} at that point (holds {describe_tally(hand) or 'nothing'}). Cards of a "
         f"trick are listed from its leader, {players[leader]}, clockwise.",
         "play",
         name,
@@ -365,7 +362,7 @@ def _renege(
     number: int,
     players: Sequence[str],
     t: int,
-    trick: list[int],
+    trick: list[str],
     kind: int,
     p: int,
     leader: int,
@@ -377,11 +374,11 @@ def _renege(
     value = KIND_VALUE[kind]
     j = (p - leader) % n
     earlier = next(
-        f"{KIND_NAMES[k]} from {players[(leader + i) % n]}"
-        for i, k in enumerate(trick[:j])
-        if KIND_VALUE[k] == value
+        f"{KIND_NAMES[PARSE[text]]} from {players[(leader + i) % n]}"
+        for i, text in enumerate(trick[:j])
+        if KIND_VALUE[PARSE[text]] == value
     )
-    others = describe(hand & ~in_trick)
+    others = describe_tally(hand & ~in_trick)
     return problem(
         number,
         "renege",
