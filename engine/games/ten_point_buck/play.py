@@ -23,10 +23,12 @@ from typing import Any, Final
 
 from engine.base import Problem, problem, show
 from engine.games.ten_point_buck.cards import (
+    BUCK,
     DOE,
     KIND_COPIES,
     KIND_NAMES,
     KIND_VALUE,
+    KIND_WHITE,
     PARSE,
     PLAY_INFO,
     TALLY_DOE_AND_BUCK,
@@ -51,6 +53,23 @@ def legal_cards(hand: int, in_trick: int) -> int:
     else the whole hand: never empty for a non-empty hand, always part of it.
     """
     return hand & ~in_trick or hand
+
+
+def trick_winner(cards: Sequence[str]) -> int:
+    """Which card of a full trick takes it: its index in the order played.
+
+    The rules of Tricks and The Doe written out plainly, one card at a time; the replay
+    works the same out inline, and the tests hold the two to each other.
+    """
+    kinds = [PARSE[text] for text in cards]
+    if DOE in kinds and BUCK in kinds:
+        return kinds.index(DOE)
+    whites = [i for i, k in enumerate(kinds) if KIND_WHITE[k]]
+    if whites:
+        return max(whites, key=lambda i: KIND_VALUE[kinds[i]])
+    top = max(KIND_VALUE[k] for k in kinds)
+    # "whoever played the first card of the highest rank played wins the trick"
+    return next(i for i, k in enumerate(kinds) if KIND_VALUE[k] == top)
 
 
 @dataclass(slots=True)
