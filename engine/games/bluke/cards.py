@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from engine.cards import CARD_NAMES as PLAIN_NAMES
 from engine.cards import PARSE as PLAIN_PARSE
+from engine.cards import RANK_OF as PLAIN_RANK_OF
 from engine.cards import SUIT_MASK as PLAIN_SUIT_MASK
 from engine.cards import SUIT_OF as PLAIN_SUIT_OF
 from engine.cards import SUIT_WORDS
@@ -30,6 +31,8 @@ FULL_DECK_MASK: Final = (1 << DECK_SIZE) - 1
 
 CARD_NAMES: Final[tuple[str, ...]] = (*PLAIN_NAMES, "BL", "BH")
 SUIT_OF: Final[tuple[int, ...]] = (*PLAIN_SUIT_OF, BLUKE_SUIT, BLUKE_SUIT)
+#: Rank of each card: 0 (two) to 12 (ace); the Lo Bluke 0 and the Hi Bluke 1 of their own.
+RANK_OF: Final[tuple[int, ...]] = (*PLAIN_RANK_OF, 0, 1)
 BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(DECK_SIZE))
 #: Bit mask of each suit, the Blukes' pseudo-suit last.
 SUIT_MASK: Final[tuple[int, ...]] = (*PLAIN_SUIT_MASK, BLUKES)

@@ -34,6 +34,7 @@ from engine.games.bluke.cards import (
     FULL_DECK_MASK,
     LO_BLUKE,
     PARSE,
+    RANK_OF,
     SUIT_MASK,
     SUIT_OF,
     describe,
@@ -43,25 +44,64 @@ from engine.games.bluke.cards import (
 CARD_HINT: Final = "write rank then suit, like 7H or TD, or BH / BL for a Bluke"
 
 
-def _lead_follow(nj: bool, trump: int) -> tuple[int, ...]:
-    """For each card led, the mask of the cards that follow it."""
-    follow = []
-    for card in range(len(SUIT_OF)):
-        suit = SUIT_OF[card]
-        if not nj:
-            follow.append(FULL_DECK_MASK if suit == BLUKE_SUIT else SUIT_MASK[suit])
-        elif suit in (trump, BLUKE_SUIT):
-            # A trump or a Bluke led: the trump suit, Blukes included, follows.
-            follow.append(SUIT_MASK[trump] | BLUKES)
-        else:
-            follow.append(SUIT_MASK[suit])
-    return tuple(follow)
+Table3 = tuple[tuple[tuple[int, ...], ...], ...]
 
 
-#: LEAD_FOLLOW[nj][trump][card]: the follow mask after `card` is led.
-LEAD_FOLLOW: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
-    tuple(_lead_follow(nj, trump) for trump in range(5)) for nj in (False, True)
-)
+def follow_table(suit_of: Sequence[int], suit_mask: Sequence[int]) -> Table3:
+    """``[nj][trump][card]``: the follow mask of a trick once `card` is led.
+
+    Built from a card numbering's suit tables, so the simulator can use its own numbering.
+    """
+    blukes = suit_mask[BLUKE_SUIT]
+    full = (1 << len(suit_of)) - 1
+    table = []
+    for nj in (False, True):
+        per_trump = []
+        for trump in range(5):
+            follow = []
+            for suit in suit_of:
+                if not nj:
+                    follow.append(full if suit == BLUKE_SUIT else suit_mask[suit])
+                elif suit in (trump, BLUKE_SUIT):
+                    # A trump or a Bluke led: the trump suit, Blukes included, follows.
+                    follow.append(suit_mask[trump] | blukes)
+                else:
+                    follow.append(suit_mask[suit])
+            per_trump.append(tuple(follow))
+        table.append(tuple(per_trump))
+    return tuple(table)
+
+
+def power_table(suit_of: Sequence[int], rank_of: Sequence[int]) -> Table3:
+    """``[trump][led][card]``: how strongly `card` bids for a trick whose suit to follow
+    is `led`; the highest power takes the trick.
+
+    Blukes above trumps above the suit led (Hi above Lo, each by rank); any other card
+    cannot win (-1). After a Bluke lead (`led` = the Blukes' pseudo-suit) a Bluke is
+    already winning, so the suit later set to follow never decides the trick.
+    """
+    return tuple(
+        tuple(
+            tuple(
+                200 + rank
+                if suit == BLUKE_SUIT
+                else 100 + rank
+                if suit == trump
+                else rank
+                if suit == led
+                else -1
+                for suit, rank in zip(suit_of, rank_of, strict=True)
+            )
+            for led in range(5)
+        )
+        for trump in range(5)
+    )
+
+
+#: LEAD_FOLLOW[nj][trump][card] and POWER[trump][led][card] in `engine.games.bluke.cards`
+#: numbering.
+LEAD_FOLLOW: Final = follow_table(SUIT_OF, SUIT_MASK)
+POWER: Final = power_table(SUIT_OF, RANK_OF)
 #: ALWAYS[nj]: the cards a player may play whatever was led.
 ALWAYS: Final = (BLUKES, 0)
 
@@ -84,24 +124,10 @@ def legal_cards(hand: int, trick: Sequence[int], trump: int, nj: bool) -> int:
     return legal | hand & ALWAYS[nj] if legal else hand
 
 
-def beats(card: int, best: int, trump: int) -> bool:
-    """Whether `card` takes the trick from `best`, the card winning it so far."""
-    if card >= LO_BLUKE:
-        return card > best
-    if best >= LO_BLUKE:
-        return False
-    suit = SUIT_OF[card]
-    best_suit = SUIT_OF[best]
-    return (suit == best_suit and card > best) or (suit == trump and best_suit != trump)
-
-
 def trick_winner(trick: Sequence[int], trump: int) -> int:
-    """Index in `trick` of the card that takes it."""
-    best = 0
-    for j in range(1, len(trick)):
-        if beats(trick[j], trick[best], trump):
-            best = j
-    return best
+    """Index in `trick` (leader first) of the card that takes it."""
+    power = POWER[trump][SUIT_OF[trick[0]]]
+    return max(range(len(trick)), key=lambda j: power[trick[j]])
 
 
 def renege_reason(hand: int, card: int, trick: Sequence[int], trump: int, nj: bool) -> str:
@@ -422,6 +448,8 @@ def replay(
     the tricks each seat took, or the first card that breaks a rule."""
     n = len(players)
     lead_follow = LEAD_FOLLOW[nj][trump]
+    powers = POWER[trump]
+    power = powers[0]
     always = ALWAYS[nj]
     pos = dealer + 1 if dealer + 1 < n else 0
     counts = [0] * n
@@ -450,7 +478,8 @@ def replay(
                 ]
             if j == 0:
                 follow = lead_follow[card]
-                best = card
+                power = powers[SUIT_OF[card]]
+                best = power[card]
             else:
                 legal = hand & follow
                 if legal and not (legal | hand & always) & bit:
@@ -468,18 +497,9 @@ def replay(
                             name,
                         )
                     ]
-                if card >= LO_BLUKE:
-                    if card > best:
-                        best = card
-                        best_pos = p
-                elif best < LO_BLUKE:
-                    suit = SUIT_OF[card]
-                    best_suit = SUIT_OF[best]
-                    if (suit == best_suit and card > best) or (
-                        suit == trump and best_suit != trump
-                    ):
-                        best = card
-                        best_pos = p
+                if power[card] > best:
+                    best = power[card]
+                    best_pos = p
                 if follow == FULL_DECK_MASK and card < LO_BLUKE:
                     # bluke: the first plain card after a Bluke lead sets the suit.
                     follow = SUIT_MASK[SUIT_OF[card]]

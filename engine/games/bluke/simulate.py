@@ -19,92 +19,55 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.base import EngineUsageError, Table
-from engine.cards import ABOVE, RANK_OF
-from engine.games.bluke.cards import (
-    BIT,
-    BLUKES,
-    CARD_NAMES,
-    DECK_SIZE,
-    FULL_DECK_MASK,
-    HI_BLUKE,
-    LO_BLUKE,
-    SUIT_MASK,
-    SUIT_OF,
-    mask_to_cards,
-    trump_of,
-)
-from engine.games.bluke.play import ALWAYS, LEAD_FOLLOW
+from engine.cards import RANKS, SUITS
+from engine.games.bluke.cards import BLUKE_SUIT, BLUKES, DECK_SIZE, HI_BLUKE, LO_BLUKE
+from engine.games.bluke.play import ALWAYS, follow_table, power_table
 from engine.games.bluke.rounds import Variant, hand_sizes, max_cards_problem
+
+# The simulator numbers the plain cards rank-major (``rank * 4 + suit``) rather than as
+# `engine.games.bluke.cards` does: then the lowest bit of any mask is its lowest card and
+# the highest bit its highest, whatever the suits, which is what a greedy player asks
+# all the time. Blukes stay 52 (Lo) and 53 (Hi). Only the names written out matter to
+# the record, and those come from `CARD_NAMES` below.
+SUIT_OF: Final = (*(c % 4 for c in range(52)), BLUKE_SUIT, BLUKE_SUIT)
+RANK_OF: Final = (*(c // 4 for c in range(52)), 0, 1)
+CARD_NAMES: Final = (*(RANKS[c // 4] + SUITS[c % 4] for c in range(52)), "BL", "BH")
+BIT: Final = tuple(1 << c for c in range(DECK_SIZE))
+SUIT_MASK: Final = (*(sum(BIT[r * 4 + s] for r in range(13)) for s in range(4)), BLUKES)
+NOT_BLUKES: Final = (1 << LO_BLUKE) - 1
+#: The cards of the same suit above a card (none above a Bluke: they are handled apart).
+ABOVE: Final = (*(SUIT_MASK[c % 4] & ~((1 << (c + 1)) - 1) for c in range(52)), 0, 0)
+#: WIN_OVER[trump][card]: the cards that take a trick from `card`.
+WIN_OVER: Final = tuple(
+    (
+        *(ABOVE[c] | BLUKES | (0 if SUIT_OF[c] == trump else SUIT_MASK[trump]) for c in range(52)),
+        BIT[HI_BLUKE],
+        0,
+    )
+    for trump in range(5)
+)
+#: THROW[trump]: the plain cards that are not trumps, a greedy player's first discards.
+THROW: Final = tuple(NOT_BLUKES & ~SUIT_MASK[trump] for trump in range(5))
+LEAD_FOLLOW: Final = follow_table(SUIT_OF, SUIT_MASK)
+POWER: Final = power_table(SUIT_OF, RANK_OF)
+FULL_DECK_MASK: Final = (1 << DECK_SIZE) - 1
 
 #: Random strategy: how often a bid is drawn from the whole range rather than from up to
 #: about twice a fair share of the tricks (which keeps most games' scores believable).
 WILD_BID_RATE: Final = 0.1
-NOT_BLUKES: Final = FULL_DECK_MASK ^ BLUKES
-ACES: Final = sum(1 << (13 * s + 12) for s in range(4))
+ACES: Final = sum(BIT[12 * 4 + s] for s in range(4))
 #: Queen, king and ace of each suit: the trumps a greedy bidder counts on.
-HIGH_TRUMPS: Final = (*(sum(1 << (13 * s + r) for r in (10, 11, 12)) for s in range(4)), 0)
-PLAIN_SUITS: Final = SUIT_MASK[:4]
+HIGH_TRUMPS: Final = (*(sum(BIT[r * 4 + s] for r in (10, 11, 12)) for s in range(4)), 0)
 _CARDS: Final = range(DECK_SIZE)
 
 
-def _lowest(mask: int, trump: int) -> int:
-    """The cheapest card to throw: the lowest plain card, else the lowest trump, else the
-    Lo Bluke."""
-    plain = mask & NOT_BLUKES & ~SUIT_MASK[trump] or mask & NOT_BLUKES or mask
-    low = (plain & -plain).bit_length() - 1
-    if low >= LO_BLUKE or plain & SUIT_MASK[SUIT_OF[low]] == plain:
-        # All of one suit (the usual case when following): its lowest bit is its lowest card.
-        return low
-    card = -1
-    rank = 13
-    for suit_mask in PLAIN_SUITS:
-        in_suit = plain & suit_mask
-        if in_suit:
-            low = (in_suit & -in_suit).bit_length() - 1
-            if RANK_OF[low] < rank:
-                card = low
-                rank = RANK_OF[low]
-    return card
-
-
-def _strongest(hand: int, trump: int) -> int:
-    """The card a greedy leader who still needs tricks leads: a Bluke, the top trump, or
-    the highest plain card."""
-    if hand & BLUKES:
-        return hand.bit_length() - 1
-    trumps = hand & SUIT_MASK[trump]
-    if trumps:
-        return trumps.bit_length() - 1
-    card = -1
-    rank = -1
-    for suit_mask in PLAIN_SUITS:
-        in_suit = hand & suit_mask
-        if in_suit:
-            high = in_suit.bit_length() - 1
-            if RANK_OF[high] > rank:
-                card = high
-                rank = RANK_OF[high]
-    return card
-
-
-def _greedy_follow(hand: int, legal: int, best: int, trump: int, needs: bool) -> int:
-    """A greedy player's card to a trick that `best` is winning: while the bid is not yet
-    made, the cheapest card that takes the trick; otherwise (or when none does) the
-    cheapest card to throw."""
-    if needs:
-        if best >= LO_BLUKE:
-            win = legal & BIT[HI_BLUKE] if best == LO_BLUKE else 0
-        elif SUIT_OF[best] == trump:
-            win = legal & (ABOVE[best] | BLUKES)
-        else:
-            win = legal & (ABOVE[best] | SUIT_MASK[trump] | BLUKES)
-        if win:
-            # Plain winners are all of the suit led and trump winners all trumps, so the
-            # lowest bit of each is its cheapest card.
-            cheap = win & NOT_BLUKES
-            cheap = cheap & ~SUIT_MASK[trump] or cheap or win
-            return (cheap & -cheap).bit_length() - 1
-    return _lowest(legal, trump)
+def mask_to_cards(mask: int) -> list[int]:
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(low.bit_length() - 1)
+        mask ^= low
+    return cards
 
 
 def simulate_game(
@@ -126,21 +89,28 @@ def simulate_game(
     for size in hand_sizes(n, variant.rising, max_cards):
         record: dict[str, Any] = {"dealer": players[dealer], "cards": size}
         rounds.append(record)
-        # Shuffle by sorting on random keys: one pass in C, where a Python Fisher-Yates
-        # loop would cost much of a hand's budget.
-        keys = [rnd() for _ in _CARDS]
-        deck = sorted(_CARDS, key=keys.__getitem__)
-        hands = []
-        for i in range(0, size * n, size):
-            mask = 0
-            for c in deck[i : i + size]:
-                mask |= BIT[c]
-            hands.append(mask)
         dealt = size * n
-        upcard = deck[dealt] if dealt < DECK_SIZE else None
-        trump = trump_of(upcard)
-        if upcard is not None:
+        # A Fisher-Yates shuffle (on rng.random(), not random.shuffle, whose algorithm
+        # may change), dealing each card as it falls into place and stopping once the
+        # hands and the upcard are out.
+        deck = list(_CARDS)
+        hands = []
+        i = 0
+        for _ in players:
+            mask = 0
+            for _ in range(size):
+                j = i + int(rnd() * (DECK_SIZE - i))
+                mask |= BIT[deck[j]]
+                deck[j] = deck[i]
+                i += 1
+            hands.append(mask)
+        if dealt < DECK_SIZE:
+            upcard = deck[i + int(rnd() * (DECK_SIZE - i))]
+            trump = SUIT_OF[upcard]
             record["upcard"] = CARD_NAMES[upcard]
+        else:
+            # Every card dealt: nothing to turn up, so no trump.
+            trump = BLUKE_SUIT
         bids = _bids(hands, size, n, dealer, low, trump, greedy, rnd)
         record["bids"] = dict(zip(players, bids, strict=True))
         if card_play:
@@ -170,17 +140,12 @@ def _bids(
     bids = [0] * n
     # Random bids mostly stay within about twice a fair share of the tricks.
     likely = min(size, max(low, (2 * size + n - 1) // n))
-    high_trumps = HIGH_TRUMPS[trump]
-    trump_mask = SUIT_MASK[trump]
+    sure_cards = BLUKES | HIGH_TRUMPS[trump] | ACES & ~SUIT_MASK[trump]
     for k in range(1, n + 1):
         s = (dealer + k) % n
         if greedy:
             # Count sure-looking tricks: Blukes, high trumps and plain aces.
-            hand = hands[s]
-            sure = (hand & (BLUKES | high_trumps)).bit_count() + (
-                hand & ACES & ~trump_mask
-            ).bit_count()
-            bids[s] = max(low, min(size, sure))
+            bids[s] = max(low, min(size, (hands[s] & sure_cards).bit_count()))
         else:
             top = size if rnd() < WILD_BID_RATE else likely
             bids[s] = low + int(rnd() * (top - low + 1))
@@ -200,18 +165,34 @@ def _play(
     card_play: bool,
 ) -> tuple[list[int], list[list[str]]]:
     """Play the hand from `held` (masks in seat order, used up): the tricks each seat took
-    and, with `card_play`, the cards of each trick as played."""
+    and, with `card_play`, the cards of each trick as played.
+
+    Greedy: a player who has not yet made the bid leads a Bluke, else the top trump, else
+    the highest card, and follows with the cheapest card that takes the trick; a player
+    who has made it (or cannot take the trick) throws the lowest plain card, else the
+    lowest trump, else the Lo Bluke.
+    """
     lead_follow = LEAD_FOLLOW[nj][trump]
+    powers = POWER[trump]
+    win_over = WIN_OVER[trump]
+    throw = THROW[trump]
+    trumps = SUIT_MASK[trump]
     always = ALWAYS[nj]
     pos = dealer + 1 if dealer + 1 < n else 0
     counts = [0] * n
     tricks: list[list[str]] = []
-    followers = range(n - 1)
+    trick: list[int] = []
+    # Seats twice over, so that the players after the leader are one slice.
+    seats = [*range(n), *range(n)]
     for _ in range(size):
-        p = pos
-        hand = held[p]
+        hand = held[pos]
         if greedy:
-            card = _strongest(hand, trump) if counts[p] < bids[p] else _lowest(hand, trump)
+            if counts[pos] < bids[pos]:
+                pick = hand & BLUKES or hand & trumps or hand
+                bit = 1 << (pick.bit_length() - 1)
+            else:
+                pick = hand & throw or hand & NOT_BLUKES or hand
+                bit = pick & -pick
         else:
             legal = hand
             count = legal.bit_count()
@@ -220,14 +201,18 @@ def _play(
                 while k:
                     legal &= legal - 1
                     k -= 1
-            card = (legal & -legal).bit_length() - 1
-        held[p] = hand ^ BIT[card]
+            bit = legal & -legal
+        held[pos] = hand ^ bit
+        best = card = bit.bit_length() - 1
         follow = lead_follow[card]
-        best = card
-        best_pos = p
-        trick = [card]
-        for _ in followers:
-            p = p + 1 if p + 1 < n else 0
+        power = powers[SUIT_OF[card]]
+        best_power = power[card]
+        best_pos = pos
+        # bluke: after a Bluke lead the first plain card sets the suit to follow.
+        open_lead = follow == FULL_DECK_MASK
+        if card_play:
+            trick = [card]
+        for p in seats[pos + 1 : pos + n]:
             hand = held[p]
             legal = hand & follow
             if legal:
@@ -235,7 +220,14 @@ def _play(
             else:
                 legal = hand
             if greedy:
-                card = _greedy_follow(hand, legal, best, trump, counts[p] < bids[p])
+                pick = legal & win_over[best] if counts[p] < bids[p] else 0
+                if pick:
+                    # Plain winners are all of the suit led and trump winners all trumps,
+                    # so the lowest bit of the cheapest kind is the cheapest card.
+                    pick = pick & throw or pick & NOT_BLUKES or pick
+                else:
+                    pick = legal & throw or legal & NOT_BLUKES or legal
+                bit = pick & -pick
             else:
                 count = legal.bit_count()
                 if count > 1:
@@ -243,22 +235,19 @@ def _play(
                     while k:
                         legal &= legal - 1
                         k -= 1
-                card = (legal & -legal).bit_length() - 1
-            held[p] = hand ^ BIT[card]
-            if card >= LO_BLUKE:
-                if card > best:
-                    best = card
-                    best_pos = p
-            elif best < LO_BLUKE:
-                suit = SUIT_OF[card]
-                best_suit = SUIT_OF[best]
-                if (suit == best_suit and card > best) or (suit == trump and best_suit != trump):
-                    best = card
-                    best_pos = p
-            if follow == FULL_DECK_MASK and card < LO_BLUKE:
-                # bluke: the first plain card after a Bluke lead sets the suit.
+                bit = legal & -legal
+            held[p] = hand ^ bit
+            card = bit.bit_length() - 1
+            value = power[card]
+            if value > best_power:
+                best = card
+                best_power = value
+                best_pos = p
+            if open_lead and card < LO_BLUKE:
                 follow = SUIT_MASK[SUIT_OF[card]]
-            trick.append(card)
+                open_lead = False
+            if card_play:
+                trick.append(card)
         if card_play:
             tricks.append([CARD_NAMES[c] for c in trick])
         counts[best_pos] += 1
