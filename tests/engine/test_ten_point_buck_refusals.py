@@ -366,7 +366,7 @@ CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]]
         "duplicate_card",
         "play",
         "Cy",
-        ["10w", "only one"],
+        ["a 10w too many", "only one"],
     ),
     (
         "more normal 8s than the deck holds",
@@ -375,7 +375,7 @@ CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]]
         "duplicate_card",
         "play",
         "Cy",
-        ["8 once too often", "2 of it"],
+        ["an 8 too many", "2 normal 8s in all"],
     ),
     (
         "a hand of 9 cards",

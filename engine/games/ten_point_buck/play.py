@@ -204,13 +204,14 @@ def _read_play(
                 continue
             if (dealt >> (TALLY_WIDTH * kind)) & 63 == KIND_COPIES[kind]:
                 copies = KIND_COPIES[kind]
+                card = KIND_NAMES[kind]
+                a = "an" if card[0] == "8" else "a"
+                whole = f"only one {card}" if copies == 1 else f"{copies} normal {card}s"
                 errors.append(
                     problem(
                         number,
                         "duplicate_card",
-                        f"{name}'s hand has {KIND_NAMES[kind]} once too often: the deck has "
-                        f"{'only one' if copies == 1 else f'{copies} of it'} in all the "
-                        "hands together.",
+                        f"{name}'s hand has {a} {card} too many: the deck has {whole} in all.",
                         "play",
                         name,
                     )
