@@ -1,0 +1,86 @@
+"""Buck Euchre, also called Dirty Clubs (`buck-euchre`).
+
+Four players, each for themselves, with a 24-card pack and Euchre's bowers. Trump comes
+from the upcard (a club upcard makes clubs trump with no bidding: dirty clubs) or from
+two bidding rounds; the player who fixes trump (the declarer) must take three tricks,
+anyone else in the hand one, or be set 5 points. Scores start at 25 and count down: a
+trick is a point off, and the first at zero or below wins, or whoever takes all five
+tricks in a hand. The rules as implemented are in docs/rules-buck-euchre.md.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.base import GameResult, OptionInfo, RuleSet, RulesInfo, Table
+from engine.games.buck_euchre.rounds import score_game
+from engine.games.buck_euchre.simulate import simulate_game
+
+ROUND_FIELDS = (
+    "dealer",
+    "upcard",
+    "trump",
+    "declarer",
+    "out",
+    "tricks",
+    "trick_winners",
+    "misdeal",
+    "play",
+)
+
+OPTIONS = {
+    "start": OptionInfo(
+        "start",
+        25,
+        "The score every player starts from; the game ends at zero or below (the rules say 25).",
+        minimum=1,
+    ),
+    "sweep_wins": OptionInfo(
+        "sweep_wins",
+        True,
+        "Whether taking all five tricks wins the game at once (the rules say yes); when "
+        "off, five tricks are simply 5 points off.",
+    ),
+    "club_upcard_to_dealer": OptionInfo(
+        "club_upcard_to_dealer",
+        False,
+        "Whether the dealer takes a club upcard into the hand (discarding another card) "
+        "in dirty clubs; the rules only have the dealer take it when it is ordered up.",
+    ),
+    "misdeal_set": OptionInfo(
+        "misdeal_set",
+        False,
+        "Whether a misdeal sets the dealer (+5); the rules have no misdeal penalty.",
+    ),
+}
+
+
+class BuckEuchreRules(RuleSet):
+    """Buck Euchre."""
+
+    def __init__(self, info: RulesInfo) -> None:
+        self.info = info
+
+    def score(self, table: Table, rounds: list[Any]) -> GameResult:
+        return score_game(table, rounds)
+
+    def simulate(
+        self, table: Table, *, rng: random.Random, strategy: str, card_play: bool
+    ) -> list[dict[str, Any]]:
+        return simulate_game(table, rng, strategy, card_play)
+
+
+BUCK_EUCHRE = BuckEuchreRules(
+    RulesInfo(
+        id="buck-euchre",
+        name="Buck Euchre",
+        min_players=4,
+        max_players=4,
+        lower_is_better=True,
+        options=OPTIONS,
+        round_fields=ROUND_FIELDS,
+    )
+)
+
+RULE_SETS = (BUCK_EUCHRE,)

@@ -1,0 +1,419 @@
+"""Card-level play of Buck Euchre: legal cards, trick winners, and the replay of `play`.
+
+The play rule is the text's (Play of the hand): follow suit if able, otherwise any card;
+there is no duty to trump or to beat the trick. "Suit" is the suit under the trump of the
+hand, so the left bower follows a trump lead and does not follow its printed suit. The
+highest trump wins the trick, or else the highest card of the suit led. Hands are bit
+masks and every question is a table look-up (`engine.games.buck_euchre.cards`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.base import Problem, problem, show
+from engine.cards import BIT, CARD_NAMES, PARSE, SUIT_OF
+from engine.games.buck_euchre.cards import (
+    BEATERS,
+    FOLLOW,
+    NO_TRUMP,
+    PACK,
+    SUIT,
+    describe,
+    left_bower,
+    name,
+    suit_word,
+)
+
+HAND_SIZE: Final = 5
+TRICKS: Final = 5
+
+
+def legal(hand: int, led_card: int, trump: int) -> int:
+    """The cards of `hand` that may be played to a trick led with `led_card` (-1: lead)."""
+    if led_card < 0:
+        return hand
+    return hand & FOLLOW[trump][led_card] or hand
+
+
+def renege_reason(hand: int, card: int, led_card: int, trump: int) -> str:
+    """What the player who played `card` had to play instead (it did not follow suit)."""
+    led = SUIT[trump][led_card]
+    follow = hand & FOLLOW[trump][led_card]
+    what = "trump" if led == trump else suit_word(led)
+    reason = (
+        f"had to follow suit to the {what} lead with "
+        f"{describe(follow, trump)} ({suit_word(led, True)} held)"
+    )
+    if trump != NO_TRUMP and card == left_bower(trump) and SUIT_OF[card] == led:
+        # The one case the text spells out: the left bower is a trump, so playing it to
+        # its printed suit is not following suit.
+        reason += (
+            f"; {CARD_NAMES[card]} is the left bower, a {suit_word(trump)}, so it does not "
+            f"follow {suit_word(SUIT_OF[card], True)}"
+        )
+    return reason
+
+
+@dataclass(slots=True)
+class PlayResult:
+    """What a checked `play` says: tricks per seat and the winner of each trick."""
+
+    counts: list[int]
+    winners: list[int]
+
+
+def _ordinal(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+
+
+def first_leader(dealer: int, in_play: Sequence[int], n: int) -> int:
+    """Index into `in_play` of who leads trick 1: the player to the dealer's left, or the
+    next player in the hand to the left when that player dropped (DOMAIN ruling)."""
+    for step in range(1, n + 1):
+        s = (dealer + step) % n
+        if s in in_play:
+            return in_play.index(s)
+    raise ValueError("no player in the hand")
+
+
+def _not_a_card(number: int, text: Any, where: str, player: str | None) -> Problem:
+    card = PARSE.get(text) if type(text) is str else None
+    if card is not None:
+        return problem(
+            number,
+            "not_in_pack",
+            f"{CARD_NAMES[card]} {where} is not in the Buck Euchre pack, which has the 9, "
+            "10, J, Q, K and A of each suit (24 cards).",
+            "play",
+            player,
+        )
+    return problem(
+        number,
+        "bad_card",
+        f"{show(text)} {where} is not a card; write rank then suit, like 9H or TD.",
+        "play",
+        player,
+    )
+
+
+def _upcard_home(players: Sequence[str], taker: int, upcard: int, why_taken: str) -> str:
+    if taker >= 0:
+        return f"{players[taker]} took {CARD_NAMES[upcard]}, the upcard, {why_taken}"
+    return f"{CARD_NAMES[upcard]}, the upcard, is in no hand that plays: {why_taken}"
+
+
+def check_play(
+    *,
+    number: int,
+    players: Sequence[str],
+    seat: Mapping[str, int],
+    dealer: int,
+    in_play: list[int],
+    upcard: int,
+    taker: int,
+    why_taken: str,
+    trump: int,
+    raw: Any,
+) -> PlayResult | list[Problem]:
+    """Check a round's `play` and derive its tricks.
+
+    `in_play` are the seats (in seat order) of the players in the hand, `upcard` the
+    upcard, `taker` the seat whose hand must hold it (-1: no hand in play may) and
+    `why_taken` the reason, for messages; `trump` is 0-3 or `NO_TRUMP`.
+    """
+    if type(raw) is not dict or type(raw.get("hands")) is not dict:
+        return [
+            problem(
+                number,
+                "bad_field",
+                'play must have "hands" (each player\'s 5 cards as play begins) and "tricks" '
+                "(5 lists of cards in the order played).",
+                "play",
+            )
+        ]
+    raw_hands: dict[Any, Any] = raw["hands"]
+    raw_tricks = raw.get("tricks")
+    fast = _read_sound_play(raw_hands, raw_tricks, players, in_play, upcard, taker)
+    if fast is not None:
+        return _replay(number, players, dealer, in_play, trump, fast[0], fast[1])
+
+    errors: list[Problem] = []
+    n_in = len(in_play)
+    hand_of_seat: dict[int, int] = {}
+    owner: dict[int, str] = {upcard: "the upcard"}
+    in_play_set = set(in_play)
+    for who, cards in raw_hands.items():
+        s = seat.get(who) if type(who) is str else None
+        if s is None:
+            errors.append(
+                problem(
+                    number,
+                    "unknown_player",
+                    f"play has a hand for {show(who)}, who is not at this table "
+                    f"({', '.join(players)}).",
+                    "play",
+                )
+            )
+            continue
+        if s not in in_play_set:
+            errors.append(
+                problem(
+                    number,
+                    "wrong_hands",
+                    f"play has a hand for {who}, who dropped this round; remove it.",
+                    "play",
+                    who,
+                )
+            )
+            continue
+        if type(cards) is not list:
+            errors.append(
+                problem(number, "bad_field", f"{who}'s hand must be a list of cards.", "play", who)
+            )
+            continue
+        mask = 0
+        for text in cards:
+            c = PARSE.get(text) if type(text) is str else None
+            if c is None or not PACK & BIT[c]:
+                errors.append(_not_a_card(number, text, f"in {who}'s hand", who))
+                continue
+            if c in owner:
+                if c == upcard and owner[c] == "the upcard":
+                    if s == taker:
+                        owner[c] = who
+                        mask |= BIT[c]
+                        continue
+                    errors.append(
+                        problem(
+                            number,
+                            "upcard_in_hand",
+                            f"{who}'s hand holds {CARD_NAMES[c]}, the upcard, but "
+                            f"{_upcard_home(players, taker, upcard, why_taken)}.",
+                            "play",
+                            who,
+                        )
+                    )
+                else:
+                    where = "twice" if owner[c] == who else f"and in {owner[c]}'s"
+                    errors.append(
+                        problem(
+                            number,
+                            "duplicate_card",
+                            f"{CARD_NAMES[c]} is in {who}'s hand {where}; the pack has one of "
+                            "each card.",
+                            "play",
+                            who,
+                        )
+                    )
+                continue
+            owner[c] = who
+            mask |= BIT[c]
+        if len(cards) != HAND_SIZE:
+            errors.append(
+                problem(
+                    number,
+                    "hand_size",
+                    f"{who}'s hand has {len(cards)} cards; a hand as play begins has {HAND_SIZE}.",
+                    "play",
+                    who,
+                )
+            )
+        hand_of_seat[s] = mask
+    for s in in_play:
+        if players[s] not in raw_hands:
+            errors.append(
+                problem(
+                    number,
+                    "wrong_hands",
+                    f"play has no hand for {players[s]}, who is in this round.",
+                    "play",
+                    players[s],
+                )
+            )
+    if taker >= 0 and taker in hand_of_seat and not hand_of_seat[taker] & BIT[upcard]:
+        errors.append(
+            problem(
+                number,
+                "upcard_not_taken",
+                f"{players[taker]}'s hand should hold {CARD_NAMES[upcard]}: "
+                f"{_upcard_home(players, taker, upcard, why_taken)}. A suit named in the "
+                "second round is never the upcard's; if so, correct trump or the hand.",
+                "play",
+                players[taker],
+            )
+        )
+
+    tricks: list[list[int]] = []
+    if type(raw_tricks) is not list:
+        errors.append(
+            problem(
+                number,
+                "bad_field",
+                'play must have "tricks": 5 lists of cards in the order played.',
+                "play",
+            )
+        )
+    else:
+        if len(raw_tricks) != TRICKS:
+            errors.append(
+                problem(
+                    number,
+                    "wrong_trick_count",
+                    f"play lists {len(raw_tricks)} tricks; a hand has {TRICKS}.",
+                    "play",
+                )
+            )
+        for t, trick in enumerate(raw_tricks, start=1):
+            if type(trick) is not list:
+                errors.append(
+                    problem(number, "bad_field", f"Trick {t} must be a list of cards.", "play")
+                )
+                continue
+            if len(trick) != n_in:
+                errors.append(
+                    problem(
+                        number,
+                        "wrong_trick_size",
+                        f"Trick {t} has {len(trick)} cards; with {n_in} player"
+                        f"{'s' if n_in != 1 else ''} in the hand each trick has {n_in}.",
+                        "play",
+                    )
+                )
+            played = []
+            for text in trick:
+                c = PARSE.get(text) if type(text) is str else None
+                if c is None or not PACK & BIT[c]:
+                    errors.append(_not_a_card(number, text, f"in trick {t}", None))
+                    c = -1
+                played.append(c)
+            tricks.append(played)
+    if errors:
+        return errors
+    return _replay(
+        number, players, dealer, in_play, trump, [hand_of_seat[s] for s in in_play], tricks
+    )
+
+
+def _read_sound_play(
+    raw_hands: dict[Any, Any],
+    raw_tricks: Any,
+    players: Sequence[str],
+    in_play: list[int],
+    upcard: int,
+    taker: int,
+) -> tuple[list[int], list[list[int]]] | None:
+    """The hands (masks, in `in_play` order) and tricks (card numbers) of a play with
+    nothing wrong in its shape, or None at the first irregularity.
+
+    A sound record is read here in a few tight loops; anything odd goes back to
+    `check_play`'s careful reading, which says what is wrong.
+    """
+    n_in = len(in_play)
+    if len(raw_hands) != n_in or type(raw_tricks) is not list or len(raw_tricks) != TRICKS:
+        return None
+    get = PARSE.get
+    upbit = BIT[upcard]
+    used = upbit | ~PACK  # cards outside the pack count as used: any of them is refused
+    hands = []
+    try:
+        for s in in_play:
+            cards = raw_hands.get(players[s])
+            if type(cards) is not list or len(cards) != HAND_SIZE:
+                return None
+            mask = 0
+            for text in cards:
+                c = get(text)
+                if c is None:
+                    return None
+                bit = BIT[c]
+                if used & bit and not (bit == upbit and s == taker):
+                    return None
+                used |= bit
+                mask |= bit
+            if s == taker and not mask & upbit:
+                return None
+            hands.append(mask)
+        tricks = []
+        for trick in raw_tricks:
+            if type(trick) is not list or len(trick) != n_in:
+                return None
+            played = [get(text, -1) for text in trick]
+            if -1 in played:
+                return None
+            tricks.append(played)
+    except TypeError:
+        # An unhashable value where a card belongs.
+        return None
+    return hands, tricks
+
+
+def _replay(
+    number: int,
+    players: Sequence[str],
+    dealer: int,
+    in_play: list[int],
+    trump: int,
+    hands: list[int],
+    tricks: list[list[int]],
+) -> PlayResult | list[Problem]:
+    follow = FOLLOW[trump]
+    beaters = BEATERS[trump]
+    n_in = len(in_play)
+    pos = first_leader(dealer, in_play, len(players))
+    counts = [0] * len(players)
+    winners: list[int] = []
+    for t, trick in enumerate(tricks, start=1):
+        led = -1
+        best = -1
+        best_pos = pos
+        for j, card in enumerate(trick):
+            p = (pos + j) % n_in
+            hand = hands[p]
+            bit = BIT[card] if card >= 0 else 0
+            if not hand & bit:
+                who = players[in_play[p]]
+                shown = CARD_NAMES[card] if card >= 0 else "?"
+                return [
+                    problem(
+                        number,
+                        "card_not_in_hand",
+                        f"Trick {t}: the {_ordinal(j + 1)} card, {shown}, falls to {who}, but "
+                        f"{who} does not hold {shown} at that point (holds "
+                        f"{describe(hand, trump)}). Cards of a trick are listed from its "
+                        f"leader, {players[in_play[pos]]}, clockwise.",
+                        "play",
+                        who,
+                    )
+                ]
+            if led < 0:
+                led = card
+                best = card
+            else:
+                must = hand & follow[led]
+                if must and not must & bit:
+                    who = players[in_play[p]]
+                    return [
+                        problem(
+                            number,
+                            "renege",
+                            f"Trick {t}: {who} played {name(card, trump)}, a renege: {who} "
+                            f"{renege_reason(hand, card, led, trump)}. Correct the cards if "
+                            "they were entered wrongly; the rules have no renege penalty, so "
+                            "if it happened at the table, enter the tricks as the table "
+                            "settled them without play.",
+                            "play",
+                            who,
+                        )
+                    ]
+                if beaters[best] & bit:
+                    best = card
+                    best_pos = p
+            hands[p] = hand ^ bit
+        winner = in_play[best_pos]
+        counts[winner] += 1
+        winners.append(winner)
+        pos = best_pos
+    return PlayResult(counts, winners)
