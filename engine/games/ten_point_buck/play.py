@@ -37,6 +37,7 @@ from engine.games.ten_point_buck.cards import (
     TALLY_OVER,
     TALLY_SLACK,
     TALLY_WIDTH,
+    VALUE_OF_TEXT,
     card_hint,
     describe_tally,
 )
@@ -318,6 +319,7 @@ def _replay(
     """
     n = len(players)
     info = PLAY_INFO
+    value_of = VALUE_OF_TEXT.__getitem__
     pos = first_leader(dealer, n)
     points = [0] * n
     winners: list[int] = []
@@ -326,30 +328,28 @@ def _replay(
         in_trick = 0
         best = -1
         best_pos = pos
-        trick_points = 0
         p = pos
         for text in trick:
-            kind, one, field, rank, strength, value = info[text]
+            one, field, rank, strength = info[text]
             hand = hands[p]
             if not hand & field:
-                return [_not_in_hand(number, players, t, kind, p, pos, hand)]
+                return [_not_in_hand(number, players, t, text, p, pos, hand)]
             if rank & in_trick and hand & ~in_trick:
-                return [_renege(number, players, t, trick, kind, p, pos, hand, in_trick)]
+                return [_renege(number, players, t, trick, text, p, pos, hand, in_trick)]
             hands[p] = hand - one
             in_trick |= rank
             if strength > best:
                 # Strictly higher: of equal normal cards the first played keeps the trick.
                 best = strength
                 best_pos = p
-            trick_points += value
             p = p + 1 if p + 1 < n else 0
         if in_trick & TALLY_DOE_AND_BUCK == TALLY_DOE_AND_BUCK:
             # The Doe: "if the Doe and the Ten-Point Buck are played to the same trick,
             # then the Doe card wins the trick", and its player scores the bonus.
-            j = next(j for j, text in enumerate(trick) if info[text][0] == DOE)
+            j = next(j for j, text in enumerate(trick) if PARSE[text] == DOE)
             best_pos = (pos + j) % n
             bonus = best_pos
-        points[best_pos] += trick_points
+        points[best_pos] += sum(map(value_of, trick))
         winners.append(best_pos)
         pos = best_pos
     return PlayResult(points, winners, bonus)
@@ -359,13 +359,13 @@ def _not_in_hand(
     number: int,
     players: Sequence[str],
     t: int,
-    kind: int,
+    text: str,
     p: int,
     leader: int,
     hand: int,
 ) -> Problem:
     name = players[p]
-    card = KIND_NAMES[kind]
+    card = KIND_NAMES[PARSE[text]]
     j = (p - leader) % len(players)
     return problem(
         number,
@@ -383,20 +383,21 @@ def _renege(
     players: Sequence[str],
     t: int,
     trick: list[str],
-    kind: int,
+    text: str,
     p: int,
     leader: int,
     hand: int,
     in_trick: int,
 ) -> Problem:
+    kind = PARSE[text]
     name = players[p]
     n = len(players)
     value = KIND_VALUE[kind]
     j = (p - leader) % n
     earlier = next(
-        f"{KIND_NAMES[PARSE[text]]} from {players[(leader + i) % n]}"
-        for i, text in enumerate(trick[:j])
-        if KIND_VALUE[PARSE[text]] == value
+        f"{KIND_NAMES[PARSE[played]]} from {players[(leader + i) % n]}"
+        for i, played in enumerate(trick[:j])
+        if KIND_VALUE[PARSE[played]] == value
     )
     others = describe_tally(hand & ~in_trick)
     return problem(
