@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from tournaments.models import Player, Table
+from tournaments.models import Player, ScorerLink, Table
 
 
 class Game(models.Model):
@@ -112,6 +112,10 @@ class RoundChange(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    scorer_link = models.ForeignKey(
+        ScorerLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.CharField(max_length=200, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -119,3 +123,32 @@ class RoundChange(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.round_number} {self.get_action_display().lower()}"
+
+
+class PendingRound(models.Model):
+    """With double entry, a round one person entered, waiting for a second person at the
+    table (or a director) to enter the same numbers."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pending_rounds")
+    number = models.PositiveSmallIntegerField()
+    data = models.JSONField()
+    # Who entered it: an account, a browser holding a scorer link, or an API client.
+    device = models.CharField(max_length=80)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    scorer_link = models.ForeignKey(
+        ScorerLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "number", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "number", "device"], name="pending_once_per_device"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Pending round {self.number} of {self.game}"

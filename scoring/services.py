@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -17,13 +18,47 @@ from django.utils import timezone
 
 import engine
 from huckley.errors import ConflictError, UserError
-from scoring.models import Game, GamePlayer, Round, RoundChange
+from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.format import make_rng
-from tournaments.models import Player, Seating, Session, Table
+from tournaments.models import Player, ScorerLink, Seating, Session, Table
+from tournaments.permissions import Actor, as_actor, can_direct, live_links
 
 logger = logging.getLogger(__name__)
 
 User = AbstractBaseUser | AnonymousUser | None
+Who = Actor | User
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What entering a round did: stored it (`round`), or, with double entry, left it
+    waiting for a second entry (`pending`). `created` is False when the same round had
+    been stored already (a double submit)."""
+
+    round: Round | None
+    pending: PendingRound | None = None
+    created: bool = True
+    # With double entry: another person entered this round differently. Both entries are
+    # kept (so this is returned, not raised, to keep the transaction) and shown to both.
+    mismatch: str | None = None
+
+
+@dataclass(frozen=True)
+class _Who:
+    user: Any
+    link: ScorerLink | None
+    device: str
+    director: bool
+
+
+def _who(who: Who, game: Game) -> _Who:
+    actor = as_actor(who)
+    user = actor.user if actor.is_authenticated else None
+    link = None
+    if actor.scorer_tokens:
+        link = live_links(actor.scorer_tokens).filter(table_id=game.table_id).first()
+    director = can_direct(actor, game.table.sitting.session.club_id)
+    return _Who(user=user, link=link, device=actor.device or "unknown", director=director)
 
 
 def game_record(game: Game, *, rounds: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
@@ -219,16 +254,21 @@ def _clean(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 @transaction.atomic
-def round_submit(*, game_id: int, number: int, data: Mapping[str, Any], user: User) -> Round:
-    """Enter round `number` of a game. Entering the same round twice (a double submit or
-    a retry) returns the stored round; a different round under a taken number is a
-    conflict."""
+def round_submit(*, game_id: int, number: int, data: Mapping[str, Any], actor: Who) -> Entry:
+    """Enter round `number` of a game.
+
+    Entering the same round twice (a double submit or a retry) returns the stored round
+    with `created=False`; a different round under a taken number is a conflict. With
+    double entry on, a scorer's round waits until a second person at the table (or a
+    director) enters the same numbers; different numbers are a conflict shown to both.
+    """
     game = _lock_game(game_id)
+    who = _who(actor, game)
     cleaned = _clean(data)
     if number != game.round_count + 1:
         existing = Round.objects.filter(game=game, number=number).first()
         if existing is not None and existing.data == cleaned:
-            return existing
+            return Entry(round=existing, created=False)
         raise ConflictError(
             "round_number_taken" if existing else "round_number_out_of_order",
             f"Round {number} cannot be entered: this game has {game.round_count} rounds, "
@@ -236,23 +276,58 @@ def round_submit(*, game_id: int, number: int, data: Mapping[str, Any], user: Us
         )
     rounds = [r.data for r in game.rounds.all()] + [cleaned]
     output = _recheck(game, rounds, changed=number, verb="entered")
-    saved = Round.objects.create(game=game, number=number, data=cleaned, entered_by=_u(user))
+    note = ""
+    if game.table.sitting.session.double_entry:
+        pending = list(PendingRound.objects.filter(game=game, number=number))
+        others = [p for p in pending if p.device != who.device]
+        matching = [p for p in others if p.data == cleaned]
+        if matching:
+            by = _describe(matching[0].entered_by, matching[0].scorer_link)
+            note = f"double entry: confirmed the entry of {by}"
+        elif who.director and not others:
+            note = "entered by a director"
+        else:
+            mine, _ = PendingRound.objects.update_or_create(
+                game=game,
+                number=number,
+                device=who.device,
+                defaults={"data": cleaned, "entered_by": who.user, "scorer_link": who.link},
+            )
+            mismatch = None
+            if others:
+                mismatch = (
+                    f"Round {number} was entered differently by "
+                    f"{_describe(others[0].entered_by, others[0].scorer_link)}. Compare both "
+                    "entries on the score sheet and enter the right numbers again."
+                )
+            return Entry(round=None, pending=mine, mismatch=mismatch)
+    saved = Round.objects.create(game=game, number=number, data=cleaned, entered_by=who.user)
+    PendingRound.objects.filter(game=game, number=number).delete()
     RoundChange.objects.create(
         game=game,
         round_number=number,
         action=RoundChange.Action.ENTER,
         after=cleaned,
-        user=_u(user),
+        user=who.user,
+        scorer_link=who.link,
+        note=note,
     )
     _store_outcome(game, output, rounds=len(rounds))
     _sync_next_game(game, output)
-    return saved
+    return Entry(round=saved)
+
+
+def _describe(user: Any, link: ScorerLink | None) -> str:
+    if user is not None:
+        return str(user.get_username())
+    return "the table's scorer link" if link is not None else "someone"
 
 
 @transaction.atomic
-def round_correct(*, game_id: int, number: int, data: Mapping[str, Any], user: User) -> Round:
+def round_correct(*, game_id: int, number: int, data: Mapping[str, Any], actor: Who) -> Round:
     """Replace what a round says; the whole game is checked again."""
     game = _lock_game(game_id)
+    who = _who(actor, game)
     cleaned = _clean(data)
     stored = list(game.rounds.all())
     target = next((r for r in stored if r.number == number), None)
@@ -271,7 +346,8 @@ def round_correct(*, game_id: int, number: int, data: Mapping[str, Any], user: U
         action=RoundChange.Action.EDIT,
         before=before,
         after=cleaned,
-        user=_u(user),
+        user=who.user,
+        scorer_link=who.link,
     )
     _store_outcome(game, output, rounds=len(rounds))
     _sync_next_game(game, output)
@@ -279,9 +355,10 @@ def round_correct(*, game_id: int, number: int, data: Mapping[str, Any], user: U
 
 
 @transaction.atomic
-def round_delete(*, game_id: int, number: int, user: User) -> None:
+def round_delete(*, game_id: int, number: int, actor: Who) -> None:
     """Delete a round; later rounds move up one number and the game is checked again."""
     game = _lock_game(game_id)
+    who = _who(actor, game)
     stored = list(game.rounds.all())
     target = next((r for r in stored if r.number == number), None)
     if target is None:
@@ -298,14 +375,11 @@ def round_delete(*, game_id: int, number: int, user: User) -> None:
         round_number=number,
         action=RoundChange.Action.DELETE,
         before=target.data,
-        user=_u(user),
+        user=who.user,
+        scorer_link=who.link,
     )
     _store_outcome(game, output, rounds=len(rounds))
     _sync_next_game(game, output)
-
-
-def _u(user: User) -> Any:
-    return user if user is not None and user.is_authenticated else None
 
 
 def player_by_name(game: Game, name: str) -> Player | None:

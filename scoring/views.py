@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -16,9 +15,15 @@ from django.views.decorators.http import require_http_methods
 from huckley.errors import UserError
 from scoring import services
 from scoring.forms import RoundForm
-from scoring.models import Game, GamePlayer, Round, RoundChange
+from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.models import Table
-from tournaments.permissions import can_direct, can_score
+from tournaments.permissions import (
+    Actor,
+    actor_from_request,
+    can_direct,
+    can_score,
+    can_view_session,
+)
 
 
 def _game_qs() -> Any:
@@ -64,14 +69,19 @@ def _sheet(game: Game) -> dict[str, Any]:
     }
 
 
-def _can_score(request: HttpRequest, game: Game) -> None:
-    if not can_score(request.user, game.table):
-        raise PermissionDenied("Only the table's scorer or a director may enter results.")
+def _can_score(actor: Actor, game: Game) -> None:
+    if not can_score(actor, game.table):
+        raise PermissionDenied(
+            "Only a director or the holder of this table's scorer link may enter results."
+        )
 
 
 def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The current game at a table, or the game chosen with ?game=N, with the entry form."""
     table = get_object_or_404(Table.objects.select_related("sitting__session__club"), pk=pk)
+    actor = actor_from_request(request)
+    if not (can_view_session(actor, table.sitting.session) or can_score(actor, table)):
+        raise Http404("No such table.")
     games = list(Game.objects.filter(table=table).order_by("number").values_list("number", "pk"))
     if not games:
         return render(request, "scoring/table.html", {"table": table, "games": [], "game": None})
@@ -85,7 +95,8 @@ def _render_game(
     request: HttpRequest, game: Game, games: list[tuple[int, int]], form: RoundForm | None
 ) -> HttpResponse:
     sheet = _sheet(game)
-    may_score = can_score(request.user, game.table)
+    actor = actor_from_request(request)
+    may_score = can_score(actor, game.table)
     open_for_entry = (
         game.status == Game.Status.PLAYING
         and game.table.sitting.moved_at is None
@@ -109,12 +120,22 @@ def _render_game(
             "form": form,
             "may_score": may_score,
             "open_for_entry": open_for_entry,
-            "may_direct": can_direct(request.user, game.table.sitting.session.club_id),
+            "may_direct": can_direct(actor, game.table.sitting.session.club_id),
+            "pending": list(
+                PendingRound.objects.filter(game=game, number=game.round_count + 1).select_related(
+                    "entered_by"
+                )
+            )
+            if may_score
+            else [],
+            "device": actor.device,
             # Finished games stay correctable until the sitting's movement is confirmed.
             "may_fix": may_score
             and game.table.sitting.moved_at is None
             and game.table.sitting.session.status == "running",
-            "changes": RoundChange.objects.filter(game=game).select_related("user")[:20]
+            "changes": RoundChange.objects.filter(game=game).select_related("user", "scorer_link")[
+                :20
+            ]
             if may_score
             else [],
         },
@@ -122,20 +143,18 @@ def _render_game(
     )
 
 
-@login_required
 @require_http_methods(["POST"])
 def round_enter(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(_game_qs(), pk=pk)
-    _can_score(request, game)
+    actor = actor_from_request(request)
+    _can_score(actor, game)
     players = [gp.name for gp in game.game_players.all()]
     form = RoundForm(request.POST, players=players)
     if form.is_valid():
+        number = form.cleaned_data["number"]
         try:
-            services.round_submit(
-                game_id=game.pk,
-                number=form.cleaned_data["number"],
-                data=form.to_round(),
-                user=request.user,
+            entry = services.round_submit(
+                game_id=game.pk, number=number, data=form.to_round(), actor=actor
             )
         except UserError as e:
             if e.details:
@@ -143,7 +162,18 @@ def round_enter(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 form.add_error(None, e.message)
         else:
-            messages.success(request, _entered_message(game.pk, form.cleaned_data["number"]))
+            if entry.mismatch:
+                messages.error(request, entry.mismatch)
+            elif entry.pending is not None:
+                messages.info(
+                    request,
+                    f"Round {number} is saved and waits for a second person at the table "
+                    "(or a director) to enter the same numbers.",
+                )
+            elif not entry.created:
+                messages.info(request, f"Round {number} had already been entered.")
+            else:
+                messages.success(request, _entered_message(game.pk, number))
             return redirect(reverse("scoring:table", args=[game.table_id]))
     games = list(
         Game.objects.filter(table=game.table).order_by("number").values_list("number", "pk")
@@ -168,11 +198,11 @@ def _entered_message(game_id: int, number: int) -> str:
     return text
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_object_or_404(_game_qs(), pk=pk)
-    _can_score(request, game)
+    actor = actor_from_request(request)
+    _can_score(actor, game)
     stored = get_object_or_404(Round, game=game, number=number)
     players = [gp.name for gp in game.game_players.all()]
     if request.method == "POST":
@@ -180,7 +210,7 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         if form.is_valid():
             try:
                 services.round_correct(
-                    game_id=game.pk, number=number, data=form.to_round(), user=request.user
+                    game_id=game.pk, number=number, data=form.to_round(), actor=actor
                 )
             except UserError as e:
                 if e.details and e.code == "round_invalid":
@@ -203,16 +233,16 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def round_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_object_or_404(_game_qs(), pk=pk)
-    _can_score(request, game)
+    actor = actor_from_request(request)
+    _can_score(actor, game)
     get_object_or_404(Round, game=game, number=number)
     back = f"{reverse('scoring:table', args=[game.table_id])}?game={game.number}"
     if request.method == "POST":
         try:
-            services.round_delete(game_id=game.pk, number=number, user=request.user)
+            services.round_delete(game_id=game.pk, number=number, actor=actor)
         except UserError as e:
             messages.error(request, e.message)
         else:

@@ -69,6 +69,8 @@ def make_session(club: Any, season: Any, director: Any) -> Callable[..., Any]:
             games_per_sitting=kw.pop("games_per_sitting", 2),
             new_names=generated_names(players),
             seed=seed,
+            is_public=kw.pop("is_public", True),
+            double_entry=kw.pop("double_entry", False),
             user=director,
         )
         session.entries.update(checked_in=True)

@@ -27,6 +27,17 @@ class SessionForm(forms.Form):
         max_value=2**62,
         help_text="Leave empty for a fresh random seed. Every draw of the session follows from it.",
     )
+    is_public = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Public",
+        help_text="Anyone can see the tables, find their table and read the standings.",
+    )
+    double_entry = forms.BooleanField(
+        required=False,
+        label="Double entry",
+        help_text="A round counts only when a second person at the table enters the same numbers.",
+    )
     players = forms.ModelMultipleChoiceField(
         queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )

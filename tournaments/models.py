@@ -119,6 +119,15 @@ class Session(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     ended_early = models.BooleanField(default=False)
+    is_public = models.BooleanField(
+        default=False,
+        help_text="Anyone may see its tables, find-my-table and standings, without an account.",
+    )
+    double_entry = models.BooleanField(
+        default=False,
+        help_text="A round entered by one person stays pending until a second person at the "
+        "table, or a director, enters the same numbers.",
+    )
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -209,6 +218,28 @@ class Seating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.table} seat {self.seat}"
+
+
+class ScorerLink(models.Model):
+    """Scorer access to one table of one sitting, handed out as a link or QR code.
+
+    Whoever opens the link may enter and correct that table's rounds, without an account,
+    until the director revokes it or the sitting's movement is confirmed.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="scorer_links")
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Scorer link for {self.table}"
 
 
 class Placing(models.Model):

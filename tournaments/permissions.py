@@ -1,26 +1,138 @@
-"""Who may do what: the one place pages (and later the API) ask.
+"""Who may do what: the one place the pages and the API ask.
 
-Directors of a club run its sessions; superusers can do everything. Until scorer access
-per table exists, any signed-in user may enter results.
+- A director of a club (or a superuser) runs everything of that club.
+- A scorer holds a scorer link to one table of one sitting: they may enter and correct
+  that table's rounds while the link is live (not revoked, the sitting not moved on, the
+  session running). A scorer needs no account; the link's token rides in the browser
+  session (pages) or the `X-Scorer-Token` header (API).
+- A player signed in with an account linked to a Player sees their own assignments,
+  games and history.
+- The public sees the sessions a director made public.
 """
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
-from tournaments.models import Club, Table
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.http import HttpRequest
+
+from tournaments.models import Club, Player, ScorerLink, Session, Table
 
 User = AbstractBaseUser | AnonymousUser | None
 
+SESSION_KEY = "scorer_tokens"
+HEADER = "HTTP_X_SCORER_TOKEN"
 
-def can_direct(user: User, club: Club | int) -> bool:
-    if user is None or not user.is_authenticated:
+
+@dataclass(frozen=True)
+class Actor:
+    """The person behind a request: an account (maybe anonymous) and any scorer links."""
+
+    user: Any = None
+    scorer_tokens: frozenset[str] = field(default_factory=frozenset)
+    # Tells two people at one table apart for double entry: the account, else the browser
+    # session or the API client's token.
+    device: str = ""
+
+    @property
+    def is_authenticated(self) -> bool:
+        return self.user is not None and bool(self.user.is_authenticated)
+
+    def label(self) -> str:
+        if self.is_authenticated:
+            return str(self.user.get_username())
+        return "scorer link" if self.scorer_tokens else "anonymous"
+
+
+def actor_from_request(request: HttpRequest) -> Actor:
+    tokens = set(request.session.get(SESSION_KEY, [])) if hasattr(request, "session") else set()
+    header = request.META.get(HEADER, "").strip()
+    if header:
+        tokens.add(header)
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        device = f"user:{user.pk}"
+    elif header:
+        device = f"token:{header[:12]}"
+    else:
+        session_key = getattr(getattr(request, "session", None), "session_key", None) or ""
+        device = f"browser:{session_key}"
+    return Actor(user=user, scorer_tokens=frozenset(tokens), device=device)
+
+
+def as_actor(who: Actor | User) -> Actor:
+    return who if isinstance(who, Actor) else Actor(user=who)
+
+
+def can_direct(who: Actor | User, club: Club | int) -> bool:
+    actor = as_actor(who)
+    if not actor.is_authenticated:
         return False
-    if getattr(user, "is_superuser", False):
+    if getattr(actor.user, "is_superuser", False):
         return True
     club_id = club if isinstance(club, int) else club.pk
-    return bool(user.directed_clubs.filter(pk=club_id).exists())  # type: ignore[union-attr]
+    # A request asks several times; the user object lives as long as the request.
+    directed: set[int] | None = getattr(actor.user, "_huckley_directed_clubs", None)
+    if directed is None:
+        directed = set(actor.user.directed_clubs.values_list("pk", flat=True))
+        actor.user._huckley_directed_clubs = directed
+    return club_id in directed
 
 
-def can_score(user: User, table: Table) -> bool:
-    return user is not None and bool(user.is_authenticated)
+def live_links(tokens: Iterable[str]) -> Any:
+    """Scorer links among `tokens` that still open their table."""
+    return ScorerLink.objects.filter(
+        token__in=list(tokens),
+        revoked_at__isnull=True,
+        table__sitting__moved_at__isnull=True,
+        table__sitting__session__status=Session.Status.RUNNING,
+    )
+
+
+def can_score(who: Actor | User, table: Table) -> bool:
+    """Enter and correct the rounds of this table."""
+    actor = as_actor(who)
+    if can_direct(actor, table.sitting.session.club_id):
+        return True
+    return (
+        bool(actor.scorer_tokens) and live_links(actor.scorer_tokens).filter(table=table).exists()
+    )
+
+
+def players_of(who: Actor | User) -> list[Player]:
+    actor = as_actor(who)
+    if not actor.is_authenticated:
+        return []
+    return list(Player.objects.filter(user=actor.user))
+
+
+def can_view_session(who: Actor | User, session: Session) -> bool:
+    """Tables, find-my-table and standings of a session."""
+    if session.is_public:
+        return True
+    actor = as_actor(who)
+    if can_direct(actor, session.club_id):
+        return True
+    if actor.is_authenticated and session.entries.filter(player__user=actor.user).exists():
+        return True
+    return bool(actor.scorer_tokens) and (
+        live_links(actor.scorer_tokens).filter(table__sitting__session=session).exists()
+    )
+
+
+def visible_sessions(who: Actor | User) -> Any:
+    """Sessions this person may see, for lists (home page, API)."""
+    from django.db.models import Q
+
+    actor = as_actor(who)
+    query = Q(is_public=True)
+    if actor.is_authenticated:
+        if getattr(actor.user, "is_superuser", False):
+            return Session.objects.all()
+        query |= Q(club__directors=actor.user) | Q(entries__player__user=actor.user)
+    if actor.scorer_tokens:
+        query |= Q(sittings__tables__scorer_links__in=live_links(actor.scorer_tokens))
+    return Session.objects.filter(query).distinct()

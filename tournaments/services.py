@@ -10,6 +10,7 @@ functions in `tournaments.format`.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date as Date
@@ -28,6 +29,7 @@ from tournaments.models import (
     Club,
     Placing,
     Player,
+    ScorerLink,
     Season,
     Seating,
     Session,
@@ -85,6 +87,8 @@ def session_create(
     player_ids: Sequence[int] = (),
     new_names: Sequence[str] = (),
     seed: int | None = None,
+    is_public: bool = False,
+    double_entry: bool = False,
     user: User,
 ) -> Session:
     if season.club_id != club.pk:
@@ -111,6 +115,8 @@ def session_create(
         rules_id=rules_id,
         games_per_sitting=games_per_sitting,
         seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31),
+        is_public=is_public,
+        double_entry=double_entry,
         created_by=user if user is not None and user.is_authenticated else None,
     )
     SessionPlayer.objects.bulk_create(
@@ -124,18 +130,52 @@ def _lock_session(session_id: int) -> Session:
 
 
 @transaction.atomic
-def session_update_settings(*, session_id: int, games_per_sitting: int, user: User) -> Session:
-    """The sitting length can change until the next sitting starts; it applies from then."""
+def session_update_settings(
+    *,
+    session_id: int,
+    games_per_sitting: int,
+    is_public: bool,
+    double_entry: bool,
+    user: User,
+) -> Session:
+    """The sitting length can change until the next sitting starts and applies from then;
+    visibility and double entry apply at once."""
     session = _lock_session(session_id)
     if games_per_sitting not in (2, 3):
         raise UserError(
             "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
         )
-    if session.status == Session.Status.FINISHED:
+    if session.status == Session.Status.FINISHED and games_per_sitting != session.games_per_sitting:
         raise UserError("session_finished", "This session is finished.")
     session.games_per_sitting = games_per_sitting
-    session.save(update_fields=["games_per_sitting"])
+    session.is_public = is_public
+    session.double_entry = double_entry
+    session.save(update_fields=["games_per_sitting", "is_public", "double_entry"])
     return session
+
+
+@transaction.atomic
+def scorer_link_create(*, table_id: int, user: User) -> ScorerLink:
+    """A new scorer link for a table of the running sitting."""
+    table = Table.objects.select_related("sitting__session").get(pk=table_id)
+    session = Session.objects.select_for_update().get(pk=table.sitting.session_id)
+    if session.status != Session.Status.RUNNING or table.sitting.moved_at is not None:
+        raise UserError(
+            "sitting_closed", "Scorer links are only for the tables of the current sitting."
+        )
+    return ScorerLink.objects.create(
+        table=table,
+        token=secrets.token_urlsafe(24),
+        created_by=user if user is not None and user.is_authenticated else None,
+    )
+
+
+@transaction.atomic
+def scorer_link_revoke(*, table_id: int, user: User) -> int:
+    """Revoke every live link of a table; whoever holds one can no longer enter results."""
+    return ScorerLink.objects.filter(table_id=table_id, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
 
 
 @transaction.atomic

@@ -39,6 +39,7 @@ class PlayOptions:
     sittings: int = 2
     seed: int = 1
     finish: bool = True
+    public: bool = True
     # Stop after this many games of the last sitting have been played at each table, to
     # leave a session in progress (None plays everything).
     stop_after_games: int | None = None
@@ -56,7 +57,7 @@ def play_game(game: Game, *, seed: int, rounds: int | None = None, user: Any = N
     for number, data in enumerate(played["rounds"], start=1):
         if rounds is not None and number > rounds:
             break
-        scoring.round_submit(game_id=game.pk, number=number, data=data, user=user)
+        scoring.round_submit(game_id=game.pk, number=number, data=data, actor=user)
 
 
 def play_sitting(
@@ -117,6 +118,7 @@ def play_session(
         games_per_sitting=options.games_per_sitting,
         new_names=players,
         seed=options.seed,
+        is_public=options.public,
         user=options.user,
     )
     session.entries.update(checked_in=True)

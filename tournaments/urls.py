@@ -32,4 +32,7 @@ urlpatterns = [
     path("director/sessions/<int:pk>/rebalance/", views.rebalance, name="rebalance"),
     path("director/sessions/<int:pk>/finish/", views.session_finish, name="finish"),
     path("director/seasons/<int:season_pk>/big-loser/", views.big_loser, name="big_loser"),
+    path("director/tables/<int:pk>/scorer-link/", views.scorer_links, name="scorer_links"),
+    path("score/<str:token>/", views.scorer_open, name="scorer_open"),
+    path("me/", views.my_games, name="my_games"),
 ]

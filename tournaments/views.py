@@ -9,25 +9,47 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import qrcode
+import qrcode.image.svg
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
+from scoring.models import GamePlayer
 from tournaments import selectors, services
 from tournaments.forms import AddPlayersForm, SessionForm
-from tournaments.models import BigLoserAward, Club, Season, Session, SessionPlayer
-from tournaments.permissions import can_direct
+from tournaments.models import (
+    BigLoserAward,
+    Club,
+    ScorerLink,
+    Season,
+    Seating,
+    Session,
+    SessionPlayer,
+    SessionStanding,
+    Table,
+)
+from tournaments.permissions import (
+    SESSION_KEY,
+    actor_from_request,
+    can_direct,
+    can_view_session,
+    live_links,
+    players_of,
+    visible_sessions,
+)
 
 # Public -------------------------------------------------------------------------------
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    sessions = Session.objects.select_related("club").order_by("-date", "-id")[:20]
+    actor = actor_from_request(request)
+    sessions = visible_sessions(actor).select_related("club").order_by("-date", "-id")[:20]
     clubs = Club.objects.order_by("name")
     directed = Club.objects.filter(directors=request.user) if request.user.is_authenticated else []
     return render(
@@ -37,13 +59,17 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _public_session(pk: int) -> Session:
-    return get_object_or_404(Session.objects.select_related("club", "season"), pk=pk)
+def _public_session(request: HttpRequest, pk: int) -> Session:
+    """A session this visitor may see; others get a 404, as if it did not exist."""
+    session = get_object_or_404(Session.objects.select_related("club", "season"), pk=pk)
+    if not can_view_session(actor_from_request(request), session):
+        raise Http404("No such session.")
+    return session
 
 
 def session_public(request: HttpRequest, pk: int) -> HttpResponse:
     """All tables of the current sitting, and "find my table" by name."""
-    session = _public_session(pk)
+    session = _public_session(request, pk)
     sitting = session.sittings.order_by("-number").first()
     progress = selectors.sitting_progress(sitting) if sitting else []
     query = request.GET.get("name", "").strip()
@@ -66,7 +92,7 @@ def session_public(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
-    session = _public_session(pk)
+    session = _public_session(request, pk)
     return render(
         request,
         "tournaments/standings.html",
@@ -89,7 +115,13 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "seasons": seasons,
             "season": season,
             "rows": selectors.season_standings_cached(season.pk) if season else [],
-            "sessions": season.sessions.order_by("-date") if season else [],
+            "sessions": (
+                season.sessions.order_by("-date")
+                if may_direct
+                else visible_sessions(actor_from_request(request)).filter(season=season)
+            )
+            if season
+            else [],
             "awards": awards.order_by("-season__starts_on"),
             "may_direct": may_direct,
             "suggestion": selectors.big_loser_suggestion(season.pk, club.big_loser_criterion)
@@ -140,6 +172,8 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
                 rules_id=d["rules_id"],
                 games_per_sitting=d["games_per_sitting"],
                 seed=d["seed"],
+                is_public=d["is_public"],
+                double_entry=d["double_entry"],
                 player_ids=[p.pk for p in d["players"]],
                 new_names=form.names(),
                 user=request.user,
@@ -251,9 +285,13 @@ def session_settings(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         session,
         lambda: services.session_update_settings(
-            session_id=session.pk, games_per_sitting=games, user=request.user
+            session_id=session.pk,
+            games_per_sitting=games,
+            is_public=request.POST.get("is_public") == "on",
+            double_entry=request.POST.get("double_entry") == "on",
+            user=request.user,
         ),
-        f"From the next sitting on, a sitting is {games} games.",
+        "Settings saved.",
     )
 
 
@@ -446,6 +484,113 @@ def big_loser(request: HttpRequest, season_pk: int) -> HttpResponse:
     else:
         messages.success(request, f"Big Loser of {season.name} recorded.")
     return redirect(f"{reverse('tournaments:club', args=[season.club.slug])}?season={season.pk}")
+
+
+# Scorer links ---------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def scorer_links(request: HttpRequest, pk: int) -> HttpResponse:
+    """A table's scorer link and QR code, for the director to hand out or revoke."""
+    table = get_object_or_404(Table.objects.select_related("sitting__session__club"), pk=pk)
+    session = table.sitting.session
+    if not can_direct(request.user, session.club_id):
+        raise PermissionDenied("Only a director of this club may hand out scorer links.")
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "revoke":
+                count = services.scorer_link_revoke(table_id=table.pk, user=request.user)
+                messages.success(request, f"{count} scorer link(s) revoked.")
+            else:
+                services.scorer_link_revoke(table_id=table.pk, user=request.user)
+                services.scorer_link_create(table_id=table.pk, user=request.user)
+                messages.success(request, "A new scorer link replaces the old one.")
+        except UserError as e:
+            messages.error(request, e.message)
+        return redirect("tournaments:scorer_links", pk=table.pk)
+    link = live_links(
+        ScorerLink.objects.filter(table=table).values_list("token", flat=True)
+    ).first()
+    url = (
+        request.build_absolute_uri(reverse("tournaments:scorer_open", args=[link.token]))
+        if link
+        else ""
+    )
+    return render(
+        request,
+        "tournaments/scorer_link.html",
+        {
+            "table": table,
+            "session": session,
+            "link": link,
+            "url": url,
+            "qr": _qr_svg(url) if url else "",
+        },
+    )
+
+
+def _qr_svg(text: str) -> str:
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
+    return str(image.to_string(encoding="unicode"))
+
+
+def scorer_open(request: HttpRequest, token: str) -> HttpResponse:
+    """Opening a scorer link: the browser may then score that table, no account needed."""
+    link = live_links([token]).select_related("table").first()
+    if link is None:
+        return render(
+            request,
+            "error.html",
+            {
+                "error": UserError(
+                    "scorer_link_expired",
+                    "This scorer link has expired (the sitting has moved on or the session "
+                    "ended) or was revoked. Ask the director for a new one.",
+                )
+            },
+            status=410,
+        )
+    tokens = set(request.session.get(SESSION_KEY, []))
+    tokens.add(token)
+    request.session[SESSION_KEY] = sorted(tokens)
+    messages.success(request, f"You can now enter results for table {link.table.rank}.")
+    return redirect("scoring:table", pk=link.table_id)
+
+
+# Players --------------------------------------------------------------------------------
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    """A player's own assignments, games and history, for accounts linked to a Player."""
+    players = players_of(request.user)
+    seatings = (
+        Seating.objects.filter(
+            player__in=players,
+            left_at__isnull=True,
+            sitting__session__status=Session.Status.RUNNING,
+            sitting__moved_at__isnull=True,
+        )
+        .select_related("table", "sitting__session")
+        .order_by("-sitting__session__date")
+    )
+    games = (
+        GamePlayer.objects.filter(player__in=players, game__status="finished")
+        .select_related("game__table__sitting__session")
+        .order_by("-game__finished_at")[:30]
+    )
+    history = (
+        SessionStanding.objects.filter(player__in=players)
+        .select_related("session__club")
+        .order_by("-session__date")[:30]
+    )
+    return render(
+        request,
+        "tournaments/my_games.html",
+        {"players": players, "seatings": seatings, "games": games, "history": history},
+    )
 
 
 def _int(value: str | None) -> int:

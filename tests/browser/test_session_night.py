@@ -12,7 +12,6 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Round
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.factories import UserFactory
 from tournaments.models import Placing, Seating, Session, Sitting, Table
 from tournaments.simulation import play_game
 
@@ -77,12 +76,17 @@ def test_a_club_night_from_the_new_session_to_the_second_sitting(
     expect(desk.get_by_role("link", name="Table 4", exact=True)).to_have_count(0)
     screenshots(desk, "01-director-sitting-1")
 
-    # A scorer at table 1 signs in on a phone and finds the table from the public page.
-    scorer = UserFactory(username="sam-scorer")
+    # The director hands table 1 a scorer link; the scorer opens it on a phone, with no
+    # account.
+    desk.locator(".card").filter(
+        has=desk.get_by_role("link", name="Table 1", exact=True)
+    ).get_by_role("link", name="scorer link").click()
+    desk.get_by_role("button", name="Create a scorer link").click()
+    expect(desk.get_by_role("img", name="QR code of the scorer link")).to_be_visible()
+    link_url = desk.locator("a[href*='/score/']").inner_text()
     phone = new_page(PHONE)
-    sign_in(phone, scorer.username)
-    phone.goto(f"/sessions/{session.pk}/")
-    phone.get_by_role("link", name="Table 1", exact=True).click()
+    phone.goto(link_url)
+    expect(phone.get_by_text("You can now enter results for table 1.")).to_be_visible()
     expect(phone.get_by_role("heading", name="Game 1")).to_be_visible()
     table = Table.objects.get(sitting__session=session, sitting__number=1, rank=1)
     game1 = Game.objects.get(table=table, number=1)

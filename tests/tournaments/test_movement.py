@@ -116,7 +116,7 @@ def test_undo_is_refused_once_the_new_sitting_has_a_round(make_session: Any) -> 
     record = scoring.game_record(game)
     dealer = record["first_dealer"]
     taker = record["players"][(record["players"].index(dealer) + 1) % 4]
-    scoring.round_submit(game_id=game.pk, number=1, data={"tricks": {taker: 5}}, user=None)
+    scoring.round_submit(game_id=game.pk, number=1, data={"tricks": {taker: 5}}, actor=None)
     with pytest.raises(UserError) as caught:
         services.sitting_undo_movement(session_id=session.pk, user=None)
     assert caught.value.code == "new_sitting_started"
@@ -130,7 +130,7 @@ def test_results_of_a_moved_sitting_are_locked(make_session: Any) -> None:
     services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
     game = Game.objects.filter(table__sitting=sitting).first()
     with pytest.raises(UserError) as caught:
-        scoring.round_delete(game_id=game.pk, number=1, user=None)
+        scoring.round_delete(game_id=game.pk, number=1, actor=None)
     assert caught.value.code == "sitting_closed"
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Game, Round
+from scoring.models import Game, Round, RoundChange
 from tests.factories import UserFactory
 from tests.tournaments.test_movement import fake_results
 from tournaments import services
@@ -152,17 +152,25 @@ def test_anonymous_visitors_cannot_enter_or_change_results(running: Session) -> 
     for label, url, data in result_writes(game):
         before = db_state()
         response = client.post(url, data)
-        assert response.status_code == 302, label
+        assert response.status_code == 403, label
         assert db_state() == before, label
 
 
+def scorer_client(game: Game, director: Any) -> Client:
+    """A browser that opened the table's scorer link: no account."""
+    link = services.scorer_link_create(table_id=game.table_id, user=director)
+    client = Client()
+    response = client.get(reverse("tournaments:scorer_open", args=[link.token]))
+    assert response.status_code == 302
+    return client
+
+
 def test_a_refused_round_comes_back_with_the_message_and_the_numbers(
-    running: Session, stranger: Any
+    running: Session, director: Any
 ) -> None:
     game = Game.objects.filter(table__sitting__session=running, table__rank=1).get()
     names = list(game.game_players.order_by("seat").values_list("name", flat=True))
-    client = Client()
-    client.force_login(stranger)
+    client = scorer_client(game, director)
     data = {"number": 1, "dealer": game.first_dealer.name}
     for i, _ in enumerate(names, start=1):
         data[f"tricks_{i}"] = 2  # 8 tricks in a five-trick round
@@ -174,18 +182,20 @@ def test_a_refused_round_comes_back_with_the_message_and_the_numbers(
     assert not Round.objects.filter(game=game).exists()
 
 
-def test_a_signed_in_scorer_enters_a_round(running: Session, stranger: Any) -> None:
+def test_a_scorer_with_the_table_link_enters_a_round(running: Session, director: Any) -> None:
     game = Game.objects.filter(table__sitting__session=running, table__rank=1).get()
     names = list(game.game_players.order_by("seat").values_list("name", flat=True))
-    client = Client()
-    client.force_login(stranger)
+    client = scorer_client(game, director)
     data: dict[str, Any] = {"number": 1, "dealer": game.first_dealer.name}
     data[f"tricks_{names.index(game.first_dealer.name) + 1}"] = 5
     response = client.post(reverse("scoring:round_enter", args=[game.pk]), data)
     assert response.status_code == 302
     stored = Round.objects.get(game=game)
     assert stored.data["tricks"][game.first_dealer.name] == 5
-    assert stored.entered_by == stranger
+    change = RoundChange.objects.get(game=game)
+    assert change.user is None
+    assert change.scorer_link is not None
+    assert change.scorer_link.table_id == game.table_id
 
 
 @pytest.mark.parametrize("players", [8, 40])
@@ -224,13 +234,13 @@ def test_find_my_table_shows_table_seat_and_companions(running: Session) -> None
 
 @pytest.mark.parametrize("rounds", [1, 6])
 def test_the_score_sheet_has_a_fixed_number_of_queries(
-    running: Session, stranger: Any, rounds: int, django_assert_max_num_queries: Any
+    running: Session, director: Any, rounds: int, django_assert_max_num_queries: Any
 ) -> None:
     game = Game.objects.filter(table__sitting__session=running, table__rank=1).get()
     play_game(game, seed=3, rounds=rounds)
     client = Client()
-    client.force_login(stranger)
-    with django_assert_max_num_queries(9):
+    client.force_login(director)
+    with django_assert_max_num_queries(10):
         response = client.get(reverse("scoring:table", args=[game.table_id]))
     assert response.status_code == 200
 
