@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.cards import BIT, CARD_NAMES, RANK_OF, SUIT_OF, SUIT_WORD, SUIT_WORDS
+from engine.cards import BIT, CARD_NAMES, PARSE, RANK_OF, SUIT_OF, SUIT_WORD, SUIT_WORDS
 
 NO_TRUMP: Final = 4
 CLUBS: Final = 3
@@ -33,6 +33,8 @@ PACK_CARDS: Final[tuple[int, ...]] = tuple(
 )
 PACK: Final = sum(BIT[c] for c in PACK_CARDS)
 ACES: Final = sum(BIT[s * 13 + ACE] for s in range(4))
+#: Every accepted spelling of a card of the pack (`engine.cards.PARSE` without the 2-8).
+PACK_PARSE: Final[dict[str, int]] = {text: c for text, c in PARSE.items() if PACK & BIT[c]}
 
 
 def right_bower(trump: int) -> int:

@@ -20,6 +20,7 @@ from engine.games.buck_euchre.cards import (
     FOLLOW,
     NO_TRUMP,
     PACK,
+    PACK_PARSE,
     SUIT,
     describe,
     left_bower,
@@ -38,15 +39,22 @@ def legal(hand: int, led_card: int, trump: int) -> int:
     return hand & FOLLOW[trump][led_card] or hand
 
 
+def trick_winner(cards: Sequence[int], trump: int) -> int:
+    """Index in `cards` (in the order played) of the card that wins the trick."""
+    beaters = BEATERS[trump]
+    best = 0
+    for i in range(1, len(cards)):
+        if beaters[cards[best]] & BIT[cards[i]]:
+            best = i
+    return best
+
+
 def renege_reason(hand: int, card: int, led_card: int, trump: int) -> str:
     """What the player who played `card` had to play instead (it did not follow suit)."""
     led = SUIT[trump][led_card]
     follow = hand & FOLLOW[trump][led_card]
-    what = "trump" if led == trump else suit_word(led)
-    reason = (
-        f"had to follow suit to the {what} lead with "
-        f"{describe(follow, trump)} ({suit_word(led, True)} held)"
-    )
+    what, held = ("trump", "trumps") if led == trump else (suit_word(led), suit_word(led, True))
+    reason = f"had to follow suit to the {what} lead ({held} held: {describe(follow, trump)})"
     if trump != NO_TRUMP and card == left_bower(trump) and SUIT_OF[card] == led:
         # The one case the text spells out: the left bower is a trump, so playing it to
         # its printed suit is not following suit.
@@ -314,9 +322,10 @@ def _read_sound_play(
     n_in = len(in_play)
     if len(raw_hands) != n_in or type(raw_tricks) is not list or len(raw_tricks) != TRICKS:
         return None
-    get = PARSE.get
+    get = PACK_PARSE.get  # a card outside the pack reads as None and goes the careful way
     upbit = BIT[upcard]
-    used = upbit | ~PACK  # cards outside the pack count as used: any of them is refused
+    used = upbit
+    upcard_free = taker >= 0
     hands = []
     try:
         for s in in_play:
@@ -329,12 +338,14 @@ def _read_sound_play(
                 if c is None:
                     return None
                 bit = BIT[c]
-                if used & bit and not (bit == upbit and s == taker):
-                    return None
+                if used & bit:
+                    if not (bit == upbit and s == taker and upcard_free):
+                        return None
+                    upcard_free = False
                 used |= bit
                 mask |= bit
-            if s == taker and not mask & upbit:
-                return None
+            if s == taker and upcard_free:
+                return None  # the dealer's hand lacks the upcard
             hands.append(mask)
         tricks = []
         for trick in raw_tricks:
@@ -401,9 +412,9 @@ def _replay(
                             "renege",
                             f"Trick {t}: {who} played {name(card, trump)}, a renege: {who} "
                             f"{renege_reason(hand, card, led, trump)}. Correct the cards if "
-                            "they were entered wrongly; the rules have no renege penalty, so "
-                            "if it happened at the table, enter the tricks as the table "
-                            "settled them without play.",
+                            "they were entered wrongly. If it happened at the table: the "
+                            "rules set no renege penalty, so enter the round without play, "
+                            "with the tricks as they were taken.",
                             "play",
                             who,
                         )

@@ -283,8 +283,8 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
                 problem(
                     number,
                     "drop_not_allowed",
-                    f"{names(dropped)} dropped, but {why}, and then every player must play "
-                    "the hand; take them off out.",
+                    f"{names(dropped)} dropped, but {why}, and then every player plays the "
+                    f"hand; take {single or 'them'} off out.",
                     "out",
                     single,
                 )
@@ -295,7 +295,8 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
                     number,
                     "declarer_cannot_drop",
                     f"{players[declarer]} is the declarer and cannot drop: the declarer plays "
-                    "the hand and must take 3 tricks. Take them off out, or correct declarer.",
+                    f"the hand and must take 3 tricks. Take {players[declarer]} off out, or "
+                    "correct declarer.",
                     "out",
                     players[declarer],
                 )
