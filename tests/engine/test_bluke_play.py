@@ -377,7 +377,7 @@ def test_renege_reasons(
     # Play the two-card hand as round 1 of bluke; in bluke-nj round 2 deals two cards, so
     # a one-card round 1 (Ann deals, Bob takes it) comes first and Bob deals round 2.
     rest = [c for name in ("Bob", "Cy", "Ann") for c in hands[name] if c not in trick]
-    rnd = {
+    rnd: dict[str, Any] = {
         "upcard": upcard,
         "bids": {"Ann": 1, "Bob": 1, "Cy": 1},
         "play": {"hands": hands, "tricks": [trick, rest]},

@@ -315,6 +315,11 @@ def test_the_rule_sets_say_what_the_tournament_layer_needs() -> None:
 
 
 def test_schedule_refuses_what_no_game_could_have() -> None:
-    for args in (("huckley-buck", 4), ("bluke", 1), ("bluke", 16), ("bluke", 4, 14)):
+    for rules_id, players, max_cards in (
+        ("huckley-buck", 4, 0),
+        ("bluke", 1, 0),
+        ("bluke", 16, 0),
+        ("bluke", 4, 14),
+    ):
         with pytest.raises(engine.EngineUsageError):
-            schedule(*args)  # type: ignore[arg-type]
+            schedule(rules_id, players, max_cards)
