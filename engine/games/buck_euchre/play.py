@@ -107,10 +107,11 @@ def _not_a_card(number: int, text: Any, where: str, player: str | None) -> Probl
     )
 
 
-def _upcard_home(players: Sequence[str], taker: int, upcard: int, why_taken: str) -> str:
+def _upcard_home(players: Sequence[str], taker: int, why_taken: str) -> str:
+    """Where the upcard is, and why: the end of an `upcard_in_hand` message."""
     if taker >= 0:
-        return f"{players[taker]} took {CARD_NAMES[upcard]}, the upcard, {why_taken}"
-    return f"{CARD_NAMES[upcard]}, the upcard, is in no hand that plays: {why_taken}"
+        return f"the dealer, {players[taker]}, took it {why_taken}"
+    return f"no hand in play holds it: {why_taken}"
 
 
 def check_play(
@@ -199,7 +200,8 @@ def check_play(
                             number,
                             "upcard_in_hand",
                             f"{who}'s hand holds {CARD_NAMES[c]}, the upcard, but "
-                            f"{_upcard_home(players, taker, upcard, why_taken)}.",
+                            f"{_upcard_home(players, taker, why_taken)}. Correct the "
+                            "hand, or trump and declarer.",
                             "play",
                             who,
                         )
@@ -246,9 +248,10 @@ def check_play(
             problem(
                 number,
                 "upcard_not_taken",
-                f"{players[taker]}'s hand should hold {CARD_NAMES[upcard]}: "
-                f"{_upcard_home(players, taker, upcard, why_taken)}. A suit named in the "
-                "second round is never the upcard's; if so, correct trump or the hand.",
+                f"{players[taker]}'s hand should hold {CARD_NAMES[upcard]}, the upcard: "
+                f"the dealer took it {why_taken}, discarding another card. A suit named "
+                "in the second round is never the upcard's, so if trump was named then, "
+                "correct trump; otherwise correct the hand.",
                 "play",
                 players[taker],
             )

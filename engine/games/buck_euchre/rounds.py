@@ -423,11 +423,11 @@ def _upcard_taker(
     if trump == NO_TRUMP:
         return -1, "it was turned down when everyone passed"
     if SUIT_OF[upcard] != trump:
-        return -1, "it was turned down after the first round, and trump was named after that"
+        return -1, "it was turned down after the first round, and trump named in the second"
     if declarer < 0:
         if not table.options["club_upcard_to_dealer"]:
             return -1, "in dirty clubs it stays on the stub (option club_upcard_to_dealer is off)"
-        why = "as the dealer in dirty clubs (option club_upcard_to_dealer)"
+        why = "in dirty clubs (option club_upcard_to_dealer)"
     elif declarer == dealer:
         why = "on accepting its suit as trump"
     else:
