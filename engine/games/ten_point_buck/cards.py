@@ -17,6 +17,7 @@ mask lists lowest value first: the Doe is bit 0 and the Buck bit 55.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Final
 
 #: The kinds of card. Kind k of the white cards is the white card of value k (0 = the
@@ -141,6 +142,7 @@ def points_of(mask: int) -> int:
     return sum(VALUE_OF_BIT[b] for b in bits_of(mask))
 
 
+@cache
 def undealt_points_range(players: int, doe_and_buck_dealt: bool) -> tuple[int, int]:
     """The fewest and most points the undealt cards can hold at a table of `players`.
 

@@ -51,6 +51,7 @@ UNUSED_FIELDS: Final = {
     "trick_winners": "Ten-Point Buck scores card points, not tricks: enter points",
 }
 OWN_FIELDS: Final = frozenset({"dealer", "bids", "points", "doe_bonus", "play"})
+_INT_ONLY: Final = {int}
 _EMPTY: Final[tuple[Any, ...]] = (None, [], {}, False)
 
 
@@ -81,6 +82,11 @@ def _per_player(
     errors: list[Problem],
 ) -> list[int] | None:
     """A player -> whole number field (`bids`, `points`) with every player in it."""
+    if type(raw) is dict and len(raw) == len(players):
+        # The usual case, checked in C: every player there with a plain int in range.
+        given: list[Any] = list(map(raw.get, players))
+        if set(map(type, given)) == _INT_ONLY and min(given) >= 0 and max(given) <= top:
+            return given
     if type(raw) is not dict:
         errors.append(
             problem(
