@@ -111,7 +111,7 @@ def _upcard_home(players: Sequence[str], taker: int, why_taken: str) -> str:
     """Where the upcard is, and why: the end of an `upcard_in_hand` message."""
     if taker >= 0:
         return f"the dealer, {players[taker]}, took it {why_taken}"
-    return f"no hand in play holds it: {why_taken}"
+    return f"it belongs in no hand in play: {why_taken}"
 
 
 def check_play(

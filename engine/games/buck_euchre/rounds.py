@@ -423,7 +423,7 @@ def _upcard_taker(
     if trump == NO_TRUMP:
         return -1, "it was turned down when everyone passed"
     if SUIT_OF[upcard] != trump:
-        return -1, "it was turned down after the first round, and trump named in the second"
+        return -1, "it was turned down after the first round and trump was named in the second"
     if declarer < 0:
         if not table.options["club_upcard_to_dealer"]:
             return -1, "in dirty clubs it stays on the stub (option club_upcard_to_dealer is off)"
