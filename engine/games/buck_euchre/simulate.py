@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.base import EngineUsageError, Table
-from engine.cards import BIT, CARD_NAMES, SUIT_OF
+from engine.cards import BIT, CARD_NAMES, SUIT_OF, mask_to_cards
 from engine.games.buck_euchre.cards import (
     ACE,
     BEATERS,
@@ -231,7 +231,9 @@ def _play_round(
         record["out"] = [players[s] for s in out]
     if card_play:
         record["play"] = {
-            "hands": {players[s]: [CARD_NAMES[c] for c in _cards(hands[s])] for s in in_play},
+            "hands": {
+                players[s]: [CARD_NAMES[c] for c in mask_to_cards(hands[s])] for s in in_play
+            },
             "tricks": [],
         }
         play_tricks: list[list[str]] = record["play"]["tricks"]
@@ -292,12 +294,3 @@ def _play_round(
             if c == TRICKS:
                 sweeper = s
     return points, sweeper
-
-
-def _cards(mask: int) -> list[int]:
-    cards = []
-    while mask:
-        bit = mask & -mask
-        cards.append(bit.bit_length() - 1)
-        mask ^= bit
-    return cards
