@@ -58,7 +58,6 @@ WILD_BID_RATE: Final = 0.1
 ACES: Final = sum(BIT[12 * 4 + s] for s in range(4))
 #: Queen, king and ace of each suit: the trumps a greedy bidder counts on.
 HIGH_TRUMPS: Final = (*(sum(BIT[r * 4 + s] for r in (10, 11, 12)) for s in range(4)), 0)
-_CARDS: Final = range(DECK_SIZE)
 
 
 def mask_to_cards(mask: int) -> list[int]:
@@ -90,28 +89,29 @@ def simulate_game(
         record: dict[str, Any] = {"dealer": players[dealer], "cards": size}
         rounds.append(record)
         dealt = size * n
-        # A Fisher-Yates shuffle (on rng.random(), not random.shuffle, whose algorithm
-        # may change), dealing each card as it falls into place and stopping once the
-        # hands and the upcard are out.
-        deck = list(_CARDS)
+        # A Fisher-Yates shuffle from the top of the pack down (on rng.random(), not
+        # random.shuffle, whose algorithm may change), dealing each card as it falls into
+        # place and stopping once the hands and the upcard are out. The pack holds the
+        # cards' bits, which is what a hand is made of.
+        deck = list(BIT)
         hands = []
-        i = 0
+        left = DECK_SIZE
         for _ in players:
             mask = 0
-            for _ in range(size):
-                j = i + int(rnd() * (DECK_SIZE - i))
-                mask |= BIT[deck[j]]
-                deck[j] = deck[i]
-                i += 1
+            for span in range(left, left - size, -1):
+                j = int(rnd() * span)
+                mask |= deck[j]
+                deck[j] = deck[span - 1]
+            left -= size
             hands.append(mask)
         if dealt < DECK_SIZE:
-            upcard = deck[i + int(rnd() * (DECK_SIZE - i))]
+            upcard = deck[int(rnd() * left)].bit_length() - 1
             trump = SUIT_OF[upcard]
             record["upcard"] = CARD_NAMES[upcard]
         else:
             # Every card dealt: nothing to turn up, so no trump.
             trump = BLUKE_SUIT
-        bids = _bids(hands, size, n, dealer, low, trump, greedy, rnd)
+        bids = _bids(hands, size, n, low, trump, greedy, rnd)
         record["bids"] = dict(zip(players, bids, strict=True))
         if card_play:
             play_hands = {
@@ -129,27 +129,21 @@ def _bids(
     hands: list[int],
     size: int,
     n: int,
-    dealer: int,
     low: int,
     trump: int,
     greedy: bool,
     rnd: Callable[[], float],
 ) -> list[int]:
-    """Each seat's bid, made in turn from the dealer's left (the order only matters for
-    the random stream)."""
-    bids = [0] * n
+    """Each seat's bid. The table bids from the dealer's left, but no bid here depends on
+    another, so they are drawn in seat order."""
+    if greedy:
+        # Count sure-looking tricks: Blukes, high trumps and plain aces.
+        sure = BLUKES | HIGH_TRUMPS[trump] | ACES & ~SUIT_MASK[trump]
+        return [max(low, min(size, (hand & sure).bit_count())) for hand in hands]
     # Random bids mostly stay within about twice a fair share of the tricks.
-    likely = min(size, max(low, (2 * size + n - 1) // n))
-    sure_cards = BLUKES | HIGH_TRUMPS[trump] | ACES & ~SUIT_MASK[trump]
-    for k in range(1, n + 1):
-        s = (dealer + k) % n
-        if greedy:
-            # Count sure-looking tricks: Blukes, high trumps and plain aces.
-            bids[s] = max(low, min(size, (hands[s] & sure_cards).bit_count()))
-        else:
-            top = size if rnd() < WILD_BID_RATE else likely
-            bids[s] = low + int(rnd() * (top - low + 1))
-    return bids
+    likely = min(size, max(low, (2 * size + n - 1) // n)) - low + 1
+    wild = size - low + 1
+    return [low + int(rnd() * (wild if rnd() < WILD_BID_RATE else likely)) for _ in range(n)]
 
 
 def _play(
@@ -167,16 +161,19 @@ def _play(
     """Play the hand from `held` (masks in seat order, used up): the tricks each seat took
     and, with `card_play`, the cards of each trick as played.
 
-    Greedy: a player who has not yet made the bid leads a Bluke, else the top trump, else
-    the highest card, and follows with the cheapest card that takes the trick; a player
-    who has made it (or cannot take the trick) throws the lowest plain card, else the
-    lowest trump, else the Lo Bluke.
+    Random: a random legal card. Greedy: a player who has not yet made the bid leads a
+    Bluke, else the top trump, else the highest card, and follows with the cheapest card
+    that takes the trick; a player who has made it (or cannot take the trick) throws the
+    lowest plain card, else the lowest trump, else the Lo Bluke.
+
+    The two strategies share the loop, written out once per strategy all the same: it is
+    the engine's hottest code, and a test per card of which strategy plays costs more
+    than the repetition.
     """
     lead_follow = LEAD_FOLLOW[nj][trump]
     powers = POWER[trump]
-    win_over = WIN_OVER[trump]
-    throw = THROW[trump]
-    trumps = SUIT_MASK[trump]
+    # A player holding a card that follows may play those and the `always` cards: one
+    # mask, `follow | always`, once the follow mask is known.
     always = ALWAYS[nj]
     pos = dealer + 1 if dealer + 1 < n else 0
     counts = [0] * n
@@ -184,42 +181,32 @@ def _play(
     trick: list[int] = []
     # Seats twice over, so that the players after the leader are one slice.
     seats = [*range(n), *range(n)]
-    for _ in range(size):
-        hand = held[pos]
-        if greedy:
+    if greedy:
+        win_over = WIN_OVER[trump]
+        throw = THROW[trump]
+        trumps = SUIT_MASK[trump]
+        for _ in range(size):
+            hand = held[pos]
             if counts[pos] < bids[pos]:
                 pick = hand & BLUKES or hand & trumps or hand
                 bit = 1 << (pick.bit_length() - 1)
             else:
                 pick = hand & throw or hand & NOT_BLUKES or hand
                 bit = pick & -pick
-        else:
-            legal = hand
-            count = legal.bit_count()
-            if count > 1:
-                k = int(rnd() * count)
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-            bit = legal & -legal
-        held[pos] = hand ^ bit
-        best = card = bit.bit_length() - 1
-        follow = lead_follow[card]
-        power = powers[SUIT_OF[card]]
-        best_power = power[card]
-        best_pos = pos
-        # bluke: after a Bluke lead the first plain card sets the suit to follow.
-        open_lead = follow == FULL_DECK_MASK
-        if card_play:
-            trick = [card]
-        for p in seats[pos + 1 : pos + n]:
-            hand = held[p]
-            legal = hand & follow
-            if legal:
-                legal |= hand & always
-            else:
-                legal = hand
-            if greedy:
+            held[pos] = hand ^ bit
+            best = card = bit.bit_length() - 1
+            follow = lead_follow[card]
+            may = follow | always
+            power = powers[SUIT_OF[card]]
+            best_power = power[card]
+            best_pos = pos
+            # bluke: after a Bluke lead the first plain card sets the suit to follow.
+            open_lead = follow == FULL_DECK_MASK
+            if card_play:
+                trick = [card]
+            for p in seats[pos + 1 : pos + n]:
+                hand = held[p]
+                legal = hand & may if hand & follow else hand
                 pick = legal & win_over[best] if counts[p] < bids[p] else 0
                 if pick:
                     # Plain winners are all of the suit led and trump winners all trumps,
@@ -228,23 +215,62 @@ def _play(
                 else:
                     pick = legal & throw or legal & NOT_BLUKES or legal
                 bit = pick & -pick
-            else:
-                count = legal.bit_count()
-                if count > 1:
-                    k = int(rnd() * count)
-                    while k:
-                        legal &= legal - 1
-                        k -= 1
-                bit = legal & -legal
+                held[p] = hand ^ bit
+                card = bit.bit_length() - 1
+                value = power[card]
+                if value > best_power:
+                    best = card
+                    best_power = value
+                    best_pos = p
+                if open_lead and card < LO_BLUKE:
+                    follow = SUIT_MASK[SUIT_OF[card]]
+                    may = follow | always
+                    open_lead = False
+                if card_play:
+                    trick.append(card)
+            if card_play:
+                tricks.append([CARD_NAMES[c] for c in trick])
+            counts[best_pos] += 1
+            pos = best_pos
+        return counts, tricks
+    for _ in range(size):
+        legal = hand = held[pos]
+        count = legal.bit_count()
+        if count > 1:
+            k = int(rnd() * count)
+            while k:
+                legal &= legal - 1
+                k -= 1
+        bit = legal & -legal
+        held[pos] = hand ^ bit
+        card = bit.bit_length() - 1
+        follow = lead_follow[card]
+        may = follow | always
+        power = powers[SUIT_OF[card]]
+        best_power = power[card]
+        best_pos = pos
+        open_lead = follow == FULL_DECK_MASK
+        if card_play:
+            trick = [card]
+        for p in seats[pos + 1 : pos + n]:
+            hand = held[p]
+            legal = hand & may if hand & follow else hand
+            count = legal.bit_count()
+            if count > 1:
+                k = int(rnd() * count)
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+            bit = legal & -legal
             held[p] = hand ^ bit
             card = bit.bit_length() - 1
             value = power[card]
             if value > best_power:
-                best = card
                 best_power = value
                 best_pos = p
             if open_lead and card < LO_BLUKE:
                 follow = SUIT_MASK[SUIT_OF[card]]
+                may = follow | always
                 open_lead = False
             if card_play:
                 trick.append(card)
