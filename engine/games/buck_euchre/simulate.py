@@ -38,6 +38,7 @@ from engine.games.buck_euchre.rounds import CONTRACT, LETTERS, SET, find_winner
 MISDEAL_RATE: Final = 0.02
 BID_RATE: Final = (0.0, 0.01, 0.05, 0.2, 0.6, 0.9, 1.0, 1.0)
 DROP_RATE: Final = (0.1, 0.9)  # holding a trick, not holding one
+LAST_DROP_RATE: Final = 0.2  # the last one in, leaving the declarer alone
 #: Greedy strategy: the `_bid_strength` it wants before it orders up or names a suit.
 GREEDY_BID: Final = 4
 
@@ -214,11 +215,13 @@ def _play_round(
         for k in range(1, n):
             s = (declarer + k) % n
             weak = not _holds_a_trick(hands[s], trump)
+            # When taking all five tricks wins, the last one in stays to stop it: greedy
+            # always, random mostly.
+            last = sweep_wins and len(out) == n - 2
             if greedy:
-                # When taking all five tricks wins, the last one in stays to stop it.
-                drop = weak and not (sweep_wins and len(out) == n - 2)
+                drop = weak and not last
             else:
-                drop = rnd() < DROP_RATE[weak]
+                drop = rnd() < (LAST_DROP_RATE if last else DROP_RATE[weak])
             if drop:
                 out.append(s)
         out.sort()
