@@ -181,12 +181,11 @@ TALLY_RANK: Final[tuple[int, ...]] = tuple(
 TALLY_SLACK: Final = sum((63 - KIND_COPIES[k]) * TALLY_ONE[k] for k in range(KINDS))
 TALLY_OVER: Final = sum(64 * TALLY_ONE[k] for k in range(KINDS))
 #: Each spelling of a card to its tally of one, to its value, and to what the replay
-#: needs of it: (one, field, rank fields, strength).
+#: needs of it: (one, rank fields, strength).
 TALLY_OF: Final[dict[str, int]] = {text: TALLY_ONE[k] for text, k in PARSE.items()}
 VALUE_OF_TEXT: Final[dict[str, int]] = {text: KIND_VALUE[k] for text, k in PARSE.items()}
-PLAY_INFO: Final[dict[str, tuple[int, int, int, int]]] = {
-    text: (TALLY_ONE[k], TALLY_FIELD[k], TALLY_RANK[k], KIND_STRENGTH[k])
-    for text, k in PARSE.items()
+PLAY_INFO: Final[dict[str, tuple[int, int, int]]] = {
+    text: (TALLY_ONE[k], TALLY_RANK[k], KIND_STRENGTH[k]) for text, k in PARSE.items()
 }
 #: The rank fields of a trick holding both the Doe and the Buck.
 TALLY_DOE_AND_BUCK: Final = TALLY_FIELD[DOE] | TALLY_FIELD[BUCK]

@@ -27,14 +27,17 @@ from engine.games.ten_point_buck.cards import (
     DOE,
     KIND_COPIES,
     KIND_NAMES,
+    KIND_STRENGTH,
     KIND_VALUE,
     KIND_WHITE,
     PARSE,
     PLAY_INFO,
     TALLY_DOE_AND_BUCK,
+    TALLY_FIELD,
     TALLY_OF,
     TALLY_ONE,
     TALLY_OVER,
+    TALLY_RANK,
     TALLY_SLACK,
     TALLY_WIDTH,
     VALUE_OF_TEXT,
@@ -315,11 +318,69 @@ def _replay(
 ) -> PlayResult | list[Problem]:
     """Play the tricks card by card against the hands; stop at the first bad card.
 
-    Every card text in `tricks` is known to be a card; `hands` are tallies.
+    Every card text in `tricks` is known to be a card; `hands` are tallies. The quick
+    pass does not ask, card by card, whether the player holds it: each player plays one
+    card a trick, ten in all, so every hand ends empty exactly when everyone played their
+    own cards (a tally's fields are below 64, so a difference is zero only field by
+    field). Should a hand not end empty, or a renege show up (which a card played out of
+    turn can fake), the careful pass replays with every check to find the first bad card.
     """
+    quick = _quick_replay(players, dealer, hands[:], tricks)
+    if quick is not None:
+        return quick
+    return _careful_replay(number, players, dealer, hands, tricks)
+
+
+def _quick_replay(
+    players: Sequence[str], dealer: int, hands: list[int], tricks: list[list[str]]
+) -> PlayResult | None:
     n = len(players)
     info = PLAY_INFO
     value_of = VALUE_OF_TEXT.__getitem__
+    after = [*range(1, n), 0]  # the seat on each seat's left
+    pos = first_leader(dealer, n)
+    points = [0] * n
+    winners: list[int] = []
+    bonus: int | None = None
+    for trick in tricks:
+        in_trick = 0
+        best = -1
+        best_pos = pos
+        p = pos
+        for text in trick:
+            one, rank, strength = info[text]
+            hand = hands[p]
+            if rank & in_trick and hand & ~in_trick:
+                return None
+            hands[p] = hand - one
+            in_trick |= rank
+            if strength > best:
+                # Strictly higher: of equal normal cards the first played keeps the trick.
+                best = strength
+                best_pos = p
+            p = after[p]
+        if in_trick & TALLY_DOE_AND_BUCK == TALLY_DOE_AND_BUCK:
+            # The Doe: "if the Doe and the Ten-Point Buck are played to the same trick,
+            # then the Doe card wins the trick", and its player scores the bonus.
+            j = next(j for j, text in enumerate(trick) if PARSE[text] == DOE)
+            best_pos = (pos + j) % n
+            bonus = best_pos
+        points[best_pos] += sum(map(value_of, trick))
+        winners.append(best_pos)
+        pos = best_pos
+    if any(hands):
+        return None
+    return PlayResult(points, winners, bonus)
+
+
+def _careful_replay(
+    number: int,
+    players: Sequence[str],
+    dealer: int,
+    hands: list[int],
+    tricks: list[list[str]],
+) -> PlayResult | list[Problem]:
+    n = len(players)
     pos = first_leader(dealer, n)
     points = [0] * n
     winners: list[int] = []
@@ -330,26 +391,24 @@ def _replay(
         best_pos = pos
         p = pos
         for text in trick:
-            one, field, rank, strength = info[text]
+            kind = PARSE[text]
             hand = hands[p]
-            if not hand & field:
+            if not hand & TALLY_FIELD[kind]:
                 return [_not_in_hand(number, players, t, text, p, pos, hand)]
+            rank = TALLY_RANK[kind]
             if rank & in_trick and hand & ~in_trick:
                 return [_renege(number, players, t, trick, text, p, pos, hand, in_trick)]
-            hands[p] = hand - one
+            hands[p] = hand - TALLY_ONE[kind]
             in_trick |= rank
-            if strength > best:
-                # Strictly higher: of equal normal cards the first played keeps the trick.
-                best = strength
+            if KIND_STRENGTH[kind] > best:
+                best = KIND_STRENGTH[kind]
                 best_pos = p
             p = p + 1 if p + 1 < n else 0
         if in_trick & TALLY_DOE_AND_BUCK == TALLY_DOE_AND_BUCK:
-            # The Doe: "if the Doe and the Ten-Point Buck are played to the same trick,
-            # then the Doe card wins the trick", and its player scores the bonus.
             j = next(j for j, text in enumerate(trick) if PARSE[text] == DOE)
             best_pos = (pos + j) % n
             bonus = best_pos
-        points[best_pos] += sum(map(value_of, trick))
+        points[best_pos] += sum(KIND_VALUE[PARSE[text]] for text in trick)
         winners.append(best_pos)
         pos = best_pos
     return PlayResult(points, winners, bonus)
