@@ -19,7 +19,7 @@ from engine.games.bluke.play import CARD_HINT, check_play
 
 #: DOMAIN ruling: the largest hand is 13 at 2-4 players ...
 STANDARD_MAX: Final = 13
-#: ... and above that as many as leave at least two of the 52 plain cards' worth undealt.
+#: ... and floor(52 / players) above, which leaves at least two of the 54 cards undealt.
 PLAIN_CARDS: Final = 52
 SET_FACTOR: Final = 10
 

@@ -1,8 +1,8 @@
 """Whole games of Bluke or New Jersey Bluke played by the engine itself.
 
 Every hand of the schedule is dealt from a shuffled 54-card pack, an upcard turned, bids
-made from the dealer's left and the tricks played card by card with legal decisions
-(random ones, or a simple greedy player), so a simulated record is a real game: the
+made and the tricks played card by card with legal decisions (random ones, or a simple
+greedy player), so a simulated record is a real game: the
 engine's checker must accept it, and with ``card_play`` it carries the cards to prove it.
 All randomness comes from the `random.Random` handed in, drawn only through
 ``rng.random()`` (whose stream Python keeps stable) so that a seed replays the same game
@@ -61,6 +61,7 @@ HIGH_TRUMPS: Final = (*(sum(BIT[r * 4 + s] for r in (10, 11, 12)) for s in range
 
 
 def mask_to_cards(mask: int) -> list[int]:
+    """The cards of a mask in this module's numbering, lowest first."""
     cards = []
     while mask:
         low = mask & -mask
@@ -72,6 +73,8 @@ def mask_to_cards(mask: int) -> list[int]:
 def simulate_game(
     table: Table, variant: Variant, rng: random.Random, strategy: str, card_play: bool
 ) -> list[dict[str, Any]]:
+    """The rounds of a whole game, one per hand of the schedule. Raises `EngineUsageError`
+    for a `max_cards` the table cannot be dealt."""
     assert table.first_dealer is not None
     players = table.players
     n = len(players)
