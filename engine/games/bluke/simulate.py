@@ -53,7 +53,7 @@ POWER: Final = power_table(SUIT_OF, RANK_OF)
 FULL_DECK_MASK: Final = (1 << DECK_SIZE) - 1
 
 #: Random strategy: how often a bid is drawn from the whole range rather than from up to
-#: about twice a fair share of the tricks (which keeps most games' scores believable).
+#: one more than a fair share of the tricks (which keeps most games' scores believable).
 WILD_BID_RATE: Final = 0.1
 ACES: Final = sum(BIT[12 * 4 + s] for s in range(4))
 #: Queen, king and ace of each suit: the trumps a greedy bidder counts on.
@@ -143,8 +143,8 @@ def _bids(
         # Count sure-looking tricks: Blukes, high trumps and plain aces.
         sure = BLUKES | HIGH_TRUMPS[trump] | ACES & ~SUIT_MASK[trump]
         return [max(low, min(size, (hand & sure).bit_count())) for hand in hands]
-    # Random bids mostly stay within about twice a fair share of the tricks.
-    likely = min(size, max(low, (2 * size + n - 1) // n)) - low + 1
+    # Random bids mostly stay within one more than a fair share of the tricks.
+    likely = min(size, max(low, -(-size // n) + 1)) - low + 1
     wild = size - low + 1
     return [low + int(rnd() * (wild if rnd() < WILD_BID_RATE else likely)) for _ in range(n)]
 
