@@ -37,20 +37,15 @@ EXTRA_ROUNDS_LIMIT: Final = 1000
 BIT: Final = tuple(1 << b for b in range(DECK_SIZE))
 DOE_BIT: Final = SLOT[0]
 BUCK_BIT: Final = SLOT[10]
+#: What the play needs of each bit: (its mask, its rank mask, strength, value).
+BIT_INFO: Final = tuple(
+    (BIT[b], BIT_RANK_MASK[b], BIT_STRENGTH[b], VALUE_OF_BIT[b]) for b in range(DECK_SIZE)
+)
 NORMAL_MASK: Final = ((1 << DECK_SIZE) - 1) & ~WHITE_MASK
 #: The cards of a value above each value: what beats a card of that value, colour apart.
 ABOVE_VALUE: Final[tuple[int, ...]] = tuple(
     sum(VALUE_MASK[w] for w in range(v + 1, 11)) for v in range(11)
 )
-
-
-def _pick(mask: int, rnd: Callable[[], float]) -> int:
-    """A uniformly random bit of a non-empty mask."""
-    k = int(rnd() * mask.bit_count())
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
 
 
 def _low(mask: int) -> int:
@@ -122,13 +117,9 @@ def _play_round(
     # would cost much of a round's budget.
     keys = [rnd() for _ in range(DECK_SIZE)]
     deck = sorted(range(DECK_SIZE), key=keys.__getitem__)
-    hands = []
-    for i in range(0, HAND_SIZE * n, HAND_SIZE):
-        mask = 0
-        for b in deck[i : i + HAND_SIZE]:
-            mask |= BIT[b]
-        hands.append(mask)
-    in_play = sum(VALUE_OF_BIT[b] for b in deck[: HAND_SIZE * n])
+    bit_of = BIT.__getitem__
+    hands = [sum(map(bit_of, deck[i : i + HAND_SIZE])) for i in range(0, HAND_SIZE * n, HAND_SIZE)]
+    in_play = sum(map(VALUE_OF_BIT.__getitem__, deck[: HAND_SIZE * n]))
 
     # Bids, from the dealer's left round to the dealer (Bidding). Any whole number from 0
     # is legal; the random player bids around a fair share of the points in play, the
@@ -163,19 +154,24 @@ def _play_round(
             if greedy:
                 b = _greedy_card(legal, in_trick, best_bit, captured[p] < bids[p])
             elif legal & (legal - 1):
-                b = _pick(legal, rnd)
+                # A uniformly random legal card: skip k of its bits (inline: the hot loop).
+                k = int(rnd() * legal.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                b = (legal & -legal).bit_length() - 1
             else:
                 b = legal.bit_length() - 1
-            hands[p] = hand ^ BIT[b]
-            in_trick |= BIT_RANK_MASK[b]
-            strength = BIT_STRENGTH[b]
+            bit, rank, strength, value = BIT_INFO[b]
+            hands[p] = hand ^ bit
+            in_trick |= rank
             if strength > best:
                 best = strength
                 best_bit = b
                 best_pos = p
             if b == 0:
                 doe_pos = p
-            trick_points += VALUE_OF_BIT[b]
+            trick_points += value
             if card_play:
                 trick.append(b)
             p = p + 1 if p + 1 < n else 0
