@@ -10,8 +10,10 @@ Source: rules/ten-point-buck.md, Tricks, Legal Plays and The Doe.
 * The Doe (white 0) loses to every other white card, but when the Doe and the Buck
   (white 10) are in one trick the Doe wins it, and its player scores 2 Hunting Points.
 
-A player's card points are the values of the cards in the tricks they won. Hands are
-bit masks over the deck of `engine.games.ten_point_buck.cards`.
+A player's card points are the values of the cards in the tricks they won. The replay
+holds hands as tallies (counts per kind of card packed in one int), the simulator as bit
+masks (one bit per card of the deck); `engine.games.ten_point_buck.cards` has both, and
+the legal-play rule reads the same in either.
 """
 
 from __future__ import annotations
@@ -52,9 +54,10 @@ TRICKS: Final = 10
 def legal_cards(hand: int, in_trick: int) -> int:
     """The cards of `hand` a player may play to a trick.
 
-    `in_trick` is the union of the rank masks (`VALUE_MASK`) of the cards already in the
-    trick, 0 for the leader. Cards of a rank not yet in the trick if the hand has any,
-    else the whole hand: never empty for a non-empty hand, always part of it.
+    `in_trick` is the union of the rank masks of the cards already in the trick
+    (`VALUE_MASK` for bit-mask hands, `TALLY_RANK` for tallies), 0 for the leader. Cards of
+    a rank not yet in the trick if the hand has any, else the whole hand: never empty for
+    a non-empty hand, always part of it.
     """
     return hand & ~in_trick or hand
 
@@ -127,8 +130,8 @@ def check_play(
 def _read_sound_play(
     raw_hands: dict[Any, Any], raw_tricks: Any, players: Sequence[str]
 ) -> tuple[list[int], list[list[str]]] | None:
-    """The hands (tallies, by seat) and tricks of a play with nothing wrong in its shape, or None at
-    the first irregularity, for `_read_play` to say what it is.
+    """The hands (tallies, by seat) and tricks of a play with nothing wrong in its shape,
+    or None at the first irregularity, for `_read_play` to say what it is.
 
     The common case of a sound record is read here, mostly in C: each hand is one
     `sum(map(...))`, the deck check one addition, the cards of the tricks one subset test.
