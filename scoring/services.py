@@ -250,7 +250,8 @@ def _recheck(
 def _clean(data: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise UserError("round_not_an_object", "A round must be a JSON object of its fields.")
-    return {k: v for k, v in data.items() if v not in (None, [], {}, False)}
+    # Stored exactly as entered: `null` means something in some games (no trump).
+    return dict(data)
 
 
 @transaction.atomic

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from huckley.errors import UserError
 from scoring import services
-from scoring.forms import RoundForm
+from scoring.forms import RoundForm, form_for
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.models import Table
 from tournaments.permissions import (
@@ -35,6 +35,45 @@ def _game_qs() -> Any:
     )
 
 
+LEGENDS = {
+    "huckley-buck": "* a hook (-3, never below 0)",
+    "hucklebuck": "* a hook (-3, never below 0)",
+    "buck-euchre": "* set (+5); scores count down from 25 and the lowest wins",
+    "ten-point-buck": "scores are Hunting Points",
+    "bluke": "* went set (-10 x bid)",
+    "bluke-nj": "* went set (-10 x bid)",
+}
+
+
+def _names(mapping: Any) -> str:
+    if not isinstance(mapping, dict):
+        return ""
+    return ", ".join(f"{k} {v}" for k, v in mapping.items())
+
+
+def round_details(rules_id: str, data: dict[str, Any]) -> str:
+    """The game's own fields of a round, in a line under the round on the score sheet."""
+    parts: list[str] = []
+    if rules_id == "buck-euchre" and not data.get("misdeal"):
+        if data.get("upcard"):
+            parts.append(f"upcard {data['upcard']}")
+        parts.append(f"trump {data['trump']}" if data.get("trump") else "no trump")
+        if data.get("declarer"):
+            parts.append(f"declarer {data['declarer']}")
+    elif rules_id == "ten-point-buck":
+        parts.append(f"bids: {_names(data.get('bids'))}")
+        parts.append(f"card points: {_names(data.get('points'))}")
+        if data.get("doe_bonus"):
+            parts.append(f"Doe bonus {data['doe_bonus']}")
+    elif rules_id in ("bluke", "bluke-nj"):
+        if data.get("cards"):
+            parts.append(f"{data['cards']} cards")
+        if data.get("upcard"):
+            parts.append(f"upcard {data['upcard']}")
+        parts.append(f"bids: {_names(data.get('bids'))}")
+    return "; ".join(parts)
+
+
 def _sheet(game: Game) -> dict[str, Any]:
     """The score sheet: one row per round with points, running scores and hooks."""
     output = services.game_check(game)
@@ -46,6 +85,7 @@ def _sheet(game: Game) -> dict[str, Any]:
                 "number": stored.number,
                 "dealer": scored["dealer"],
                 "data": stored.data,
+                "details": round_details(game.rules_id, stored.data),
                 "cells": [
                     {
                         "dealer": p == scored["dealer"],
@@ -65,6 +105,7 @@ def _sheet(game: Game) -> dict[str, Any]:
         "rows": rows,
         "output": output,
         "winners": winners,
+        "legend": LEGENDS.get(game.rules_id, ""),
         "totals": [{"score": output["scores"].get(p, 0), "won": p in winners} for p in players],
     }
 
@@ -103,7 +144,7 @@ def _render_game(
         and game.table.sitting.session.status == "running"
     )
     if form is None and may_score and open_for_entry:
-        form = RoundForm(
+        form = form_for(game.rules_id)(
             players=sheet["players"],
             initial={"number": game.round_count + 1, "dealer": sheet["output"]["next_dealer"]},
         )
@@ -149,7 +190,7 @@ def round_enter(request: HttpRequest, pk: int) -> HttpResponse:
     actor = actor_from_request(request)
     _can_score(actor, game)
     players = [gp.name for gp in game.game_players.all()]
-    form = RoundForm(request.POST, players=players)
+    form = form_for(game.rules_id)(request.POST, players=players)
     if form.is_valid():
         number = form.cleaned_data["number"]
         try:
@@ -206,7 +247,7 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     stored = get_object_or_404(Round, game=game, number=number)
     players = [gp.name for gp in game.game_players.all()]
     if request.method == "POST":
-        form = RoundForm(request.POST, players=players)
+        form = form_for(game.rules_id)(request.POST, players=players)
         if form.is_valid():
             try:
                 services.round_correct(
@@ -223,8 +264,9 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     f"{reverse('scoring:table', args=[game.table_id])}?game={game.number}"
                 )
     else:
-        initial = RoundForm.initial_from_round(players, stored.data)
-        form = RoundForm(players=players, initial={**initial, "number": number})
+        form_class = form_for(game.rules_id)
+        initial = form_class.initial_from_round(players, stored.data)
+        form = form_class(players=players, initial={**initial, "number": number})
     return render(
         request,
         "scoring/round_edit.html",

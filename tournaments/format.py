@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, Generic, Protocol, TypeVar
@@ -56,6 +56,8 @@ class FormatRules:
     play_min: int
     play_max: int
     lower_is_better: bool
+    # The split aims at tables of this size ("groups of four"), within split_min..split_max.
+    ideal: int = 4
 
     def __post_init__(self) -> None:
         # A misconfigured format is a programming error, not something a director can fix.
@@ -63,6 +65,8 @@ class FormatRules:
             raise ValueError(
                 f"{self.rules_id}: need 1 <= play_min <= split_min <= split_max <= play_max"
             )
+        if not self.split_min <= self.ideal <= self.split_max:
+            raise ValueError(f"{self.rules_id}: need split_min <= ideal <= split_max")
 
 
 FORMATS: dict[str, FormatRules] = {
@@ -70,6 +74,12 @@ FORMATS: dict[str, FormatRules] = {
     for rules in (
         FormatRules("huckley-buck", 4, 7, 3, 7, lower_is_better=False),
         FormatRules("hucklebuck", 4, 7, 3, 7, lower_is_better=False),
+        # DOMAIN.md rule 8: Buck Euchre is exactly four a table, lower scores are better,
+        # and the players over a multiple of four sit out in turn.
+        FormatRules("buck-euchre", 4, 4, 4, 4, lower_is_better=True),
+        FormatRules("ten-point-buck", 3, 5, 3, 5, lower_is_better=False),
+        FormatRules("bluke", 4, 7, 3, 7, lower_is_better=False),
+        FormatRules("bluke-nj", 4, 7, 3, 7, lower_is_better=False),
     )
 }
 
@@ -110,12 +120,22 @@ def _too_few(n: int, fmt: FormatRules) -> FormatError:
     )
 
 
-def _can_split(n: int, fmt: FormatRules) -> bool:
+def _table_count(n: int, fmt: FormatRules) -> int | None:
+    """How many tables the split makes of `n` players, or None if no count fits.
+
+    Tables of `ideal` (four) with the rest spread over them; when that makes a table too
+    big, one more table at a time, as long as the tables stay big enough.
+    """
     if fmt.play_min <= n <= fmt.split_max:
-        return True
-    tables = n // fmt.split_min
-    # The most tables gives the smallest tables, so if any count works this one does.
-    return tables > 0 and -(-n // tables) <= fmt.split_max
+        return 1
+    tables = max(1, n // fmt.ideal)
+    while -(-n // tables) > fmt.split_max:
+        tables += 1
+    return tables if n // tables >= fmt.split_min else None
+
+
+def _can_split(n: int, fmt: FormatRules) -> bool:
+    return _table_count(n, fmt) is not None
 
 
 def sit_out_count(n: int, fmt: FormatRules) -> int:
@@ -135,6 +155,20 @@ def sit_out_count(n: int, fmt: FormatRules) -> int:
     return out
 
 
+def choose_sit_outs(
+    players: Sequence[K], count: int, *, sat_out: Mapping[K, int], rng: random.Random
+) -> list[K]:
+    """Who sits out this sitting (DOMAIN.md rule 8): those who have sat out least so far,
+    ties drawn at random. Sorted before the draw, so only who plays and the seed count."""
+    _check_unique(players, "the roster")
+    if count <= 0:
+        return []
+    ordered = sorted(players)
+    rng.shuffle(ordered)
+    ordered.sort(key=lambda p: sat_out.get(p, 0))
+    return ordered[:count]
+
+
 def table_sizes(n: int, fmt: FormatRules) -> list[int]:
     """The table sizes of the initial split, top table first (DOMAIN.md rule 1).
 
@@ -146,15 +180,15 @@ def table_sizes(n: int, fmt: FormatRules) -> list[int]:
         raise _too_few(n, fmt)
     if n <= fmt.split_max:
         return [n]
-    tables = n // fmt.split_min
-    base, extra = divmod(n, tables)
-    if base + (extra > 0) > fmt.split_max:
+    tables = _table_count(n, fmt)
+    if tables is None:
         out = sit_out_count(n, fmt)
         raise FormatError(
             "cannot_split",
             f"{n} players cannot be split into tables of {fmt.split_min}-{fmt.split_max}; "
             f"{out} must sit out this sitting.",
         )
+    base, extra = divmod(n, tables)
     return [base + 1] * extra + [base] * (tables - extra)
 
 

@@ -13,6 +13,10 @@ from django.db.models import Q
 RULES_CHOICES = [
     ("huckley-buck", "Huckley Buck (IHBA)"),
     ("hucklebuck", "Hucklebuck"),
+    ("buck-euchre", "Buck Euchre"),
+    ("ten-point-buck", "Ten-Point Buck"),
+    ("bluke", "Bluke"),
+    ("bluke-nj", "Bluke (New Jersey)"),
 ]
 
 
@@ -218,6 +222,23 @@ class Seating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.table} seat {self.seat}"
+
+
+class SitOut(models.Model):
+    """A player who sits out a sitting because the rules' table sizes cannot seat everyone
+    (Buck Euchre: the players over a multiple of four, in turn)."""
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="sit_outs")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="sit_outs")
+
+    class Meta:
+        ordering = ["sitting", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "player"], name="sit_out_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} sits out {self.sitting}"
 
 
 class ScorerLink(models.Model):

@@ -119,6 +119,7 @@ class StandingRow:
     games_won: int
     hooks: int
     withdrawn: bool
+    sitting_out: bool = False
 
 
 def session_standings(session: Session) -> list[StandingRow]:
@@ -156,9 +157,25 @@ def session_standings(session: Session) -> list[StandingRow]:
             )
             ordered += [(p.player, rank, p.place) for p in placings]
     seated = {pid for pid, _, _ in ordered}
+    sitting_out = (
+        set(sitting.sit_outs.values_list("player_id", flat=True)) if sitting is not None else set()
+    )
+    withdrawn = set(
+        session.entries.filter(withdrawn_at__isnull=False).values_list("player_id", flat=True)
+    )
+    lower = fmt.format_for(session.rules_id).lower_is_better
+
+    def by_points(pid: int) -> tuple[int, str]:
+        points = totals[pid]["points"] or 0 if pid in totals else 0
+        return (points if lower else -points, names[pid])
+
+    resting = sorted(
+        (pid for pid in sitting_out if pid in names and pid not in seated), key=by_points
+    )
+    ordered += [(pid, None, None) for pid in resting]
     rest = sorted(
-        (pid for pid in names if pid not in seated and pid in totals),
-        key=lambda pid: (-(totals[pid]["points"] or 0), names[pid]),
+        (pid for pid in names if pid not in seated and pid not in sitting_out and pid in totals),
+        key=by_points,
     )
     ordered += [(pid, None, None) for pid in rest]
     rows = []
@@ -175,7 +192,8 @@ def session_standings(session: Session) -> list[StandingRow]:
                 games_played=t.get("played") or 0,
                 games_won=t.get("won") or 0,
                 hooks=t.get("hooks_total") or 0,
-                withdrawn=rank is None,
+                withdrawn=pid in withdrawn,
+                sitting_out=pid in sitting_out,
             )
         )
     return rows

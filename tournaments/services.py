@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from datetime import date as Date
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils import timezone
 
+import engine
 from huckley.errors import ConflictError, UserError
 from scoring import services as scoring
 from scoring.models import Game
@@ -35,6 +36,7 @@ from tournaments.models import (
     Session,
     SessionPlayer,
     SessionStanding,
+    SitOut,
     Sitting,
     Table,
 )
@@ -95,7 +97,7 @@ def session_create(
         raise UserError(
             "season_not_in_club", "That season belongs to another club.", field="season"
         )
-    if rules_id not in fmt.FORMATS:
+    if rules_id not in fmt.FORMATS or rules_id not in engine.RULES:
         raise UserError("unknown_rules", f"Unknown rules “{rules_id}”.", field="rules_id")
     if games_per_sitting not in (2, 3):
         raise UserError(
@@ -206,7 +208,14 @@ def session_add_players(
         entry.save()
         added.append(entry)
         if sitting is not None:
-            _seat_at_bottom(sitting=sitting, player=player)
+            rules = _format_for(session)
+            if rules.split_min == rules.split_max:
+                # Tables of a fixed size cannot take one more: the late arrival sits out
+                # this sitting and joins the rotation from the next.
+                Seating.objects.filter(sitting=sitting, player=player).delete()
+                SitOut.objects.get_or_create(sitting=sitting, player=player)
+            else:
+                _seat_at_bottom(sitting=sitting, player=player)
     return added
 
 
@@ -271,10 +280,18 @@ def session_start(*, session_id: int, user: User) -> Sitting:
     big_loser = last_season_big_loser(session)
     big_loser_id = big_loser.pk if big_loser and big_loser.pk in ids else None
     try:
-        tables = fmt.split(ids, fmt=rules, seed=session.seed, big_loser=big_loser_id)
+        # The Big Loser's place is the bottom table, so they sit out last of all.
+        sitting_out = fmt.choose_sit_outs(
+            ids,
+            fmt.sit_out_count(len(ids), rules),
+            sat_out={big_loser_id: len(ids)} if big_loser_id else {},
+            rng=fmt.make_rng(session.seed, "sit-out", 1),
+        )
+        seated = [pid for pid in ids if pid not in sitting_out]
+        tables = fmt.split(seated, fmt=rules, seed=session.seed, big_loser=big_loser_id)
     except fmt.FormatError as e:
         raise UserError(e.code, str(e)) from None
-    sitting = _sitting_create(session=session, number=1, tables=tables)
+    sitting = _sitting_create(session=session, number=1, tables=tables, sitting_out=sitting_out)
     session.status = Session.Status.RUNNING
     session.started_at = timezone.now()
     session.big_loser_id = big_loser_id
@@ -282,10 +299,17 @@ def session_start(*, session_id: int, user: User) -> Sitting:
     return sitting
 
 
-def _sitting_create(*, session: Session, number: int, tables: Sequence[Sequence[int]]) -> Sitting:
+def _sitting_create(
+    *,
+    session: Session,
+    number: int,
+    tables: Sequence[Sequence[int]],
+    sitting_out: Sequence[int] = (),
+) -> Sitting:
     sitting = Sitting.objects.create(
         session=session, number=number, games_per_sitting=session.games_per_sitting
     )
+    SitOut.objects.bulk_create(SitOut(sitting=sitting, player_id=pid) for pid in sitting_out)
     table_rows = Table.objects.bulk_create(
         [Table(sitting=sitting, rank=rank) for rank in range(1, len(tables) + 1)]
     )
@@ -387,7 +411,48 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: User) ->
         table_count=len(preview.tables),
         rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
     )
-    return _sitting_create(session=session, number=sitting.number + 1, tables=tables)
+    tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
+    return _sitting_create(
+        session=session, number=sitting.number + 1, tables=tables, sitting_out=sitting_out
+    )
+
+
+def _rotate_sit_outs(
+    session: Session, sitting: Sitting, tables: list[list[int]]
+) -> tuple[list[list[int]], list[int]]:
+    """Who sits out the next sitting, in turn (DOMAIN.md rule 8): those who sat out least.
+    The players coming back take the seats of those going out."""
+    rules = _format_for(session)
+    # A withdrawal deletes the player's sit-out, so these are all still playing.
+    waiting = list(SitOut.objects.filter(sitting=sitting).values_list("player_id", flat=True))
+    seated = [pid for table in tables for pid in table]
+    everyone = seated + waiting
+    count = fmt.sit_out_count(len(everyone), rules) if everyone else 0
+    if not count and not waiting:
+        return tables, []
+    counts = dict(
+        SitOut.objects.filter(sitting__session=session)
+        .values_list("player_id")
+        .annotate(n=Count("id"))
+        .values_list("player_id", "n")
+    )
+    rng = fmt.make_rng(session.seed, "sit-out", sitting.number + 1)
+    chosen = fmt.choose_sit_outs(everyone, count, sat_out=counts, rng=rng)
+    returning = sorted(pid for pid in waiting if pid not in chosen)
+    rng.shuffle(returning)
+    result = []
+    for table in tables:
+        kept = []
+        for pid in table:
+            if pid in chosen:
+                if returning:
+                    kept.append(returning.pop())
+            else:
+                kept.append(pid)
+        result.append(kept)
+    # Any still waiting for a seat join the bottom table; a rebalance then fixes sizes.
+    result[-1].extend(returning)
+    return [t for t in result if t], chosen
 
 
 @transaction.atomic
@@ -437,6 +502,7 @@ def session_withdraw(*, session_id: int, player_id: int, user: User) -> None:
     if session.status != Session.Status.RUNNING:
         raise UserError("session_not_running", "This session is not running.")
     sitting = _current_sitting(session)
+    SitOut.objects.filter(sitting=sitting, player_id=player_id).delete()
     seating = Seating.objects.filter(sitting=sitting, player_id=player_id).first()
     if seating is not None and seating.left_at is None:
         game = _game_under_way(seating)

@@ -82,6 +82,7 @@ def session_public(request: HttpRequest, pk: int) -> HttpResponse:
             "session": session,
             "sitting": sitting,
             "progress": progress,
+            "sitting_out": list(sitting.sit_outs.select_related("player")) if sitting else [],
             "query": query,
             "found": [
                 (s, [c for c in companions.get(s.table_id, []) if c.pk != s.pk]) for s in found

@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.format import (
-    FORMATS,
     FormatError,
     FormatRules,
     Move,
     Placing,
     SittingResult,
+    choose_sit_outs,
     format_for,
     make_rng,
     movement,
@@ -31,7 +31,7 @@ from tournaments.format import (
 )
 
 HB = format_for("huckley-buck")
-# Not a real format yet: exactly four a table, lower is better, as Buck Euchre will be.
+# Exactly four a table and lower is better, as in Buck Euchre.
 FOURS = FormatRules("fours", 4, 4, 4, 4, lower_is_better=True)
 
 
@@ -56,12 +56,49 @@ def where(moves: Sequence[Move[str]]) -> dict[str, tuple[str, int]]:
 # Rules ids and table sizes (DOMAIN.md rule 1)
 
 
-def test_it_knows_huckley_buck_and_hucklebuck() -> None:
-    assert set(FORMATS) == {"huckley-buck", "hucklebuck"}
-    for rules_id in FORMATS:
-        fmt = format_for(rules_id)
-        assert (fmt.split_min, fmt.split_max, fmt.play_min, fmt.play_max) == (4, 7, 3, 7)
-        assert not fmt.lower_is_better
+@pytest.mark.parametrize(
+    ("rules_id", "sizes", "lower_is_better"),
+    [
+        ("huckley-buck", (4, 7, 3, 7), False),
+        ("hucklebuck", (4, 7, 3, 7), False),
+        # DOMAIN.md rule 8: "Buck Euchre: exactly 4 ... Ten-Point Buck: 3-5", lower is
+        # better in Buck Euchre.
+        ("buck-euchre", (4, 4, 4, 4), True),
+        ("ten-point-buck", (3, 5, 3, 5), False),
+        ("bluke", (4, 7, 3, 7), False),
+        ("bluke-nj", (4, 7, 3, 7), False),
+    ],
+)
+def test_it_knows_each_rules_table_sizes(
+    rules_id: str, sizes: tuple[int, int, int, int], lower_is_better: bool
+) -> None:
+    fmt = format_for(rules_id)
+    assert (fmt.split_min, fmt.split_max, fmt.play_min, fmt.play_max) == sizes
+    assert fmt.lower_is_better is lower_is_better
+
+
+@pytest.mark.parametrize(
+    ("players", "sizes"),
+    [(6, [3, 3]), (7, [4, 3]), (11, [4, 4, 3]), (13, [5, 4, 4]), (16, [4, 4, 4, 4])],
+)
+def test_ten_point_buck_splits_into_tables_of_three_to_five(players: int, sizes: list[int]) -> None:
+    """Tables of four with the rest spread, but never above five: one more table instead."""
+    assert table_sizes(players, format_for("ten-point-buck")) == sizes
+
+
+@pytest.mark.parametrize(("players", "out"), [(8, 0), (9, 1), (11, 3), (13, 1), (15, 3)])
+def test_buck_euchre_sits_out_the_players_over_a_multiple_of_four(players: int, out: int) -> None:
+    assert sit_out_count(players, format_for("buck-euchre")) == out
+
+
+def test_sit_outs_go_to_those_who_sat_out_least() -> None:
+    players = list(range(1, 10))
+    sat_out = {1: 1, 2: 1, 3: 0, 4: 2}
+    chosen = choose_sit_outs(players, 3, sat_out=sat_out, rng=make_rng(1, "sit-out", 1))
+    assert len(chosen) == 3
+    assert all(sat_out.get(p, 0) == 0 for p in chosen)
+    again = choose_sit_outs(players, 3, sat_out=sat_out, rng=make_rng(1, "sit-out", 1))
+    assert chosen == again
 
 
 def test_it_refuses_unknown_rules() -> None:
