@@ -40,12 +40,22 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--players",
         required=True,
-        help="how many players (3-7: Ann, Bob, Cy, ...) or their names, comma-separated",
+        help="how many players (named Ann, Bob, Cy, ...; the rules set the range) or their "
+        "names, comma-separated",
     )
     sim.add_argument("--seed", required=True, type=int)
     sim.add_argument("--strategy", default="random", choices=("random", "greedy"))
     sim.add_argument("--first-dealer", default=None)
-    sim.add_argument("--target", type=int, default=None, help="points that win the game")
+    sim.add_argument(
+        "--target", type=int, default=None, help="points that win the game (games to a target)"
+    )
+    sim.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule-set option, e.g. rounds=7 or sweep_wins=false (repeatable)",
+    )
     sim.add_argument("--card-play", action="store_true", help="include the cards dealt and played")
     return parser
 
@@ -57,6 +67,20 @@ def _players(text: str) -> list[str]:
             raise _UsageError(f"--players {count}: give 1 to {len(DEFAULT_NAMES)}, or names")
         return list(DEFAULT_NAMES[:count])
     return [name.strip() for name in text.split(",")]
+
+
+def _options(items: Sequence[str]) -> dict[str, object]:
+    """NAME=VALUE pairs; values read as JSON where they can be (7, true), else as text."""
+    options: dict[str, object] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        if not sep or not name:
+            raise _UsageError(f"--option {item!r}: write NAME=VALUE")
+        try:
+            options[name] = json.loads(text)
+        except json.JSONDecodeError:
+            options[name] = text
+    return options
 
 
 def _read(path: str) -> object:
@@ -87,7 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             output = check(record)  # type: ignore[arg-type]  # check accepts anything
             print(json.dumps(output, indent=2, ensure_ascii=False))
             return 0 if output["valid"] else 1
-        options = {} if args.target is None else {"target": args.target}
+        options = _options(args.option)
+        if args.target is not None:
+            if "target" not in RULES[args.rules].options:
+                raise _UsageError(f"--target: {args.rules} is not played to a target")
+            options["target"] = args.target
         try:
             record = simulate(
                 args.rules,

@@ -77,12 +77,16 @@ def _players(raw: Any, rs: RuleSet | None, errors: list[Problem]) -> tuple[str, 
     if rs is not None:
         info = rs.info
         if not info.min_players <= len(raw) <= info.max_players:
+            wanted = (
+                f"exactly {info.min_players}"
+                if info.min_players == info.max_players
+                else f"{info.min_players} to {info.max_players}"
+            )
             errors.append(
                 problem(
                     None,
                     "player_count",
-                    f"{info.name} is played by {info.min_players} to {info.max_players} "
-                    f"players, not {len(raw)} ({names(raw)}).",
+                    f"{info.name} is played by {wanted} players, not {len(raw)} ({names(raw)}).",
                 )
             )
     return tuple(raw)

@@ -136,3 +136,20 @@ def test_simulate_takes_names_and_is_the_same_for_the_same_seed() -> None:
     assert first.returncode == 0
     assert json.loads(first.stdout)["players"] == ["Ann", "Bob", "Cy"]
     assert run(*args).stdout == first.stdout
+
+
+def test_simulate_takes_rule_set_options() -> None:
+    """Ten-Point Buck is five rounds unless the option `rounds` says otherwise."""
+    made = run("simulate", "--rules", "ten-point-buck", "--players", "4", "--seed", "3",
+               "--option", "rounds=3")  # fmt: skip
+    assert made.returncode == 0
+    record = json.loads(made.stdout)
+    assert record["options"] == {"rounds": 3}
+    assert len(record["rounds"]) >= 3
+
+
+def test_target_is_refused_for_a_game_not_played_to_a_target() -> None:
+    made = run("simulate", "--rules", "buck-euchre", "--players", "4", "--seed", "3",
+               "--target", "5")  # fmt: skip
+    assert made.returncode == 2
+    assert made.stderr.decode().strip() == "engine: --target: buck-euchre is not played to a target"

@@ -77,8 +77,25 @@ def test_no_next_dealer_without_a_single_winner_of_a_valid_finished_game(
 
 
 def test_the_rule_sets_say_what_the_tournament_layer_needs() -> None:
-    assert set(engine.RULES) == {"huckley-buck", "hucklebuck"}
-    for rules_id in engine.RULES:
+    assert set(engine.RULES) == {
+        "huckley-buck",
+        "hucklebuck",
+        "buck-euchre",
+        "ten-point-buck",
+        "bluke",
+        "bluke-nj",
+    }
+    # Players per table and the sense of a better score, from the rule texts and DOMAIN.md.
+    expected = {
+        "buck-euchre": (4, 4, True),
+        "ten-point-buck": (3, 5, False),
+        "bluke": (2, 15, False),
+        "bluke-nj": (2, 15, False),
+    }
+    for rules_id, (low, high, lower) in expected.items():
+        info = engine.rules_info(rules_id)
+        assert (info.min_players, info.max_players, info.lower_is_better) == (low, high, lower)
+    for rules_id in ("huckley-buck", "hucklebuck"):
         info = engine.rules_info(rules_id)
         assert info.id == rules_id
         assert (info.min_players, info.max_players) == (3, 7)
