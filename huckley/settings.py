@@ -58,9 +58,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "tournaments",
     "scoring",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -149,13 +152,39 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
 
+# The public API (`api/`, docs/api.md): JSON only, one exception handler, one permission
+# class that asks `tournaments.permissions`. Token auth comes first so that a missing
+# login is a 401 with `WWW-Authenticate: Token`.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+        "api.authentication.ScorerLinkAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ActorPermission"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {"token": os.getenv("API_TOKEN_RATE", "20/minute")},
 }
+# Idempotency keys are kept this long; `manage.py api_idempotency_cleanup` drops older ones.
+API_IDEMPOTENCY_HOURS = envint("API_IDEMPOTENCY_HOURS", "24")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Huckley API",
-    "DESCRIPTION": "Tournament manager for Huckley Buck and related games.",
-    "VERSION": "0.1.0",
+    "DESCRIPTION": "Tournament manager for Huckley Buck and related games. "
+    "Authentication, errors, idempotency and double entry: docs/api.md.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI from the installed sidecar package: no CDN, no inline script.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "SessionStatusEnum": "tournaments.models.Session.Status",
+        "GameStatusEnum": "scoring.models.Game.Status",
+    },
 }
 
 SESSION_COOKIE_HTTPONLY = True

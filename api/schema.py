@@ -1,0 +1,129 @@
+"""OpenAPI for the API: the scorer-link security scheme, and `doc`, the one decorator
+every view method carries. `doc` declares what the method needs (the permission class
+reads it back, so the documented permission is the enforced one), and documents its
+summary, parameters, bodies and every error it can answer with."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+
+from api.permissions import NEED_TEXT, Need
+from api.serializers import ErrorSerializer
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class ScorerLinkScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    target_class = "api.authentication.ScorerLinkAuthentication"
+    name = "scorerLink"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "X-Scorer-Token",
+            "description": "The token of a table's scorer link (the last part of the link "
+            "the director hands out). Opens that table's rounds while the link is live.",
+        }
+
+
+ERROR_TEXT = {
+    400: "Refused: invalid input (`invalid_input`, one entry per field in `errors`) or a "
+    "rule of the tournament or the game (`code` says which; a refused round is "
+    "`round_invalid` with the engine's errors).",
+    401: "No credentials where some are needed (`not_authenticated`), or credentials that "
+    "are not valid (`authentication_failed`, `scorer_link_expired`).",
+    403: "The caller is known but may not do this (`not_director`, `not_scorer`).",
+    404: "No such object, or a private session the caller may not see (`not_found`).",
+    409: "The state moved on since the client looked (`code` says how); reload and retry.",
+    413: "The request body is too large (`payload_too_large`).",
+    415: "The body is not JSON (`unsupported_media_type`).",
+    422: "The Idempotency-Key was used before with a different body (`idempotency_key_reused`).",
+    429: "Too many requests (`throttled`); see Retry-After.",
+}
+
+# The credentials that can satisfy each need; `{}` means none are needed.
+AUTH = {
+    Need.PUBLIC: ["tokenAuth", "cookieAuth", "scorerLink", None],
+    Need.VIEW: ["tokenAuth", "cookieAuth", "scorerLink", None],
+    Need.DIRECT: ["tokenAuth", "cookieAuth"],
+    Need.SCORE: ["tokenAuth", "cookieAuth", "scorerLink"],
+}
+
+
+class ApiSchema(AutoSchema):
+    """Security per operation from the method's declared need (the schemes themselves
+    are registered by drf-spectacular from the view's authentication classes)."""
+
+    def get_auth(self) -> list[dict[str, list[Any]]]:
+        known = {name for requirement in super().get_auth() for name in requirement}
+        need_of = getattr(self.view, "need", None)
+        if need_of is None:
+            return [{name: []} for name in sorted(known)]
+        allowed = AUTH[need_of(self.method)]
+        return [{name: []} if name else {} for name in allowed if name is None or name in known]
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]([ -~]*[!-~])?$"},
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Any unique string (a UUID, say). A retry with the same key by the same "
+    "caller to the same method and path returns the first answer (with the header "
+    "Idempotent-Replayed: true) and changes nothing; the same key with another body is "
+    "a 422. Keys are kept for 24 hours.",
+)
+
+
+def doc(
+    *,
+    need: Need,
+    summary: str,
+    responses: dict[int, Any],
+    request: Any = None,
+    errors: Iterable[int] = (),
+    parameters: Sequence[OpenApiParameter] = (),
+    description: str = "",
+    tags: Sequence[str] = (),
+    operation_id: str | None = None,
+) -> Callable[[F], F]:
+    """Declare and document a view method. `need` is enforced by `ActorPermission`."""
+
+    def decorate(method: F) -> F:
+        write = getattr(method, "idempotent", False)
+        codes = set(errors) | {401}
+        if need is not Need.PUBLIC:
+            codes.add(404)
+        if need in (Need.DIRECT, Need.SCORE):
+            codes.add(403)
+        params = list(parameters)
+        if write:
+            codes |= {400, 422}
+            params.append(IDEMPOTENCY_KEY)
+            codes |= {413, 415}
+        documented: dict[int, Any] = dict(responses)
+        for code in sorted(codes):
+            documented.setdefault(code, OpenApiResponse(ErrorSerializer, ERROR_TEXT[code]))
+        text = f"{description}\n\n**Permission:** {NEED_TEXT[need]}".strip()
+        method.need = need  # type: ignore[attr-defined]
+        return extend_schema(  # type: ignore[no-any-return]
+            summary=summary,
+            description=text,
+            request=request,
+            responses=documented,
+            parameters=params,
+            tags=list(tags) or None,
+            operation_id=operation_id,
+        )(method)
+
+    return decorate
+
+
+__all__ = ["IDEMPOTENCY_KEY", "OpenApiParameter", "OpenApiTypes", "doc"]

@@ -1,0 +1,88 @@
+"""The API's URLs, under /api/. Anything else under /api/ is a JSON 404."""
+
+from __future__ import annotations
+
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from api.views import clubs, games, misc, sessions, tables
+from api.views.errors import not_found
+
+app_name = "api"
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path("auth/token/", misc.ObtainToken.as_view(), name="token"),
+    path("rules/", misc.RulesList.as_view(), name="rules"),
+    path("rules/<str:rules_id>/", misc.RulesDetail.as_view(), name="rules_detail"),
+    path("clubs/", clubs.ClubList.as_view(), name="clubs"),
+    path("clubs/<slug:slug>/", clubs.ClubDetail.as_view(), name="club"),
+    path("clubs/<slug:slug>/seasons/", clubs.ClubSeasons.as_view(), name="club_seasons"),
+    path("clubs/<slug:slug>/players/", clubs.ClubPlayers.as_view(), name="club_players"),
+    path("clubs/<slug:slug>/sessions/", sessions.ClubSessions.as_view(), name="club_sessions"),
+    path(
+        "seasons/<int:season_id>/standings/",
+        clubs.SeasonStandings.as_view(),
+        name="season_standings",
+    ),
+    path("sessions/", sessions.SessionList.as_view(), name="sessions"),
+    path("sessions/<int:session_id>/", sessions.SessionDetail.as_view(), name="session"),
+    path(
+        "sessions/<int:session_id>/players/",
+        sessions.SessionPlayers.as_view(),
+        name="session_players",
+    ),
+    path(
+        "sessions/<int:session_id>/check-in/",
+        sessions.SessionCheckIn.as_view(),
+        name="session_check_in",
+    ),
+    path("sessions/<int:session_id>/start/", sessions.SessionStart.as_view(), name="session_start"),
+    path(
+        "sessions/<int:session_id>/withdraw/",
+        sessions.SessionWithdraw.as_view(),
+        name="session_withdraw",
+    ),
+    path(
+        "sessions/<int:session_id>/movement/",
+        sessions.SessionMovement.as_view(),
+        name="session_movement",
+    ),
+    path(
+        "sessions/<int:session_id>/movement/undo/",
+        sessions.SessionMovementUndo.as_view(),
+        name="session_movement_undo",
+    ),
+    path(
+        "sessions/<int:session_id>/rebalance/",
+        sessions.SessionRebalance.as_view(),
+        name="session_rebalance",
+    ),
+    path(
+        "sessions/<int:session_id>/finish/", sessions.SessionFinish.as_view(), name="session_finish"
+    ),
+    path(
+        "sessions/<int:session_id>/standings/",
+        sessions.SessionStandings.as_view(),
+        name="session_standings",
+    ),
+    path(
+        "sessions/<int:session_id>/sittings/",
+        sessions.SessionSittings.as_view(),
+        name="session_sittings",
+    ),
+    path("sittings/<int:sitting_id>/", sessions.SittingDetail.as_view(), name="sitting"),
+    path("tables/<int:table_id>/", tables.TableDetail.as_view(), name="table"),
+    path(
+        "tables/<int:table_id>/scorer-links/",
+        tables.TableScorerLinks.as_view(),
+        name="table_scorer_links",
+    ),
+    path("games/<int:game_id>/", games.GameDetail.as_view(), name="game"),
+    path("games/<int:game_id>/rounds/", games.GameRounds.as_view(), name="game_rounds"),
+    path("games/<int:game_id>/rounds/<int:number>/", games.GameRound.as_view(), name="game_round"),
+    path("games/<int:game_id>/changes/", games.GameChanges.as_view(), name="game_changes"),
+    path("games/<int:game_id>/pending/", games.GamePending.as_view(), name="game_pending"),
+    re_path(r"^.*$", not_found, name="not_found"),
+]

@@ -1,0 +1,180 @@
+"""Clubs, their seasons and players, and the season ladder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api import selectors as api_selectors
+from api.permissions import Need, Target
+from api.schema import doc
+from api.views.base import ApiView
+from tournaments import selectors
+from tournaments.models import Club, Season
+from tournaments.permissions import can_direct
+
+TAGS = ["clubs"]
+
+
+class ClubSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    big_loser_criterion = serializers.ChoiceField(
+        choices=["hooks", "points"],
+        help_text="How a Big Loser is suggested: most hooks then fewest points, or fewest points.",
+    )
+
+
+class BigLoserSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField(source="player.name")
+    note = serializers.CharField()
+
+
+class SeasonSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+    big_loser = BigLoserSerializer(allow_null=True, help_text="The season's Big Loser award.")
+
+
+def _seasons(club: Club) -> list[dict[str, Any]]:
+    seasons = list(api_selectors.club_seasons(club))
+    awards = api_selectors.season_awards([s.pk for s in seasons])
+    return [
+        {
+            "id": s.pk,
+            "name": s.name,
+            "starts_on": s.starts_on,
+            "ends_on": s.ends_on,
+            "big_loser": awards.get(s.pk),
+        }
+        for s in seasons
+    ]
+
+
+class ClubList(ApiView):
+    @doc(
+        need=Need.PUBLIC,
+        summary="List clubs",
+        responses={200: ClubSerializer(many=True)},
+        tags=TAGS,
+    )
+    def get(self, request: Request) -> Response:
+        return Response(ClubSerializer(api_selectors.clubs(), many=True).data)
+
+
+class ClubView(ApiView):
+    def club(self) -> Club:
+        return get_object_or_404(Club, slug=self.kwargs["slug"])  # type: ignore[no-any-return]
+
+    def load_target(self, **kwargs: Any) -> Target:
+        club = self.club()
+        return Target(club=club, obj=club)
+
+
+class ClubDetail(ClubView):
+    class OutputSerializer(ClubSerializer):
+        class Meta:
+            ref_name = "ClubDetail"
+
+        seasons = SeasonSerializer(many=True, help_text="Newest first.")
+        may_direct = serializers.BooleanField(help_text="Whether the caller directs this club.")
+
+    @doc(
+        need=Need.PUBLIC,
+        summary="A club, with its seasons",
+        responses={200: OutputSerializer},
+        errors=[404],
+        tags=TAGS,
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = self.club()
+        data = {
+            "slug": club.slug,
+            "name": club.name,
+            "big_loser_criterion": club.big_loser_criterion,
+            "seasons": _seasons(club),
+            "may_direct": can_direct(self.actor, club),
+        }
+        return Response(self.OutputSerializer(data).data)
+
+
+class ClubSeasons(ClubView):
+    @doc(
+        need=Need.PUBLIC,
+        summary="A club's seasons",
+        description="Newest first, each with its Big Loser award if one was made.",
+        responses={200: SeasonSerializer(many=True)},
+        errors=[404],
+        tags=TAGS,
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(SeasonSerializer(_seasons(self.club()), many=True).data)
+
+
+class ClubPlayers(ClubView):
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "ClubPlayers"
+
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+
+    @doc(
+        need=Need.DIRECT,
+        summary="A club's players",
+        description="Every player the club knows, by name: the ids to put on a session's roster.",
+        responses={200: OutputSerializer(many=True)},
+        tags=TAGS,
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = self.target.obj
+        return Response(self.OutputSerializer(api_selectors.club_players(club), many=True).data)
+
+
+class SeasonStandings(ApiView):
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "SeasonStandings"
+
+        position = serializers.IntegerField()
+        player_id = serializers.IntegerField(source="player.pk")
+        name = serializers.CharField(source="player.name")
+        sessions = serializers.IntegerField()
+        games_won = serializers.IntegerField()
+        points = serializers.IntegerField()
+        hooks = serializers.IntegerField()
+        average_finish = serializers.FloatField()
+
+    @doc(
+        need=Need.PUBLIC,
+        summary="A season's standings",
+        description="Over the season's finished sessions: best average finishing position "
+        "first, then games won, then points. Served from a cache that finishing a session "
+        "refreshes in the background.",
+        responses={200: OutputSerializer(many=True)},
+        errors=[404],
+        tags=TAGS,
+    )
+    def get(self, request: Request, season_id: int) -> Response:
+        season = get_object_or_404(Season, pk=season_id)
+        rows = selectors.season_standings_cached(season.pk)
+        data = [
+            {
+                "position": i,
+                "player": r.player,
+                "sessions": r.sessions,
+                "games_won": r.games_won,
+                "points": r.points,
+                "hooks": r.hooks,
+                "average_finish": r.average_finish,
+            }
+            for i, r in enumerate(rows, start=1)
+        ]
+        return Response(self.OutputSerializer(data, many=True).data)

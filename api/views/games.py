@@ -1,0 +1,330 @@
+"""Games and rounds in the game record format, and result entry through
+`scoring.services` (the same calls as the score sheet)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api import selectors as api_selectors
+from api.errors import StateConflict
+from api.idempotency import idempotent
+from api.permissions import Need, Target
+from api.schema import OpenApiResponse, doc
+from api.serializers import (
+    GameSerializer,
+    GameSummarySerializer,
+    PendingRoundSerializer,
+    RoundConflictSerializer,
+    RoundFieldsSerializer,
+    RoundSerializer,
+    VerdictSerializer,
+)
+from api.views.base import ApiView
+from huckley.errors import ConflictError, UserError
+from scoring import services as scoring
+from scoring.models import Game, PendingRound
+from tournaments.permissions import Actor
+
+TAGS = ["games"]
+MAX_ROUND = 32767
+
+
+def game_data(game_id: int) -> dict[str, Any]:
+    """The game as stored now: summary, record and the engine's verdict."""
+    game = api_selectors.game_qs().get(pk=game_id)
+    record = scoring.game_record(game)
+    data = dict(GameSummarySerializer(game).data)
+    data["first_dealer_draw"] = dict(game.first_dealer_draw or {})
+    data["record"] = record
+    data["verdict"] = scoring.game_check(game)
+    return data
+
+
+def pending_data(pending: PendingRound, actor: Actor) -> dict[str, Any]:
+    return dict(
+        PendingRoundSerializer(
+            {
+                "number": pending.number,
+                "data": pending.data,
+                "entered_by": pending.entered_by.get_username() if pending.entered_by else None,
+                "scorer_link": pending.scorer_link_id is not None,
+                "yours": pending.device == actor.device,
+                "created_at": pending.created_at,
+            }
+        ).data
+        | {"round": dict(pending.data)}
+    )
+
+
+def _round_fields(body: Any) -> dict[str, Any]:
+    if not isinstance(body, Mapping):
+        raise exceptions.ValidationError(
+            ['A round is a JSON object: {"number": n, ...round fields}.'], code="not_an_object"
+        )
+    return {k: v for k, v in body.items() if k != "number"}
+
+
+class GameView(ApiView):
+    def load_target(self, **kwargs: Any) -> Target:
+        game = get_object_or_404(api_selectors.game_qs(), pk=kwargs["game_id"])
+        session = game.table.sitting.session
+        return Target(club=session.club, session=session, table=game.table, obj=game)
+
+    @property
+    def game(self) -> Game:
+        return self.target.obj  # type: ignore[no-any-return]
+
+
+class GameDetail(GameView):
+    @doc(
+        need=Need.VIEW,
+        summary="A game: its record and the engine's verdict",
+        description="`record` is the game in the buck-game/1 format; `verdict` is what the "
+        "engine says of it (scores per round, totals, winner, next dealer).",
+        responses={200: GameSerializer},
+        tags=TAGS,
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(game_data(self.game.pk))
+
+
+class EnteredSerializer(serializers.Serializer):
+    round = RoundSerializer()
+    game = GameSummarySerializer()
+    verdict = VerdictSerializer()
+
+
+class PendingAnswerSerializer(serializers.Serializer):
+    message = serializers.CharField()
+    pending = PendingRoundSerializer()
+
+
+class RoundEntrySerializer(RoundFieldsSerializer):
+    number = serializers.IntegerField(
+        min_value=1, max_value=MAX_ROUND, help_text="The next round: rounds entered + 1."
+    )
+
+
+class RoundNumberSerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1, max_value=MAX_ROUND)
+
+
+class GameRounds(GameView):
+    @doc(
+        need=Need.VIEW,
+        summary="A game's rounds",
+        description="Each round as entered, in the record format, with its number.",
+        responses={200: RoundSerializer(many=True)},
+        tags=TAGS,
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(RoundSerializer(self.game.rounds.all(), many=True).data)
+
+    @doc(
+        need=Need.SCORE,
+        summary="Enter a round",
+        description="The body is the round in the record format with its `number` (the "
+        "next one). The engine checks it with the game's earlier rounds:\n\n"
+        "- 201: stored; the answer has the round and the game's new verdict.\n"
+        "- 202: with double entry, the round waits for a second person at the table (or a "
+        "director) to enter the same numbers.\n"
+        "- 400 `round_invalid`: refused by the engine; `errors` lists each problem with its "
+        "`code`, `message`, `field` and `player`. Nothing is stored.\n"
+        "- 409 `round_number_taken` / `round_number_out_of_order`: that number is not the "
+        "next one (another scorer was first, or the same round was sent twice without an "
+        "Idempotency-Key); `game` is the game as stored now.\n"
+        "- 409 `double_entry_mismatch`: with double entry, someone else entered this round "
+        "differently; `entries` holds both. Both stay pending until one is entered again.",
+        request=RoundEntrySerializer,
+        responses={
+            201: EnteredSerializer,
+            202: PendingAnswerSerializer,
+            409: OpenApiResponse(RoundConflictSerializer, "The state moved on; see `code`."),
+        },
+        tags=TAGS,
+    )
+    @idempotent
+    def post(self, request: Request, game_id: int) -> Response:
+        fields = _round_fields(request.data)
+        number_in = RoundNumberSerializer(data=request.data)
+        number_in.is_valid(raise_exception=True)
+        number = number_in.validated_data["number"]
+        game_id = self.game.pk
+        try:
+            entry = scoring.round_submit(
+                game_id=game_id, number=number, data=fields, actor=self.actor
+            )
+        except ConflictError as e:
+            raise StateConflict(e, game=game_data(game_id)) from None
+        if entry.mismatch:
+            entries = PendingRound.objects.filter(game_id=game_id, number=number)
+            body = UserError("double_entry_mismatch", entry.mismatch).as_dict()
+            body["entries"] = [pending_data(p, self.actor) for p in entries]
+            # Returned, not raised: both entries are kept (the service's transaction commits).
+            return Response(body, status=status.HTTP_409_CONFLICT)
+        if entry.pending is not None:
+            answer = {
+                "message": f"Round {number} waits for a second person at the table (or a "
+                "director) to enter the same numbers.",
+                "pending": pending_data(entry.pending, self.actor),
+            }
+            return Response(answer, status=status.HTTP_202_ACCEPTED)
+        if not entry.created:
+            error = ConflictError(
+                "round_number_taken",
+                f"Round {number} has already been entered (with these numbers). Reload the "
+                "game; send an Idempotency-Key to make retries safe.",
+            )
+            raise StateConflict(error, game=game_data(game_id))
+        return Response(self._entered(game_id, number), status=status.HTTP_201_CREATED)
+
+    @staticmethod
+    def _entered(game_id: int, number: int) -> dict[str, Any]:
+        game = api_selectors.game_qs().get(pk=game_id)
+        stored = next(r for r in game.rounds.all() if r.number == number)
+        return {
+            "round": RoundSerializer(stored).data,
+            "game": GameSummarySerializer(game).data,
+            "verdict": scoring.game_check(game),
+        }
+
+
+class ChangedSerializer(serializers.Serializer):
+    game = GameSummarySerializer()
+    verdict = VerdictSerializer()
+
+
+class CorrectedSerializer(ChangedSerializer):
+    round = RoundSerializer()
+
+
+class GameRound(GameView):
+    def _stored(self, number: int) -> Any:
+        stored = api_selectors.game_round(self.game, number) if number <= MAX_ROUND else None
+        if stored is None:
+            raise exceptions.NotFound(f"Game {self.game.number} has no round {number}.")
+        return stored
+
+    @doc(
+        need=Need.VIEW,
+        summary="One round of a game",
+        responses={200: RoundSerializer},
+        tags=TAGS,
+    )
+    def get(self, request: Request, game_id: int, number: int) -> Response:
+        return Response(RoundSerializer(self._stored(number)).data)
+
+    @doc(
+        need=Need.SCORE,
+        summary="Correct a round",
+        description="The body is the round's fields in the record format (a `number` in it "
+        "is ignored). The whole game is checked again; a change that would make a later "
+        "round wrong is refused (400 `later_round_invalid`, with the engine's errors), as "
+        "is one that changes who won a game whose next game has rounds "
+        "(400 `next_game_started`). Results are locked once the sitting's movement is "
+        "confirmed.",
+        request=RoundFieldsSerializer,
+        responses={200: CorrectedSerializer},
+        tags=TAGS,
+    )
+    @idempotent
+    def put(self, request: Request, game_id: int, number: int) -> Response:
+        fields = _round_fields(request.data)
+        self._stored(number)
+        game_id = self.game.pk
+        scoring.round_correct(game_id=game_id, number=number, data=fields, actor=self.actor)
+        game = api_selectors.game_qs().get(pk=game_id)
+        stored = next(r for r in game.rounds.all() if r.number == number)
+        return Response(
+            {
+                "round": RoundSerializer(stored).data,
+                "game": GameSummarySerializer(game).data,
+                "verdict": scoring.game_check(game),
+            }
+        )
+
+    @doc(
+        need=Need.SCORE,
+        summary="Delete a round",
+        description="Later rounds move up one number and the whole game is checked again; "
+        "a deletion that would make a later round wrong is refused "
+        "(400 `later_round_invalid`).",
+        responses={200: ChangedSerializer},
+        tags=TAGS,
+    )
+    @idempotent
+    def delete(self, request: Request, game_id: int, number: int) -> Response:
+        self._stored(number)
+        game_id = self.game.pk
+        scoring.round_delete(game_id=game_id, number=number, actor=self.actor)
+        game = api_selectors.game_qs().get(pk=game_id)
+        return Response(
+            {"game": GameSummarySerializer(game).data, "verdict": scoring.game_check(game)}
+        )
+
+
+class ChangeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round_number = serializers.IntegerField()
+    action = serializers.ChoiceField(choices=["enter", "edit", "delete"])
+    before = RoundFieldsSerializer(allow_null=True, help_text="The round before (null: none).")
+    after = RoundFieldsSerializer(allow_null=True, help_text="The round after (null: none).")
+    user = serializers.CharField(allow_null=True, help_text="The account, if any.")
+    scorer_link = serializers.IntegerField(
+        allow_null=True, help_text="The scorer link used, if any (its id)."
+    )
+    note = serializers.CharField(allow_blank=True)
+    at = serializers.DateTimeField()
+
+
+class GameChanges(GameView):
+    @doc(
+        need=Need.DIRECT,
+        summary="A game's change history",
+        description="Every entry, correction and deletion of a round: who (account or "
+        "scorer link), when, before and after. Newest first.",
+        responses={200: ChangeSerializer(many=True)},
+        tags=TAGS,
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        changes = [
+            {
+                "id": c.pk,
+                "round_number": c.round_number,
+                "action": c.action,
+                "before": c.before,
+                "after": c.after,
+                "user": c.user.get_username() if c.user else None,
+                "scorer_link": c.scorer_link_id,
+                "note": c.note,
+                "at": c.at,
+            }
+            for c in api_selectors.game_changes(self.game)
+        ]
+        # before/after are rounds as stored: passed through as they are, not re-shaped.
+        return Response(
+            [
+                dict(ChangeSerializer(c).data) | {"before": c["before"], "after": c["after"]}
+                for c in changes
+            ]
+        )
+
+
+class GamePending(GameView):
+    @doc(
+        need=Need.SCORE,
+        summary="Rounds waiting for a second entry",
+        description="With double entry: rounds entered once and not yet confirmed.",
+        responses={200: PendingRoundSerializer(many=True)},
+        tags=TAGS,
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(
+            [pending_data(p, self.actor) for p in api_selectors.pending_rounds(self.game)]
+        )

@@ -1,0 +1,94 @@
+"""The engine's rule sets, and API tokens for directors' scripts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import exceptions, serializers
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+
+import engine
+from api.permissions import Need
+from api.schema import doc
+from api.views.base import ApiView
+
+
+class OptionSerializer(serializers.Serializer):
+    default = serializers.JSONField()
+    description = serializers.CharField()
+    choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    minimum = serializers.IntegerField(required=False)
+
+
+class RulesSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    lower_is_better = serializers.BooleanField()
+    options = serializers.DictField(child=OptionSerializer())
+    round_fields = serializers.ListField(child=serializers.CharField())
+    strategies = serializers.ListField(child=serializers.CharField())
+
+
+class RulesList(ApiView):
+    @doc(
+        need=Need.PUBLIC,
+        summary="The rule sets the engine knows",
+        description="Each with its player range, options and the round fields it reads.",
+        responses={200: RulesSerializer(many=True)},
+        tags=["rules"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response([info.as_dict() for info in engine.RULES.values()])
+
+
+class RulesDetail(ApiView):
+    @doc(
+        need=Need.PUBLIC,
+        summary="One rule set",
+        responses={200: RulesSerializer},
+        errors=[404],
+        tags=["rules"],
+    )
+    def get(self, request: Request, rules_id: str) -> Response:
+        info = engine.RULES.get(rules_id)
+        if info is None:
+            raise exceptions.NotFound(f"{rules_id} is not a rules id.")
+        return Response(info.as_dict())
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
+
+
+class TokenInputSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"})
+
+
+class ObtainToken(ApiView):
+    authentication_classes: list[Any] = []
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "token"
+
+    @doc(
+        need=Need.PUBLIC,
+        summary="Get an API token",
+        description="For directors' scripts: the account's token (created on first use). "
+        "Wrong credentials are a 400 (`invalid_input`). Limited to a few calls a minute.",
+        request=TokenInputSerializer,
+        responses={200: TokenSerializer},
+        errors=[400, 415, 429],
+        tags=["auth"],
+        operation_id="auth_token_create",
+    )
+    def post(self, request: Request) -> Response:
+        data = AuthTokenSerializer(data=request.data, context={"request": request})
+        data.is_valid(raise_exception=True)
+        token, _ = Token.objects.get_or_create(user=data.validated_data["user"])
+        return Response({"token": token.key})
