@@ -17,7 +17,11 @@ from engine.base import EngineUsageError
 from engine.record import check, simulate
 from engine.registry import RULES
 
-DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
+# Enough names for the largest table of any rule set (Bluke: 15).
+DEFAULT_NAMES = (
+    "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal",
+    "Ivy", "Jo", "Kit", "Lou", "Max", "Ned", "Oda",
+)  # fmt: skip
 
 
 class _UsageError(Exception):
