@@ -62,6 +62,12 @@ class RulesDetail(ApiView):
         return Response(info.as_dict())
 
 
+class LockedOut(exceptions.APIException):
+    status_code = 429
+    default_code = "locked_out"
+    default_detail = "Too many failed sign-ins for this account from here; try again later."
+
+
 class TokenSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
 
@@ -80,7 +86,9 @@ class ObtainToken(ApiView):
         need=Need.PUBLIC,
         summary="Get an API token",
         description="For directors' scripts: the account's token (created on first use). "
-        "Wrong credentials are a 400 (`invalid_input`). Limited to a few calls a minute.",
+        "Wrong credentials are a 400 (`invalid_input`); after repeated failures the account "
+        "is locked out from that address for a while (429 `locked_out`), and any address is "
+        "limited to a few calls a minute (429 `throttled`).",
         request=TokenInputSerializer,
         responses={200: TokenSerializer},
         errors=[400, 415, 429],
@@ -89,6 +97,10 @@ class ObtainToken(ApiView):
     )
     def post(self, request: Request) -> Response:
         data = AuthTokenSerializer(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
+        if not data.is_valid():
+            # django-axes marks the request when this username and address are locked out.
+            if getattr(request, "axes_locked_out", False):
+                raise LockedOut()
+            raise exceptions.ValidationError(data.errors)
         token, _ = Token.objects.get_or_create(user=data.validated_data["user"])
         return Response({"token": token.key})

@@ -648,9 +648,7 @@ class SessionRebalance(SessionView):
             session_id=self.session.pk, expected=expected, user=request.user
         )
         sitting = _current(self.session)
-        return Response(
-            RebalancedSerializer({"moved": moved, "sitting": sitting_detail(sitting)}).data
-        )
+        return Response({"moved": moved, "sitting": sitting_detail(sitting)})
 
 
 class SessionFinish(SessionView):

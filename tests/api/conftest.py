@@ -79,13 +79,14 @@ def scorer_client(table_id: int, director: Any) -> APIClient:
     return client
 
 
-def first_round(game: Game, number: int = 1) -> dict[str, Any]:
-    """A valid round: the player left of the dealer takes every trick."""
+def first_round(game: Game, number: int = 1, *, taker: str | None = None) -> dict[str, Any]:
+    """A valid next round: `taker` (by default the player left of the dealer) takes every
+    trick."""
     record = scoring.game_record(game)
     output = scoring.game_check(game)
     players = record["players"]
     dealer = output["next_dealer"]
-    taker = players[(players.index(dealer) + 1) % len(players)]
+    taker = taker or players[(players.index(dealer) + 1) % len(players)]
     return {"number": number, "dealer": dealer, "tricks": {taker: 5}}
 
 

@@ -123,9 +123,7 @@ def test_a_game_is_its_record_and_the_engines_verdict(
     from scoring import services as scoring
 
     data = first_round(top)
-    scoring.round_submit(
-        game_id=top.pk, number=1, data={"tricks": data["tricks"]}, actor=director
-    )
+    scoring.round_submit(game_id=top.pk, number=1, data={"tricks": data["tricks"]}, actor=director)
     game = APIClient().get(f"/api/games/{top.pk}/").json()
     assert game["record"]["format"] == "buck-game/1"
     assert game["record"]["rounds"] == [{"tricks": data["tricks"]}]
