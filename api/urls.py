@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView
 
 from api.views import clubs, games, misc, sessions, tables
+from api.views.docs import SwaggerDocs
 from api.views.errors import not_found
 
 app_name = "api"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path("docs/", SwaggerDocs.as_view(url_name="api:schema"), name="docs"),
     path("auth/token/", misc.ObtainToken.as_view(), name="token"),
     path("rules/", misc.RulesList.as_view(), name="rules"),
     path("rules/<str:rules_id>/", misc.RulesDetail.as_view(), name="rules_detail"),

@@ -212,7 +212,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ActorPermission"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.LimitedJSONParser"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"token": os.getenv("API_TOKEN_RATE", "20/minute")},
 }

@@ -21,6 +21,8 @@ class ApiView(APIView):
     def need(self, method: str) -> Need:
         name = "get" if method.upper() in ("HEAD", "OPTIONS") else method.lower()
         handler = getattr(self, name, None)
+        if handler is None:
+            return Need.PUBLIC  # nothing to protect: the answer is a 405
         need = getattr(handler, "need", None)
         # A method without `doc` is a programming error: refuse rather than guess.
         return need if isinstance(need, Need) else Need.DIRECT
