@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def production_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    # The browser tests allow async-unsafe calls in this process; a deployment must not.
+    unset = {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update(
         HUCKLEY_PRODUCTION="1",
         SECRET_KEY=secrets.token_urlsafe(60),
