@@ -51,6 +51,23 @@ def _names(mapping: Any) -> str:
     return ", ".join(f"{k} {v}" for k, v in mapping.items())
 
 
+def _compact(data: Any) -> str:
+    """A round as one short line for the history: what the scorer entered."""
+    if not isinstance(data, dict):
+        return ""
+    parts = []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{k} {v}" for k, v in value.items())
+        elif isinstance(value, list):
+            value = ", ".join(
+                f"{v.get('player')} {v.get('kind')}" if isinstance(v, dict) else str(v)
+                for v in value
+            )
+        parts.append(f"{key}: {value}")
+    return "; ".join(parts)
+
+
 def round_details(rules_id: str, data: dict[str, Any]) -> str:
     """The game's own fields of a round, in a line under the round on the score sheet."""
     parts: list[str] = []
@@ -174,8 +191,11 @@ def _render_game(
             "may_fix": may_score
             and game.table.sitting.moved_at is None
             and game.table.sitting.session.status == "running",
-            "changes": RoundChange.objects.filter(game=game).select_related("user", "scorer_link")[
-                :20
+            "changes": [
+                {"change": c, "before": _compact(c.before), "after": _compact(c.after)}
+                for c in RoundChange.objects.filter(game=game).select_related(
+                    "user", "scorer_link"
+                )[:20]
             ]
             if may_score
             else [],

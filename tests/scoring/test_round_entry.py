@@ -199,3 +199,20 @@ def test_the_stored_game_is_a_valid_record_for_the_engine(game: Game) -> None:
     output = engine.check(services.game_record(game))
     assert output["valid"] is True
     assert output["finished"] is True
+
+
+def test_the_history_shows_a_correction_before_and_after(game: Game, director: Any) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    order = dealer_order(game)
+    services.round_submit(game_id=game.pk, number=1, data={"tricks": {order[1]: 5}}, actor=None)
+    services.round_correct(
+        game_id=game.pk, number=1, data={"tricks": {order[1]: 4, order[2]: 1}}, actor=director
+    )
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("scoring:table", args=[game.table_id])).content.decode()
+    assert f"round 1 corrected by {director.username}" in page
+    assert f"before: tricks: {order[1]} 5" in page
+    assert f"after: tricks: {order[1]} 4, {order[2]} 1" in page
