@@ -9,6 +9,7 @@ jack?") is then one ``&`` against a table built once at import time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 SUITS: Final = "SHDC"
@@ -33,14 +34,19 @@ ABOVE: Final[tuple[int, ...]] = tuple(
 FULL_DECK_MASK: Final = (1 << DECK_SIZE) - 1
 
 
+def spellings(name: str) -> set[str]:
+    """The ways input may write a two-letter card name: either letter in either case."""
+    return {name, name.lower(), name[0] + name[1].lower(), name[0].lower() + name[1]}
+
+
 def _parse_table() -> dict[str, int]:
     table: dict[str, int] = {}
     for card, name in enumerate(CARD_NAMES):
-        spellings = {name, name.lower(), name[0] + name[1].lower(), name[0].lower() + name[1]}
+        written = spellings(name)
         if name[0] == "T":
             # The spec lets input write the ten as "10".
-            spellings |= {"10" + name[1], "10" + name[1].lower()}
-        for spelling in spellings:
+            written |= {"10" + name[1], "10" + name[1].lower()}
+        for spelling in written:
             table[spelling] = card
     return table
 
@@ -55,7 +61,11 @@ def parse_card(text: Any) -> int | None:
 
 
 def mask_to_cards(mask: int) -> list[int]:
-    """The cards in a mask, lowest card number first."""
+    """The cards in a mask, lowest card number first.
+
+    Only the bits count, so this serves any pack that gives each card one bit (Bluke's 54
+    cards, each copy of a Ten-Point Buck card), not only the 52 numbered here.
+    """
     cards = []
     while mask:
         low = mask & -mask
@@ -64,6 +74,9 @@ def mask_to_cards(mask: int) -> list[int]:
     return cards
 
 
-def describe(mask: int) -> str:
-    """A mask as the scorer would read it off the table: ``"QH, AH"``."""
-    return ", ".join(CARD_NAMES[c] for c in mask_to_cards(mask))
+def describe(mask: int, card_names: Sequence[str] = CARD_NAMES) -> str:
+    """A mask as the scorer would read it off the table: ``"QH, AH"``.
+
+    `card_names` names each bit, for a pack other than the 52 cards numbered here.
+    """
+    return ", ".join(card_names[c] for c in mask_to_cards(mask))

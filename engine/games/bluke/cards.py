@@ -19,7 +19,8 @@ from engine.cards import PARSE as PLAIN_PARSE
 from engine.cards import RANK_OF as PLAIN_RANK_OF
 from engine.cards import SUIT_MASK as PLAIN_SUIT_MASK
 from engine.cards import SUIT_OF as PLAIN_SUIT_OF
-from engine.cards import SUIT_WORDS
+from engine.cards import SUIT_WORDS, spellings
+from engine.cards import describe as describe_mask
 
 DECK_SIZE: Final = 54
 LO_BLUKE: Final = 52
@@ -41,7 +42,7 @@ SUIT_MASK: Final[tuple[int, ...]] = (*PLAIN_SUIT_MASK, BLUKES)
 def _parse_table() -> dict[str, int]:
     table = dict(PLAIN_PARSE)
     for name, card in (("BL", LO_BLUKE), ("BH", HI_BLUKE)):
-        for spelling in (name, name.lower(), name[0] + name[1].lower(), name[0].lower() + name[1]):
+        for spelling in spellings(name):
             table[spelling] = card
     return table
 
@@ -56,19 +57,9 @@ def parse_card(text: Any) -> int | None:
     return PARSE.get(text) if type(text) is str else None
 
 
-def mask_to_cards(mask: int) -> list[int]:
-    """The cards in a mask, lowest card number first (so the Blukes last)."""
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
-    return cards
-
-
 def describe(mask: int) -> str:
     """A mask as the scorer would read it off the table: ``"QH, AH, BL"``."""
-    return ", ".join(CARD_NAMES[c] for c in mask_to_cards(mask))
+    return describe_mask(mask, CARD_NAMES)
 
 
 def trump_of(upcard: int | None) -> int:

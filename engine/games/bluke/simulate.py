@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.base import EngineUsageError, Table
-from engine.cards import RANKS, SUITS
+from engine.cards import RANKS, SUITS, mask_to_cards
 from engine.games.bluke.cards import BLUKE_SUIT, BLUKES, DECK_SIZE, HI_BLUKE, LO_BLUKE
 from engine.games.bluke.play import ALWAYS, follow_table, power_table
 from engine.games.bluke.rounds import Variant, hand_sizes, max_cards_problem
@@ -58,16 +58,6 @@ WILD_BID_RATE: Final = 0.1
 ACES: Final = sum(BIT[12 * 4 + s] for s in range(4))
 #: Queen, king and ace of each suit: the trumps a greedy bidder counts on.
 HIGH_TRUMPS: Final = (*(sum(BIT[r * 4 + s] for r in (10, 11, 12)) for s in range(4)), 0)
-
-
-def mask_to_cards(mask: int) -> list[int]:
-    """The cards of a mask in this module's numbering, lowest first."""
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
-    return cards
 
 
 def simulate_game(

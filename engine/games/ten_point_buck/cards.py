@@ -20,6 +20,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Final
 
+from engine.cards import describe as describe_mask
+from engine.cards import mask_to_cards
+
 #: The kinds of card. Kind k of the white cards is the white card of value k (0 = the
 #: Doe, 10 = the Buck); kinds 11..19 are the normal 1..9.
 WHITE_KINDS: Final = 11
@@ -123,19 +126,13 @@ def card_hint(text: Any) -> str:
     return "write the value 0-10, with w for a white card: 7, 7w, 0w (the Doe), 10w (the Buck)"
 
 
-def bits_of(mask: int) -> list[int]:
-    """The bits set in a mask, lowest first."""
-    bits = []
-    while mask:
-        low = mask & -mask
-        bits.append(low.bit_length() - 1)
-        mask ^= low
-    return bits
+#: The bits set in a mask, lowest first: its cards, one bit per copy.
+bits_of: Final = mask_to_cards
 
 
 def describe(mask: int) -> str:
     """The cards of a mask as a scorer reads them, lowest first: ``"1, 1, 4w, 9"``."""
-    return ", ".join(NAME_OF_BIT[b] for b in bits_of(mask))
+    return describe_mask(mask, NAME_OF_BIT)
 
 
 def points_of(mask: int) -> int:
