@@ -36,6 +36,12 @@ def _fresh_cache() -> None:
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    # Every role is a user with a password; the production hasher is slow on purpose.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def db_state() -> tuple[Any, ...]:
     """Everything an API write could change."""
     return (
