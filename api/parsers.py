@@ -1,5 +1,6 @@
-"""JSON in, with limits: a body nested deeper than any request needs is refused as a
-parse error (400), never a RecursionError (500) in the parser, the engine or the store."""
+"""JSON in, with limits no real request comes near: nesting deeper than 32 levels, and
+strings no database column can hold (the NUL character, unpaired surrogates), are a
+parse error (400), never a RecursionError or a database error (500) further on."""
 
 from __future__ import annotations
 
@@ -12,23 +13,35 @@ from rest_framework.parsers import JSONParser
 MAX_DEPTH = 32
 
 
-def depth_of(value: Any) -> int:
-    """How deeply lists and objects nest in `value` (a scalar is 0), without recursion."""
-    deepest = 0
+def _storable(text: str) -> bool:
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def problem_in(value: Any) -> str | None:
+    """Why `value` cannot be taken, or None; walks it without recursion."""
     stack = [(value, 0)]
     while stack:
         item, depth = stack.pop()
+        if isinstance(item, str):
+            if not _storable(item):
+                return "a string holds a NUL character or an unpaired surrogate"
+            continue
         if isinstance(item, Mapping):
-            children: Any = item.values()
+            children: list[Any] = [*item.keys(), *item.values()]
         elif isinstance(item, list):
             children = item
         else:
             continue
-        deepest = max(deepest, depth + 1)
-        if deepest > MAX_DEPTH:
-            break
+        if depth + 1 > MAX_DEPTH:
+            return f"nested more than {MAX_DEPTH} levels deep"
         stack.extend((child, depth + 1) for child in children)
-    return deepest
+    return None
 
 
 class LimitedJSONParser(JSONParser):
@@ -36,12 +49,9 @@ class LimitedJSONParser(JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            data = None
-            too_deep = True
+            reason: str | None = f"nested more than {MAX_DEPTH} levels deep"
         else:
-            too_deep = depth_of(data) > MAX_DEPTH
-        if too_deep:
-            raise exceptions.ParseError(
-                f"JSON parse error - nested more than {MAX_DEPTH} levels deep."
-            )
+            reason = problem_in(data)
+        if reason:
+            raise exceptions.ParseError(f"JSON parse error - {reason}.")
         return data

@@ -85,5 +85,6 @@ urlpatterns = [
     path("games/<int:game_id>/rounds/<int:number>/", games.GameRound.as_view(), name="game_round"),
     path("games/<int:game_id>/changes/", games.GameChanges.as_view(), name="game_changes"),
     path("games/<int:game_id>/pending/", games.GamePending.as_view(), name="game_pending"),
-    re_path(r"^.*$", not_found, name="not_found"),
+    # Any other path, newlines included (a plain `.` would leave them to the HTML 404).
+    re_path(r"^[\s\S]*$", not_found, name="not_found"),
 ]

@@ -35,6 +35,10 @@ HUGE = '{"number": 1, "x": "' + "a" * 3_000_000 + '"}'
         ('{"number": NaN}', JSON, 400, "parse_error"),
         ("[" * 5000 + "]" * 5000, JSON, 400, "parse_error"),
         (NESTED, JSON, 400, "parse_error"),
+        # A NUL or a lone surrogate fits no PostgreSQL text or jsonb value.
+        ('{"number": 1, "tricks": {}, "note": "a\\u0000b"}', JSON, 400, "parse_error"),
+        ('{"number": 1, "dealer": "\\ud800"}', JSON, 400, "parse_error"),
+        ('{"number": 1, "\\u0000": 1}', JSON, 400, "parse_error"),
         ("number=1", "application/x-www-form-urlencoded", 415, "unsupported_media_type"),
         (HUGE, JSON, 413, "payload_too_large"),
     ],
@@ -53,7 +57,6 @@ def test_a_body_that_is_not_a_round_is_refused(
     [
         {"tricks": {"Ann": 10**40}},
         {"tricks": {"Ann": 1e300}},
-        {"dealer": "\u0000"},
         {"out": [None, 1, {"a": []}]},
         {"play": {"hands": {"x": [[[]]]}, "tricks": 5}},
         {"penalties": "all of them"},
@@ -84,6 +87,8 @@ def test_nonsense_round_fields_are_the_engines_400(
         "/api/rules/nope/",
         "/api/no-such-endpoint/",
         "/api/sessions/1/nothing/",
+        "/api/clubs/a%0Ab/",
+        "/api/clubs/%F0%9F%83%8F%0A/sessions/",
     ],
 )
 def test_unknown_ids_and_paths_are_a_json_404(running: Any, path: str) -> None:

@@ -293,3 +293,24 @@ def test_results_are_refused_once_the_session_is_not_running(
     response = token_client(director).post(rounds_url(game), first_round(game), format="json")
     assert response.status_code == 400
     assert response.json()["code"] == "session_not_running"
+
+
+def test_the_cleanup_command_drops_expired_keys(top: Game, director: Any) -> None:
+    from datetime import timedelta
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    scorer = scorer_client(top.table_id, director)
+    scorer.post(rounds_url(top), first_round(top), format="json", HTTP_IDEMPOTENCY_KEY="a")
+    scorer.get(rounds_url(top), HTTP_IDEMPOTENCY_KEY="reads-are-not-stored")
+    scorer.post(rounds_url(top), first_round(top, 2), format="json", HTTP_IDEMPOTENCY_KEY="b")
+    assert IdempotencyRecord.objects.count() == 2
+    IdempotencyRecord.objects.filter(key="a").update(
+        created_at=timezone.now() - timedelta(hours=25)
+    )
+    out = StringIO()
+    call_command("api_idempotency_cleanup", stdout=out)
+    assert "Deleted 1" in out.getvalue()
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["b"]

@@ -9,11 +9,13 @@ strategies are used directly instead, one test per operation.)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core import signals
+from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
@@ -71,6 +73,18 @@ def world(make_session: Callable[..., Session], director: Any, season: Season) -
             "rules_id": "huckley-buck",
         },
     }
+
+
+@pytest.fixture(autouse=True)
+def _one_connection() -> Iterator[None]:
+    """The real WSGI handler closes the database connection after each request, as it
+    should in production; here that connection holds the test's transaction (as in
+    Django's test client, which does the same)."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
 
 
 def test_every_operation_is_covered() -> None:
