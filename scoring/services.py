@@ -81,42 +81,78 @@ def game_check(game: Game) -> dict[str, Any]:
     return engine.check(game_record(game))
 
 
-def table_start_game(*, table: Table, number: int, previous: Game | None = None) -> Game:
-    """Start game `number` at a table with the players seated there now.
+def _new_game(
+    *,
+    table: Table,
+    session: Session,
+    number: int,
+    seated: Sequence[tuple[int, str]],
+    winner: str | None = None,
+) -> tuple[Game, list[GamePlayer]]:
+    """Game `number` at a table, unsaved, for the players `seated` (id, name) in seat order.
 
     The winner of the previous game deals first (ruling 7); the first game of a sitting,
     or one after a game with no single winner at the table, draws high card from the
     session's seed.
     """
-    session = table.sitting.session
-    seatings = list(
-        Seating.objects.filter(table=table, left_at__isnull=True)
-        .select_related("player")
-        .order_by("seat")
-    )
-    names = [s.player.name for s in seatings]
-    by_name = {s.player.name: s.player for s in seatings}
+    ids = dict((name, pid) for pid, name in seated)
     game = Game(
         table=table, number=number, rules_id=session.rules_id, options={}, first_dealer_draw={}
     )
-    dealer_name = None
-    if previous is not None:
-        dealer_name = engine.next_game_first_dealer(game_check(previous))
-    if dealer_name in by_name:
-        game.first_dealer = by_name[dealer_name]
+    if winner in ids:
+        game.first_dealer_id = ids[winner]
         game.first_dealer_source = Game.DealerSource.PREVIOUS_WINNER
     else:
         seed = make_rng(session.seed, "draw", table.sitting.number, table.rank, number)
-        dealer_name, cards = engine.draw_first_dealer(names, seed=seed.getrandbits(32))
-        game.first_dealer = by_name[dealer_name]
+        dealer, cards = engine.draw_first_dealer(list(ids), seed=seed.getrandbits(32))
+        game.first_dealer_id = ids[dealer]
         game.first_dealer_source = Game.DealerSource.DRAW
         game.first_dealer_draw = cards
-    game.save()
-    GamePlayer.objects.bulk_create(
-        GamePlayer(game=game, player=s.player, seat=i, name=s.player.name)
-        for i, s in enumerate(seatings, start=1)
+    players = [
+        GamePlayer(game=game, player_id=pid, seat=i, name=name)
+        for i, (pid, name) in enumerate(seated, start=1)
+    ]
+    return game, players
+
+
+def _seated(tables: Sequence[Table]) -> dict[int, list[tuple[int, str]]]:
+    rows = (
+        Seating.objects.filter(table__in=tables, left_at__isnull=True)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "player_id", "player__name")
     )
+    seated: dict[int, list[tuple[int, str]]] = {t.pk: [] for t in tables}
+    for table_id, player_id, name in rows:
+        seated[table_id].append((player_id, name))
+    return seated
+
+
+def table_start_game(*, table: Table, number: int, previous: Game | None = None) -> Game:
+    """Start game `number` at a table with the players seated there now."""
+    winner = engine.next_game_first_dealer(game_check(previous)) if previous else None
+    game, players = _new_game(
+        table=table,
+        session=table.sitting.session,
+        number=number,
+        seated=_seated([table])[table.pk],
+        winner=winner,
+    )
+    game.save()
+    GamePlayer.objects.bulk_create(players)
     return game
+
+
+def tables_start_first_games(*, tables: Sequence[Table], session: Session) -> None:
+    """Game 1 at every table of a new sitting, in a fixed number of queries whatever the
+    number of tables (a festival seats 250 at once)."""
+    seated = _seated(tables)
+    made = [
+        _new_game(table=t, session=session, number=1, seated=seated[t.pk])
+        for t in tables
+        if seated[t.pk]
+    ]
+    Game.objects.bulk_create([game for game, _ in made])
+    GamePlayer.objects.bulk_create([gp for _, players in made for gp in players])
 
 
 def game_refresh_players(*, game: Game) -> None:

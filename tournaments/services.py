@@ -60,14 +60,13 @@ def players_get_or_create(*, club: Club, names: Sequence[str]) -> list[Player]:
     Names match regardless of case and extra spaces."""
     wanted = _clean_names(names)
     known = {p.name.casefold(): p for p in Player.objects.filter(club=club)}
-    result = []
-    for name in wanted:
-        player = known.get(name.casefold())
-        if player is None:
-            player = Player.objects.create(club=club, name=name)
-            known[name.casefold()] = player
-        result.append(player)
-    return result
+    new = Player.objects.bulk_create(
+        [Player(club=club, name=name) for name in wanted if name.casefold() not in known]
+    )
+    if any(p.pk is None for p in new):  # a backend that returns no ids from bulk_create
+        new = list(Player.objects.filter(club=club, name__in=[p.name for p in new]))
+    known.update((p.name.casefold(), p) for p in new)
+    return [known[name.casefold()] for name in wanted]
 
 
 def _format_for(session: Session) -> fmt.FormatRules:
@@ -322,7 +321,7 @@ def _sitting_create(
         table_rows = list(sitting.tables.order_by("rank"))
     for table in table_rows:
         table.sitting = sitting
-        scoring.table_start_game(table=table, number=1)
+    scoring.tables_start_first_games(tables=table_rows, session=session)
     return sitting
 
 
@@ -348,10 +347,13 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
             f"Table {listed} still {'has' if len(unfinished) == 1 else 'have'} games to play.",
         )
     results = selectors.sitting_results(sitting)
-    names = {r.player: n for n, r in ((r.name, r.result) for r in results)}
+    names = {r.result.player: r.name for r in results}
+    by_table: dict[int, list[fmt.SittingResult[int]]] = {}
+    for r in results:
+        by_table.setdefault(r.table_id, []).append(r.result)
     ordered: list[tuple[Table, list[fmt.Placing[int]]]] = []
     for p in progress:
-        table_results = [r.result for r in results if r.table_id == p.table.pk]
+        table_results = by_table.get(p.table.pk, [])
         placings = fmt.order_table(
             table_results,
             lower_is_better=rules.lower_is_better,

@@ -71,18 +71,23 @@ def session_public(request: HttpRequest, pk: int) -> HttpResponse:
     """All tables of the current sitting, and "find my table" by name."""
     session = _public_session(request, pk)
     sitting = session.sittings.order_by("-number").first()
-    progress = selectors.sitting_progress(sitting) if sitting else []
     query = request.GET.get("name", "").strip()
     found = selectors.find_seating(session, query) if query else []
     companions = selectors.table_companions([s.table for s in found]) if found else {}
+    # "Find my table" shows the player's table only: a phone needs no list of 250 tables.
+    board = selectors.sitting_board(sitting) if sitting and not query else []
     return render(
         request,
         "tournaments/session_public.html",
         {
             "session": session,
             "sitting": sitting,
-            "progress": progress,
-            "sitting_out": list(sitting.sit_outs.select_related("player")) if sitting else [],
+            "board": board,
+            # One URL reversed, the table id filled in per card: reversing 250 times costs.
+            "table_url": reverse("scoring:table", args=[0]).replace("/0/", "/{}/"),
+            "sitting_out": list(sitting.sit_outs.values_list("player__name", flat=True))
+            if sitting and not query
+            else [],
             "query": query,
             "found": [
                 (s, [c for c in companions.get(s.table_id, []) if c.pk != s.pk]) for s in found
