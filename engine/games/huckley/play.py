@@ -14,10 +14,9 @@ The highest trump wins a trick, or else the highest card of the suit led.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from engine.base import Problem, problem, show
+from engine.base import Problem
 from engine.cards import (
     ABOVE,
     BIT,
@@ -28,11 +27,24 @@ from engine.cards import (
     SUIT_WORD,
     SUIT_WORDS,
     describe,
+    parse_card,
 )
-from engine.cards import parse_card as _parse
+from engine.games._common.play import (
+    PlayResult,
+    card_not_in_hand,
+    first_leader,
+    missing_upcard,
+    not_a_card,
+    not_a_play,
+    not_an_upcard,
+    read_hands,
+    read_tricks,
+    renege,
+)
 
-HAND_SIZE = 5
-TRICKS = 5
+HAND_SIZE: Final = 5
+TRICKS: Final = 5
+CARD_HINT: Final = "write rank then suit, like 7H or TD"
 
 
 def legal_kill(hand: int, led: int, best: int, trump: int) -> int:
@@ -99,16 +111,8 @@ def renege_reason(hand: int, card: int, led: int, best: int, trump: int, kill: b
     return f"had to over-trump {CARD_NAMES[best]} with {describe(trumps & ABOVE[best])}"
 
 
-@dataclass(slots=True)
-class PlayResult:
-    """What a checked `play` says: tricks per seat and the winner of each trick."""
-
-    counts: list[int]
-    winners: list[int]
-
-
-def _ordinal(k: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+def _not_a_card(number: int, text: Any, where: str, player: str | None) -> Problem:
+    return not_a_card(number, text, where, player, CARD_HINT)
 
 
 def check_play(
@@ -129,36 +133,13 @@ def check_play(
     and lost no hand to a penalty.
     """
     errors: list[Problem] = []
-    trump_card = _parse(upcard)
+    trump_card = parse_card(upcard)
     if upcard is None:
-        errors.append(
-            problem(
-                number,
-                "missing_upcard",
-                "The cards played are given but not the upcard; enter the upcard so the "
-                "trump suit is known.",
-                "upcard",
-            )
-        )
+        errors.append(missing_upcard(number, " so the trump suit is known"))
     elif trump_card is None:
-        errors.append(
-            problem(
-                number,
-                "bad_card",
-                f"The upcard {show(upcard)} is not a card; write rank then suit, like 7H or TD.",
-                "upcard",
-            )
-        )
+        errors.append(not_an_upcard(number, upcard, CARD_HINT))
     if not isinstance(raw, dict) or not isinstance(raw.get("hands"), dict):
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                'play must have "hands" (each player\'s 5 cards) and "tricks" (5 lists of '
-                "cards in the order played).",
-                "play",
-            )
-        )
+        errors.append(not_a_play(number, f"{HAND_SIZE} cards", TRICKS))
         return errors
     raw_hands: dict[Any, Any] = raw["hands"]
     raw_tricks = raw.get("tricks")
@@ -179,170 +160,37 @@ def check_play(
                 kill=kill,
             )
 
-    # Hands: exactly one per player in play, 5 readable cards each, no card twice.
-    hand_of_seat: dict[int, int] = {}
-    owner: dict[int, str] = {}
-    if trump_card is not None:
-        owner[trump_card] = "the upcard"
-    in_play_set = set(in_play)
-    for name, cards in raw_hands.items():
-        s = seat.get(name) if isinstance(name, str) else None
-        if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"play has a hand for {show(name)}, who is not at this table.",
-                    "play",
-                )
-            )
-            continue
-        if s not in in_play_set:
-            errors.append(
-                problem(
-                    number,
-                    "wrong_hands",
-                    f"play has a hand for {name}, who has no hand in play this round (dropped "
-                    "or lost the hand to a penalty); remove it.",
-                    "play",
-                    name,
-                )
-            )
-            continue
-        if not isinstance(cards, list):
-            errors.append(
-                problem(
-                    number, "bad_field", f"{name}'s hand must be a list of cards.", "play", name
-                )
-            )
-            continue
-        mask = 0
-        for text in cards:
-            c = _parse(text)
-            if c is None:
-                errors.append(
-                    problem(
-                        number,
-                        "bad_card",
-                        f"{show(text)} in {name}'s hand is not a card; write rank then suit, "
-                        "like 7H or TD.",
-                        "play",
-                        name,
-                    )
-                )
-                continue
-            if c in owner:
-                if (
-                    c == trump_card
-                    and owner[c] == "the upcard"
-                    and (upcard_to_anyone or s == dealer)
-                ):
-                    # The dealer may keep the upcard (IHBA, THE DRAW); in Hucklebuck the
-                    # upcard tops the draw pile, so whoever draws first takes it.
-                    owner[c] = name
-                    mask |= 1 << c
-                    continue
-                if owner[c] == "the upcard":
-                    errors.append(
-                        problem(
-                            number,
-                            "upcard_in_hand",
-                            f"{name}'s hand holds {CARD_NAMES[c]}, the upcard; only the dealer "
-                            f"({players[dealer]}) can take the upcard, on the draw.",
-                            "play",
-                            name,
-                        )
-                    )
-                else:
-                    where = "twice" if owner[c] == name else f"and in {owner[c]}'s"
-                    errors.append(
-                        problem(
-                            number,
-                            "duplicate_card",
-                            f"{CARD_NAMES[c]} is in {name}'s hand {where}; "
-                            "a pack has one of each card.",
-                            "play",
-                            name,
-                        )
-                    )
-                continue
-            owner[c] = name
-            mask |= 1 << c
-        if len(cards) != HAND_SIZE:
-            errors.append(
-                problem(
-                    number,
-                    "hand_size",
-                    f"{name}'s hand has {len(cards)} cards; a hand in play has {HAND_SIZE}.",
-                    "play",
-                    name,
-                )
-            )
-        hand_of_seat[s] = mask
-    for s in in_play:
-        if s not in hand_of_seat and players[s] not in raw_hands:
-            errors.append(
-                problem(
-                    number,
-                    "wrong_hands",
-                    f"play has no hand for {players[s]}, who is in this round.",
-                    "play",
-                    players[s],
-                )
-            )
-
-    # Tricks: 5 of them, each with one card per player in play.
-    tricks: list[list[int]] = []
-    if not isinstance(raw_tricks, list):
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                'play must have "tricks": 5 lists of cards in the order played.',
-                "play",
-            )
-        )
-    else:
-        if len(raw_tricks) != TRICKS:
-            errors.append(
-                problem(
-                    number,
-                    "wrong_trick_count",
-                    f"play lists {len(raw_tricks)} tricks; a round has {TRICKS}.",
-                    "play",
-                )
-            )
-        for t, trick in enumerate(raw_tricks, start=1):
-            if not isinstance(trick, list):
-                errors.append(
-                    problem(number, "bad_field", f"Trick {t} must be a list of cards.", "play")
-                )
-                continue
-            if len(trick) != n_in:
-                errors.append(
-                    problem(
-                        number,
-                        "wrong_trick_size",
-                        f"Trick {t} has {len(trick)} cards; with {n_in} players in play "
-                        f"each trick has {n_in}.",
-                        "play",
-                    )
-                )
-            cards_of_trick = []
-            for text in trick:
-                c = _parse(text)
-                if c is None:
-                    errors.append(
-                        problem(
-                            number,
-                            "bad_card",
-                            f"{show(text)} in trick {t} is not a card; write rank then suit, "
-                            "like 7H or TD.",
-                            "play",
-                        )
-                    )
-                cards_of_trick.append(-1 if c is None else c)
-            tricks.append(cards_of_trick)
+    hand_of_seat = read_hands(
+        number,
+        players,
+        seat,
+        raw_hands,
+        errors,
+        in_play=in_play,
+        parse=parse_card,
+        not_a_card=_not_a_card,
+        card_names=CARD_NAMES,
+        upcard=trump_card,
+        # The dealer may keep the upcard (IHBA, THE DRAW); in Hucklebuck the upcard tops
+        # the draw pile, so whoever draws first takes it.
+        takers=range(len(players)) if upcard_to_anyone else (dealer,),
+        size=HAND_SIZE,
+        size_rule=f"a hand in play has {HAND_SIZE}",
+        missing_rule=", who is in this round",
+        upcard_rule=f"; only the dealer ({players[dealer]}) can take the upcard, on the draw",
+        sat_out="who has no hand in play this round (dropped or lost the hand to a penalty)",
+    )
+    tricks = read_tricks(
+        number,
+        raw_tricks,
+        errors,
+        count=TRICKS,
+        size=n_in,
+        parse=parse_card,
+        not_a_card=_not_a_card,
+        count_rule=f"a round has {TRICKS}",
+        size_rule=f"with {n_in} players in play each trick has {n_in}",
+    )
     if errors:
         return errors
     assert trump_card is not None
@@ -412,16 +260,6 @@ def _read_sound_play(
     return hands, tricks
 
 
-def first_leader(dealer: int, in_play: list[int], n: int) -> int:
-    """Index into `in_play` of the player who leads trick 1: the first in play to the
-    dealer's left (the dealer last)."""
-    for step in range(1, n + 1):
-        s = (dealer + step) % n
-        if s in in_play:
-            return in_play.index(s)
-    raise ValueError("no player in play")
-
-
 def _replay(
     *,
     number: int,
@@ -447,18 +285,10 @@ def _replay(
             hand = hands[p]
             bit = 1 << card
             if not hand & bit:
+                leader = players[in_play[pos]]
                 name = players[in_play[p]]
                 return [
-                    problem(
-                        number,
-                        "card_not_in_hand",
-                        f"Trick {t}: the {_ordinal(j + 1)} card, {CARD_NAMES[card]}, falls to "
-                        f"{name}, but {name} does not hold {CARD_NAMES[card]} at that point "
-                        f"(holds {describe(hand)}). Cards of a trick are listed from its "
-                        f"leader, {players[in_play[pos]]}, clockwise.",
-                        "play",
-                        name,
-                    )
+                    card_not_in_hand(number, t, j, CARD_NAMES[card], name, describe(hand), leader)
                 ]
             if led < 0:
                 led = SUIT_OF[card]
@@ -467,17 +297,11 @@ def _replay(
                 if not legal(hand, led, best, trump) & bit:
                     name = players[in_play[p]]
                     reason = renege_reason(hand, card, led, best, trump, kill)
-                    return [
-                        problem(
-                            number,
-                            "renege",
-                            f"Trick {t}: {name} played {CARD_NAMES[card]}, a renege: {name} "
-                            f"{reason}. Enter the round as replayed without {name}'s hand, "
-                            f"with a renege penalty on {name}.",
-                            "play",
-                            name,
-                        )
-                    ]
+                    advice = (
+                        f"Enter the round as replayed without {name}'s hand, with a renege "
+                        f"penalty on {name}."
+                    )
+                    return [renege(number, t, name, CARD_NAMES[card], f"{name} {reason}", advice)]
                 suit = SUIT_OF[card]
                 best_suit = SUIT_OF[best]
                 if (suit == best_suit and card > best) or (suit == trump and best_suit != trump):

@@ -7,13 +7,29 @@ scores (never below zero), finds the winner and stops at the first invalid round
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, literal, names, problem, show
+from engine.base import GameResult, Problem, Table, names, problem, show
 from engine.cards import parse_card
-from engine.games.huckley.play import PlayResult, check_play
+from engine.games._common.play import not_an_upcard
+from engine.games._common.rounds import (
+    FIVE_TRICKS,
+    compare_with_play,
+    counts_from_winners,
+    game_over,
+    has_tricks,
+    misdeal_with_tricks,
+    not_a_round,
+    read_out,
+    read_player_numbers,
+    read_trick_winners,
+    tricks_for_dropped,
+    tricks_not_five,
+    wrong_dealer,
+)
+from engine.games.huckley.play import CARD_HINT, check_play
 
 HOOK: Final = 3
 TRICKS: Final = 5
@@ -23,7 +39,6 @@ THROWN_IN_ONLY: Final = frozenset({"misdeal"})
 #: Reneges happen in play and an undeclared draw lets play go on without the dealer's
 #: hand (IHBA, DEALER NOT ANNOUNCING...), so neither fits a round that was thrown in.
 PLAYED_ONLY: Final = frozenset({"renege", "undeclared_draw"})
-_EMPTY: Final[tuple[Any, ...]] = (None, [], {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,23 +56,12 @@ class RoundScore:
     winners: list[int] | None  # seat that won each trick, when known
 
 
-def _tricks_text(players: Sequence[str], counts: Sequence[int], seats: Sequence[int]) -> str:
-    return ", ".join(f"{players[s]} {counts[s]}" for s in seats) or "none"
-
-
 def check_round(
     table: Table, variant: Variant, rnd: Any, number: int, dealer: int
 ) -> RoundScore | list[Problem]:
     """The points of one round, or every problem found in it."""
     if type(rnd) is not dict:
-        return [
-            problem(
-                number,
-                "bad_round",
-                f"Round {number} must be a set of fields (dealer, out, tricks, ...), "
-                f"not {show(rnd)}.",
-            )
-        ]
+        return not_a_round(number, "dealer, out, tricks, ...", rnd)
     players = table.players
     seat = table.seat
     n = len(players)
@@ -67,18 +71,7 @@ def check_round(
 
     given = get("dealer")
     if given is not None and given != dealer_name:
-        if number == 1:
-            why = f"{dealer_name} is the first dealer"
-        else:
-            why = f"{players[dealer - 1]} dealt round {number - 1} and the deal passes left"
-        errors.append(
-            problem(
-                number,
-                "wrong_dealer",
-                f"Round {number} is dealt by {dealer_name}, not {show(given)}: {why}.",
-                "dealer",
-            )
-        )
+        errors.append(wrong_dealer(number, players, dealer, given))
 
     misdeal = get("misdeal")
     if misdeal is not None and type(misdeal) is not bool:
@@ -141,66 +134,42 @@ def check_round(
     out: list[int] = []
     raw = get("out")
     if raw is not None:
-        if type(raw) is not list:
+        out = read_out(number, raw, players, seat, errors)
+    if out:
+        if n < 5 or len(out) > n - 4:
+            dropped = [players[s] for s in out]
+            if n < 5:
+                errors.append(
+                    problem(
+                        number,
+                        "drop_not_allowed",
+                        f"{names(dropped)} dropped, but nobody may drop at a table of {n}; "
+                        "drops are allowed from 5 players on.",
+                        "out",
+                        dropped[0] if len(dropped) == 1 else None,
+                    )
+                )
+            else:
+                errors.append(
+                    problem(
+                        number,
+                        "too_many_out",
+                        f"{len(out)} players dropped ({names(dropped)}); at a table of {n} "
+                        f"at most {n - 4} may drop",
+                        "out",
+                    )
+                )
+        if dealer in out and not table.options["dealer_may_drop"]:
             errors.append(
                 problem(
-                    number, "bad_field", "out must be a list of the players who dropped.", "out"
+                    number,
+                    "dealer_cannot_drop",
+                    f"{dealer_name} dealt and dropped, but this game is played with "
+                    "the dealer always in (option dealer_may_drop is off).",
+                    "out",
+                    dealer_name,
                 )
             )
-        else:
-            for name in raw:
-                s = seat.get(name) if type(name) is str else None
-                if s is None:
-                    errors.append(
-                        problem(
-                            number,
-                            "unknown_player",
-                            f"out names {show(name)}, who is not at this table "
-                            f"({names(list(players))}).",
-                            "out",
-                        )
-                    )
-                elif s in out:
-                    errors.append(
-                        problem(number, "bad_field", f"{name} is listed twice in out.", "out", name)
-                    )
-                else:
-                    out.append(s)
-            if out:
-                out.sort()
-                dropped = [players[s] for s in out]
-                if n < 5:
-                    errors.append(
-                        problem(
-                            number,
-                            "drop_not_allowed",
-                            f"{names(dropped)} dropped, but nobody may drop at a table of {n}; "
-                            "drops are allowed from 5 players on.",
-                            "out",
-                            dropped[0] if len(dropped) == 1 else None,
-                        )
-                    )
-                elif len(out) > n - 4:
-                    errors.append(
-                        problem(
-                            number,
-                            "too_many_out",
-                            f"{len(out)} players dropped ({names(dropped)}); at a table of {n} "
-                            f"at most {n - 4} may drop",
-                            "out",
-                        )
-                    )
-                if dealer in out and not table.options["dealer_may_drop"]:
-                    errors.append(
-                        problem(
-                            number,
-                            "dealer_cannot_drop",
-                            f"{dealer_name} dealt and dropped, but this game is played with "
-                            "the dealer always in (option dealer_may_drop is off).",
-                            "out",
-                            dealer_name,
-                        )
-                    )
 
     if misdeal:
         return _misdeal(number, players, rnd, dealer, penalties, errors)
@@ -257,8 +226,8 @@ def check_round(
         )
         return errors
 
-    counts = _parse_tricks(number, players, seat, get("tricks"), errors)
-    winners = _parse_trick_winners(number, players, seat, get("trick_winners"), errors)
+    counts = read_player_numbers(number, FIVE_TRICKS, get("tricks"), players, seat, errors)
+    winners = read_trick_winners(number, players, seat, get("trick_winners"), TRICKS, errors)
 
     raw_play = get("play")
     upcard = get("upcard")
@@ -279,38 +248,19 @@ def check_round(
         )
         if isinstance(played, list):
             return played
-        _compare_with_play(number, players, played, counts, winners, errors)
+        compare_with_play(number, players, played, counts, winners, errors)
+        # The cards give tricks and winners that agree, all to players in play.
         counts = played.counts
         winners = played.winners
-    elif upcard is not None and parse_card(upcard) is None:
-        errors.append(
-            problem(
-                number,
-                "bad_card",
-                f"The upcard {show(upcard)} is not a card; write rank then suit, like 7H or TD.",
-                "upcard",
-            )
-        )
-
-    if winners is not None:
-        stray = [s for s in dict.fromkeys(winners) if s in out_set or s in penalized]
-        for s in stray:
-            errors.append(_no_tricks_for(number, players[s], s in out_set, "trick_winners"))
-        from_winners = [0] * n
-        for s in winners:
-            from_winners[s] += 1
-        if counts is None:
-            counts = from_winners
-        elif not stray and from_winners != counts:
-            differ = [s for s in range(n) if from_winners[s] != counts[s]]
-            errors.append(
-                problem(
-                    number,
-                    "trick_winners_mismatch",
-                    f"trick_winners gives {_tricks_text(players, from_winners, differ)} but "
-                    f"tricks gives {_tricks_text(players, counts, differ)}; make the two agree.",
-                    "trick_winners",
-                )
+    else:
+        if upcard is not None and parse_card(upcard) is None:
+            errors.append(not_an_upcard(number, upcard, CARD_HINT))
+        if winners is not None:
+            stray = [s for s in dict.fromkeys(winners) if s in out_set or s in penalized]
+            for s in stray:
+                errors.append(_no_tricks_for(number, players[s], s in out_set, "trick_winners"))
+            counts = counts_from_winners(
+                number, players, winners, counts, errors, compare=not stray
             )
     if counts is None:
         if not errors:
@@ -328,16 +278,9 @@ def check_round(
     for s in range(n):
         if counts[s] and (s in out_set or s in penalized):
             errors.append(_no_tricks_for(number, players[s], s in out_set, "tricks", counts[s]))
-    total = sum(counts)
-    if total != TRICKS:
+    if sum(counts) != TRICKS:
         errors.append(
-            problem(
-                number,
-                "tricks_not_five",
-                f"The tricks add up to {total} ({_tricks_text(players, counts, in_play)}); "
-                f"a round has exactly {TRICKS} tricks, shared among the players who stayed in.",
-                "tricks",
-            )
+            tricks_not_five(number, players, counts, in_play, tricks=TRICKS, unit="round")
         )
     if errors:
         return errors
@@ -362,20 +305,13 @@ def check_round(
 
 
 def _no_tricks_for(number: int, name: str, dropped: bool, field: str, count: int = 0) -> Problem:
-    has = f"has {count} trick{'s' if count != 1 else ''}" if count else "wins a trick"
     if dropped:
-        return problem(
-            number,
-            "tricks_for_dropped_player",
-            f"{name} dropped but {has}; a player who drops takes no tricks.",
-            field,
-            name,
-        )
+        return tricks_for_dropped(number, name, field, count)
     return problem(
         number,
         "tricks_for_penalized_player",
-        f"{name}'s hand went out of play with the penalty, yet {name} {has}; enter the "
-        f"tricks as replayed without {name}'s hand.",
+        f"{name}'s hand went out of play with the penalty, yet {name} {has_tricks(count)}; "
+        f"enter the tricks as replayed without {name}'s hand.",
         field,
         name,
     )
@@ -391,17 +327,7 @@ def _misdeal(
 ) -> RoundScore | list[Problem]:
     """A round thrown in (ruling 5): no tricks; the dealer is hooked unless the penalties
     name who is."""
-    for field in ("tricks", "trick_winners", "play"):
-        if rnd.get(field) not in _EMPTY:
-            errors.append(
-                problem(
-                    number,
-                    "misdeal_with_tricks",
-                    f"The round is marked as a misdeal, so no tricks were played; remove "
-                    f"{field}, or untick misdeal if the round was played.",
-                    field,
-                )
-            )
+    errors.extend(misdeal_with_tricks(number, rnd, "round"))
     for s, kind in penalties:
         if kind in PLAYED_ONLY:
             errors.append(
@@ -421,133 +347,6 @@ def _misdeal(
     for s in hooked:
         points[s] -= HOOK
     return RoundScore(points, hooked, None)
-
-
-def _parse_tricks(
-    number: int, players: Sequence[str], seat: Mapping[str, int], raw: Any, errors: list[Problem]
-) -> list[int] | None:
-    if raw is None:
-        return None
-    if type(raw) is not dict:
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                'tricks must map each player to the tricks taken, like {"Ann": 2, "Bob": 3}.',
-                "tricks",
-            )
-        )
-        return None
-    counts = [0] * len(players)
-    ok = True
-    for name, value in raw.items():
-        s = seat.get(name) if type(name) is str else None
-        if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"tricks names {show(name)}, who is not at this table "
-                    f"({names(list(players))}).",
-                    "tricks",
-                )
-            )
-            ok = False
-        elif type(value) is not int or not 0 <= value <= TRICKS:
-            errors.append(
-                problem(
-                    number,
-                    "bad_field",
-                    f"{name}'s tricks must be a whole number from 0 to {TRICKS}, "
-                    f"not {literal(value)}.",
-                    "tricks",
-                    name,
-                )
-            )
-            ok = False
-        else:
-            counts[s] = value
-    return counts if ok else None
-
-
-def _parse_trick_winners(
-    number: int, players: Sequence[str], seat: Mapping[str, int], raw: Any, errors: list[Problem]
-) -> list[int] | None:
-    if raw is None:
-        return None
-    if type(raw) is not list:
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                "trick_winners must be the list of who won each trick, in order.",
-                "trick_winners",
-            )
-        )
-        return None
-    winners = []
-    ok = True
-    for name in raw:
-        s = seat.get(name) if type(name) is str else None
-        if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"trick_winners names {show(name)}, who is not at this table "
-                    f"({names(list(players))}).",
-                    "trick_winners",
-                )
-            )
-            ok = False
-        else:
-            winners.append(s)
-    if len(raw) != TRICKS:
-        errors.append(
-            problem(
-                number,
-                "trick_winners_count",
-                f"trick_winners lists {len(raw)} tricks; name the winner of each of the "
-                f"{TRICKS} tricks, in order.",
-                "trick_winners",
-            )
-        )
-        ok = False
-    return winners if ok else None
-
-
-def _compare_with_play(
-    number: int,
-    players: Sequence[str],
-    played: PlayResult,
-    counts: list[int] | None,
-    winners: list[int] | None,
-    errors: list[Problem],
-) -> None:
-    if counts is not None and counts != played.counts:
-        differ = [s for s in range(len(players)) if counts[s] != played.counts[s]]
-        errors.append(
-            problem(
-                number,
-                "play_mismatch",
-                f"tricks gives {_tricks_text(players, counts, differ)} but the cards played "
-                f"give {_tricks_text(players, played.counts, differ)}; correct the tricks or "
-                "the cards.",
-                "tricks",
-            )
-        )
-    if winners is not None and winners != played.winners:
-        t = next(i for i, (a, b) in enumerate(zip(winners, played.winners, strict=True)) if a != b)
-        errors.append(
-            problem(
-                number,
-                "play_mismatch",
-                f"trick_winners says {players[winners[t]]} won trick {t + 1}, but by the cards "
-                f"played {players[played.winners[t]]} won it; correct trick_winners or the "
-                "cards.",
-                "trick_winners",
-            )
-        )
 
 
 def find_winner(
@@ -596,15 +395,7 @@ def score_game(table: Table, variant: Variant, rounds: list[Any]) -> GameResult:
     for index, rnd in enumerate(rounds):
         number = index + 1
         if result.finished:
-            winner = result.winner
-            result.errors.append(
-                problem(
-                    number,
-                    "game_over",
-                    f"The game ended after round {index} ({show(winner)} won); round "
-                    f"{number} and any after it belong to a new game.",
-                )
-            )
+            result.errors.append(game_over(number, str(index), f"{show(result.winner)} won"))
             break
         checked = check_round(table, variant, rnd, number, dealer)
         if type(checked) is list:

@@ -16,7 +16,8 @@ from typing import Any, Final
 
 from engine.base import EngineUsageError, Table
 from engine.cards import ABOVE, BIT, CARD_NAMES, RANK_OF, SUIT_MASK, SUIT_OF, mask_to_cards
-from engine.games.huckley.play import TRICKS, first_leader, legal_follow, legal_kill
+from engine.games._common.play import first_leader
+from engine.games.huckley.play import TRICKS, legal_follow, legal_kill
 from engine.games.huckley.rounds import HOOK, Variant, find_winner
 
 #: Random strategy: how often a round is thrown in, or loses a hand to a renege penalty.
