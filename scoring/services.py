@@ -230,6 +230,9 @@ def _store_outcome(game: Game, output: Mapping[str, Any], *, rounds: int) -> Non
         gp.won = gp.name in winners
     GamePlayer.objects.bulk_update(game_players, ["score", "hooks", "won"])
     game.round_count = rounds
+    was_finished = game.status == Game.Status.FINISHED
+    if output["finished"] != was_finished:
+        Session.board_changed(game.table.sitting.session_id)
     if output["finished"]:
         if game.status != Game.Status.FINISHED:
             game.finished_at = timezone.now()

@@ -27,6 +27,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
         report.longrepr = f"skipped under HUCKLEY_STRICT_SKIPS=1: {reason}"
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Generator[None]:
+    """Each test starts with an empty local-memory cache: SQLite reuses the ids of rows
+    rolled back after a test, so a cached page of an earlier test could match them.
+    Redis is left alone: PostgreSQL never reuses ids, and flushing Redis would also
+    flush the Celery broker that shares its database."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+        cache.clear()
+    yield
+
+
 # Fixtures shared by the tournament and scoring tests. They import Django models, so
 # the imports wait until pytest-django has set Django up.
 

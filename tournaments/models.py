@@ -127,6 +127,9 @@ class Session(models.Model):
         default=False,
         help_text="Anyone may see its tables, find-my-table and standings, without an account.",
     )
+    # Bumped by every write that changes who sits where or how many games a table has
+    # finished, so the public board can be cached under (session, version).
+    board_version = models.PositiveIntegerField(default=0)
     double_entry = models.BooleanField(
         default=False,
         help_text="A round entered by one person stays pending until a second person at the "
@@ -143,6 +146,11 @@ class Session(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date})"
+
+    @staticmethod
+    def board_changed(session_id: int) -> None:
+        """The tables, seats or finished games changed: the cached board is stale."""
+        Session.objects.filter(pk=session_id).update(board_version=models.F("board_version") + 1)
 
 
 class SessionPlayer(models.Model):

@@ -195,6 +195,7 @@ def session_add_players(
     added = []
     running = session.status == Session.Status.RUNNING
     sitting = session.sittings.order_by("-number").first() if running else None
+    Session.board_changed(session.pk)
     for player in players:
         entry, created = SessionPlayer.objects.get_or_create(session=session, player=player)
         if not created and entry.withdrawn_at is None and (entry.checked_in or not running):
@@ -322,6 +323,7 @@ def _sitting_create(
     for table in table_rows:
         table.sitting = sitting
     scoring.tables_start_first_games(tables=table_rows, session=session)
+    Session.board_changed(session.pk)
     return sitting
 
 
@@ -478,6 +480,7 @@ def sitting_undo_movement(*, session_id: int, user: User) -> Sitting:
     Placing.objects.filter(sitting=previous).delete()
     previous.moved_at = None
     previous.save(update_fields=["moved_at"])
+    Session.board_changed(session.pk)
     return previous
 
 
@@ -519,6 +522,7 @@ def session_withdraw(*, session_id: int, player_id: int, user: User) -> None:
         _refresh_unstarted_game(seating.table)
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
+    Session.board_changed(session.pk)
 
 
 def rebalance_proposal(*, session: Session) -> list[fmt.Rebalance[int]]:
@@ -578,6 +582,7 @@ def session_rebalance(
             and not table.games.filter(round_count__gt=0).exists()
         ):
             table.delete()
+    Session.board_changed(session.pk)
     return len(proposal)
 
 

@@ -74,8 +74,11 @@ def session_public(request: HttpRequest, pk: int) -> HttpResponse:
     query = request.GET.get("name", "").strip()
     found = selectors.find_seating(session, query) if query else []
     companions = selectors.table_companions([s.table for s in found]) if found else {}
-    # "Find my table" shows the player's table only: a phone needs no list of 250 tables.
-    board = selectors.sitting_board(sitting) if sitting and not query else []
+
+    def board() -> list[selectors.BoardTable]:
+        # Called by the template only when its cached copy is missing or stale.
+        return selectors.sitting_board(sitting) if sitting else []
+
     return render(
         request,
         "tournaments/session_public.html",
@@ -83,6 +86,8 @@ def session_public(request: HttpRequest, pk: int) -> HttpResponse:
             "session": session,
             "sitting": sitting,
             "board": board,
+            # "Find my table" shows the player's table only: a phone needs no 250 tables.
+            "show_board": bool(sitting) and not query,
             # One URL reversed, the table id filled in per card: reversing 250 times costs.
             "table_url": reverse("scoring:table", args=[0]).replace("/0/", "/{}/"),
             "sitting_out": list(sitting.sit_outs.values_list("player__name", flat=True))

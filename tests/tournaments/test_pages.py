@@ -296,3 +296,19 @@ def test_the_movement_preview_shows_every_reason(running: Session, director: Any
     for _table, placings in preview.tables:
         for placing in placings:
             assert placing.reason.split(";")[0] in page.replace("&#x27;", "'")
+
+
+def test_the_cached_board_follows_withdrawals_and_finished_games(
+    make_session: Callable[..., Session],
+) -> None:
+    session = make_session(9)
+    url = reverse("tournaments:session", args=[session.pk])
+    client = Client()
+    leaver = Seating.objects.filter(sitting__session=session, table__rank=1).first()
+    assert leaver.player.name in client.get(url).content.decode()
+    services.session_withdraw(session_id=session.pk, player_id=leaver.player_id, user=None)
+    page = client.get(url).content.decode()
+    assert f"Seat {leaver.seat}: {leaver.player.name}<" not in page
+    game = Game.objects.get(table__sitting__session=session, table__rank=2, number=1)
+    play_game(game, seed=5)
+    assert "1 of 2 games finished" in client.get(url).content.decode()
