@@ -28,7 +28,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache() -> Generator[None]:
+def _fresh_cache() -> None:
     """Each test starts with an empty local-memory cache: SQLite reuses the ids of rows
     rolled back after a test, so a cached page of an earlier test could match them.
     Redis is left alone: PostgreSQL never reuses ids, and flushing Redis would also
@@ -38,7 +38,6 @@ def _fresh_cache() -> Generator[None]:
 
     if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
         cache.clear()
-    yield
 
 
 # Fixtures shared by the tournament and scoring tests. They import Django models, so
