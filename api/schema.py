@@ -10,7 +10,6 @@ from typing import Any, TypeVar
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
 from api.permissions import NEED_TEXT, Need
@@ -93,12 +92,15 @@ def doc(
     description: str = "",
     tags: Sequence[str] = (),
     operation_id: str | None = None,
+    credentials: bool = True,
 ) -> Callable[[F], F]:
     """Declare and document a view method. `need` is enforced by `ActorPermission`."""
 
     def decorate(method: F) -> F:
         write = getattr(method, "idempotent", False)
-        codes = set(errors) | {401}
+        # Any request may carry credentials that are not valid (401), unless the view
+        # reads none (`credentials=False`).
+        codes = set(errors) | ({401} if credentials else set())
         if need is not Need.PUBLIC:
             codes.add(404)
         if need in (Need.DIRECT, Need.SCORE):
@@ -124,6 +126,3 @@ def doc(
         )(method)
 
     return decorate
-
-
-__all__ = ["IDEMPOTENCY_KEY", "OpenApiParameter", "OpenApiTypes", "doc"]

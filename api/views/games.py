@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,7 +16,7 @@ from api import selectors as api_selectors
 from api.errors import StateConflict
 from api.idempotency import idempotent
 from api.permissions import Need, Target
-from api.schema import OpenApiResponse, doc
+from api.schema import doc
 from api.serializers import (
     GameSerializer,
     GameSummarySerializer,

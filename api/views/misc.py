@@ -94,6 +94,7 @@ class ObtainToken(ApiView):
         errors=[400, 415, 429],
         tags=["auth"],
         operation_id="auth_token_create",
+        credentials=False,
     )
     def post(self, request: Request) -> Response:
         data = AuthTokenSerializer(data=request.data, context={"request": request})
