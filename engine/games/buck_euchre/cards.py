@@ -16,7 +16,7 @@ card, as in the Huckley Buck games.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from engine.cards import BIT, CARD_NAMES, PARSE, RANK_OF, SUIT_OF, SUIT_WORD, SUIT_WORDS
 
@@ -97,6 +97,11 @@ def _beaters(card: int, trump: int) -> int:
 BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(_beaters(c, t) for c in range(52)) for t in range(5)
 )
+
+
+def parse_pack_card(text: Any) -> int | None:
+    """The card of the pack written as `text`, or None (for a card outside the pack too)."""
+    return PACK_PARSE.get(text) if type(text) is str else None
 
 
 def in_pack(card: int) -> bool:

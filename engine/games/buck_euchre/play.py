@@ -10,26 +10,40 @@ masks and every question is a table look-up (`engine.games.buck_euchre.cards`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import Problem, problem, show
+from engine.base import Problem, problem
 from engine.cards import BIT, CARD_NAMES, PARSE, SUIT_OF
+from engine.games._common.play import (
+    PlayResult,
+    card_not_in_hand,
+    first_leader,
+    not_a_card,
+    not_a_play,
+    read_hands,
+    read_tricks,
+    renege,
+)
 from engine.games.buck_euchre.cards import (
     BEATERS,
     FOLLOW,
     NO_TRUMP,
-    PACK,
     PACK_PARSE,
     SUIT,
     describe,
     left_bower,
     name,
+    parse_pack_card,
     suit_word,
 )
 
 HAND_SIZE: Final = 5
 TRICKS: Final = 5
+_RENEGE_ADVICE: Final = (
+    "Correct the cards if they were entered wrongly. If it happened at the table: the rules "
+    "set no renege penalty, so enter the round without play, with the tricks as they were "
+    "taken."
+)
 
 
 def legal(hand: int, led_card: int, trump: int) -> int:
@@ -65,28 +79,6 @@ def renege_reason(hand: int, card: int, led_card: int, trump: int) -> str:
     return reason
 
 
-@dataclass(slots=True)
-class PlayResult:
-    """What a checked `play` says: tricks per seat and the winner of each trick."""
-
-    counts: list[int]
-    winners: list[int]
-
-
-def _ordinal(k: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
-
-
-def first_leader(dealer: int, in_play: Sequence[int], n: int) -> int:
-    """Index into `in_play` of who leads trick 1: the player to the dealer's left, or the
-    next player in the hand to the left when that player dropped (DOMAIN ruling)."""
-    for step in range(1, n + 1):
-        s = (dealer + step) % n
-        if s in in_play:
-            return in_play.index(s)
-    raise ValueError("no player in the hand")
-
-
 def _not_a_card(number: int, text: Any, where: str, player: str | None) -> Problem:
     card = PARSE.get(text) if type(text) is str else None
     if card is not None:
@@ -98,13 +90,7 @@ def _not_a_card(number: int, text: Any, where: str, player: str | None) -> Probl
             "play",
             player,
         )
-    return problem(
-        number,
-        "bad_card",
-        f"{show(text)} {where} is not a card; write rank then suit, like 9H or TD.",
-        "play",
-        player,
-    )
+    return not_a_card(number, text, where, player, "write rank then suit, like 9H or TD")
 
 
 def _upcard_home(players: Sequence[str], taker: int, why_taken: str) -> str:
@@ -134,15 +120,7 @@ def check_play(
     `why_taken` the reason, for messages; `trump` is 0-3 or `NO_TRUMP`.
     """
     if type(raw) is not dict or type(raw.get("hands")) is not dict:
-        return [
-            problem(
-                number,
-                "bad_field",
-                'play must have "hands" (each player\'s 5 cards as play begins) and "tricks" '
-                "(5 lists of cards in the order played).",
-                "play",
-            )
-        ]
+        return [not_a_play(number, f"{HAND_SIZE} cards as play begins", TRICKS)]
     raw_hands: dict[Any, Any] = raw["hands"]
     raw_tricks = raw.get("tricks")
     fast = _read_sound_play(raw_hands, raw_tricks, players, in_play, upcard, taker)
@@ -151,98 +129,27 @@ def check_play(
 
     errors: list[Problem] = []
     n_in = len(in_play)
-    hand_of_seat: dict[int, int] = {}
-    owner: dict[int, str] = {upcard: "the upcard"}
-    in_play_set = set(in_play)
-    for who, cards in raw_hands.items():
-        s = seat.get(who) if type(who) is str else None
-        if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"play has a hand for {show(who)}, who is not at this table "
-                    f"({', '.join(players)}).",
-                    "play",
-                )
-            )
-            continue
-        if s not in in_play_set:
-            errors.append(
-                problem(
-                    number,
-                    "wrong_hands",
-                    f"play has a hand for {who}, who dropped this round; remove it.",
-                    "play",
-                    who,
-                )
-            )
-            continue
-        if type(cards) is not list:
-            errors.append(
-                problem(number, "bad_field", f"{who}'s hand must be a list of cards.", "play", who)
-            )
-            continue
-        mask = 0
-        for text in cards:
-            c = PARSE.get(text) if type(text) is str else None
-            if c is None or not PACK & BIT[c]:
-                errors.append(_not_a_card(number, text, f"in {who}'s hand", who))
-                continue
-            if c in owner:
-                if c == upcard and owner[c] == "the upcard":
-                    if s == taker:
-                        owner[c] = who
-                        mask |= BIT[c]
-                        continue
-                    errors.append(
-                        problem(
-                            number,
-                            "upcard_in_hand",
-                            f"{who}'s hand holds {CARD_NAMES[c]}, the upcard, but "
-                            f"{_upcard_home(players, taker, why_taken)}. Correct the "
-                            "hand, or trump and declarer.",
-                            "play",
-                            who,
-                        )
-                    )
-                else:
-                    where = "twice" if owner[c] == who else f"and in {owner[c]}'s"
-                    errors.append(
-                        problem(
-                            number,
-                            "duplicate_card",
-                            f"{CARD_NAMES[c]} is in {who}'s hand {where}; the pack has one of "
-                            "each card.",
-                            "play",
-                            who,
-                        )
-                    )
-                continue
-            owner[c] = who
-            mask |= BIT[c]
-        if len(cards) != HAND_SIZE:
-            errors.append(
-                problem(
-                    number,
-                    "hand_size",
-                    f"{who}'s hand has {len(cards)} cards; a hand as play begins has {HAND_SIZE}.",
-                    "play",
-                    who,
-                )
-            )
-        hand_of_seat[s] = mask
-    for s in in_play:
-        if players[s] not in raw_hands:
-            errors.append(
-                problem(
-                    number,
-                    "wrong_hands",
-                    f"play has no hand for {players[s]}, who is in this round.",
-                    "play",
-                    players[s],
-                )
-            )
+    hand_of_seat = read_hands(
+        number,
+        players,
+        seat,
+        raw_hands,
+        errors,
+        in_play=in_play,
+        parse=parse_pack_card,
+        not_a_card=_not_a_card,
+        card_names=CARD_NAMES,
+        upcard=upcard,
+        takers=(taker,),
+        size=HAND_SIZE,
+        size_rule=f"a hand as play begins has {HAND_SIZE}",
+        missing_rule=", who is in this round",
+        upcard_rule=f", but {_upcard_home(players, taker, why_taken)}. Correct the hand, or "
+        "trump and declarer",
+        sat_out="who dropped this round",
+        pack="the pack",
+        list_table=True,
+    )
     if taker >= 0 and taker in hand_of_seat and not hand_of_seat[taker] & BIT[upcard]:
         errors.append(
             problem(
@@ -257,50 +164,17 @@ def check_play(
             )
         )
 
-    tricks: list[list[int]] = []
-    if type(raw_tricks) is not list:
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                'play must have "tricks": 5 lists of cards in the order played.',
-                "play",
-            )
-        )
-    else:
-        if len(raw_tricks) != TRICKS:
-            errors.append(
-                problem(
-                    number,
-                    "wrong_trick_count",
-                    f"play lists {len(raw_tricks)} tricks; a hand has {TRICKS}.",
-                    "play",
-                )
-            )
-        for t, trick in enumerate(raw_tricks, start=1):
-            if type(trick) is not list:
-                errors.append(
-                    problem(number, "bad_field", f"Trick {t} must be a list of cards.", "play")
-                )
-                continue
-            if len(trick) != n_in:
-                errors.append(
-                    problem(
-                        number,
-                        "wrong_trick_size",
-                        f"Trick {t} has {len(trick)} cards; with {n_in} player"
-                        f"{'s' if n_in != 1 else ''} in the hand each trick has {n_in}.",
-                        "play",
-                    )
-                )
-            played = []
-            for text in trick:
-                c = PARSE.get(text) if type(text) is str else None
-                if c is None or not PACK & BIT[c]:
-                    errors.append(_not_a_card(number, text, f"in trick {t}", None))
-                    c = -1
-                played.append(c)
-            tricks.append(played)
+    tricks = read_tricks(
+        number,
+        raw_tricks,
+        errors,
+        count=TRICKS,
+        size=n_in,
+        parse=parse_pack_card,
+        not_a_card=_not_a_card,
+        count_rule=f"a hand has {TRICKS}",
+        size_rule=f"with {n_in} player{'s' if n_in != 1 else ''} in the hand each trick has {n_in}",
+    )
     if errors:
         return errors
     return _replay(
@@ -376,6 +250,8 @@ def _replay(
     follow = FOLLOW[trump]
     beaters = BEATERS[trump]
     n_in = len(in_play)
+    # The player to the dealer's left leads, or the next in the hand to the left when that
+    # player dropped (DOMAIN ruling).
     pos = first_leader(dealer, in_play, len(players))
     counts = [0] * len(players)
     winners: list[int] = []
@@ -390,18 +266,9 @@ def _replay(
             if not hand & bit:
                 who = players[in_play[p]]
                 shown = CARD_NAMES[card] if card >= 0 else "?"
-                return [
-                    problem(
-                        number,
-                        "card_not_in_hand",
-                        f"Trick {t}: the {_ordinal(j + 1)} card, {shown}, falls to {who}, but "
-                        f"{who} does not hold {shown} at that point (holds "
-                        f"{describe(hand, trump)}). Cards of a trick are listed from its "
-                        f"leader, {players[in_play[pos]]}, clockwise.",
-                        "play",
-                        who,
-                    )
-                ]
+                held = describe(hand, trump)
+                leader = players[in_play[pos]]
+                return [card_not_in_hand(number, t, j, shown, who, held, leader)]
             if led < 0:
                 led = card
                 best = card
@@ -409,19 +276,8 @@ def _replay(
                 must = hand & follow[led]
                 if must and not must & bit:
                     who = players[in_play[p]]
-                    return [
-                        problem(
-                            number,
-                            "renege",
-                            f"Trick {t}: {who} played {name(card, trump)}, a renege: {who} "
-                            f"{renege_reason(hand, card, led, trump)}. Correct the cards if "
-                            "they were entered wrongly. If it happened at the table: the "
-                            "rules set no renege penalty, so enter the round without play, "
-                            "with the tricks as they were taken.",
-                            "play",
-                            who,
-                        )
-                    ]
+                    why = f"{who} {renege_reason(hand, card, led, trump)}"
+                    return [renege(number, t, who, name(card, trump), why, _RENEGE_ADVICE)]
                 if beaters[best] & bit:
                     best = card
                     best_pos = p

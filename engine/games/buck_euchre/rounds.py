@@ -11,14 +11,32 @@ docs/rules-buck-euchre.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.base import GameResult, Problem, Table, literal, names, problem, show
 from engine.cards import CARD_NAMES, SUIT_OF, parse_card
+from engine.games._common.play import missing_upcard, not_an_upcard
+from engine.games._common.rounds import (
+    EMPTY,
+    FIVE_TRICKS,
+    compare_with_play,
+    counts_from_winners,
+    game_over,
+    misdeal_with_tricks,
+    not_a_round,
+    read_out,
+    read_player_numbers,
+    read_trick_winners,
+    tricks_for_dropped,
+    tricks_not_five,
+    unknown_player,
+    winner_value,
+    wrong_dealer,
+)
 from engine.games.buck_euchre.cards import CLUBS, NO_TRUMP, PACK, suit_word
-from engine.games.buck_euchre.play import PlayResult, check_play
+from engine.games.buck_euchre.play import check_play
 
 #: What a player who is set (euchred) adds to the score.
 SET: Final = 5
@@ -27,7 +45,6 @@ TRICKS: Final = 5
 CONTRACT: Final = 3
 SUIT_LETTERS: Final = {"S": 0, "H": 1, "D": 2, "C": 3, "s": 0, "h": 1, "d": 2, "c": 3}
 LETTERS: Final = "SHDC"
-_EMPTY: Final[tuple[Any, ...]] = (None, [], {})
 
 
 @dataclass(slots=True)
@@ -37,10 +54,6 @@ class RoundScore:
     sweeper: int  # seat that took all five tricks, or -1
 
 
-def _tricks_text(players: Sequence[str], counts: Sequence[int], seats: Sequence[int]) -> str:
-    return ", ".join(f"{players[s]} {counts[s]}" for s in seats) or "none"
-
-
 def _suits(trump: int) -> str:
     return suit_word(trump, True).capitalize()
 
@@ -48,14 +61,7 @@ def _suits(trump: int) -> str:
 def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore | list[Problem]:
     """The points of one round, or every problem found in it."""
     if type(rnd) is not dict:
-        return [
-            problem(
-                number,
-                "bad_round",
-                f"Round {number} must be a set of fields (dealer, upcard, trump, declarer, "
-                f"out, tricks, ...), not {show(rnd)}.",
-            )
-        ]
+        return not_a_round(number, "dealer, upcard, trump, declarer, out, tricks, ...", rnd)
     players = table.players
     seat = table.seat
     n = len(players)
@@ -65,25 +71,14 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
 
     given = get("dealer")
     if given is not None and given != dealer_name:
-        if number == 1:
-            why = f"{dealer_name} is the first dealer"
-        else:
-            why = f"{players[dealer - 1]} dealt round {number - 1} and the deal passes left"
-        errors.append(
-            problem(
-                number,
-                "wrong_dealer",
-                f"Round {number} is dealt by {dealer_name}, not {show(given)}: {why}.",
-                "dealer",
-            )
-        )
+        errors.append(wrong_dealer(number, players, dealer, given))
 
     misdeal = get("misdeal")
     if misdeal is not None and type(misdeal) is not bool:
         errors.append(problem(number, "bad_field", "misdeal must be true or false.", "misdeal"))
         misdeal = None
 
-    if get("penalties") not in _EMPTY:
+    if get("penalties") not in EMPTY:
         errors.append(
             problem(
                 number,
@@ -103,15 +98,7 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
     if raw_up is not None:
         c = parse_card(raw_up)
         if c is None:
-            errors.append(
-                problem(
-                    number,
-                    "bad_card",
-                    f"The upcard {show(raw_up)} is not a card; write rank then suit, like 9H "
-                    "or JC.",
-                    "upcard",
-                )
-            )
+            errors.append(not_an_upcard(number, raw_up, "write rank then suit, like 9H or JC"))
         elif not PACK & (1 << c):
             errors.append(
                 problem(
@@ -165,15 +152,7 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
     if raw_declarer is not None:
         s = seat.get(raw_declarer) if type(raw_declarer) is str else None
         if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"declarer names {show(raw_declarer)}, who is not at this table "
-                    f"({names(list(players))}).",
-                    "declarer",
-                )
-            )
+            errors.append(unknown_player(number, "declarer", raw_declarer, players))
             declarer_ok = False
         else:
             declarer = s
@@ -244,36 +223,11 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
     out: list[int] = []
     raw = get("out")
     if raw is not None:
-        if type(raw) is not list:
-            errors.append(
-                problem(
-                    number, "bad_field", "out must be a list of the players who dropped.", "out"
-                )
-            )
-        else:
-            for who in raw:
-                s = seat.get(who) if type(who) is str else None
-                if s is None:
-                    errors.append(
-                        problem(
-                            number,
-                            "unknown_player",
-                            f"out names {show(who)}, who is not at this table "
-                            f"({names(list(players))}).",
-                            "out",
-                        )
-                    )
-                elif s in out:
-                    errors.append(
-                        problem(number, "bad_field", f"{who} is listed twice in out.", "out", who)
-                    )
-                else:
-                    out.append(s)
-            out.sort()
+        out = read_out(number, raw, players, seat, errors)
     if out:
-        dropped = [players[s] for s in out]
-        single = dropped[0] if len(dropped) == 1 else None
         if dirty or no_trump:
+            dropped = [players[s] for s in out]
+            single = dropped[0] if len(dropped) == 1 else None
             why = (
                 "clubs became trump from the upcard (dirty clubs)"
                 if dirty
@@ -304,21 +258,13 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
 
     out_set = set(out)
     in_play = [s for s in range(n) if s not in out_set]
-    counts = _parse_tricks(number, players, seat, get("tricks"), errors)
-    winners = _parse_trick_winners(number, players, seat, get("trick_winners"), errors)
+    counts = read_player_numbers(number, FIVE_TRICKS, get("tricks"), players, seat, errors)
+    winners = read_trick_winners(number, players, seat, get("trick_winners"), TRICKS, errors)
 
     raw_play = get("play")
     if raw_play is not None:
         if upcard < 0 and raw_up is None:
-            errors.append(
-                problem(
-                    number,
-                    "missing_upcard",
-                    "The cards played are given but not the upcard; enter the upcard, so "
-                    "the engine knows where it went.",
-                    "upcard",
-                )
-            )
+            errors.append(missing_upcard(number, ", so the engine knows where it went"))
         if errors:
             # Who is in the hand and what is trump come from the fields above; fix those.
             return errors
@@ -337,30 +283,15 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
         )
         if isinstance(played, list):
             return played
-        _compare_with_play(number, players, played, counts, winners, errors)
+        compare_with_play(number, players, played, counts, winners, errors)
+        # The cards give tricks and winners that agree, all to players in the hand.
         counts = played.counts
         winners = played.winners
-
-    if winners is not None:
+    elif winners is not None:
         stray = [s for s in dict.fromkeys(winners) if s in out_set]
         for s in stray:
-            errors.append(_dropped_with_tricks(number, players[s], "trick_winners"))
-        from_winners = [0] * n
-        for s in winners:
-            from_winners[s] += 1
-        if counts is None:
-            counts = from_winners
-        elif not stray and from_winners != counts:
-            differ = [s for s in range(n) if from_winners[s] != counts[s]]
-            errors.append(
-                problem(
-                    number,
-                    "trick_winners_mismatch",
-                    f"trick_winners gives {_tricks_text(players, from_winners, differ)} but "
-                    f"tricks gives {_tricks_text(players, counts, differ)}; make the two agree.",
-                    "trick_winners",
-                )
-            )
+            errors.append(tricks_for_dropped(number, players[s], "trick_winners"))
+        counts = counts_from_winners(number, players, winners, counts, errors, compare=not stray)
     if counts is None:
         if get("tricks") is None and get("trick_winners") is None:
             errors.append(
@@ -376,18 +307,9 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
 
     for s in out:
         if counts[s]:
-            errors.append(_dropped_with_tricks(number, players[s], "tricks", counts[s]))
-    total = sum(counts)
-    if total != TRICKS:
-        errors.append(
-            problem(
-                number,
-                "tricks_not_five",
-                f"The tricks add up to {total} ({_tricks_text(players, counts, in_play)}); "
-                f"a hand has exactly {TRICKS} tricks, shared among the players who stayed in.",
-                "tricks",
-            )
-        )
+            errors.append(tricks_for_dropped(number, players[s], "tricks", counts[s]))
+    if sum(counts) != TRICKS:
+        errors.append(tricks_not_five(number, players, counts, in_play, tricks=TRICKS, unit="hand"))
     if errors:
         return errors
 
@@ -437,33 +359,12 @@ def _upcard_taker(
     return dealer, why
 
 
-def _dropped_with_tricks(number: int, who: str, field: str, count: int = 0) -> Problem:
-    has = f"has {count} trick{'s' if count != 1 else ''}" if count else "wins a trick"
-    return problem(
-        number,
-        "tricks_for_dropped_player",
-        f"{who} dropped but {has}; a player who drops takes no tricks.",
-        field,
-        who,
-    )
-
-
 def _misdeal(
     table: Table, number: int, rnd: dict[str, Any], dealer: int, errors: list[Problem]
 ) -> RoundScore | list[Problem]:
     """A deal thrown in: no tricks, nobody scores (unless the club sets the dealer), and
     the deal passes to the left like after any hand."""
-    for field in ("tricks", "trick_winners", "play"):
-        if rnd.get(field) not in _EMPTY:
-            errors.append(
-                problem(
-                    number,
-                    "misdeal_with_tricks",
-                    f"The round is marked as a misdeal, so no tricks were played; remove "
-                    f"{field}, or untick misdeal if the hand was played.",
-                    field,
-                )
-            )
+    errors.extend(misdeal_with_tricks(number, rnd, "hand"))
     if errors:
         return errors
     points = [0] * len(table.players)
@@ -471,132 +372,6 @@ def _misdeal(
         points[dealer] = SET
         return RoundScore(points, [dealer], -1)
     return RoundScore(points, [], -1)
-
-
-def _parse_tricks(
-    number: int, players: Sequence[str], seat: Mapping[str, int], raw: Any, errors: list[Problem]
-) -> list[int] | None:
-    if raw is None:
-        return None
-    if type(raw) is not dict:
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                'tricks must map each player to the tricks taken, like {"Ann": 2, "Bob": 3}.',
-                "tricks",
-            )
-        )
-        return None
-    counts = [0] * len(players)
-    ok = True
-    for who, value in raw.items():
-        s = seat.get(who) if type(who) is str else None
-        if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"tricks names {show(who)}, who is not at this table ({names(list(players))}).",
-                    "tricks",
-                )
-            )
-            ok = False
-        elif type(value) is not int or not 0 <= value <= TRICKS:
-            errors.append(
-                problem(
-                    number,
-                    "bad_field",
-                    f"{who}'s tricks must be a whole number from 0 to {TRICKS}, "
-                    f"not {literal(value)}.",
-                    "tricks",
-                    who,
-                )
-            )
-            ok = False
-        else:
-            counts[s] = value
-    return counts if ok else None
-
-
-def _parse_trick_winners(
-    number: int, players: Sequence[str], seat: Mapping[str, int], raw: Any, errors: list[Problem]
-) -> list[int] | None:
-    if raw is None:
-        return None
-    if type(raw) is not list:
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                "trick_winners must be the list of who won each trick, in order.",
-                "trick_winners",
-            )
-        )
-        return None
-    winners = []
-    ok = True
-    for who in raw:
-        s = seat.get(who) if type(who) is str else None
-        if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"trick_winners names {show(who)}, who is not at this table "
-                    f"({names(list(players))}).",
-                    "trick_winners",
-                )
-            )
-            ok = False
-        else:
-            winners.append(s)
-    if len(raw) != TRICKS:
-        errors.append(
-            problem(
-                number,
-                "trick_winners_count",
-                f"trick_winners lists {len(raw)} tricks; name the winner of each of the "
-                f"{TRICKS} tricks, in order.",
-                "trick_winners",
-            )
-        )
-        ok = False
-    return winners if ok else None
-
-
-def _compare_with_play(
-    number: int,
-    players: Sequence[str],
-    played: PlayResult,
-    counts: list[int] | None,
-    winners: list[int] | None,
-    errors: list[Problem],
-) -> None:
-    if counts is not None and counts != played.counts:
-        differ = [s for s in range(len(players)) if counts[s] != played.counts[s]]
-        errors.append(
-            problem(
-                number,
-                "play_mismatch",
-                f"tricks gives {_tricks_text(players, counts, differ)} but the cards played "
-                f"give {_tricks_text(players, played.counts, differ)}; correct the tricks or "
-                "the cards.",
-                "tricks",
-            )
-        )
-    if winners is not None and winners != played.winners:
-        t = next(i for i, (a, b) in enumerate(zip(winners, played.winners, strict=True)) if a != b)
-        errors.append(
-            problem(
-                number,
-                "play_mismatch",
-                f"trick_winners says {players[winners[t]]} won trick {t + 1}, but by the cards "
-                f"played {players[played.winners[t]]} won it; correct trick_winners or the "
-                "cards.",
-                "trick_winners",
-            )
-        )
 
 
 def find_winner(scores: Sequence[int], sweeper: int, sweep_wins: bool) -> list[int] | None:
@@ -612,11 +387,6 @@ def find_winner(scores: Sequence[int], sweeper: int, sweep_wins: bool) -> list[i
     if low > 0:
         return None
     return [s for s, v in enumerate(scores) if v == low]
-
-
-def winner_value(players: Sequence[str], seats: list[int]) -> str | list[str]:
-    """The output's `winner`: a name, or the list of names sharing the win."""
-    return players[seats[0]] if len(seats) == 1 else [players[s] for s in seats]
 
 
 def score_game(table: Table, rounds: list[Any]) -> GameResult:
@@ -641,14 +411,7 @@ def score_game(table: Table, rounds: list[Any]) -> GameResult:
                 if isinstance(winner, list)
                 else f"{show(winner)} won"
             )
-            result.errors.append(
-                problem(
-                    number,
-                    "game_over",
-                    f"The game ended after round {index} ({who}); round {number} and any "
-                    "after it belong to a new game.",
-                )
-            )
+            result.errors.append(game_over(number, str(index), who))
             break
         checked = check_round(table, rnd, number, dealer)
         if type(checked) is list:

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from engine.base import EngineUsageError, Table
 from engine.cards import BIT, CARD_NAMES, SUIT_OF, mask_to_cards
+from engine.games._common.play import first_leader
 from engine.games.buck_euchre.cards import (
     ACE,
     BEATERS,
@@ -28,7 +29,7 @@ from engine.games.buck_euchre.cards import (
     left_bower,
     right_bower,
 )
-from engine.games.buck_euchre.play import TRICKS, first_leader
+from engine.games.buck_euchre.play import TRICKS
 from engine.games.buck_euchre.rounds import CONTRACT, LETTERS, SET, find_winner
 
 #: Random strategy: how often a deal is thrown in. Its bids and drops are random too, but
