@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,7 +57,10 @@ def actor_from_request(request: HttpRequest) -> Actor:
     if user is not None and user.is_authenticated:
         device = f"user:{user.pk}"
     elif header:
-        device = f"token:{header[:12]}"
+        # Never store the token itself; two phones sharing one link tell themselves apart
+        # with an X-Device-Id of their choosing (double entry needs two people).
+        digest = hashlib.sha256(header.encode()).hexdigest()[:16]
+        device = f"token:{digest}:{request.META.get('HTTP_X_DEVICE_ID', '')[:40]}"
     else:
         session_key = getattr(getattr(request, "session", None), "session_key", None) or ""
         device = f"browser:{session_key}"

@@ -104,6 +104,8 @@ def session_create(
         )
     if not name.strip():
         raise UserError("name_required", "Give the session a name.", field="name")
+    if len(name.strip()) > 120:
+        raise UserError("name_too_long", "A session name has at most 120 characters.", field="name")
     players = list(Player.objects.filter(club=club, pk__in=player_ids))
     if len(players) != len(set(player_ids)):
         raise UserError("unknown_player", "Some of the chosen players are not in this club.")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 
@@ -236,3 +237,23 @@ class TestDoubleEntry:
         page = scorer.get(reverse("scoring:table", args=[game.table_id])).content.decode()
         assert "Waiting for a second entry of round 1" in page
         assert "Your entry" in page
+
+
+def test_api_clients_on_one_scorer_link_are_told_apart_by_their_device_id(
+    tables: tuple[Session, Game, Game], director: Any
+) -> None:
+    from django.test import RequestFactory
+
+    from tournaments.permissions import actor_from_request
+
+    _, top, _ = tables
+    link = services.scorer_link_create(table_id=top.table_id, user=director)
+    factory = RequestFactory()
+    one = factory.get("/", HTTP_X_SCORER_TOKEN=link.token, HTTP_X_DEVICE_ID="phone-1")
+    two = factory.get("/", HTTP_X_SCORER_TOKEN=link.token, HTTP_X_DEVICE_ID="phone-2")
+    same = factory.get("/", HTTP_X_SCORER_TOKEN=link.token, HTTP_X_DEVICE_ID="phone-1")
+    for request in (one, two, same):
+        request.user = AnonymousUser()
+    assert actor_from_request(one).device != actor_from_request(two).device
+    assert actor_from_request(one).device == actor_from_request(same).device
+    assert link.token not in actor_from_request(one).device

@@ -152,6 +152,7 @@ def test_new_names_reuse_club_players_regardless_of_case(club: Any, season: Any)
         ({"rules_id": "poker"}, "unknown_rules"),
         ({"games_per_sitting": 4}, "games_per_sitting"),
         ({"name": "   "}, "name_required"),
+        ({"name": "x" * 121}, "name_too_long"),
     ],
 )
 def test_session_create_refuses_bad_settings(
