@@ -21,11 +21,19 @@ every card.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import Problem, problem, show
+from engine.base import Problem
 from engine.cards import SUIT_WORD, SUIT_WORDS
+from engine.games._common.play import (
+    PlayResult,
+    card_not_in_hand,
+    not_a_card,
+    not_a_play,
+    read_hands,
+    read_tricks,
+    renege,
+)
 from engine.games.bluke.cards import (
     BIT,
     BLUKE_SUIT,
@@ -42,6 +50,10 @@ from engine.games.bluke.cards import (
 )
 
 CARD_HINT: Final = "write rank then suit, like 7H or TD, or BH / BL for a Bluke"
+_RENEGE_ADVICE: Final = (
+    "Check the cards entered; if the hand was really played so, enter the round without "
+    "play, with the bids and tricks the table agreed."
+)
 
 
 Table3 = tuple[tuple[tuple[int, ...], ...], ...]
@@ -173,18 +185,8 @@ def renege_reason(hand: int, card: int, trick: Sequence[int], trump: int, nj: bo
     )
 
 
-@dataclass(slots=True)
-class PlayResult:
-    """What a checked `play` says: tricks per seat and the winner of each trick."""
-
-    counts: list[int]
-    winners: list[int]
-
-
-def _ordinal(k: int) -> str:
-    if k % 100 in (11, 12, 13):
-        return f"{k}th"
-    return f"{k}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th') }"
+def _not_a_card(number: int, text: Any, where: str, player: str | None) -> Problem:
+    return not_a_card(number, text, where, player, CARD_HINT)
 
 
 def check_play(
@@ -202,15 +204,7 @@ def check_play(
     """Check a round's `play` (every player's `size` cards and the `size` tricks) and derive
     its tricks. `upcard` is the checked upcard (None when every card was dealt)."""
     if type(raw) is not dict or type(raw.get("hands")) is not dict:
-        return [
-            problem(
-                number,
-                "bad_field",
-                f'play must have "hands" (each player\'s {size} cards) and "tricks" ({size} '
-                "lists of cards in the order played).",
-                "play",
-            )
-        ]
+        return [not_a_play(number, f"{size} cards", size)]
     raw_hands: dict[Any, Any] = raw["hands"]
     raw_tricks = raw.get("tricks")
     sound = _read_sound_play(raw_hands, raw_tricks, players, size, upcard)
@@ -291,144 +285,35 @@ def _read_play(
     """Every problem with the shape of `play`, or its hands and tricks when there is none."""
     errors: list[Problem] = []
     n = len(players)
-    hand_of_seat: dict[int, int] = {}
-    owner: dict[int, str] = {}
-    if upcard is not None:
-        owner[upcard] = "the upcard"
-    for name, cards in raw_hands.items():
-        s = seat.get(name) if type(name) is str else None
-        if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"play has a hand for {show(name)}, who is not at this table.",
-                    "play",
-                )
-            )
-            continue
-        if type(cards) is not list:
-            errors.append(
-                problem(
-                    number, "bad_field", f"{name}'s hand must be a list of cards.", "play", name
-                )
-            )
-            continue
-        mask = 0
-        for text in cards:
-            c = parse_card(text)
-            if c is None:
-                errors.append(
-                    problem(
-                        number,
-                        "bad_card",
-                        f"{show(text)} in {name}'s hand is not a card; {CARD_HINT}.",
-                        "play",
-                        name,
-                    )
-                )
-                continue
-            if c in owner:
-                if owner[c] == "the upcard":
-                    errors.append(
-                        problem(
-                            number,
-                            "upcard_in_hand",
-                            f"{name}'s hand holds {CARD_NAMES[c]}, the upcard; the upcard is "
-                            "turned up from the cards left over after the deal, so nobody "
-                            "holds it.",
-                            "play",
-                            name,
-                        )
-                    )
-                else:
-                    where = "twice" if owner[c] == name else f"and in {owner[c]}'s"
-                    errors.append(
-                        problem(
-                            number,
-                            "duplicate_card",
-                            f"{CARD_NAMES[c]} is in {name}'s hand {where}; "
-                            "a pack has one of each card.",
-                            "play",
-                            name,
-                        )
-                    )
-                continue
-            owner[c] = name
-            mask |= BIT[c]
-        if len(cards) != size:
-            errors.append(
-                problem(
-                    number,
-                    "hand_size",
-                    f"{name}'s hand has {len(cards)} cards; this hand deals {size} to each player.",
-                    "play",
-                    name,
-                )
-            )
-        hand_of_seat[s] = mask
-    for s, name in enumerate(players):
-        if s not in hand_of_seat and name not in raw_hands:
-            errors.append(
-                problem(
-                    number,
-                    "wrong_hands",
-                    f"play has no hand for {name}; every player holds a hand in every round.",
-                    "play",
-                    name,
-                )
-            )
-
-    tricks: list[list[int]] = []
-    if type(raw_tricks) is not list:
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                f'play must have "tricks": {size} lists of cards in the order played.',
-                "play",
-            )
-        )
-    else:
-        if len(raw_tricks) != size:
-            errors.append(
-                problem(
-                    number,
-                    "wrong_trick_count",
-                    f"play lists {len(raw_tricks)} tricks; a hand of {size} cards each "
-                    f"plays {size}.",
-                    "play",
-                )
-            )
-        for t, trick in enumerate(raw_tricks, start=1):
-            if type(trick) is not list:
-                errors.append(
-                    problem(number, "bad_field", f"Trick {t} must be a list of cards.", "play")
-                )
-                continue
-            if len(trick) != n:
-                errors.append(
-                    problem(
-                        number,
-                        "wrong_trick_size",
-                        f"Trick {t} has {len(trick)} cards; with {n} players each trick has {n}.",
-                        "play",
-                    )
-                )
-            cards_of_trick = []
-            for text in trick:
-                c = parse_card(text)
-                if c is None:
-                    errors.append(
-                        problem(
-                            number,
-                            "bad_card",
-                            f"{show(text)} in trick {t} is not a card; {CARD_HINT}.",
-                            "play",
-                        )
-                    )
-                cards_of_trick.append(-1 if c is None else c)
-            tricks.append(cards_of_trick)
+    hand_of_seat = read_hands(
+        number,
+        players,
+        seat,
+        raw_hands,
+        errors,
+        in_play=range(n),
+        parse=parse_card,
+        not_a_card=_not_a_card,
+        card_names=CARD_NAMES,
+        upcard=upcard,
+        takers=(),
+        size=size,
+        size_rule=f"this hand deals {size} to each player",
+        missing_rule="; every player holds a hand in every round",
+        upcard_rule="; the upcard is turned up from the cards left over after the deal, so "
+        "nobody holds it",
+    )
+    tricks = read_tricks(
+        number,
+        raw_tricks,
+        errors,
+        count=size,
+        size=n,
+        parse=parse_card,
+        not_a_card=_not_a_card,
+        count_rule=f"a hand of {size} cards each plays {size}",
+        size_rule=f"with {n} players each trick has {n}",
+    )
     if errors:
         return errors
     return [hand_of_seat[s] for s in range(n)], tricks
@@ -463,18 +348,9 @@ def replay(
             hand = hands[p]
             bit = 1 << card
             if not hand & bit:
-                name = players[p]
+                held = describe(hand) or "no cards"
                 return [
-                    problem(
-                        number,
-                        "card_not_in_hand",
-                        f"Trick {t}: the {_ordinal(j + 1)} card, {CARD_NAMES[card]}, falls to "
-                        f"{name}, but {name} does not hold {CARD_NAMES[card]} at that point "
-                        f"(holds {describe(hand) or 'no cards'}). Cards of a trick are listed "
-                        f"from its leader, {players[pos]}, clockwise.",
-                        "play",
-                        name,
-                    )
+                    card_not_in_hand(number, t, j, CARD_NAMES[card], players[p], held, players[pos])
                 ]
             if j == 0:
                 follow = lead_follow[card]
@@ -484,19 +360,8 @@ def replay(
                 legal = hand & follow
                 if legal and not (legal | hand & always) & bit:
                     name = players[p]
-                    reason = renege_reason(hand, card, trick[:j], trump, nj)
-                    return [
-                        problem(
-                            number,
-                            "renege",
-                            f"Trick {t}: {name} played {CARD_NAMES[card]}, a renege: {name} "
-                            f"{reason}. Check the cards entered; if the hand was really "
-                            "played so, enter the round without play, with the bids and "
-                            "tricks the table agreed.",
-                            "play",
-                            name,
-                        )
-                    ]
+                    why = f"{name} {renege_reason(hand, card, trick[:j], trump, nj)}"
+                    return [renege(number, t, name, CARD_NAMES[card], why, _RENEGE_ADVICE)]
                 if power[card] > best:
                     best = power[card]
                     best_pos = p

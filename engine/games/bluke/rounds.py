@@ -9,11 +9,22 @@ gives, or into every problem it has.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, literal, names, problem, show
+from engine.base import GameResult, Problem, Table, literal, names, problem
+from engine.games._common.play import missing_upcard, not_an_upcard
+from engine.games._common.rounds import (
+    NumberMap,
+    compare_with_play,
+    game_over,
+    not_a_round,
+    read_player_numbers,
+    values_text,
+    winner_value,
+    wrong_dealer,
+)
 from engine.games.bluke.cards import DECK_SIZE, parse_card, trump_of
 from engine.games.bluke.play import CARD_HINT, check_play
 
@@ -22,6 +33,10 @@ STANDARD_MAX: Final = 13
 #: ... and floor(52 / players) above, which leaves at least two of the 54 cards undealt.
 PLAIN_CARDS: Final = 52
 SET_FACTOR: Final = 10
+#: `bids` and `tricks`: their range depends on the hand's size, so they are read as any
+#: whole number and the range is checked here.
+BIDS: Final = NumberMap("bids", "bid made", "bid", '{"Ann": 2, "Bob": 1}')
+TRICKS_TAKEN: Final = NumberMap("tricks", "tricks taken", "tricks", '{"Ann": 2, "Bob": 1}')
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,62 +96,6 @@ def _schedule_words(sizes: Sequence[int], rising: bool) -> str:
     return f"the hands run from {k} cards down to 1 and back up to {k}"
 
 
-def _tricks_text(players: Sequence[str], counts: Sequence[int], seats: Sequence[int]) -> str:
-    return ", ".join(f"{players[s]} {counts[s]}" for s in seats) or "none"
-
-
-def _read_counts(
-    number: int,
-    players: Sequence[str],
-    seat: Mapping[str, int],
-    raw: Any,
-    field: str,
-    errors: list[Problem],
-) -> dict[int, int | None] | None:
-    """A `bids` or `tricks` object read into seat -> whole number (None for a value that is
-    not one, already reported), or None when it is not an object at all."""
-    if type(raw) is not dict:
-        what = "bid made" if field == "bids" else "tricks taken"
-        example = '{"Ann": 2, "Bob": 1}'
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                f"{field} must map each player to the {what}, like {example}.",
-                field,
-            )
-        )
-        return None
-    values: dict[int, int | None] = {}
-    for name, value in raw.items():
-        s = seat.get(name) if type(name) is str else None
-        if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"{field} names {show(name)}, who is not at this table "
-                    f"({names(list(players))}).",
-                    field,
-                )
-            )
-        elif type(value) is not int:
-            what = "bid" if field == "bids" else "tricks"
-            errors.append(
-                problem(
-                    number,
-                    "bad_field",
-                    f"{name}'s {what} must be a whole number, not {literal(value)}.",
-                    field,
-                    name,
-                )
-            )
-            values[s] = None
-        else:
-            values[s] = value
-    return values
-
-
 def check_round(
     table: Table,
     variant: Variant,
@@ -147,14 +106,7 @@ def check_round(
 ) -> RoundScore | list[Problem]:
     """The points of one round, or every problem found in it."""
     if type(rnd) is not dict:
-        return [
-            problem(
-                number,
-                "bad_round",
-                f"Round {number} must be a set of fields (dealer, cards, bids, tricks, ...), "
-                f"not {show(rnd)}.",
-            )
-        ]
+        return not_a_round(number, "dealer, cards, bids, tricks, ...", rnd)
     players = table.players
     seat = table.seat
     n = len(players)
@@ -165,18 +117,7 @@ def check_round(
 
     given = get("dealer")
     if given is not None and given != dealer_name:
-        if number == 1:
-            why = f"{dealer_name} is the first dealer"
-        else:
-            why = f"{players[dealer - 1]} dealt round {number - 1} and the deal passes left"
-        errors.append(
-            problem(
-                number,
-                "wrong_dealer",
-                f"Round {number} is dealt by {dealer_name}, not {show(given)}: {why}.",
-                "dealer",
-            )
-        )
+        errors.append(wrong_dealer(number, players, dealer, given))
 
     given = get("cards")
     if given is not None and (type(given) is not int or given != size):
@@ -221,20 +162,13 @@ def check_round(
         else:
             upcard = parse_card(raw_upcard)
             if upcard is None:
-                errors.append(
-                    problem(
-                        number,
-                        "bad_card",
-                        f"The upcard {show(raw_upcard)} is not a card; {CARD_HINT}.",
-                        "upcard",
-                    )
-                )
+                errors.append(not_an_upcard(number, raw_upcard, CARD_HINT))
                 upcard_ok = False
 
     # Bids: every player, 1 to the cards dealt (0 too with allow_zero_bid).
     low = 0 if table.options["allow_zero_bid"] else 1
     bids: list[int] | None = None
-    raw = get("bids")
+    raw: Any = get("bids")
     if raw is None:
         errors.append(
             problem(
@@ -245,11 +179,11 @@ def check_round(
             )
         )
     else:
-        read = _read_counts(number, players, seat, raw, "bids", errors)
-        if read is not None:
+        read = read_player_numbers(number, BIDS, raw, players, seat, errors)
+        if type(raw) is dict:
             complete = True
-            for s, name in enumerate(players):
-                if s not in read:
+            for name in players:
+                if name not in raw:
                     errors.append(
                         problem(
                             number,
@@ -261,9 +195,9 @@ def check_round(
                     )
                     complete = False
                     continue
-                b = read[s]
-                if b is None:
-                    complete = False
+                b = raw[name]
+                if type(b) is not int:
+                    complete = False  # reported by the reader
                 elif not low <= b <= size:
                     complete = False
                     if b == 0:
@@ -277,47 +211,30 @@ def check_round(
                         )
                     )
             if complete:
-                bids = [b for b in (read[s] for s in range(n)) if b is not None]
+                bids = read
 
     # Tricks: from the summary, from the cards played, or both (and then they agree).
-    counts: list[int] | None = None
     raw = get("tricks")
-    if raw is not None:
-        before = len(errors)
-        read = _read_counts(number, players, seat, raw, "tricks", errors)
-        # Unreadable tricks (an unknown name, a word) are reported already; adding them
-        # up would only say the same again.
-        if read is not None and len(errors) == before:
-            counts = [0] * n
-            for s, c in read.items():
-                if c is None:
-                    counts = None
-                elif not 0 <= c <= size:
-                    errors.append(
-                        problem(
-                            number,
-                            "bad_field",
-                            f"{players[s]}'s tricks must be a whole number from 0 to {size}, "
-                            f"not {c}.",
-                            "tricks",
-                            players[s],
-                        )
+    counts = read_player_numbers(number, TRICKS_TAKEN, raw, players, seat, errors)
+    # Unreadable tricks (an unknown name, a word) are reported already; adding them up
+    # would only say the same again.
+    if counts is not None:
+        for name, c in raw.items():
+            if not 0 <= c <= size:
+                errors.append(
+                    problem(
+                        number,
+                        "bad_field",
+                        f"{name}'s tricks must be a whole number from 0 to {size}, not {c}.",
+                        "tricks",
+                        name,
                     )
-                    counts = None
-                elif counts is not None:
-                    counts[s] = c
+                )
+                counts = None
     raw_play = get("play")
     if raw_play is not None and upcard_ok:
         if upcard is None and size * n != DECK_SIZE:
-            errors.append(
-                problem(
-                    number,
-                    "missing_upcard",
-                    "The cards played are given but not the upcard; enter the upcard so the "
-                    "trump suit is known.",
-                    "upcard",
-                )
-            )
+            errors.append(missing_upcard(number, " so the trump suit is known"))
         else:
             played = check_play(
                 number=number,
@@ -333,18 +250,7 @@ def check_round(
             if isinstance(played, list):
                 errors.extend(played)
             else:
-                if counts is not None and counts != played.counts:
-                    differ = [s for s in range(n) if counts[s] != played.counts[s]]
-                    errors.append(
-                        problem(
-                            number,
-                            "play_mismatch",
-                            f"tricks gives {_tricks_text(players, counts, differ)} but the "
-                            f"cards played give {_tricks_text(players, played.counts, differ)}; "
-                            "correct the tricks or the cards.",
-                            "tricks",
-                        )
-                    )
+                compare_with_play(number, players, played, counts, None, errors)
                 counts = played.counts
     if counts is None:
         if raw is None and raw_play is None:
@@ -363,7 +269,7 @@ def check_round(
             problem(
                 number,
                 "tricks_not_cards",
-                f"The tricks add up to {total} ({_tricks_text(players, counts, range(n))}); "
+                f"The tricks add up to {total} ({values_text(players, counts, range(n))}); "
                 f"with {size} card{'s' if size != 1 else ''} dealt to each player a hand has "
                 f"exactly {size} trick{'s' if size != 1 else ''}.",
                 "tricks",
@@ -413,15 +319,8 @@ def score_game(table: Table, variant: Variant, rounds: list[Any]) -> GameResult:
     for index, rnd in enumerate(rounds):
         number = index + 1
         if number > last:
-            result.errors.append(
-                problem(
-                    number,
-                    "game_over",
-                    f"The game ended after round {last}, the last hand of the schedule "
-                    f"({_winner_text(result.winner)}); round {number} and any after it "
-                    "belong to a new game.",
-                )
-            )
+            ended = f"{last}, the last hand of the schedule"
+            result.errors.append(game_over(number, ended, _winner_text(result.winner)))
             break
         checked = check_round(table, variant, rnd, number, dealer, sizes)
         if type(checked) is list:
@@ -444,9 +343,8 @@ def score_game(table: Table, variant: Variant, rounds: list[Any]) -> GameResult:
         dealer = dealer + 1 if dealer + 1 < n else 0
         if number == last:
             top = max(scores)
-            tops = [players[s] for s in range(n) if scores[s] == top]
             result.finished = True
-            result.winner = tops[0] if len(tops) == 1 else tops
+            result.winner = winner_value(players, [s for s in range(n) if scores[s] == top])
     else:
         result.next_dealer = None if result.finished else players[dealer]
     result.scores = dict(zip(players, scores, strict=True))
