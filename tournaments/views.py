@@ -515,9 +515,14 @@ def scorer_links(request: HttpRequest, pk: int) -> HttpResponse:
                 count = services.scorer_link_revoke(table_id=table.pk, user=request.user)
                 messages.success(request, f"{count} scorer link(s) revoked.")
             else:
-                services.scorer_link_revoke(table_id=table.pk, user=request.user)
+                replaced = services.scorer_link_revoke(table_id=table.pk, user=request.user)
                 services.scorer_link_create(table_id=table.pk, user=request.user)
-                messages.success(request, "A new scorer link replaces the old one.")
+                messages.success(
+                    request,
+                    "A new scorer link replaces the old one; the old one no longer works."
+                    if replaced
+                    else "Scorer link created.",
+                )
         except UserError as e:
             messages.error(request, e.message)
         return redirect("tournaments:scorer_links", pk=table.pk)
