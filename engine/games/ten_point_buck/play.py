@@ -23,7 +23,18 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Final
 
-from engine.base import Problem, problem, show
+from engine.base import Problem, problem
+from engine.games._common.play import (
+    card_not_in_hand,
+    hand_not_a_list,
+    missing_hand,
+    not_a_card,
+    not_a_play,
+    read_tricks,
+    renege,
+    stranger_hand,
+    wrong_hand_size,
+)
 from engine.games.ten_point_buck.cards import (
     BUCK,
     DOE,
@@ -49,6 +60,10 @@ from engine.games.ten_point_buck.cards import (
 
 HAND_SIZE: Final = 10
 TRICKS: Final = 10
+_RENEGE_ADVICE: Final = (
+    "Correct the cards as they were played; the rules set no penalty, so if the trick really "
+    "went this way enter the round without play."
+)
 
 
 def legal_cards(hand: int, in_trick: int) -> int:
@@ -88,10 +103,6 @@ class PlayResult:
     doe_bonus: int | None  # the seat that took the Doe and the Buck with the Doe
 
 
-def _ordinal(k: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
-
-
 def first_leader(dealer: int, n: int) -> int:
     """Bidding, and Tricks: "the lead going to the player on the dealer's left"."""
     return dealer + 1 if dealer + 1 < n else 0
@@ -107,15 +118,7 @@ def check_play(
 ) -> PlayResult | list[Problem]:
     """Check a round's `play` (every player's hand and the ten tricks) and replay it."""
     if type(raw) is not dict or type(raw.get("hands")) is not dict:
-        return [
-            problem(
-                number,
-                "bad_field",
-                'play must have "hands" (each player\'s 10 cards) and "tricks" (10 lists of '
-                "cards in the order played).",
-                "play",
-            )
-        ]
+        return [not_a_play(number, f"{HAND_SIZE} cards", TRICKS)]
     raw_hands: dict[Any, Any] = raw["hands"]
     raw_tricks = raw.get("tricks")
     read: tuple[list[int], list[list[str]]] | list[Problem] | None
@@ -179,35 +182,16 @@ def _read_play(
     for name, cards in raw_hands.items():
         s = seat.get(name) if type(name) is str else None
         if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"play has a hand for {show(name)}, who is not at this table.",
-                    "play",
-                )
-            )
+            errors.append(stranger_hand(number, name))
             continue
         if type(cards) is not list:
-            errors.append(
-                problem(
-                    number, "bad_field", f"{name}'s hand must be a list of cards.", "play", name
-                )
-            )
+            errors.append(hand_not_a_list(number, name))
             continue
         tally = 0
         for text in cards:
             kind = _parse(text)
             if kind is None:
-                errors.append(
-                    problem(
-                        number,
-                        "bad_card",
-                        f"{show(text)} in {name}'s hand is not a card; {card_hint(text)}.",
-                        "play",
-                        name,
-                    )
-                )
+                errors.append(_not_a_card(number, text, f"in {name}'s hand", name))
                 continue
             if (dealt >> (TALLY_WIDTH * kind)) & 63 == KIND_COPIES[kind]:
                 copies = KIND_COPIES[kind]
@@ -228,80 +212,27 @@ def _read_play(
             tally += TALLY_ONE[kind]
         if len(cards) != HAND_SIZE:
             errors.append(
-                problem(
-                    number,
-                    "hand_size",
-                    f"{name}'s hand has {len(cards)} cards; every player is dealt {HAND_SIZE}.",
-                    "play",
-                    name,
-                )
+                wrong_hand_size(number, name, len(cards), f"every player is dealt {HAND_SIZE}")
             )
         hands[s] = tally
-    for s, name in enumerate(players):
-        if hands[s] is None and name not in raw_hands:
-            errors.append(
-                problem(
-                    number,
-                    "wrong_hands",
-                    f"play has no hand for {name}; give every player's {HAND_SIZE} cards.",
-                    "play",
-                    name,
-                )
-            )
+    for name in players:
+        if name not in raw_hands:
+            errors.append(missing_hand(number, name, f"; give every player's {HAND_SIZE} cards"))
 
-    tricks: list[list[str]] = []
-    if type(raw_tricks) is not list:
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                f'play must have "tricks": {TRICKS} lists of cards in the order played.',
-                "play",
-            )
-        )
-    else:
-        if len(raw_tricks) != TRICKS:
-            errors.append(
-                problem(
-                    number,
-                    "wrong_trick_count",
-                    f"play lists {len(raw_tricks)} tricks; a round has {TRICKS} "
-                    f"(every player plays all {HAND_SIZE} cards).",
-                    "play",
-                )
-            )
-        for t, trick in enumerate(raw_tricks, start=1):
-            if type(trick) is not list:
-                errors.append(
-                    problem(number, "bad_field", f"Trick {t} must be a list of cards.", "play")
-                )
-                continue
-            if len(trick) != n:
-                errors.append(
-                    problem(
-                        number,
-                        "wrong_trick_size",
-                        f"Trick {t} has {len(trick)} cards; with {n} players each trick has {n}.",
-                        "play",
-                    )
-                )
-            texts = []
-            for text in trick:
-                kind = _parse(text)
-                if kind is None:
-                    errors.append(
-                        problem(
-                            number,
-                            "bad_card",
-                            f"{show(text)} in trick {t} is not a card; {card_hint(text)}.",
-                            "play",
-                        )
-                    )
-                else:
-                    texts.append(KIND_NAMES[kind])
-            tricks.append(texts)
+    kinds = read_tricks(
+        number,
+        raw_tricks,
+        errors,
+        count=TRICKS,
+        size=n,
+        parse=_parse,
+        not_a_card=_not_a_card,
+        count_rule=f"a round has {TRICKS} (every player plays all {HAND_SIZE} cards)",
+        size_rule=f"with {n} players each trick has {n}",
+    )
     if errors:
         return errors
+    tricks = [[KIND_NAMES[kind] for kind in trick] for trick in kinds]
     return [h or 0 for h in hands], tricks
 
 
@@ -310,6 +241,10 @@ def _parse(text: Any) -> int | None:
         return PARSE.get(text)
     except TypeError:
         return None
+
+
+def _not_a_card(number: int, text: Any, where: str, player: str | None) -> Problem:
+    return not_a_card(number, text, where, player, card_hint(text))
 
 
 def _replay(
@@ -426,18 +361,10 @@ def _not_in_hand(
     leader: int,
     hand: int,
 ) -> Problem:
-    name = players[p]
     card = KIND_NAMES[PARSE[text]]
     j = (p - leader) % len(players)
-    return problem(
-        number,
-        "card_not_in_hand",
-        f"Trick {t}: the {_ordinal(j + 1)} card, {card}, falls to {name}, but {name} does "
-        f"not hold {card} at that point (holds {describe_tally(hand) or 'nothing'}). Cards of a "
-        f"trick are listed from its leader, {players[leader]}, clockwise.",
-        "play",
-        name,
-    )
+    held = describe_tally(hand) or "nothing"
+    return card_not_in_hand(number, t, j, card, players[p], held, players[leader])
 
 
 def _renege(
@@ -462,13 +389,8 @@ def _renege(
         if KIND_VALUE[PARSE[played]] == value
     )
     others = describe_tally(hand & ~in_trick)
-    return problem(
-        number,
-        "renege",
-        f"Trick {t}: {name} played {KIND_NAMES[kind]}, a renege: a {value} is already in the "
-        f"trick ({earlier}), and {name} had to play a card of a rank not yet in it "
-        f"(held: {others}). Correct the cards as they were played; the rules set no "
-        "penalty, so if the trick really went this way enter the round without play.",
-        "play",
-        name,
+    why = (
+        f"a {value} is already in the trick ({earlier}), and {name} had to play a card of a "
+        f"rank not yet in it (held: {others})"
     )
+    return renege(number, t, name, KIND_NAMES[kind], why, _RENEGE_ADVICE)

@@ -18,7 +18,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, literal, names, problem, show
+from engine.base import GameResult, Problem, Table, names, problem, show
+from engine.games._common.rounds import (
+    NumberMap,
+    game_over,
+    not_a_round,
+    read_player_numbers,
+    unknown_player,
+    values_text,
+    winner_value,
+    wrong_dealer,
+)
 from engine.games.ten_point_buck.cards import (
     BUCK,
     DECK_POINTS,
@@ -51,6 +61,10 @@ UNUSED_FIELDS: Final = {
     "trick_winners": "Ten-Point Buck scores card points, not tricks: enter points",
 }
 OWN_FIELDS: Final = frozenset({"dealer", "bids", "points", "doe_bonus", "play"})
+BIDS: Final = NumberMap("bids", "bid", "bid", '{"Ann": 22, "Bob": 40}', MAX_BID)
+POINTS: Final = NumberMap(
+    "points", "card points", "card points", '{"Ann": 22, "Bob": 40}', DECK_POINTS
+)
 _INT_ONLY: Final = {int}
 _EMPTY: Final[tuple[Any, ...]] = (None, [], {}, False)
 
@@ -67,93 +81,44 @@ class RoundScore:
     doe_bonus: int | None
 
 
-def _listed(players: Sequence[str], values: Sequence[int], seats: Sequence[int]) -> str:
-    return ", ".join(f"{players[s]} {values[s]}" for s in seats)
-
-
 def _per_player(
     number: int,
-    field: str,
-    what: str,
+    spec: NumberMap,
     raw: Any,
     players: Sequence[str],
     seat: Mapping[str, int],
-    top: int,
     errors: list[Problem],
 ) -> list[int] | None:
     """A player -> whole number field (`bids`, `points`) with every player in it."""
     if type(raw) is dict and len(raw) == len(players):
         # The usual case, checked in C: every player there with a plain int in range.
         given: list[Any] = list(map(raw.get, players))
-        if set(map(type, given)) == _INT_ONLY and min(given) >= 0 and max(given) <= top:
+        if set(map(type, given)) == _INT_ONLY and min(given) >= 0 and max(given) <= spec.top:
             return given
+    values = read_player_numbers(number, spec, raw, players, seat, errors)
     if type(raw) is not dict:
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                f'{field} must map each player to the {what}, like {{"Ann": 22, "Bob": 40}}.',
-                field,
-            )
-        )
         return None
-    values = [-1] * len(players)
-    ok = True
-    for name, value in raw.items():
-        s = seat.get(name) if type(name) is str else None
-        if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"{field} names {show(name)}, who is not at this table "
-                    f"({names(list(players))}).",
-                    field,
-                )
-            )
-            ok = False
-        elif type(value) is not int or not 0 <= value <= top:
-            errors.append(
-                problem(
-                    number,
-                    "bad_field",
-                    f"{name}'s {what} must be a whole number from 0 to {top}, "
-                    f"not {literal(value)}.",
-                    field,
-                    name,
-                )
-            )
-            ok = False
-        else:
-            values[s] = value
-    code = "missing_bid" if field == "bids" else "missing_points"
-    for s, v in enumerate(values):
-        if v < 0 and players[s] not in raw:
+    code = "missing_bid" if spec.name == "bids" else "missing_points"
+    for name in players:
+        if name not in raw:
             errors.append(
                 problem(
                     number,
                     code,
-                    f"{field} has nothing for {players[s]}; enter every player's {what} "
+                    f"{spec.name} has nothing for {name}; enter every player's {spec.value} "
                     "(0 included).",
-                    field,
-                    players[s],
+                    spec.name,
+                    name,
                 )
             )
-            ok = False
-    return values if ok else None
+            values = None
+    return values
 
 
 def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore | list[Problem]:
     """The Hunting Points of one round, or every problem found in it."""
     if type(rnd) is not dict:
-        return [
-            problem(
-                number,
-                "bad_round",
-                f"Round {number} must be a set of fields (dealer, bids, points, doe_bonus), "
-                f"not {show(rnd)}.",
-            )
-        ]
+        return not_a_round(number, "dealer, bids, points, doe_bonus", rnd)
     players = table.players
     seat = table.seat
     n = len(players)
@@ -163,18 +128,7 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
 
     given = get("dealer")
     if given is not None and given != dealer_name:
-        if number == 1:
-            why = f"{dealer_name} is the first dealer"
-        else:
-            why = f"{players[dealer - 1]} dealt round {number - 1} and the deal passes left"
-        errors.append(
-            problem(
-                number,
-                "wrong_dealer",
-                f"Round {number} is dealt by {dealer_name}, not {show(given)}: {why}.",
-                "dealer",
-            )
-        )
+        errors.append(wrong_dealer(number, players, dealer, given))
     if not rnd.keys() <= OWN_FIELDS:
         for field, why in UNUSED_FIELDS.items():
             if get(field) not in _EMPTY:
@@ -192,14 +146,12 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
             )
         )
     else:
-        bids = _per_player(number, "bids", "bid", raw_bids, players, seat, MAX_BID, errors)
+        bids = _per_player(number, BIDS, raw_bids, players, seat, errors)
 
     raw_points = get("points")
     captured: list[int] | None = None
     if raw_points is not None:
-        captured = _per_player(
-            number, "points", "card points", raw_points, players, seat, DECK_POINTS, errors
-        )
+        captured = _per_player(number, POINTS, raw_points, players, seat, errors)
 
     has_bonus = "doe_bonus" in rnd
     raw_bonus = get("doe_bonus")
@@ -207,16 +159,10 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
     if raw_bonus is not None:
         bonus = seat.get(raw_bonus) if type(raw_bonus) is str else None
         if bonus is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"doe_bonus names {show(raw_bonus)}, who is not at this table "
-                    f"({names(list(players))}); give the name of the player who took the Doe "
-                    "and the Buck with the Doe, or null.",
-                    "doe_bonus",
-                )
+            hint = (
+                "; give the name of the player who took the Doe and the Buck with the Doe, or null"
             )
+            errors.append(unknown_player(number, "doe_bonus", raw_bonus, players, hint))
 
     raw_play = get("play")
     if raw_play is not None:
@@ -276,7 +222,7 @@ def _check_summary_points(
             problem(
                 number,
                 "points_total",
-                f"The card points add up to {total} ({_listed(players, captured, range(n))}); "
+                f"The card points add up to {total} ({values_text(players, captured, range(n))}); "
                 f"with {n} players the {DECK_SIZE - 10 * n} undealt cards "
                 f"hold {low} to {high} of the deck's {DECK_POINTS} points, so the points "
                 f"captured add up to {DECK_POINTS - high} to {DECK_POINTS - low}{dealt}.",
@@ -313,8 +259,8 @@ def _compare_with_play(
             problem(
                 number,
                 "play_mismatch",
-                f"points gives {_listed(players, captured, differ)} but the cards played "
-                f"give {_listed(players, played.points, differ)}; correct the points or the "
+                f"points gives {values_text(players, captured, differ)} but the cards played "
+                f"give {values_text(players, played.points, differ)}; correct the points or the "
                 "cards.",
                 "points",
                 players[differ[0]] if len(differ) == 1 else None,
@@ -375,14 +321,8 @@ def score_game(table: Table, rounds: list[Any]) -> GameResult:
     for index, rnd in enumerate(rounds):
         number = index + 1
         if result.finished:
-            result.errors.append(
-                problem(
-                    number,
-                    "game_over",
-                    f"The game ended after round {index} ({_winner_text(result.winner)} "
-                    f"won); round {number} and any after it belong to a new game.",
-                )
-            )
+            won = f"{_winner_text(result.winner)} won"
+            result.errors.append(game_over(number, str(index), won))
             break
         checked = check_round(table, rnd, number, dealer)
         if type(checked) is list:
@@ -407,7 +347,7 @@ def score_game(table: Table, rounds: list[Any]) -> GameResult:
         top = game_end(scores, number, length)
         if top is not None and (len(top) == 1 or shared):
             result.finished = True
-            result.winner = players[top[0]] if len(top) == 1 else [players[s] for s in top]
+            result.winner = winner_value(players, top)
     else:
         result.next_dealer = None if result.finished else players[dealer]
     result.scores = dict(zip(players, scores, strict=True))
