@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -45,20 +46,23 @@ LEGENDS = {
 }
 
 
-def _names(mapping: Any) -> str:
+def _names(mapping: Any, players: Sequence[str] = ()) -> str:
+    """A name -> value map in seat order (PostgreSQL's JSONB keeps its own key order)."""
     if not isinstance(mapping, dict):
         return ""
-    return ", ".join(f"{k} {v}" for k, v in mapping.items())
+    seat = {name: i for i, name in enumerate(players)}
+    ordered = sorted(mapping.items(), key=lambda kv: (seat.get(kv[0], len(seat)), str(kv[0])))
+    return ", ".join(f"{k} {v}" for k, v in ordered)
 
 
-def _compact(data: Any) -> str:
+def _compact(data: Any, players: Sequence[str] = ()) -> str:
     """A round as one short line for the history: what the scorer entered."""
     if not isinstance(data, dict):
         return ""
     parts = []
     for key, value in data.items():
         if isinstance(value, dict):
-            value = ", ".join(f"{k} {v}" for k, v in value.items())
+            value = _names(value, players)
         elif isinstance(value, list):
             value = ", ".join(
                 f"{v.get('player')} {v.get('kind')}" if isinstance(v, dict) else str(v)
@@ -68,7 +72,7 @@ def _compact(data: Any) -> str:
     return "; ".join(parts)
 
 
-def round_details(rules_id: str, data: dict[str, Any]) -> str:
+def round_details(rules_id: str, data: dict[str, Any], players: Sequence[str] = ()) -> str:
     """The game's own fields of a round, in a line under the round on the score sheet."""
     parts: list[str] = []
     if rules_id == "buck-euchre" and not data.get("misdeal"):
@@ -78,8 +82,8 @@ def round_details(rules_id: str, data: dict[str, Any]) -> str:
         if data.get("declarer"):
             parts.append(f"declarer {data['declarer']}")
     elif rules_id == "ten-point-buck":
-        parts.append(f"bids: {_names(data.get('bids'))}")
-        parts.append(f"card points: {_names(data.get('points'))}")
+        parts.append(f"bids: {_names(data.get('bids'), players)}")
+        parts.append(f"card points: {_names(data.get('points'), players)}")
         if data.get("doe_bonus"):
             parts.append(f"Doe bonus {data['doe_bonus']}")
     elif rules_id in ("bluke", "bluke-nj"):
@@ -87,7 +91,7 @@ def round_details(rules_id: str, data: dict[str, Any]) -> str:
             parts.append(f"{data['cards']} cards")
         if data.get("upcard"):
             parts.append(f"upcard {data['upcard']}")
-        parts.append(f"bids: {_names(data.get('bids'))}")
+        parts.append(f"bids: {_names(data.get('bids'), players)}")
     return "; ".join(parts)
 
 
@@ -102,7 +106,7 @@ def _sheet(game: Game) -> dict[str, Any]:
                 "number": stored.number,
                 "dealer": scored["dealer"],
                 "data": stored.data,
-                "details": round_details(game.rules_id, stored.data),
+                "details": round_details(game.rules_id, stored.data, players),
                 "cells": [
                     {
                         "dealer": p == scored["dealer"],
@@ -192,7 +196,11 @@ def _render_game(
             and game.table.sitting.moved_at is None
             and game.table.sitting.session.status == "running",
             "changes": [
-                {"change": c, "before": _compact(c.before), "after": _compact(c.after)}
+                {
+                    "change": c,
+                    "before": _compact(c.before, sheet["players"]),
+                    "after": _compact(c.after, sheet["players"]),
+                }
                 for c in RoundChange.objects.filter(game=game).select_related(
                     "user", "scorer_link"
                 )[:20]
