@@ -17,6 +17,7 @@ from typing import Any, Final
 from engine.base import EngineUsageError, Table
 from engine.cards import BIT, CARD_NAMES, SUIT_OF, mask_to_cards
 from engine.games._common.play import first_leader
+from engine.games._common.simulate import pick
 from engine.games.buck_euchre.cards import (
     ACE,
     BEATERS,
@@ -74,15 +75,6 @@ def _strongest(mask: int, strength: tuple[int, ...]) -> int:
             card = c
         mask ^= bit
     return card
-
-
-def _pick(mask: int, rnd: Callable[[], float]) -> int:
-    """A uniformly random card of a non-empty mask."""
-    k = int(rnd() * mask.bit_count())
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
 
 
 def _bid_strength(hand: int, trump: int) -> int:
@@ -153,7 +145,8 @@ def _play_round(
     that took all five tricks (-1: nobody)."""
     n = len(players)
     # Shuffle by sorting on random keys: one pass in C, where a Python Fisher-Yates loop
-    # would cost much of a round's budget.
+    # would cost much of a round's budget. Written out in each simulator: a call per round
+    # is measurable here.
     keys = [rnd() for _ in _RANGE]
     order = sorted(_RANGE, key=keys.__getitem__)
     bits = _PACK_BIT
@@ -207,7 +200,7 @@ def _play_round(
     if takes:
         # The dealer takes the upcard and discards another card.
         hand = hands[dealer]
-        discard = _weakest(hand, STRENGTH[trump]) if greedy else _pick(hand, rnd)
+        discard = _weakest(hand, STRENGTH[trump]) if greedy else pick(hand, rnd)
         hands[dealer] = hand ^ BIT[discard] | BIT[upcard]
 
     # Drops, clockwise from the declarer's left; dirty clubs and no-trump hands have none.
@@ -261,7 +254,7 @@ def _play_round(
                 p -= m
             hand = held_cards[p]
             if led < 0:
-                card = _strongest(hand, strength) if greedy else _pick(hand, rnd)
+                card = _strongest(hand, strength) if greedy else pick(hand, rnd)
                 led = best = card
             else:
                 legal = hand & follow[led] or hand

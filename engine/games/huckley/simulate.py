@@ -17,6 +17,7 @@ from typing import Any, Final
 from engine.base import EngineUsageError, Table
 from engine.cards import ABOVE, BIT, CARD_NAMES, RANK_OF, SUIT_MASK, SUIT_OF, mask_to_cards
 from engine.games._common.play import first_leader
+from engine.games._common.simulate import pick
 from engine.games.huckley.play import TRICKS, legal_follow, legal_kill
 from engine.games.huckley.rounds import HOOK, Variant, find_winner
 
@@ -26,15 +27,6 @@ RENEGE_RATE: Final = 0.02
 DROP_RATE: Final = 0.25
 ACES: Final = sum(1 << (13 * s + 12) for s in range(4))
 HIGH_CARDS: Final = sum(1 << (13 * s + r) for s in range(4) for r in (10, 11, 12))
-
-
-def _pick(mask: int, rnd: Callable[[], float]) -> int:
-    """A uniformly random card of a non-empty mask."""
-    k = int(rnd() * mask.bit_count())
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
 
 
 def _lowest(mask: int, trump: int) -> int:
@@ -148,7 +140,8 @@ def _play_round(
     seat that won each trick."""
     n = len(players)
     # Shuffle by sorting on random keys: one pass in C, where a Python Fisher-Yates loop
-    # would cost a round's whole budget.
+    # would cost a round's whole budget. Written out in each simulator: a call per round
+    # is measurable here.
     keys = [rnd() for _ in range(52)]
     deck = sorted(range(52), key=keys.__getitem__)
     hands = []
@@ -187,7 +180,7 @@ def _play_round(
         if keeps and (RANK_OF[upcard] >= 8 if greedy else rnd() < 0.3):
             # IHBA, THE DRAW: keeping the upcard, the dealer discards at least one card
             # and draws one fewer than discarded; here, exactly one.
-            discard = _lowest(hand, trump) if greedy else _pick(hand, rnd)
+            discard = _lowest(hand, trump) if greedy else pick(hand, rnd)
             hands[s] = hand ^ BIT[discard] | BIT[upcard]
             continue
         if greedy:
@@ -198,7 +191,7 @@ def _play_round(
         else:
             k = min(int(rnd() * 4), 52 - top)
             for _ in range(k):
-                hand ^= BIT[_pick(hand, rnd)]
+                hand ^= BIT[pick(hand, rnd)]
         for c in deck[top : top + k]:
             hand |= BIT[c]
         top += k
