@@ -11,10 +11,10 @@ docs/rules-bluke.md.
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from functools import partial
 
-from engine.base import EngineUsageError, GameResult, OptionInfo, RuleSet, RulesInfo, Table
+from engine.base import EngineUsageError, OptionInfo, RulesInfo
+from engine.games._common.rules import GameRules
 from engine.games.bluke.rounds import Variant, hand_sizes, score_game
 from engine.games.bluke.simulate import simulate_game
 
@@ -40,47 +40,31 @@ def _options() -> dict[str, OptionInfo]:
     }
 
 
-class BlukeRules(RuleSet):
-    """A game of the Bluke family."""
-
-    def __init__(self, info: RulesInfo, variant: Variant) -> None:
-        self.info = info
-        self.variant = variant
-
-    def score(self, table: Table, rounds: list[Any]) -> GameResult:
-        return score_game(table, self.variant, rounds)
-
-    def simulate(
-        self, table: Table, *, rng: random.Random, strategy: str, card_play: bool
-    ) -> list[dict[str, Any]]:
-        return simulate_game(table, self.variant, rng, strategy, card_play)
+#: The two games, by rules id.
+_VARIANTS = {
+    "bluke": Variant(rising=False, blukes_in_trump=False),
+    "bluke-nj": Variant(rising=True, blukes_in_trump=True),
+}
 
 
-BLUKE = BlukeRules(
-    RulesInfo(
-        id="bluke",
-        name="Bluke",
+def _rule_set(rules_id: str, name: str) -> GameRules:
+    info = RulesInfo(
+        id=rules_id,
+        name=name,
         min_players=2,
         max_players=15,
         lower_is_better=False,
         options=_options(),
         round_fields=ROUND_FIELDS,
-    ),
-    Variant(rising=False, blukes_in_trump=False),
-)
+    )
+    variant = _VARIANTS[rules_id]
+    return GameRules(
+        info, partial(score_game, variant=variant), partial(simulate_game, variant=variant)
+    )
 
-BLUKE_NJ = BlukeRules(
-    RulesInfo(
-        id="bluke-nj",
-        name="Bluke (New Jersey)",
-        min_players=2,
-        max_players=15,
-        lower_is_better=False,
-        options=_options(),
-        round_fields=ROUND_FIELDS,
-    ),
-    Variant(rising=True, blukes_in_trump=True),
-)
+
+BLUKE = _rule_set("bluke", "Bluke")
+BLUKE_NJ = _rule_set("bluke-nj", "Bluke (New Jersey)")
 
 RULE_SETS = (BLUKE, BLUKE_NJ)
 _BY_ID = {rule_set.info.id: rule_set for rule_set in RULE_SETS}
@@ -100,4 +84,4 @@ def schedule(rules_id: str, players: int, max_cards: int = 0) -> list[int]:
         raise EngineUsageError(f"{info.name} is played by 2 to 15 players, not {players}")
     if not 0 <= max_cards <= 54 // players:
         raise EngineUsageError(f"max_cards {max_cards} is impossible at {players} players")
-    return hand_sizes(players, rule_set.variant.rising, max_cards)
+    return hand_sizes(players, _VARIANTS[rules_id].rising, max_cards)

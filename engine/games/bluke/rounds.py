@@ -297,7 +297,7 @@ def _winner_text(winner: str | list[str] | None) -> str:
     return f"{winner} won"
 
 
-def score_game(table: Table, variant: Variant, rounds: list[Any]) -> GameResult:
+def score_game(table: Table, rounds: list[Any], *, variant: Variant) -> GameResult:
     players = table.players
     n = len(players)
     scores = [0] * n

@@ -61,7 +61,7 @@ HIGH_TRUMPS: Final = (*(sum(BIT[r * 4 + s] for r in (10, 11, 12)) for s in range
 
 
 def simulate_game(
-    table: Table, variant: Variant, rng: random.Random, strategy: str, card_play: bool
+    table: Table, rng: random.Random, strategy: str, card_play: bool, *, variant: Variant
 ) -> list[dict[str, Any]]:
     """The rounds of a whole game, one per hand of the schedule. Raises `EngineUsageError`
     for a `max_cards` the table cannot be dealt."""

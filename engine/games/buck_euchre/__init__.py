@@ -10,10 +10,8 @@ tricks in a hand. The rules as implemented are in docs/rules-buck-euchre.md.
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
-from engine.base import GameResult, OptionInfo, RuleSet, RulesInfo, Table
+from engine.base import OptionInfo, RulesInfo
+from engine.games._common.rules import GameRules
 from engine.games.buck_euchre.rounds import score_game
 from engine.games.buck_euchre.simulate import simulate_game
 
@@ -56,22 +54,7 @@ OPTIONS = {
 }
 
 
-class BuckEuchreRules(RuleSet):
-    """Buck Euchre."""
-
-    def __init__(self, info: RulesInfo) -> None:
-        self.info = info
-
-    def score(self, table: Table, rounds: list[Any]) -> GameResult:
-        return score_game(table, rounds)
-
-    def simulate(
-        self, table: Table, *, rng: random.Random, strategy: str, card_play: bool
-    ) -> list[dict[str, Any]]:
-        return simulate_game(table, rng, strategy, card_play)
-
-
-BUCK_EUCHRE = BuckEuchreRules(
+BUCK_EUCHRE = GameRules(
     RulesInfo(
         id="buck-euchre",
         name="Buck Euchre",
@@ -80,7 +63,9 @@ BUCK_EUCHRE = BuckEuchreRules(
         lower_is_better=True,
         options=OPTIONS,
         round_fields=ROUND_FIELDS,
-    )
+    ),
+    score_game,
+    simulate_game,
 )
 
 RULE_SETS = (BUCK_EUCHRE,)

@@ -9,10 +9,10 @@ The rulings are in docs/rules.md.
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from functools import partial
 
-from engine.base import GameResult, OptionInfo, RuleSet, RulesInfo, Table
+from engine.base import OptionInfo, RulesInfo
+from engine.games._common.rules import GameRules
 from engine.games.huckley.rounds import Variant, score_game
 from engine.games.huckley.simulate import simulate_game
 
@@ -49,45 +49,31 @@ def _options(tie_break: str) -> dict[str, OptionInfo]:
     }
 
 
-class BuckRules(RuleSet):
-    """A game of the Huckley Buck family."""
-
-    def __init__(self, info: RulesInfo, variant: Variant) -> None:
-        self.info = info
-        self.variant = variant
-
-    def score(self, table: Table, rounds: list[Any]) -> GameResult:
-        return score_game(table, self.variant, rounds)
-
-    def simulate(
-        self, table: Table, *, rng: random.Random, strategy: str, card_play: bool
-    ) -> list[dict[str, Any]]:
-        return simulate_game(table, self.variant, rng, strategy, card_play)
-
-
-HUCKLEY_BUCK = BuckRules(
-    RulesInfo(
-        id="huckley-buck",
-        name="Huckley Buck (IHBA)",
+def _rule_set(rules_id: str, name: str, tie_break: str, variant: Variant) -> GameRules:
+    info = RulesInfo(
+        id=rules_id,
+        name=name,
         min_players=3,
         max_players=7,
         lower_is_better=False,
-        options=_options("trick_order"),
+        options=_options(tie_break),
         round_fields=ROUND_FIELDS,
-    ),
+    )
+    return GameRules(
+        info, partial(score_game, variant=variant), partial(simulate_game, variant=variant)
+    )
+
+
+HUCKLEY_BUCK = _rule_set(
+    "huckley-buck",
+    "Huckley Buck (IHBA)",
+    "trick_order",
     Variant(kill=True, upcard_to_anyone=False),
 )
-
-HUCKLEBUCK = BuckRules(
-    RulesInfo(
-        id="hucklebuck",
-        name="Hucklebuck",
-        min_players=3,
-        max_players=7,
-        lower_is_better=False,
-        options=_options("highest_score"),
-        round_fields=ROUND_FIELDS,
-    ),
+HUCKLEBUCK = _rule_set(
+    "hucklebuck",
+    "Hucklebuck",
+    "highest_score",
     Variant(kill=False, upcard_to_anyone=True),
 )
 

@@ -379,7 +379,7 @@ def find_winner(
     return (tops[0] if len(tops) == 1 else None), reached
 
 
-def score_game(table: Table, variant: Variant, rounds: list[Any]) -> GameResult:
+def score_game(table: Table, rounds: list[Any], *, variant: Variant) -> GameResult:
     players = table.players
     n = len(players)
     target: int = table.options["target"]

@@ -79,7 +79,7 @@ def _greedy_card(hand: int, legal: int, led: int, best: int, trump: int) -> int:
 
 
 def simulate_game(
-    table: Table, variant: Variant, rng: random.Random, strategy: str, card_play: bool
+    table: Table, rng: random.Random, strategy: str, card_play: bool, *, variant: Variant
 ) -> list[dict[str, Any]]:
     assert table.first_dealer is not None
     players = table.players

@@ -9,10 +9,8 @@ implemented, with every decision, are in docs/rules-ten-point-buck.md.
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
-from engine.base import GameResult, OptionInfo, RuleSet, RulesInfo, Table
+from engine.base import OptionInfo, RulesInfo
+from engine.games._common.rules import GameRules
 from engine.games.ten_point_buck.rounds import score_game
 from engine.games.ten_point_buck.simulate import simulate_game
 
@@ -35,10 +33,8 @@ OPTIONS = {
 }
 
 
-class TenPointBuck(RuleSet):
-    """Ten-Point Buck."""
-
-    info = RulesInfo(
+TEN_POINT_BUCK = GameRules(
+    RulesInfo(
         id="ten-point-buck",
         name="Ten-Point Buck",
         min_players=3,
@@ -47,15 +43,9 @@ class TenPointBuck(RuleSet):
         lower_is_better=False,
         options=OPTIONS,
         round_fields=ROUND_FIELDS,
-    )
+    ),
+    score_game,
+    simulate_game,
+)
 
-    def score(self, table: Table, rounds: list[Any]) -> GameResult:
-        return score_game(table, rounds)
-
-    def simulate(
-        self, table: Table, *, rng: random.Random, strategy: str, card_play: bool
-    ) -> list[dict[str, Any]]:
-        return simulate_game(table, rng, strategy, card_play)
-
-
-RULE_SETS = (TenPointBuck(),)
+RULE_SETS = (TEN_POINT_BUCK,)

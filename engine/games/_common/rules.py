@@ -1,0 +1,36 @@
+"""The `RuleSet` every game package lists in ``RULE_SETS``: its `RulesInfo` and the two
+functions that score and simulate the game.
+
+A family of games that differ in a few settings (a `Variant`) binds them with
+`functools.partial`, so one scoring function serves every game of the family.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine.base import GameResult, RuleSet, RulesInfo, Table
+
+#: ``score_game(table, rounds)``: check and score the rounds of a game record.
+ScoreGame = Callable[[Table, list[Any]], GameResult]
+#: ``simulate_game(table, rng, strategy, card_play)``: the rounds of a whole game played.
+SimulateGame = Callable[[Table, random.Random, str, bool], list[dict[str, Any]]]
+
+
+class GameRules(RuleSet):
+    """One game's rules: what the tournament layer knows of it, and its two functions."""
+
+    def __init__(self, info: RulesInfo, score_game: ScoreGame, simulate_game: SimulateGame) -> None:
+        self.info = info
+        self._score_game = score_game
+        self._simulate_game = simulate_game
+
+    def score(self, table: Table, rounds: list[Any]) -> GameResult:
+        return self._score_game(table, rounds)
+
+    def simulate(
+        self, table: Table, *, rng: random.Random, strategy: str, card_play: bool
+    ) -> list[dict[str, Any]]:
+        return self._simulate_game(table, rng, strategy, card_play)
