@@ -123,10 +123,31 @@ def check_play(
         return [not_a_play(number, f"{HAND_SIZE} cards as play begins", TRICKS)]
     raw_hands: dict[Any, Any] = raw["hands"]
     raw_tricks = raw.get("tricks")
-    fast = _read_sound_play(raw_hands, raw_tricks, players, in_play, upcard, taker)
-    if fast is not None:
-        return _replay(number, players, dealer, in_play, trump, fast[0], fast[1])
+    read: tuple[list[int], list[list[int]]] | list[Problem] | None
+    read = _read_sound_play(raw_hands, raw_tricks, players, in_play, upcard, taker)
+    if read is None:
+        # Something is wrong with the shape: read it again, saying everything that is.
+        read = _read_play(
+            number, players, seat, in_play, upcard, taker, why_taken, raw_hands, raw_tricks
+        )
+        if isinstance(read, list):
+            return read
+    return _replay(number, players, dealer, in_play, trump, read[0], read[1])
 
+
+def _read_play(
+    number: int,
+    players: Sequence[str],
+    seat: Mapping[str, int],
+    in_play: list[int],
+    upcard: int,
+    taker: int,
+    why_taken: str,
+    raw_hands: dict[Any, Any],
+    raw_tricks: Any,
+) -> tuple[list[int], list[list[int]]] | list[Problem]:
+    """Every problem with the shape of `play`, or its hands (in `in_play` order) and
+    tricks when there is none."""
     errors: list[Problem] = []
     n_in = len(in_play)
     hand_of_seat = read_hands(
@@ -177,9 +198,7 @@ def check_play(
     )
     if errors:
         return errors
-    return _replay(
-        number, players, dealer, in_play, trump, [hand_of_seat[s] for s in in_play], tricks
-    )
+    return [hand_of_seat[s] for s in in_play], tricks
 
 
 def _read_sound_play(

@@ -144,55 +144,47 @@ def check_play(
     raw_hands: dict[Any, Any] = raw["hands"]
     raw_tricks = raw.get("tricks")
     n_in = len(in_play)
+    read = None
     if not errors and trump_card is not None:
-        fast = _read_sound_play(
+        read = _read_sound_play(
             raw_hands, raw_tricks, players, in_play, trump_card, dealer, upcard_to_anyone
         )
-        if fast is not None:
-            return _replay(
-                number=number,
-                players=players,
-                dealer=dealer,
-                in_play=in_play,
-                trump=SUIT_OF[trump_card],
-                hands=fast[0],
-                tricks=fast[1],
-                kill=kill,
-            )
-
-    hand_of_seat = read_hands(
-        number,
-        players,
-        seat,
-        raw_hands,
-        errors,
-        in_play=in_play,
-        parse=parse_card,
-        not_a_card=_not_a_card,
-        card_names=CARD_NAMES,
-        upcard=trump_card,
-        # The dealer may keep the upcard (IHBA, THE DRAW); in Hucklebuck the upcard tops
-        # the draw pile, so whoever draws first takes it.
-        takers=range(len(players)) if upcard_to_anyone else (dealer,),
-        size=HAND_SIZE,
-        size_rule=f"a hand in play has {HAND_SIZE}",
-        missing_rule=", who is in this round",
-        upcard_rule=f"; only the dealer ({players[dealer]}) can take the upcard, on the draw",
-        sat_out="who has no hand in play this round (dropped or lost the hand to a penalty)",
-    )
-    tricks = read_tricks(
-        number,
-        raw_tricks,
-        errors,
-        count=TRICKS,
-        size=n_in,
-        parse=parse_card,
-        not_a_card=_not_a_card,
-        count_rule=f"a round has {TRICKS}",
-        size_rule=f"with {n_in} players in play each trick has {n_in}",
-    )
-    if errors:
-        return errors
+    if read is None:
+        # Something is wrong with the shape: read it again, saying everything that is.
+        hand_of_seat = read_hands(
+            number,
+            players,
+            seat,
+            raw_hands,
+            errors,
+            in_play=in_play,
+            parse=parse_card,
+            not_a_card=_not_a_card,
+            card_names=CARD_NAMES,
+            upcard=trump_card,
+            # The dealer may keep the upcard (IHBA, THE DRAW); in Hucklebuck the upcard
+            # tops the draw pile, so whoever draws first takes it.
+            takers=range(len(players)) if upcard_to_anyone else (dealer,),
+            size=HAND_SIZE,
+            size_rule=f"a hand in play has {HAND_SIZE}",
+            missing_rule=", who is in this round",
+            upcard_rule=f"; only the dealer ({players[dealer]}) can take the upcard, on the draw",
+            sat_out="who has no hand in play this round (dropped or lost the hand to a penalty)",
+        )
+        tricks = read_tricks(
+            number,
+            raw_tricks,
+            errors,
+            count=TRICKS,
+            size=n_in,
+            parse=parse_card,
+            not_a_card=_not_a_card,
+            count_rule=f"a round has {TRICKS}",
+            size_rule=f"with {n_in} players in play each trick has {n_in}",
+        )
+        if errors:
+            return errors
+        read = [hand_of_seat[s] for s in in_play], tricks
     assert trump_card is not None
     return _replay(
         number=number,
@@ -200,8 +192,8 @@ def check_play(
         dealer=dealer,
         in_play=in_play,
         trump=SUIT_OF[trump_card],
-        hands=[hand_of_seat[s] for s in in_play],
-        tricks=tricks,
+        hands=read[0],
+        tricks=read[1],
         kill=kill,
     )
 
