@@ -29,6 +29,21 @@ def game(
     return record
 
 
+def change_a_trick_count(record: dict[str, Any], pick: int, new_count: int) -> int:
+    """Change one player's entry in one round's `tricks` (the `pick`-th entry of the
+    record, wrapping around) to `new_count`, or to the next count when that is the one
+    there; returns the index of the round changed."""
+    entries = [
+        (i, name) for i, rnd in enumerate(record["rounds"]) for name in rnd.get("tricks", {})
+    ]
+    i, name = entries[pick % len(entries)]
+    old = record["rounds"][i]["tricks"][name]
+    if new_count == old:
+        new_count = (old + 1) % 6
+    record["rounds"][i]["tricks"][name] = new_count
+    return i
+
+
 def codes(output: dict[str, Any]) -> list[tuple[Any, str, Any]]:
     """(round, code, field) of each error."""
     return [(e["round"], e["code"], e["field"]) for e in output["errors"]]

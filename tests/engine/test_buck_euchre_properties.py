@@ -20,7 +20,7 @@ from engine.cards import CARD_NAMES
 from engine.cli import main
 from engine.games.buck_euchre.cards import PACK_CARDS
 from engine.games.buck_euchre.play import legal, trick_winner
-from tests.engine.records import FOUR, game
+from tests.engine.records import FOUR, change_a_trick_count, game
 
 STRATEGIES = st.sampled_from(["random", "greedy"])
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -95,14 +95,7 @@ def test_changing_any_single_trick_count_makes_the_round_invalid(
     seed: int, card_play: bool, pick: int, new_count: int
 ) -> None:
     record = engine.simulate("buck-euchre", FOUR, seed=seed, card_play=card_play)
-    entries = [
-        (i, name) for i, rnd in enumerate(record["rounds"]) for name in rnd.get("tricks", {})
-    ]
-    i, name = entries[pick % len(entries)]
-    old = record["rounds"][i]["tricks"][name]
-    if new_count == old:
-        new_count = (old + 1) % 6
-    record["rounds"][i]["tricks"][name] = new_count
+    i = change_a_trick_count(record, pick, new_count)
     output = engine.check(record)
     assert not output["valid"]
     assert output["errors"][0]["round"] == i + 1

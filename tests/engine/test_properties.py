@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import engine
 from engine.cards import SUIT_OF
 from engine.games.huckley.play import beats, legal_follow, legal_kill
-from tests.engine.records import SEVEN, game
+from tests.engine.records import SEVEN, change_a_trick_count, game
 
 RULES = st.sampled_from(["huckley-buck", "hucklebuck"])
 STRATEGIES = st.sampled_from(["random", "greedy"])
@@ -118,14 +118,7 @@ def test_changing_any_single_trick_count_makes_the_round_invalid(
     seed: int, size: int, rules: str, card_play: bool, pick: int, new_count: int
 ) -> None:
     record = engine.simulate(rules, SEVEN[:size], seed=seed, card_play=card_play)
-    entries = [
-        (i, name) for i, rnd in enumerate(record["rounds"]) for name in rnd.get("tricks", {})
-    ]
-    i, name = entries[pick % len(entries)]
-    old = record["rounds"][i]["tricks"][name]
-    if new_count == old:
-        new_count = (old + 1) % 6
-    record["rounds"][i]["tricks"][name] = new_count
+    i = change_a_trick_count(record, pick, new_count)
     output = engine.check(record)
     assert not output["valid"]
     assert output["errors"][0]["round"] == i + 1

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +30,7 @@ from engine.games.ten_point_buck.cards import (
 )
 from engine.games.ten_point_buck.play import legal_cards, trick_winner
 from tests.engine.records import FIVE, FOUR, THREE, game
+from tests.engine.test_cli import run
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = "ten-point-buck"
@@ -485,16 +484,6 @@ def test_simulated_games_check_as_valid_and_finished(players: list[str], strateg
 
 
 def test_the_command_line_simulates_and_checks() -> None:
-    def run(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run(
-            [sys.executable, "-m", "engine", *args],
-            input=stdin,
-            capture_output=True,
-            cwd=ROOT,
-            check=False,
-            timeout=60,
-        )
-
     sim = run("simulate", "--rules", RULES, "--players", "4", "--seed", "7", "--card-play")
     assert sim.returncode == 0, sim.stderr
     record = json.loads(sim.stdout)
