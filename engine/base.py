@@ -69,6 +69,11 @@ def names(items: list[str]) -> str:
     return ", ".join(items)
 
 
+def names_and(items: list[str]) -> str:
+    """Two or more names as a sentence lists them: ``"Ann, Bob and Cy"``."""
+    return f"{names(items[:-1])} and {items[-1]}"
+
+
 @dataclass(frozen=True, slots=True)
 class OptionInfo:
     """One option a game record may set in `options`."""

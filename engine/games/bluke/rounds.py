@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, literal, names, problem
+from engine.base import GameResult, Problem, Table, literal, names_and, problem
 from engine.games._common.play import missing_upcard, not_an_upcard
 from engine.games._common.rounds import (
     NumberMap,
@@ -293,7 +293,7 @@ def check_round(
 
 def _winner_text(winner: str | list[str] | None) -> str:
     if isinstance(winner, list):
-        return f"{names(winner[:-1])} and {winner[-1]} shared the win"
+        return f"{names_and(winner)} shared the win"
     return f"{winner} won"
 
 

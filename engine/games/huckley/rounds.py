@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, names, problem, show
+from engine.base import GameResult, Problem, Table, names, names_and, problem, show
 from engine.cards import parse_card
 from engine.games._common.play import not_an_upcard
 from engine.games._common.rounds import (
@@ -420,7 +420,7 @@ def score_game(table: Table, rounds: list[Any], *, variant: Variant) -> GameResu
                     problem(
                         number,
                         "trick_winners_required",
-                        f"{names(who[:-1])} and {who[-1]} {both} reach {target} in this "
+                        f"{names_and(who)} {both} reach {target} in this "
                         "round, and the first to reach it wins: enter trick_winners, who won "
                         "each of the 5 tricks in order.",
                         "trick_winners",

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, names, problem, show
+from engine.base import GameResult, Problem, Table, names_and, problem, show
 from engine.games._common.rounds import (
     NumberMap,
     game_over,
@@ -356,5 +356,5 @@ def score_game(table: Table, rounds: list[Any]) -> GameResult:
 
 def _winner_text(winner: str | list[str] | None) -> str:
     if isinstance(winner, list):
-        return " and ".join([names(winner[:-1]), winner[-1]])
+        return names_and(winner)
     return show(winner)
