@@ -172,10 +172,10 @@ def read_out(
 
 def read_trick_winners(
     number: int,
+    tricks: int,
+    raw: Any,
     players: Sequence[str],
     seat: Mapping[str, int],
-    raw: Any,
-    tricks: int,
     errors: list[Problem],
 ) -> list[int] | None:
     """`trick_winners`, the seat that won each of the `tricks` tricks in order; None when

@@ -259,7 +259,7 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
     out_set = set(out)
     in_play = [s for s in range(n) if s not in out_set]
     counts = read_player_numbers(number, FIVE_TRICKS, get("tricks"), players, seat, errors)
-    winners = read_trick_winners(number, players, seat, get("trick_winners"), TRICKS, errors)
+    winners = read_trick_winners(number, TRICKS, get("trick_winners"), players, seat, errors)
 
     raw_play = get("play")
     if raw_play is not None:

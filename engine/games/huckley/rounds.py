@@ -227,7 +227,7 @@ def check_round(
         return errors
 
     counts = read_player_numbers(number, FIVE_TRICKS, get("tricks"), players, seat, errors)
-    winners = read_trick_winners(number, players, seat, get("trick_winners"), TRICKS, errors)
+    winners = read_trick_winners(number, TRICKS, get("trick_winners"), players, seat, errors)
 
     raw_play = get("play")
     upcard = get("upcard")
