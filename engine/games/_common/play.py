@@ -133,8 +133,8 @@ def read_hands(
     """The hands of `play` (card masks by seat), every problem with them in `errors`.
 
     Each player of `in_play` has one hand of `size` cards, and nobody else has one; no card
-    is in two hands. The upcard (None: there is none) is in no hand but one of the seats
-    in `takers`, and there at most once. The words: `size_rule` ends the message for a
+    is in two hands. The upcard (None: there is none) may be held only by a seat of
+    `takers`, and by one at most. The words: `size_rule` ends the message for a
     hand of the wrong size (``"a hand in play has 5"``), `missing_rule` the one for a
     missing hand, `upcard_rule` the one for the upcard in a hand it cannot be in,
     `sat_out` says why a seat outside `in_play` has no hand, `pack` is whose pack has one

@@ -213,7 +213,7 @@ def _read_sound_play(
     nothing wrong in its shape, or None at the first irregularity.
 
     A sound record is read here in a few tight loops; anything odd goes back to
-    `check_play`'s careful reading, which says what is wrong.
+    `_read_play`, which says what is wrong.
     """
     n_in = len(in_play)
     if len(raw_hands) != n_in or type(raw_tricks) is not list or len(raw_tricks) != TRICKS:
