@@ -10,8 +10,9 @@ each in its own subprocess and database, it times:
   first-dealer draw at every table);
 - one movement: `services.sitting_move_players` after sitting 1 (preview, placings,
   sitting 2 with its tables, seatings and first games). The sitting's games are finished
-  beforehand, untimed, by writing scores directly as `tests/tournaments/test_movement.py`
-  `fake_results` does, not by playing them through the engine;
+  beforehand, untimed, by writing scores directly
+  (`tournaments.simulation.finish_sitting_unplayed`), not by playing them through the
+  engine;
 - the public pages "all tables" (`/sessions/<pk>/`) and "find my table"
   (`/sessions/<pk>/?name=<full name>`), served in-process by Django's test Client after
   the movement (sitting 2 under way): median, p95 and min over `--repeat` requests.
@@ -91,10 +92,9 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
     from django.db import connection
     from django.test import Client
 
-    from scoring import services as scoring
-    from scoring.models import Game, GamePlayer
     from tournaments import services
-    from tournaments.models import Club, Season, Seating, Session, Sitting
+    from tournaments.models import Club, Season, Seating, Session
+    from tournaments.simulation import finish_sitting_unplayed as fake_results
     from tournaments.simulation import generated_names
 
     assert not settings.DEBUG, "run the worker with DEBUG=0"
@@ -176,25 +176,6 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
         if queries is not None:
             queries.update({k: c.count for k, c in counters.items()})
         return session, spans
-
-    def fake_results(sitting: Sitting, rng: random.Random) -> None:
-        """As tests/tournaments/test_movement.py: finish every game of the sitting with
-        arbitrary scores, bypassing the engine (game 2 started without a previous winner)."""
-        for table in sitting.tables.all():
-            for number in range(1, sitting.games_per_sitting + 1):
-                game = Game.objects.filter(table=table, number=number).first()
-                if game is None:
-                    game = scoring.table_start_game(table=table, number=number)
-                players = list(game.game_players.all())
-                winner = rng.choice(players)
-                for gp in players:
-                    gp.score = 11 + rng.randrange(5) if gp is winner else rng.randrange(11)
-                    gp.won = gp is winner
-                    gp.hooks = rng.randrange(4)
-                GamePlayer.objects.bulk_update(players, ["score", "won", "hooks"])
-                game.status = Game.Status.FINISHED
-                game.round_count = 1
-                game.save()
 
     def move(session: Session) -> tuple[float, float]:
         """(wall seconds, CPU seconds of this process) of one movement."""

@@ -3,6 +3,7 @@ data, `manage.py play_session`, and the benchmarks use it."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date as Date
@@ -12,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 import engine
 from scoring import services as scoring
-from scoring.models import Game
+from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments import services
 from tournaments.models import BigLoserAward, Club, Placing, Player, Season, Session, Sitting
@@ -82,6 +83,27 @@ def play_sitting(
                 rounds=rounds if last else None,
                 user=user,
             )
+
+
+def finish_sitting_unplayed(sitting: Sitting, rng: random.Random) -> None:
+    """Finish every game of a sitting with arbitrary results, bypassing the engine: the
+    movement can then be tried against any outcome (tests) or at festival size without
+    playing 500 games first (bench/tournament.py). Game 2 starts without a winner."""
+    for table in sitting.tables.all():
+        for number in range(1, sitting.games_per_sitting + 1):
+            game = Game.objects.filter(table=table, number=number).first()
+            if game is None:
+                game = scoring.table_start_game(table=table, number=number)
+            players = list(game.game_players.all())
+            winner = rng.choice(players)
+            for gp in players:
+                gp.score = 11 + rng.randrange(5) if gp is winner else rng.randrange(11)
+                gp.won = gp is winner
+                gp.hooks = rng.randrange(4)
+            GamePlayer.objects.bulk_update(players, ["score", "won", "hooks"])
+            game.status = Game.Status.FINISHED
+            game.round_count = 1
+            game.save()
 
 
 def ensure_season(club: Club, year: int) -> Season:

@@ -12,32 +12,13 @@ from hypothesis import strategies as st
 
 from huckley.errors import ConflictError, UserError
 from scoring import services as scoring
-from scoring.models import Game, GamePlayer
+from scoring.models import Game
 from tournaments import services
 from tournaments.models import Placing, Seating, Session, Sitting
+from tournaments.simulation import finish_sitting_unplayed as fake_results
 from tournaments.simulation import play_sitting
 
 pytestmark = pytest.mark.django_db
-
-
-def fake_results(sitting: Sitting, rng: random.Random) -> None:
-    """Finish every game of a sitting with arbitrary results, bypassing the engine, so
-    that movement can be tried against any outcome."""
-    for table in sitting.tables.all():
-        for number in range(1, sitting.games_per_sitting + 1):
-            game = Game.objects.filter(table=table, number=number).first()
-            if game is None:
-                game = scoring.table_start_game(table=table, number=number)
-            players = list(game.game_players.all())
-            winner = rng.choice(players)
-            for gp in players:
-                gp.score = 11 + rng.randrange(5) if gp is winner else rng.randrange(11)
-                gp.won = gp is winner
-                gp.hooks = rng.randrange(4)
-            GamePlayer.objects.bulk_update(players, ["score", "won", "hooks"])
-            game.status = Game.Status.FINISHED
-            game.round_count = 1
-            game.save()
 
 
 def seated(sitting: Sitting) -> dict[int, int]:
