@@ -108,7 +108,37 @@ class RoundForm(forms.Form):
         return None
 
 
-class TrickRoundForm(RoundForm):
+class DropsAndTricksForm(RoundForm):
+    """Games where players may drop and the rest share five tricks (Huckley Buck,
+    Hucklebuck, Buck Euchre)."""
+
+    columns = (("Dropped", "out"), ("Tricks", "tricks"))
+
+    def player_field(self, prefix: str, name: str) -> forms.Field:
+        if prefix == "out":
+            return forms.BooleanField(required=False, label=f"{name} dropped")
+        return forms.IntegerField(
+            required=False, min_value=0, max_value=TRICKS, label=f"Tricks taken by {name}"
+        )
+
+    def drops_and_tricks(self) -> dict[str, Any]:
+        """`out` (when anyone dropped) and `tricks`: blank is 0 for a player who stayed in;
+        a dropped player is listed only if the scorer gave them tricks (the engine then
+        says why that is wrong)."""
+        d = self.cleaned_data
+        result: dict[str, Any] = {}
+        out = [n for i, n in enumerate(self.players, 1) if d.get(f"out_{i}")]
+        if out:
+            result["out"] = out
+        result["tricks"] = {
+            n: d.get(f"tricks_{i}") or 0
+            for i, n in enumerate(self.players, 1)
+            if not d.get(f"out_{i}") or d.get(f"tricks_{i}")
+        }
+        return result
+
+
+class TrickRoundForm(DropsAndTricksForm):
     """Huckley Buck and Hucklebuck: drops, tricks, penalties and the trick order."""
 
     misdeal = forms.BooleanField(
@@ -117,7 +147,6 @@ class TrickRoundForm(RoundForm):
         label_suffix="",
     )
     top = ("dealer", "misdeal")
-    columns = (("Dropped", "out"), ("Tricks", "tricks"))
     has_penalties = True
     has_trick_order = True
 
@@ -138,13 +167,6 @@ class TrickRoundForm(RoundForm):
     def visible_columns(self) -> tuple[tuple[str, str], ...]:
         # Drops are allowed only at tables of five or more (ruling 1).
         return self.columns if len(self.players) >= 5 else (("Tricks", "tricks"),)
-
-    def player_field(self, prefix: str, name: str) -> forms.Field:
-        if prefix == "out":
-            return forms.BooleanField(required=False, label=f"{name} dropped")
-        return forms.IntegerField(
-            required=False, min_value=0, max_value=TRICKS, label=f"Tricks taken by {name}"
-        )
 
     def penalty_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         return [
@@ -180,14 +202,7 @@ class TrickRoundForm(RoundForm):
         if d.get("misdeal"):
             result["misdeal"] = True
         else:
-            out = [n for i, n in enumerate(self.players, 1) if d.get(f"out_{i}")]
-            if out:
-                result["out"] = out
-            result["tricks"] = {
-                n: d.get(f"tricks_{i}") or 0
-                for i, n in enumerate(self.players, 1)
-                if not d.get(f"out_{i}") or d.get(f"tricks_{i}")
-            }
+            result.update(self.drops_and_tricks())
             order = [d.get(f"trick_{t}") for t in range(1, TRICKS + 1)]
             if all(order):
                 result["trick_winners"] = order
@@ -216,7 +231,7 @@ class TrickRoundForm(RoundForm):
         return super().field_for(error)
 
 
-class BuckEuchreRoundForm(RoundForm):
+class BuckEuchreRoundForm(DropsAndTricksForm):
     """Buck Euchre: the upcard, trump, the declarer, drops and tricks."""
 
     upcard = forms.CharField(
@@ -237,18 +252,10 @@ class BuckEuchreRoundForm(RoundForm):
     declarer = forms.ChoiceField(required=False, label="Declarer")
     misdeal = forms.BooleanField(required=False, label="Misdeal", label_suffix="")
     top = ("dealer", "upcard", "trump", "declarer", "misdeal")
-    columns = (("Dropped", "out"), ("Tricks", "tricks"))
 
     def __init__(self, *args: Any, players: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, players=players, **kwargs)
         self.fields["declarer"].choices = [("", "Nobody (dirty clubs or no trump)"), *self.choices]
-
-    def player_field(self, prefix: str, name: str) -> forms.Field:
-        if prefix == "out":
-            return forms.BooleanField(required=False, label=f"{name} dropped")
-        return forms.IntegerField(
-            required=False, min_value=0, max_value=TRICKS, label=f"Tricks taken by {name}"
-        )
 
     def to_round(self) -> dict[str, Any]:
         d = self.cleaned_data
@@ -261,14 +268,7 @@ class BuckEuchreRoundForm(RoundForm):
         trump = d.get("trump")
         result["trump"] = None if trump in ("", NO_TRUMP) else trump
         result["declarer"] = d.get("declarer") or None
-        out = [n for i, n in enumerate(self.players, 1) if d.get(f"out_{i}")]
-        if out:
-            result["out"] = out
-        result["tricks"] = {
-            n: d.get(f"tricks_{i}") or 0
-            for i, n in enumerate(self.players, 1)
-            if not d.get(f"out_{i}") or d.get(f"tricks_{i}")
-        }
+        result.update(self.drops_and_tricks())
         return result
 
     @classmethod

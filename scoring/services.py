@@ -20,7 +20,7 @@ import engine
 from huckley.errors import ConflictError, UserError
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.format import make_rng
-from tournaments.models import Player, ScorerLink, Seating, Session, Table
+from tournaments.models import ScorerLink, Seating, Session, Table
 from tournaments.permissions import Actor, as_actor, can_direct, live_links
 
 logger = logging.getLogger(__name__)
@@ -420,8 +420,3 @@ def round_delete(*, game_id: int, number: int, actor: Who) -> None:
     )
     _store_outcome(game, output, rounds=len(rounds))
     _sync_next_game(game, output)
-
-
-def player_by_name(game: Game, name: str) -> Player | None:
-    gp = next((gp for gp in game.game_players.all() if gp.name == name), None)
-    return gp.player if gp else None

@@ -21,9 +21,9 @@ from tests.api.conftest import (
     scorer_client,
     token_client,
 )
-from tests.tournaments.test_movement import fake_results
 from tournaments import services
 from tournaments.models import Season, Session
+from tournaments.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

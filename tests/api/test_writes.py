@@ -12,7 +12,6 @@ from rest_framework.test import APIClient
 
 from scoring.models import Game
 from tests.api.conftest import db_state, token_client
-from tests.tournaments.test_movement import fake_results
 from tournaments.models import (
     Placing,
     Player,
@@ -23,6 +22,7 @@ from tournaments.models import (
     SessionStanding,
     Sitting,
 )
+from tournaments.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

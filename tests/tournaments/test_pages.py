@@ -13,7 +13,6 @@ from django.urls import reverse
 
 from scoring.models import Game, Round, RoundChange
 from tests.factories import UserFactory
-from tests.tournaments.test_movement import fake_results
 from tournaments import services
 from tournaments.models import (
     BigLoserAward,
@@ -23,6 +22,7 @@ from tournaments.models import (
     SessionPlayer,
     Sitting,
 )
+from tournaments.simulation import finish_sitting_unplayed as fake_results
 from tournaments.simulation import play_game
 
 pytestmark = pytest.mark.django_db

@@ -18,9 +18,9 @@ from django.urls import reverse
 import engine
 from scoring import services as scoring
 from scoring.models import Game, Round
-from tests.tournaments.test_movement import fake_results
 from tournaments import services
 from tournaments.models import Seating, Session, SitOut
+from tournaments.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

@@ -15,10 +15,10 @@ from django.urls import reverse
 from scoring import services as scoring
 from scoring.models import Game, PendingRound, Round
 from tests.factories import ClubFactory, UserFactory
-from tests.tournaments.test_movement import fake_results
 from tests.tournaments.test_pages import db_state
 from tournaments import services
 from tournaments.models import Player, Session
+from tournaments.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ import pytest
 from huckley.errors import UserError
 from scoring import services as scoring
 from scoring.models import Game
-from tests.tournaments.test_movement import fake_results
 from tournaments import selectors, services
 from tournaments.models import Seating, Session, SessionPlayer, SessionStanding
+from tournaments.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 
