@@ -242,18 +242,24 @@ def _refresh_unstarted_game(table: Table) -> None:
 
 
 @transaction.atomic
-def session_check_in(*, session_id: int, player_id: int, checked_in: bool, user: User) -> None:
+def session_check_in(
+    *, session_id: int, player_ids: Sequence[int] | None, checked_in: bool, user: User
+) -> int:
+    """Check players in (or take it back); `player_ids=None` means the whole roster. All or
+    nothing: if one of them is not on the roster, nobody changes."""
     session = _lock_session(session_id)
     if session.status != Session.Status.SETUP:
         raise UserError(
             "session_started",
             "The session has started: add a late arrival or withdraw a player instead.",
         )
-    updated = SessionPlayer.objects.filter(session=session, player_id=player_id).update(
-        checked_in=checked_in
-    )
-    if not updated:
-        raise UserError("not_on_roster", "That player is not on this session's roster.")
+    entries = SessionPlayer.objects.filter(session=session)
+    if player_ids is not None:
+        wanted = set(player_ids)
+        entries = entries.filter(player_id__in=wanted)
+        if entries.count() != len(wanted):
+            raise UserError("not_on_roster", "That player is not on this session's roster.")
+    return entries.update(checked_in=checked_in)
 
 
 def last_season_big_loser(session: Session) -> Player | None:

@@ -255,7 +255,7 @@ def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         session,
         lambda: services.session_check_in(
-            session_id=session.pk, player_id=player_id, checked_in=checked, user=request.user
+            session_id=session.pk, player_ids=[player_id], checked_in=checked, user=request.user
         ),
         "Checked in." if checked else "Check-in taken back.",
     )
@@ -266,13 +266,14 @@ def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
 def session_check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
     session = _directed(request, pk)
 
-    def check_all() -> None:
-        for entry in session.entries.filter(checked_in=False):
-            services.session_check_in(
-                session_id=session.pk, player_id=entry.player_id, checked_in=True, user=request.user
-            )
-
-    return _act(request, session, check_all, "Everyone on the roster is checked in.")
+    return _act(
+        request,
+        session,
+        lambda: services.session_check_in(
+            session_id=session.pk, player_ids=None, checked_in=True, user=request.user
+        ),
+        "Everyone on the roster is checked in.",
+    )
 
 
 @login_required

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers, status
@@ -390,14 +389,12 @@ class SessionCheckIn(SessionView):
     def post(self, request: Request, session_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        with transaction.atomic():
-            for player_id in data.validated_data["player_ids"]:
-                services.session_check_in(
-                    session_id=self.session.pk,
-                    player_id=player_id,
-                    checked_in=data.validated_data["checked_in"],
-                    user=request.user,
-                )
+        services.session_check_in(
+            session_id=self.session.pk,
+            player_ids=data.validated_data["player_ids"],
+            checked_in=data.validated_data["checked_in"],
+            user=request.user,
+        )
         return Response(session_detail(self.session, self))
 
 

@@ -125,9 +125,24 @@ def test_check_in_is_refused_after_the_start(make_session: Any) -> None:
     entry = session.entries.first()
     with pytest.raises(UserError) as caught:
         services.session_check_in(
-            session_id=session.pk, player_id=entry.player_id, checked_in=False, user=None
+            session_id=session.pk, player_ids=[entry.player_id], checked_in=False, user=None
         )
     assert caught.value.code == "session_started"
+
+
+def test_check_in_is_all_or_nothing(make_session: Any) -> None:
+    session = make_session(8, start=False)
+    session.entries.update(checked_in=False)
+    ids = list(session.entries.values_list("player_id", flat=True))
+    stranger = Player.objects.create(club=session.club, name="Not On Roster")
+    with pytest.raises(UserError) as caught:
+        services.session_check_in(
+            session_id=session.pk, player_ids=[*ids[:3], stranger.pk], checked_in=True, user=None
+        )
+    assert caught.value.code == "not_on_roster"
+    assert not session.entries.filter(checked_in=True).exists()
+    services.session_check_in(session_id=session.pk, player_ids=None, checked_in=True, user=None)
+    assert session.entries.filter(checked_in=True).count() == 8
 
 
 def test_new_names_reuse_club_players_regardless_of_case(club: Any, season: Any) -> None:
