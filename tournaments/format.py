@@ -18,10 +18,12 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, Generic, Protocol, TypeVar
+
+import engine
 
 
 class PlayerKey(Hashable, Protocol):
@@ -69,19 +71,64 @@ class FormatRules:
             raise ValueError(f"{self.rules_id}: need split_min <= ideal <= split_max")
 
 
-FORMATS: dict[str, FormatRules] = {
-    rules.rules_id: rules
-    for rules in (
-        FormatRules("huckley-buck", 4, 7, 3, 7, lower_is_better=False),
-        FormatRules("hucklebuck", 4, 7, 3, 7, lower_is_better=False),
-        # DOMAIN.md rule 8: Buck Euchre is exactly four a table, lower scores are better,
-        # and the players over a multiple of four sit out in turn.
-        FormatRules("buck-euchre", 4, 4, 4, 4, lower_is_better=True),
-        FormatRules("ten-point-buck", 3, 5, 3, 5, lower_is_better=False),
-        FormatRules("bluke", 4, 7, 3, 7, lower_is_better=False),
-        FormatRules("bluke-nj", 4, 7, 3, 7, lower_is_better=False),
-    )
+@dataclass(frozen=True)
+class TableSizes:
+    """The tournament's table sizes for a rules id, where they are narrower than what the
+    engine accepts (see `FormatRules` for the meaning of each)."""
+
+    split_min: int
+    split_max: int
+    play_min: int
+    play_max: int
+    ideal: int = 4
+
+
+#: The tournament's decisions on table sizes (DOMAIN.md rules 1, 7, 8; docs/format.md).
+#: A rules id missing here plays at every size the engine accepts. The sense of a better
+#: score is never here: it is the engine's (`engine.RulesInfo.lower_is_better`).
+TABLE_SIZES: Mapping[str, TableSizes] = {
+    "huckley-buck": TableSizes(4, 7, 3, 7),
+    "hucklebuck": TableSizes(4, 7, 3, 7),
+    # DOMAIN.md rule 8: Buck Euchre is exactly four a table, and the players over a
+    # multiple of four sit out in turn (the engine says four, and lower scores win).
+    "buck-euchre": TableSizes(4, 4, 4, 4),
+    "ten-point-buck": TableSizes(3, 5, 3, 5),
+    "bluke": TableSizes(4, 7, 3, 7),
+    "bluke-nj": TableSizes(4, 7, 3, 7),
 }
+
+
+def _format_of(info: engine.RulesInfo) -> FormatRules:
+    sizes = TABLE_SIZES.get(info.id)
+    if sizes is None:
+        low, high = info.min_players, info.max_players
+        sizes = TableSizes(low, high, low, high, ideal=min(max(4, low), high))
+    return FormatRules(
+        info.id,
+        sizes.split_min,
+        sizes.split_max,
+        sizes.play_min,
+        sizes.play_max,
+        lower_is_better=info.lower_is_better,
+        ideal=sizes.ideal,
+    )
+
+
+class _Formats(Mapping[str, FormatRules]):
+    """The format of every rules id the engine knows, read from `engine.RULES` at each
+    use, so a game added to the engine has a format without an entry here."""
+
+    def __getitem__(self, rules_id: str) -> FormatRules:
+        return _format_of(engine.RULES[rules_id])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(engine.RULES)
+
+    def __len__(self) -> int:
+        return len(engine.RULES)
+
+
+FORMATS: Mapping[str, FormatRules] = _Formats()
 
 
 def format_for(rules_id: str) -> FormatRules:
