@@ -91,6 +91,9 @@ def round_details(data: Mapping[str, Any], players: Sequence[str]) -> str:
         parts.append(f"trump {data['trump']}")
     elif "trump" in data:
         parts.append("no trump")
+    elif str(data.get("upcard", "")).upper().endswith("C"):
+        # Trump left out over a club upcard: the engine reads it as dirty clubs.
+        parts.append("dirty clubs")
     if data.get("declarer"):
         parts.append(f"declarer {data['declarer']}")
     return "; ".join(parts)
