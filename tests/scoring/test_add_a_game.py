@@ -29,7 +29,6 @@ import engine.registry
 import scoring.games
 from scoring.models import Game, Round
 from tournaments import format as fmt
-from tournaments.forms import SessionForm
 from tournaments.models import Session
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +37,7 @@ TOY = "toy-buck"
 
 # Step 1: the engine package (engine/games/toy_buck/): one rule set. Each round the
 # players share 5 points; the first to 10 wins. Written against `engine.base` only.
-ENGINE_PACKAGE = '''
+ENGINE_PACKAGE = """
 from engine.base import GameResult, RuleSet, RulesInfo, problem
 
 TARGET = 10
@@ -99,10 +98,10 @@ class ToyBuck(RuleSet):
 
 
 RULE_SETS = (ToyBuck(),)
-'''
+"""
 
 # Step 2: the family module (scoring/games/toy_buck.py): its form, legend, print columns.
-FAMILY_MODULE = '''
+FAMILY_MODULE = """
 from django import forms
 
 from scoring.games import GameFamily, PrintColumn, RoundForm
@@ -113,7 +112,8 @@ class ToyRoundForm(RoundForm):
     extra_template = "scoring/games/toy_buck/entry_extra.html"
 
     def player_field(self, prefix, name):
-        return forms.IntegerField(required=False, min_value=0, max_value=5, label=f"Points of {name}")
+        label = f"Points of {name}"
+        return forms.IntegerField(required=False, min_value=0, max_value=5, label=label)
 
     def to_round(self):
         points = {n: v or 0 for n, v in self.per_player("points").items()}
@@ -127,7 +127,7 @@ FAMILY = GameFamily(
     legend="the first to 10 wins",
     print_columns=(PrintColumn("points", "Points"), PrintColumn("score", "Score")),
 )
-'''
+"""
 
 # Step 3: the family's own markup (templates/scoring/games/toy_buck/).
 TEMPLATE = '<p class="toy-rule">Share out the five points of the round.</p>\n'
