@@ -55,7 +55,11 @@ def register(family: GameFamily) -> GameFamily:
     The modules of this package are registered by discovery; call this directly only for
     a family that lives elsewhere. Two families claiming one rules id is an error.
     """
-    registry = _registry()
+    _add(_registry(), family)
+    return family
+
+
+def _add(registry: dict[str, GameFamily], family: GameFamily) -> None:
     for rules_id in family.rules_ids:
         taken = registry.get(rules_id)
         if taken is not None and taken is not family:
@@ -64,7 +68,6 @@ def register(family: GameFamily) -> GameFamily:
             )
     for rules_id in family.rules_ids:
         registry[rules_id] = family
-    return family
 
 
 def family_for(rules_id: str) -> GameFamily:
@@ -88,7 +91,8 @@ def families() -> Mapping[str, GameFamily]:
 def _registry() -> dict[str, GameFamily]:
     global _families
     if _families is None:
-        _families = {}
+        # Built whole before it is published, so a second thread never sees it half-filled.
+        found: dict[str, GameFamily] = {}
         for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
             if module_info.name.startswith("_"):
                 continue
@@ -96,5 +100,6 @@ def _registry() -> dict[str, GameFamily]:
             family = getattr(module, "FAMILY", None)
             if not isinstance(family, GameFamily):
                 raise TypeError(f"{module.__name__} must define FAMILY, a GameFamily")
-            register(family)
+            _add(found, family)
+        _families = found
     return _families
