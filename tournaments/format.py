@@ -83,16 +83,16 @@ class TableSizes:
     ideal: int = 4
 
 
-#: The tournament's decisions on table sizes (DOMAIN.md rules 1, 7, 8; docs/format.md).
-#: A rules id missing here plays at every size the engine accepts. The sense of a better
-#: score is never here: it is the engine's (`engine.RulesInfo.lower_is_better`).
+#: The tournament's decisions on table sizes where they are narrower than the engine's
+#: (DOMAIN.md rules 1 and 7; docs/format.md): Huckley Buck and Hucklebuck split into
+#: tables of four to seven though a table of three can play on; Bluke, which the engine
+#: checks for two to fifteen players, plays at three to seven. A rules id missing here
+#: (Buck Euchre: exactly four, DOMAIN.md rule 8; Ten-Point Buck: three to five) plays at
+#: every size the engine accepts, the split aiming at four. The sense of a better score
+#: is never here: it is the engine's (`engine.RulesInfo.lower_is_better`).
 TABLE_SIZES: Mapping[str, TableSizes] = {
     "huckley-buck": TableSizes(4, 7, 3, 7),
     "hucklebuck": TableSizes(4, 7, 3, 7),
-    # DOMAIN.md rule 8: Buck Euchre is exactly four a table, and the players over a
-    # multiple of four sit out in turn (the engine says four, and lower scores win).
-    "buck-euchre": TableSizes(4, 4, 4, 4),
-    "ten-point-buck": TableSizes(3, 5, 3, 5),
     "bluke": TableSizes(4, 7, 3, 7),
     "bluke-nj": TableSizes(4, 7, 3, 7),
 }
