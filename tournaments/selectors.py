@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
+from huckley.errors import UserError
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments.models import Player, Seating, Session, SessionStanding, Sitting, Table
@@ -26,6 +27,14 @@ def current_sitting(session: Session) -> Sitting | None:
     """The sitting being played (or, once the session is finished, its last one): the
     latest by number. None before the session starts."""
     return session.sittings.order_by("-number").first()
+
+
+def require_current_sitting(session: Session) -> Sitting:
+    """`current_sitting`, refused with a plain message before the session starts."""
+    sitting = current_sitting(session)
+    if sitting is None:
+        raise UserError("session_not_started", "This session has not started yet.")
+    return sitting
 
 
 @dataclass(frozen=True)

@@ -387,13 +387,6 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
     return MovementPreview(sitting=sitting, tables=ordered, moves=moves, names=order.names)
 
 
-def _current_sitting(session: Session) -> Sitting:
-    sitting = selectors.current_sitting(session)
-    if sitting is None:
-        raise UserError("session_not_started", "This session has not started yet.")
-    return sitting
-
-
 @transaction.atomic
 def sitting_move_players(*, session_id: int, sitting_number: int, user: User) -> Sitting:
     """Confirm the movement after a sitting: record every placing and start the next
@@ -401,7 +394,7 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: User) ->
     session = _lock_session(session_id)
     if session.status != Session.Status.RUNNING:
         raise UserError("session_not_running", "This session is not running.")
-    sitting = _current_sitting(session)
+    sitting = selectors.require_current_sitting(session)
     if sitting.number != sitting_number or sitting.moved_at is not None:
         raise ConflictError(
             "movement_already_confirmed",
@@ -546,7 +539,7 @@ def session_withdraw(*, session_id: int, player_id: int, user: User) -> None:
         return
     if session.status != Session.Status.RUNNING:
         raise UserError("session_not_running", "This session is not running.")
-    sitting = _current_sitting(session)
+    sitting = selectors.require_current_sitting(session)
     SitOut.objects.filter(sitting=sitting, player_id=player_id).delete()
     seating = Seating.objects.filter(sitting=sitting, player_id=player_id).first()
     if seating is not None and seating.left_at is None:
@@ -566,7 +559,7 @@ def session_withdraw(*, session_id: int, player_id: int, user: User) -> None:
 
 
 def rebalance_proposal(*, session: Session) -> list[fmt.Rebalance[int]]:
-    sitting = _current_sitting(session)
+    sitting = selectors.require_current_sitting(session)
     rules = _format_for(session)
     tables = selectors.sitting_active_tables(sitting)
     try:
@@ -590,7 +583,7 @@ def session_rebalance(
         raise ConflictError(
             "proposal_changed", "The tables changed since the proposal was shown; look again."
         )
-    sitting = _current_sitting(session)
+    sitting = selectors.require_current_sitting(session)
     tables = {t.rank: t for t in sitting.tables.all()}
     for move in proposal:
         seating = Seating.objects.select_related("table", "player").get(
@@ -633,7 +626,7 @@ def session_finish(*, session_id: int, early: bool = False, user: User) -> Sessi
     session = _lock_session(session_id)
     if session.status != Session.Status.RUNNING:
         raise UserError("session_not_running", "Only a running session can be finished.")
-    sitting = _current_sitting(session)
+    sitting = selectors.require_current_sitting(session)
     unfinished = [p for p in selectors.sitting_progress(sitting) if not p.finished]
     if unfinished and not early:
         raise UserError(
