@@ -11,6 +11,11 @@ Several rules are asked before a write as well as by it: `movement_undo_refusal`
 whether the last movement can be undone (the page shows its button only then, and
 `sitting_undo_movement` refuses with the same error), and `PUBLIC_BY_DEFAULT` is the
 visibility of a new session for the page, the API and this module alike.
+
+Why one module of about 650 lines: it is one thing, the life of a session (create, seat,
+move, rebalance, finish), and its writes share the one locking discipline and the
+helpers below (`_lock_session`, `_sitting_create`, `_refresh_unstarted_game`). The pages,
+the API, the simulation and the tests all call `tournaments.services.<name>`.
 """
 
 from __future__ import annotations

@@ -299,6 +299,11 @@ def session_finish(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("tournaments:manage", pk=session.pk)
         messages.success(request, "Session finished; its standings count for the season.")
         return redirect("tournaments:standings", pk=session.pk)
+    return _finish_confirm(request, session)
+
+
+def _finish_confirm(request: HttpRequest, session: Session) -> HttpResponse:
+    """Finishing fixes the standings; ending early also drops the unfinished games."""
     sitting = selectors.current_sitting(session)
     unfinished = (
         [p for p in selectors.sitting_progress(sitting) if not p.finished] if sitting else []
