@@ -182,6 +182,10 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "timeout": envint("SQLITE_TIMEOUT", "20"),
             },
+            # The test database is a file too (not Django's shared in-memory database),
+            # so the browser tests' live server and the test write through separate
+            # connections with WAL and the busy timeout, as a venue's processes do.
+            "TEST": {"NAME": os.getenv("SQLITE_TEST_PATH", str(BASE_DIR / "var" / "test.sqlite3"))},
         }
     }
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import views, views_screen
 
 app_name = "tournaments"
 
@@ -11,6 +11,8 @@ urlpatterns = [
     # Public, read-only
     path("sessions/<int:pk>/", views.session_public, name="session"),
     path("sessions/<int:pk>/standings/", views.session_standings, name="standings"),
+    path("sessions/<int:pk>/screen/", views_screen.session_screen, name="screen"),
+    path("sessions/<int:pk>/screen/live/", views_screen.session_screen_live, name="screen_live"),
     path("clubs/<slug:slug>/", views.club_page, name="club"),
     # Director
     path("director/clubs/<slug:slug>/sessions/new/", views.session_new, name="session_new"),
