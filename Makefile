@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run venue test lint bench clean
+.PHONY: run venue test lint bench bench-load clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
