@@ -37,5 +37,9 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/tournament.py
 
+# The crowd after a movement: gunicorn on PostgreSQL and Redis under wrk (bench/load.py)
+bench-load: $(STAMP)
+	$(BIN)/python bench/load.py
+
 clean:
 	rm -rf $(VENV) db.sqlite3
