@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import condition
@@ -22,14 +22,7 @@ from huckley.errors import UserError
 from tournaments import format as fmt
 from tournaments import selectors, services
 from tournaments.models import Session
-from tournaments.permissions import actor_from_request, can_view_session
-
-
-def _visible(request: HttpRequest, pk: int) -> Session:
-    session = get_object_or_404(Session.objects.select_related("club"), pk=pk)
-    if not can_view_session(actor_from_request(request), session):
-        raise Http404("No such session.")
-    return session
+from tournaments.views.common import public_session
 
 
 def _version(session: Session) -> str:
@@ -37,11 +30,11 @@ def _version(session: Session) -> str:
 
 
 def _live_etag(request: HttpRequest, pk: int) -> str:
-    return _version(_visible(request, pk))
+    return _version(public_session(request, pk))
 
 
 def _live_context(session: Session) -> dict[str, Any]:
-    sitting = session.sittings.order_by("-number").first()
+    sitting = selectors.current_sitting(session)
     lower = fmt.format_for(session.rules_id).lower_is_better
     tables = selectors.sitting_screen(sitting, lower_is_better=lower) if sitting else []
     movement = None
@@ -82,7 +75,7 @@ def _live_html(session: Session) -> str:
 
 def session_screen(request: HttpRequest, pk: int) -> HttpResponse:
     """The projector page: the current sitting's tables, the standings, the next movement."""
-    session = _visible(request, pk)
+    session = public_session(request, pk)
     return render(
         request,
         "tournaments/screen.html",
@@ -98,6 +91,6 @@ def session_screen(request: HttpRequest, pk: int) -> HttpResponse:
 @condition(etag_func=_live_etag)
 def session_screen_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The projector's live part; a 304 while nothing changed."""
-    response = HttpResponse(_live_html(_visible(request, pk)))
+    response = HttpResponse(_live_html(public_session(request, pk)))
     response["Cache-Control"] = "no-cache"
     return response
