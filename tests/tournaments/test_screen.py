@@ -163,3 +163,16 @@ def test_find_my_table_of_a_private_session_is_a_404_to_outsiders(
     session = make_session(8, is_public=False)
     url = reverse("tournaments:session_found", args=[session.pk])
     assert client.get(url, {"name": "Ann"}).status_code == 404
+
+
+def test_the_standings_say_which_tie_break_decided_each_place(
+    client: Client, make_session: Callable[..., Session]
+) -> None:
+    session = make_session(13)
+    play_sitting(session.sittings.get(), seed=5)
+    html = client.get(reverse("tournaments:standings", args=[session.pk])).content.decode()
+    html = html.replace("&#x27;", "'")
+    preview = services.movement_preview(sitting=session.sittings.get())
+    for table, placings in preview.tables:
+        for placing in placings:
+            assert f"table {table.rank}, {placing.reason}" in html
