@@ -28,7 +28,7 @@ from engine.games._common.rounds import (
 from engine.games.bluke.cards import DECK_SIZE, parse_card, trump_of
 from engine.games.bluke.play import CARD_HINT, check_play
 
-#: DOMAIN ruling: the largest hand is 13 at 2-4 players ...
+#: Ruling: the largest hand is 13 at 2-4 players ...
 STANDARD_MAX: Final = 13
 #: ... and floor(52 / players) above, which leaves at least two of the 54 cards undealt.
 PLAIN_CARDS: Final = 52
@@ -54,7 +54,7 @@ class RoundScore:
 
 
 def standard_max_cards(players: int) -> int:
-    """The largest hand by the DOMAIN ruling: 13 at 2-4 players, floor(52 / players) above
+    """The largest hand by the Ruling: 13 at 2-4 players, floor(52 / players) above
     (so at least two cards stay undealt and one can be turned up)."""
     return STANDARD_MAX if players <= 4 else PLAIN_CARDS // players
 

@@ -316,7 +316,7 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
     # Scoring (the text's list, When the hand is over): dropped players nothing; the
     # declarer +5 below 3 tricks; anyone else in the hand +5 with no trick; otherwise
     # minus a point a trick. In dirty clubs and no-trump hands there is no declarer, so
-    # everyone is held to one trick (DOMAIN ruling).
+    # everyone is held to one trick (ruling).
     points = [0] * n
     sets: list[int] = []
     sweeper = -1

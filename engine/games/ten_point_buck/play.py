@@ -1,6 +1,6 @@
 """Card-level play of Ten-Point Buck: legal cards, trick winners, replay of `play`.
 
-Source: rules/ten-point-buck.md, Tricks, Legal Plays and The Doe.
+Source: the Ten-Point Buck rules text, Tricks, Legal Plays and The Doe.
 
 * Any card may be led. After that a player may not play a card of a rank (value)
   already in the trick, normal or white, unless every card the player holds is of such a

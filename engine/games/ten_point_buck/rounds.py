@@ -1,7 +1,7 @@
 """Checking and scoring the rounds of a Ten-Point Buck game record.
 
-Source: rules/ten-point-buck.md (Bidding, Scoring, The Doe, End of Game) and the
-Ten-Point Buck ruling in DOMAIN.md; every decision is in docs/rules-ten-point-buck.md.
+Source: the Ten-Point Buck rules text (Bidding, Scoring, The Doe, End of Game) and the
+ruling that reads it; the ruling and every decision are in docs/rules-ten-point-buck.md.
 
 A round is entered as `bids` (card points each player bid), `points` (card points each
 player captured) and `doe_bonus` (who took the Doe and the Buck in one trick with the
