@@ -15,9 +15,9 @@ from typing import Any
 from engine.base import (
     FORMAT,
     EngineUsageError,
+    GameSetup,
     Problem,
     RuleSet,
-    Table,
     literal,
     names,
     problem,
@@ -194,7 +194,7 @@ def check(record: Mapping[str, Any]) -> dict[str, Any]:
             output["scores"] = dict.fromkeys(players, 0)
         return output
 
-    table = Table(players=players, seat=seat, first_dealer=first, options=options)
+    table = GameSetup(players=players, seat=seat, first_dealer=first, options=options)
     result = rs.score(table, rounds)
     output["valid"] = not result.errors
     output["rounds"] = result.rounds
@@ -238,7 +238,7 @@ def simulate(
     if errors or names_ is None or first_dealer is None:
         raise EngineUsageError("; ".join(e["message"] for e in errors))
     seat = {name: s for s, name in enumerate(names_)}
-    table = Table(players=names_, seat=seat, first_dealer=seat[first_dealer], options=options_)
+    table = GameSetup(players=names_, seat=seat, first_dealer=seat[first_dealer], options=options_)
     rounds = rs.simulate(table, rng=random.Random(seed), strategy=strategy, card_play=card_play)
     return {
         "format": FORMAT,

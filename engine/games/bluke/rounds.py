@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, literal, names_and, problem
+from engine.base import GameResult, GameSetup, Problem, literal, names_and, problem
 from engine.games._common.play import missing_upcard, not_an_upcard
 from engine.games._common.rounds import (
     NumberMap,
@@ -97,7 +97,7 @@ def _schedule_words(sizes: Sequence[int], rising: bool) -> str:
 
 
 def check_round(
-    table: Table,
+    table: GameSetup,
     variant: Variant,
     rnd: Any,
     number: int,
@@ -297,7 +297,7 @@ def _winner_text(winner: str | list[str] | None) -> str:
     return f"{winner} won"
 
 
-def score_game(table: Table, rounds: list[Any], *, variant: Variant) -> GameResult:
+def score_game(table: GameSetup, rounds: list[Any], *, variant: Variant) -> GameResult:
     players = table.players
     n = len(players)
     scores = [0] * n

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, literal, names, problem, show
+from engine.base import GameResult, GameSetup, Problem, literal, names, problem, show
 from engine.cards import CARD_NAMES, SUIT_OF, parse_card
 from engine.games._common.play import missing_upcard, not_an_upcard
 from engine.games._common.rounds import (
@@ -58,7 +58,7 @@ def _suits(trump: int) -> str:
     return suit_word(trump, True).capitalize()
 
 
-def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore | list[Problem]:
+def check_round(table: GameSetup, rnd: Any, number: int, dealer: int) -> RoundScore | list[Problem]:
     """The points of one round, or every problem found in it."""
     if type(rnd) is not dict:
         return not_a_round(number, "dealer, upcard, trump, declarer, out, tricks, ...", rnd)
@@ -333,7 +333,7 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
 
 
 def _upcard_taker(
-    table: Table,
+    table: GameSetup,
     players: Sequence[str],
     dealer: int,
     declarer: int,
@@ -360,7 +360,7 @@ def _upcard_taker(
 
 
 def _misdeal(
-    table: Table, number: int, rnd: dict[str, Any], dealer: int, errors: list[Problem]
+    table: GameSetup, number: int, rnd: dict[str, Any], dealer: int, errors: list[Problem]
 ) -> RoundScore | list[Problem]:
     """A deal thrown in: no tricks, nobody scores (unless the club sets the dealer), and
     the deal passes to the left like after any hand."""
@@ -389,7 +389,7 @@ def find_winner(scores: Sequence[int], sweeper: int, sweep_wins: bool) -> list[i
     return [s for s, v in enumerate(scores) if v == low]
 
 
-def score_game(table: Table, rounds: list[Any]) -> GameResult:
+def score_game(table: GameSetup, rounds: list[Any]) -> GameResult:
     players = table.players
     n = len(players)
     start: int = table.options["start"]

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.base import EngineUsageError, Table
+from engine.base import EngineUsageError, GameSetup
 from engine.cards import BIT, CARD_NAMES, SUIT_OF, mask_to_cards
 from engine.games._common.play import first_leader
 from engine.games._common.simulate import pick
@@ -94,7 +94,7 @@ def _holds_a_trick(hand: int, trump: int) -> bool:
 
 
 def simulate_game(
-    table: Table, rng: random.Random, strategy: str, card_play: bool
+    table: GameSetup, rng: random.Random, strategy: str, card_play: bool
 ) -> list[dict[str, Any]]:
     assert table.first_dealer is not None
     players = table.players

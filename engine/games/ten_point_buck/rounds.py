@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, names_and, problem, show
+from engine.base import GameResult, GameSetup, Problem, names_and, problem, show
 from engine.games._common.rounds import (
     NumberMap,
     game_over,
@@ -37,7 +37,7 @@ from engine.games.ten_point_buck.cards import (
     KIND_VALUE,
     undealt_points_range,
 )
-from engine.games.ten_point_buck.play import PlayResult, check_play
+from engine.games.ten_point_buck.play import CardPointsResult, check_play
 
 #: No player can capture more card points than the deck holds, so a bid above it is
 #: never closer to any result than a bid of 220 is: almost surely a typing slip.
@@ -115,7 +115,7 @@ def _per_player(
     return values
 
 
-def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore | list[Problem]:
+def check_round(table: GameSetup, rnd: Any, number: int, dealer: int) -> RoundScore | list[Problem]:
     """The Hunting Points of one round, or every problem found in it."""
     if type(rnd) is not dict:
         return not_a_round(number, "dealer, bids, points, doe_bonus", rnd)
@@ -247,7 +247,7 @@ def _check_summary_points(
 def _compare_with_play(
     number: int,
     players: Sequence[str],
-    played: PlayResult,
+    played: CardPointsResult,
     captured: list[int] | None,
     has_bonus: bool,
     bonus: int | None,
@@ -305,7 +305,7 @@ def game_end(scores: Sequence[int], rounds_played: int, rounds: int) -> list[int
     return [s for s, v in enumerate(scores) if v == top]
 
 
-def score_game(table: Table, rounds: list[Any]) -> GameResult:
+def score_game(table: GameSetup, rounds: list[Any]) -> GameResult:
     players = table.players
     n = len(players)
     length: int = table.options["rounds"]

@@ -1,0 +1,158 @@
+"""The round driver: walking a game's rounds in order, the same for every game.
+
+A game record's rounds are checked and scored one after the other: the deal passes on,
+each round's points change the running scores, the game may end, and the first invalid
+round (or a round after the end) stops the walk. That loop is written once, here
+(`score_rounds`). A game plugs into it with a `RoundRules`: how to check and score one
+round, how the points change the scores, when the game is over and who won, who deals
+next, and what an output round holds. docs/engine.md says what a new game implements.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from engine.base import GameResult, GameSetup, Problem, problem, show
+from engine.games._common.rounds import game_over, winner_value, wrong_dealer
+
+
+@dataclass(slots=True)
+class RoundScore:
+    """A valid round, scored: what every game's output round shows.
+
+    A game adds what it needs to end the game or to build its output round (the trick
+    order, a sweep, the card points) in a subclass.
+    """
+
+    points: list[int]  # the change per seat, before any floor the game applies
+    hooks: list[int]  # seats hooked (or set), one entry per hook, in seat order
+
+
+R = TypeVar("R", bound=RoundScore)
+
+
+class RoundRules(ABC, Generic[R]):
+    """One game's rules for its rounds, bound to the table of one record.
+
+    `check_round` is the one method every game writes; the others have the common
+    behaviour (scores start at `start` and add up, the deal passes left after every
+    round, the output round is dealer, points, hooks, scores) for a game to override.
+    """
+
+    #: What every player's score is before the first round.
+    start: int = 0
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.setup = setup
+        self.players = setup.players
+        self.n = len(setup.players)
+
+    def document_problem(self) -> Problem | None:
+        """A problem with the whole record that only this game can see (an option that
+        does not fit the table, say), found before any round is read; None when none."""
+        return None
+
+    @abstractmethod
+    def check_round(self, rnd: Any, number: int, dealer: int) -> R | list[Problem]:
+        """Round `number` (1-based), dealt by seat `dealer`, scored; or every problem found
+        in it."""
+
+    def add(self, scores: list[int], checked: R) -> list[int]:
+        """The running scores after a valid round (a new list: the driver keeps the old
+        one in case `end` refuses the round)."""
+        return [v + p for v, p in zip(scores, checked.points, strict=True)]
+
+    @abstractmethod
+    def end(
+        self, before: list[int], after: list[int], checked: R, number: int
+    ) -> list[int] | Problem | None:
+        """After round `number`: the seats that won (one, or several sharing the win),
+        None while the game goes on, or a problem that refuses the round after all (the
+        scores it gave are then dropped)."""
+
+    def next_dealer(self, dealer: int) -> int:
+        """Who deals after `dealer`: the next seat to the left, misdeals included."""
+        return dealer + 1 if dealer + 1 < self.n else 0
+
+    def output_round(
+        self, dealer: int, checked: R, scores: list[int], index: int
+    ) -> dict[str, Any]:
+        """The output's entry for a valid round (`index` is 0-based)."""
+        players = self.players
+        return {
+            "dealer": players[dealer],
+            "points": dict(zip(players, checked.points, strict=True)),
+            "hooks": [players[s] for s in checked.hooks],
+            "scores": dict(zip(players, scores, strict=True)),
+        }
+
+    def game_over(self, number: int, index: int, winner: str | list[str] | None) -> Problem:
+        """The refusal of round `number`, entered after the game ended with round `index`."""
+        return game_over(number, str(index), f"{show(winner)} won")
+
+
+def check_dealer(
+    number: int, players: Sequence[str], dealer: int, rnd: dict[str, Any]
+) -> list[Problem]:
+    """The problems of a round so far: a `dealer` field, when given, must be the dealer the
+    rotation gives."""
+    given = rnd.get("dealer")
+    if given is not None and given != players[dealer]:
+        return [wrong_dealer(number, players, dealer, given)]
+    return []
+
+
+def check_misdeal(number: int, rnd: dict[str, Any], errors: list[Problem]) -> bool | None:
+    """The `misdeal` field: True, False, or None when it is not given or not a boolean
+    (reported)."""
+    misdeal = rnd.get("misdeal")
+    if misdeal is not None and type(misdeal) is not bool:
+        errors.append(problem(number, "bad_field", "misdeal must be true or false.", "misdeal"))
+        return None
+    return misdeal
+
+
+def score_rounds(rules: RoundRules[R], rounds: list[Any]) -> GameResult:
+    """Check and score `rounds` in order with `rules`; stop at the first invalid round."""
+    players = rules.players
+    scores = [rules.start] * rules.n
+    result = GameResult(rounds=[], scores={})
+    refused = rules.document_problem()
+    first = rules.setup.first_dealer
+    if refused is not None or first is None:
+        # first_dealer is None only for a game with no rounds yet (see engine.record).
+        if refused is not None:
+            result.errors.append(refused)
+        result.scores = dict.fromkeys(players, rules.start)
+        return result
+    dealer = first
+    for index, rnd in enumerate(rounds):
+        number = index + 1
+        if result.finished:
+            result.errors.append(rules.game_over(number, index, result.winner))
+            break
+        checked = rules.check_round(rnd, number, dealer)
+        if isinstance(checked, list):
+            result.errors.extend(checked)
+            result.next_dealer = players[dealer]
+            break
+        after = rules.add(scores, checked)
+        won = rules.end(scores, after, checked, number)
+        if isinstance(won, dict):
+            # The round is refused after all: its scores do not count.
+            result.errors.append(won)
+            result.next_dealer = players[dealer]
+            break
+        scores = after
+        if won is not None:
+            result.finished = True
+            result.winner = winner_value(players, won)
+        result.rounds.append(rules.output_round(dealer, checked, scores, index))
+        dealer = rules.next_dealer(dealer)
+    else:
+        result.next_dealer = None if result.finished else players[dealer]
+    result.scores = dict(zip(players, scores, strict=True))
+    return result
