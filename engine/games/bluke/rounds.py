@@ -301,23 +301,12 @@ def _read_tricks(
     """Tricks per seat from the summary, from the cards played, or both (and then they
     agree); None when they cannot be read (reported)."""
     players = setup.players
-    raw = rnd.get("tricks")
+    raw: Any = rnd.get("tricks")
     counts = read_player_numbers(number, TRICKS_TAKEN, raw, players, setup.seat, errors)
     # Unreadable tricks (an unknown name, a word) are reported already; adding them up
     # would only say the same again.
-    if counts is not None:
-        for name, c in raw.items():
-            if not 0 <= c <= size:
-                errors.append(
-                    problem(
-                        number,
-                        "bad_field",
-                        f"{name}'s tricks must be a whole number from 0 to {size}, not {c}.",
-                        "tricks",
-                        name,
-                    )
-                )
-                counts = None
+    if counts is not None and not _tricks_in_range(number, raw, size, errors):
+        counts = None
     raw_play = rnd.get("play")
     if raw_play is not None and upcard_ok:
         if upcard is None and size * len(players) != DECK_SIZE:
@@ -349,6 +338,24 @@ def _read_tricks(
             )
         )
     return counts
+
+
+def _tricks_in_range(number: int, raw: dict[str, int], size: int, errors: list[Problem]) -> bool:
+    """Whether every count in a readable `tricks` is from 0 to the cards dealt."""
+    ok = True
+    for name, c in raw.items():
+        if not 0 <= c <= size:
+            errors.append(
+                problem(
+                    number,
+                    "bad_field",
+                    f"{name}'s tricks must be a whole number from 0 to {size}, not {c}.",
+                    "tricks",
+                    name,
+                )
+            )
+            ok = False
+    return ok
 
 
 def _score(bids: list[int], counts: list[int]) -> BlukeRound:

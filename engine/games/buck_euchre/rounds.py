@@ -12,12 +12,12 @@ docs/rules-buck-euchre.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, GameSetup, Problem, literal, names, problem, show
-from engine.cards import CARD_NAMES, SUIT_OF, parse_card
+from engine.base import GameResult, GameSetup, Problem, names, problem, show
+from engine.cards import SUIT_OF
 from engine.games._common.driver import (
     RoundRules,
     RoundScore,
@@ -25,7 +25,7 @@ from engine.games._common.driver import (
     check_misdeal,
     score_rounds,
 )
-from engine.games._common.play import missing_upcard, not_an_upcard
+from engine.games._common.play import missing_upcard
 from engine.games._common.rounds import (
     EMPTY,
     FIVE_TRICKS,
@@ -34,14 +34,19 @@ from engine.games._common.rounds import (
     game_over,
     misdeal_with_tricks,
     not_a_round,
-    read_out,
     read_player_numbers,
     read_trick_winners,
     tricks_for_dropped,
     tricks_not_five,
-    unknown_player,
 )
-from engine.games.buck_euchre.cards import CLUBS, NO_TRUMP, PACK, suit_word
+from engine.games.buck_euchre.cards import CLUBS, NO_TRUMP
+from engine.games.buck_euchre.fields import (
+    hand_kind,
+    read_declarer,
+    read_drops,
+    read_trump,
+    read_upcard,
+)
 from engine.games.buck_euchre.play import check_play
 
 #: What a player who is set (euchred) adds to the score.
@@ -49,8 +54,6 @@ SET: Final = 5
 TRICKS: Final = 5
 #: Tricks the declarer must take (Game play: "at least three of the five tricks").
 CONTRACT: Final = 3
-SUIT_LETTERS: Final = {"S": 0, "H": 1, "D": 2, "C": 3, "s": 0, "h": 1, "d": 2, "c": 3}
-LETTERS: Final = "SHDC"
 
 
 @dataclass(slots=True)
@@ -84,10 +87,6 @@ class EuchreRounds(RoundRules[EuchreRound]):
         return game_over(number, str(index), who)
 
 
-def _suits(trump: int) -> str:
-    return suit_word(trump, True).capitalize()
-
-
 def check_round(
     setup: GameSetup, rnd: Any, number: int, dealer: int
 ) -> EuchreRound | list[Problem]:
@@ -109,16 +108,14 @@ def check_round(
         )
     if misdeal:
         return _misdeal(setup, number, rnd, dealer, errors)
-    upcard = _read_upcard(number, rnd.get("upcard"), errors)
+    upcard = read_upcard(number, rnd.get("upcard"), errors)
     club_upcard = upcard >= 0 and SUIT_OF[upcard] == CLUBS
-    trump, trump_ok = _read_trump(number, rnd, club_upcard, errors)
-    declarer, declarer_ok = _read_declarer(number, players, setup.seat, rnd.get("declarer"), errors)
+    trump, trump_ok = read_trump(number, rnd, club_upcard, errors)
+    declarer, declarer_ok = read_declarer(number, players, setup.seat, rnd.get("declarer"), errors)
     dirty = no_trump = False
     if trump_ok and declarer_ok:
-        dirty, no_trump = _hand_kind(number, players, upcard, trump, declarer, errors)
-    out = _read_drops(
-        number, players, setup.seat, rnd.get("out"), declarer, dirty, no_trump, errors
-    )
+        dirty, no_trump = hand_kind(number, players, upcard, trump, declarer, errors)
+    out = read_drops(number, players, setup.seat, rnd.get("out"), declarer, dirty, no_trump, errors)
     out_set = set(out)
     in_play = [s for s in range(len(players)) if s not in out_set]
     hand = _Hand(dealer, upcard, trump, declarer, out_set, in_play)
@@ -146,197 +143,6 @@ class _Hand:
     declarer: int
     out: set[int]
     in_play: list[int]
-
-
-def _read_upcard(number: int, raw_up: Any, errors: list[Problem]) -> int:
-    """The upcard: optional in a summary round, a card of the 24-card pack when given;
-    -1 when not given or not readable (reported)."""
-    if raw_up is None:
-        return -1
-    c = parse_card(raw_up)
-    if c is None:
-        errors.append(not_an_upcard(number, raw_up, "write rank then suit, like 9H or JC"))
-        return -1
-    if not PACK & (1 << c):
-        errors.append(
-            problem(
-                number,
-                "not_in_pack",
-                f"The upcard {CARD_NAMES[c]} is not in the Buck Euchre pack, which has the "
-                "9, 10, J, Q, K and A of each suit.",
-                "upcard",
-            )
-        )
-        return -1
-    return c
-
-
-def _read_trump(
-    number: int, rnd: dict[str, Any], club_upcard: bool, errors: list[Problem]
-) -> tuple[int, bool]:
-    """(trump, readable): a suit letter, or null when every player passed both bidding
-    rounds; a club upcard may leave it out."""
-    if "trump" in rnd:
-        raw_trump = rnd["trump"]
-        if raw_trump is None:
-            return NO_TRUMP, True
-        if type(raw_trump) is str and raw_trump in SUIT_LETTERS:
-            return SUIT_LETTERS[raw_trump], True
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                "trump must be the letter of the trump suit (S, H, D or C), or null "
-                f"for a hand played without trump, not {literal(raw_trump)}.",
-                "trump",
-            )
-        )
-        return NO_TRUMP, False
-    if club_upcard:
-        return CLUBS, True  # a club upcard says it all (Game play: "clubs automatically")
-    errors.append(
-        problem(
-            number,
-            "trump_missing",
-            "Enter trump: the suit that was ordered up or named (S, H, D or C), or null "
-            "if every player passed both bidding rounds.",
-            "trump",
-        )
-    )
-    return NO_TRUMP, False
-
-
-def _read_declarer(
-    number: int, players: Sequence[str], seat: Mapping[str, int], raw: Any, errors: list[Problem]
-) -> tuple[int, bool]:
-    """(declarer seat or -1, readable)."""
-    if raw is None:
-        return -1, True
-    s = seat.get(raw) if type(raw) is str else None
-    if s is None:
-        errors.append(unknown_player(number, "declarer", raw, players))
-        return -1, False
-    return s, True
-
-
-def _hand_kind(
-    number: int,
-    players: Sequence[str],
-    upcard: int,
-    trump: int,
-    declarer: int,
-    errors: list[Problem],
-) -> tuple[bool, bool]:
-    """(dirty clubs, no trump): which kind of hand, with the problems of a declarer or a
-    trump that does not fit it."""
-    if upcard >= 0 and SUIT_OF[upcard] == CLUBS:
-        if trump != CLUBS:
-            errors.append(
-                problem(
-                    number,
-                    "dirty_clubs_trump",
-                    f"The upcard {CARD_NAMES[upcard]} is a club, so clubs are trump "
-                    f"(dirty clubs) and there is no bidding; trump must be C, not "
-                    f"{'null' if trump == NO_TRUMP else LETTERS[trump]}.",
-                    "trump",
-                )
-            )
-        if declarer >= 0:
-            errors.append(
-                problem(
-                    number,
-                    "dirty_clubs_declarer",
-                    f"The upcard {CARD_NAMES[upcard]} is a club, so clubs became trump "
-                    f"without bidding (dirty clubs) and nobody is declarer; remove "
-                    f"{players[declarer]} as declarer.",
-                    "declarer",
-                    players[declarer],
-                )
-            )
-        return True, False
-    if trump == NO_TRUMP:
-        if declarer >= 0:
-            errors.append(
-                problem(
-                    number,
-                    "declarer_without_trump",
-                    f"trump is null (everyone passed both rounds, no trump), so nobody is "
-                    f"declarer; remove {players[declarer]} as declarer, or enter the suit "
-                    f"{players[declarer]} named.",
-                    "declarer",
-                    players[declarer],
-                )
-            )
-        return False, True
-    if declarer >= 0:
-        return False, False
-    if trump == CLUBS and upcard < 0:
-        return True, False  # clubs with nobody declaring: the upcard was a club
-    if trump == CLUBS:
-        why = (
-            f"the upcard {CARD_NAMES[upcard]} is not a club, so clubs were named "
-            "in the second round"
-        )
-    else:
-        why = "someone ordered them up or named them"
-    errors.append(
-        problem(
-            number,
-            "declarer_missing",
-            f"{_suits(trump)} are trump: {why}. Enter that player as declarer.",
-            "declarer",
-        )
-    )
-    return False, False
-
-
-def _read_drops(
-    number: int,
-    players: Sequence[str],
-    seat: Mapping[str, int],
-    raw: Any,
-    declarer: int,
-    dirty: bool,
-    no_trump: bool,
-    errors: list[Problem],
-) -> list[int]:
-    """`out`: only from a declarer's hand, and never the declarer."""
-    if raw is None:
-        return []
-    out = read_out(number, raw, players, seat, errors)
-    if not out:
-        return out
-    if dirty or no_trump:
-        dropped = [players[s] for s in out]
-        single = dropped[0] if len(dropped) == 1 else None
-        why = (
-            "clubs became trump from the upcard (dirty clubs)"
-            if dirty
-            else "nobody named trump, so the hand is played without trump"
-        )
-        errors.append(
-            problem(
-                number,
-                "drop_not_allowed",
-                f"{names(dropped)} dropped, but {why}, and then every player plays the "
-                f"hand; take {single or 'them'} off out.",
-                "out",
-                single,
-            )
-        )
-    if declarer in out:
-        errors.append(
-            problem(
-                number,
-                "declarer_cannot_drop",
-                f"{players[declarer]} is the declarer and cannot drop: the declarer plays "
-                f"the hand and must take 3 tricks. Take {players[declarer]} off out, or "
-                "correct declarer.",
-                "out",
-                players[declarer],
-            )
-        )
-    return out
 
 
 def _read_tricks(

@@ -30,8 +30,9 @@ from engine.games.buck_euchre.cards import (
     left_bower,
     right_bower,
 )
+from engine.games.buck_euchre.fields import LETTERS
 from engine.games.buck_euchre.play import TRICKS
-from engine.games.buck_euchre.rounds import CONTRACT, LETTERS, SET, find_winner
+from engine.games.buck_euchre.rounds import CONTRACT, SET, find_winner
 
 #: Random strategy: how often a deal is thrown in. Its bids and drops are random too, but
 #: weighted by the hand (a set costs 5 and a trick earns 1, so players deciding blindly

@@ -8,11 +8,11 @@ driver.py): scores never go below zero, and the first to the target wins (ruling
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, GameSetup, Problem, names, names_and, problem, show
+from engine.base import GameResult, GameSetup, Problem, names_and, problem
 from engine.cards import parse_card
 from engine.games._common.driver import (
     RoundRules,
@@ -26,25 +26,23 @@ from engine.games._common.rounds import (
     FIVE_TRICKS,
     compare_with_play,
     counts_from_winners,
-    has_tricks,
     misdeal_with_tricks,
     not_a_round,
-    read_out,
     read_player_numbers,
     read_trick_winners,
-    tricks_for_dropped,
     tricks_not_five,
+)
+from engine.games.huckley.fields import (
+    PLAYED_ONLY,
+    no_tricks_for,
+    penalized_in_play,
+    read_drops,
+    read_penalties,
 )
 from engine.games.huckley.play import CARD_HINT, check_play
 
 HOOK: Final = 3
 TRICKS: Final = 5
-PENALTY_KINDS: Final = ("misdeal", "renege", "incorrect_hand", "wrong_discards", "undeclared_draw")
-#: A misdeal penalty means the cards were thrown in, so it cannot sit in a played round.
-THROWN_IN_ONLY: Final = frozenset({"misdeal"})
-#: Reneges happen in play and an undeclared draw lets play go on without the dealer's
-#: hand (IHBA, DEALER NOT ANNOUNCING...), so neither fits a round that was thrown in.
-PLAYED_ONLY: Final = frozenset({"renege", "undeclared_draw"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,119 +109,11 @@ def check_round(
     players = setup.players
     errors = check_dealer(number, players, dealer, rnd)
     misdeal = check_misdeal(number, rnd, errors)
-    penalties = _read_penalties(number, players, setup.seat, rnd.get("penalties"), errors)
-    out = _read_drops(setup, number, dealer, rnd.get("out"), errors)
+    penalties = read_penalties(number, players, setup.seat, rnd.get("penalties"), errors)
+    out = read_drops(setup, number, dealer, rnd.get("out"), errors)
     if misdeal:
         return _misdeal(number, players, rnd, dealer, penalties, errors)
     return _played(setup, variant, number, rnd, dealer, penalties, out, errors)
-
-
-def _read_penalties(
-    number: int,
-    players: Sequence[str],
-    seat: Mapping[str, int],
-    raw: Any,
-    errors: list[Problem],
-) -> list[tuple[int, str]]:
-    """`penalties` as (seat, kind): each names a player at the table and a known kind."""
-    penalties: list[tuple[int, str]] = []
-    if raw is None:
-        return penalties
-    if type(raw) is not list:
-        errors.append(
-            problem(
-                number,
-                "bad_field",
-                'penalties must be a list of {"player": name, "kind": kind}.',
-                "penalties",
-            )
-        )
-        return penalties
-    for entry in raw:
-        if type(entry) is not dict or "player" not in entry or "kind" not in entry:
-            errors.append(
-                problem(
-                    number,
-                    "bad_field",
-                    f'Each penalty needs a "player" and a "kind", not {show(entry)}.',
-                    "penalties",
-                )
-            )
-            continue
-        name = entry["player"]
-        kind = entry["kind"]
-        s = seat.get(name) if type(name) is str else None
-        if s is None:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_player",
-                    f"The penalty names {show(name)}, who is not at this table "
-                    f"({names(list(players))}).",
-                    "penalties",
-                )
-            )
-        if type(kind) is not str or kind not in PENALTY_KINDS:
-            errors.append(
-                problem(
-                    number,
-                    "unknown_penalty",
-                    f"{show(kind)} is not a penalty; the kinds are {', '.join(PENALTY_KINDS)}.",
-                    "penalties",
-                    name if s is not None else None,
-                )
-            )
-        elif s is not None:
-            penalties.append((s, kind))
-    return penalties
-
-
-def _read_drops(
-    setup: GameSetup, number: int, dealer: int, raw: Any, errors: list[Problem]
-) -> list[int]:
-    """`out`: known names, once each, no more than the table allows (ruling 1)."""
-    if raw is None:
-        return []
-    players = setup.players
-    n = len(players)
-    out = read_out(number, raw, players, setup.seat, errors)
-    if not out:
-        return out
-    dropped = [players[s] for s in out]
-    if n < 5:
-        errors.append(
-            problem(
-                number,
-                "drop_not_allowed",
-                f"{names(dropped)} dropped, but nobody may drop at a table of {n}; "
-                "drops are allowed from 5 players on.",
-                "out",
-                dropped[0] if len(dropped) == 1 else None,
-            )
-        )
-    elif len(out) > n - 4:
-        errors.append(
-            problem(
-                number,
-                "too_many_out",
-                f"{len(out)} players dropped ({names(dropped)}); at a table of {n} "
-                f"at most {n - 4} may drop",
-                "out",
-            )
-        )
-    if dealer in out and not setup.options["dealer_may_drop"]:
-        dealer_name = players[dealer]
-        errors.append(
-            problem(
-                number,
-                "dealer_cannot_drop",
-                f"{dealer_name} dealt and dropped, but this game is played with "
-                "the dealer always in (option dealer_may_drop is off).",
-                "out",
-                dealer_name,
-            )
-        )
-    return out
 
 
 def _played(
@@ -239,7 +129,7 @@ def _played(
     """A round that was played: who was in it, the tricks each took, and the points."""
     players = setup.players
     out_set = set(out)
-    penalized = _penalized_in_play(number, players, dealer, penalties, out_set, errors)
+    penalized = penalized_in_play(number, players, dealer, penalties, out_set, errors)
     in_play = [s for s in range(len(players)) if s not in out_set and s not in penalized]
     if not in_play:
         errors.append(
@@ -258,7 +148,7 @@ def _played(
     counts, winners = tricks
     for s in range(len(players)):
         if counts[s] and (s in out_set or s in penalized):
-            errors.append(_no_tricks_for(number, players[s], s in out_set, "tricks", counts[s]))
+            errors.append(no_tricks_for(number, players[s], s in out_set, "tricks", counts[s]))
     if sum(counts) != TRICKS:
         errors.append(
             tricks_not_five(number, players, counts, in_play, tricks=TRICKS, unit="round")
@@ -266,55 +156,6 @@ def _played(
     if errors:
         return errors
     return _score(len(players), counts, out_set, penalized, winners)
-
-
-def _penalized_in_play(
-    number: int,
-    players: Sequence[str],
-    dealer: int,
-    penalties: list[tuple[int, str]],
-    out_set: set[int],
-    errors: list[Problem],
-) -> dict[int, int]:
-    """Penalty hooks per seat in a played round, with the penalties that cannot be there."""
-    penalized: dict[int, int] = {}
-    for s, kind in penalties:
-        name = players[s]
-        if kind in THROWN_IN_ONLY:
-            errors.append(
-                problem(
-                    number,
-                    "penalty_kind_conflict",
-                    f"A misdeal penalty on {name} means the cards were thrown in; mark the "
-                    "round as a misdeal, or choose the penalty that was called.",
-                    "penalties",
-                    name,
-                )
-            )
-        elif s in out_set:
-            errors.append(
-                problem(
-                    number,
-                    "penalty_on_dropped_player",
-                    f"{name} dropped this round, so has no hand to be penalized; "
-                    f"remove the {kind} penalty or take {name} off the out list.",
-                    "penalties",
-                    name,
-                )
-            )
-        elif kind == "undeclared_draw" and s != dealer:
-            errors.append(
-                problem(
-                    number,
-                    "undeclared_draw_not_dealer",
-                    f"Only the dealer ({players[dealer]}) can be penalized for not announcing "
-                    f"the draw, not {name}.",
-                    "penalties",
-                    name,
-                )
-            )
-        penalized[s] = penalized.get(s, 0) + 1
-    return penalized
 
 
 def _read_tricks(
@@ -362,7 +203,7 @@ def _read_tricks(
     if winners is not None:
         stray = [s for s in dict.fromkeys(winners) if s in out_set or s in penalized]
         for s in stray:
-            errors.append(_no_tricks_for(number, players[s], s in out_set, "trick_winners"))
+            errors.append(no_tricks_for(number, players[s], s in out_set, "trick_winners"))
         counts = counts_from_winners(number, players, winners, counts, errors, compare=not stray)
     if counts is None:
         if not errors:
@@ -404,19 +245,6 @@ def _score(
                 points[s] = -HOOK
                 hooks.append(s)
     return HuckleyRound(points, hooks, winners)
-
-
-def _no_tricks_for(number: int, name: str, dropped: bool, field: str, count: int = 0) -> Problem:
-    if dropped:
-        return tricks_for_dropped(number, name, field, count)
-    return problem(
-        number,
-        "tricks_for_penalized_player",
-        f"{name}'s hand went out of play with the penalty, yet {name} {has_tricks(count)}; "
-        f"enter the tricks as replayed without {name}'s hand.",
-        field,
-        name,
-    )
 
 
 def _misdeal(
