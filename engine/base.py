@@ -137,7 +137,11 @@ class RulesInfo:
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
-    """The checked top of a game record: who sits where, who deals first, the options."""
+    """The checked top of a game record: who sits where, who deals first, the options.
+
+    Named for what it is to the engine, the setting-up of one game; a `Table` is the
+    tournament's table of a sitting (tournaments.models), which plays several games.
+    """
 
     players: tuple[str, ...]
     seat: Mapping[str, int]
@@ -163,11 +167,11 @@ class RuleSet(ABC):
     info: RulesInfo
 
     @abstractmethod
-    def score(self, table: GameSetup, rounds: list[Any]) -> GameResult:
+    def score(self, setup: GameSetup, rounds: list[Any]) -> GameResult:
         """Check and score the rounds; stop at the first invalid one."""
 
     @abstractmethod
     def simulate(
-        self, table: GameSetup, *, rng: random.Random, strategy: str, card_play: bool
+        self, setup: GameSetup, *, rng: random.Random, strategy: str, card_play: bool
     ) -> list[dict[str, Any]]:
         """The rounds of a whole game played with legal decisions drawn from `rng`."""
