@@ -10,14 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from engine.base import GameSetup, Problem, problem
-from engine.games._common.driver import RoundRules, RoundScore, check_dealer, score_rounds
+from engine.games._common.driver import RoundRules, RoundScore, score_rounds
 
 PLAYERS = ("Ann", "Bob", "Cy")
 
 
 class Toy(RoundRules[RoundScore]):
-    def check_round(self, rnd: Any, number: int, dealer: int) -> RoundScore | list[Problem]:
-        errors = check_dealer(number, self.players, dealer, rnd)
+    def check_round(
+        self, rnd: dict[str, Any], number: int, dealer: int, errors: list[Problem]
+    ) -> RoundScore | list[Problem]:
         if errors:
             return errors
         points = [0] * self.n
@@ -72,6 +73,13 @@ def test_a_round_the_end_refuses_leaves_the_scores_as_they_were() -> None:
     assert result.scores == {"Ann": 2, "Bob": 0, "Cy": 0}
     assert result.next_dealer == "Bob"
     assert not result.finished
+
+
+def test_a_round_that_is_not_an_object_is_refused_with_the_game_fields() -> None:
+    result = play({"gain": 1}, ["Bob", 2])  # type: ignore[arg-type]
+    assert [e["code"] for e in result.errors] == ["bad_round"]
+    assert "dealer, ..." in result.errors[0]["message"]
+    assert result.next_dealer == "Bob"
 
 
 def test_a_game_with_no_first_dealer_scores_everyone_at_the_start() -> None:

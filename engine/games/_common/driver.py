@@ -11,12 +11,11 @@ next, and what an output round holds. docs/engine.md says what a new game implem
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from engine.base import GameResult, GameSetup, Problem, problem, show
-from engine.games._common.rounds import game_over, winner_value, wrong_dealer
+from engine.games._common.rounds import game_over, not_a_round, winner_value, wrong_dealer
 
 
 @dataclass(slots=True)
@@ -44,6 +43,8 @@ class RoundRules(ABC, Generic[R]):
 
     #: What every player's score is before the first round.
     start: int = 0
+    #: The game's round fields, as the refusal of a round that is not an object lists them.
+    fields: str = "dealer, ..."
 
     def __init__(self, setup: GameSetup) -> None:
         self.setup = setup
@@ -56,14 +57,17 @@ class RoundRules(ABC, Generic[R]):
         return None
 
     @abstractmethod
-    def check_round(self, rnd: Any, number: int, dealer: int) -> R | list[Problem]:
+    def check_round(
+        self, rnd: dict[str, Any], number: int, dealer: int, errors: list[Problem]
+    ) -> R | list[Problem]:
         """Round `number` (1-based), dealt by seat `dealer`, scored; or every problem found
-        in it."""
+        in it. The driver has read the `dealer` field: `errors` holds its problem, if any,
+        and the game adds the problems of its own fields after it."""
 
     def add(self, scores: list[int], checked: R) -> list[int]:
         """The running scores after a valid round (a new list: the driver keeps the old
         one in case `end` refuses the round)."""
-        return [v + p for v, p in zip(scores, checked.points, strict=True)]
+        return [v + p for v, p in zip(scores, checked.points)]  # noqa: B905 (same length)
 
     @abstractmethod
     def end(
@@ -94,17 +98,6 @@ class RoundRules(ABC, Generic[R]):
         return game_over(number, str(index), f"{show(winner)} won")
 
 
-def check_dealer(
-    number: int, players: Sequence[str], dealer: int, rnd: dict[str, Any]
-) -> list[Problem]:
-    """The problems of a round so far: a `dealer` field, when given, must be the dealer the
-    rotation gives."""
-    given = rnd.get("dealer")
-    if given is not None and given != players[dealer]:
-        return [wrong_dealer(number, players, dealer, given)]
-    return []
-
-
 def check_misdeal(number: int, rnd: dict[str, Any], errors: list[Problem]) -> bool | None:
     """The `misdeal` field: True, False, or None when it is not given or not a boolean
     (reported)."""
@@ -129,18 +122,27 @@ def score_rounds(rules: RoundRules[R], rounds: list[Any]) -> GameResult:
         result.scores = dict.fromkeys(players, rules.start)
         return result
     dealer = first
+    # Bound once: the loop runs for every round of every record checked.
+    check_round, add, end = rules.check_round, rules.add, rules.end
     for index, rnd in enumerate(rounds):
         number = index + 1
         if result.finished:
             result.errors.append(rules.game_over(number, index, result.winner))
             break
-        checked = rules.check_round(rnd, number, dealer)
+        if type(rnd) is not dict:
+            checked: R | list[Problem] = not_a_round(number, rules.fields, rnd)
+        else:
+            # The rotation is the driver's, so the check of a round's `dealer` is too.
+            given = rnd.get("dealer")
+            wrong = given is not None and given != players[dealer]
+            errors = [wrong_dealer(number, players, dealer, given)] if wrong else []
+            checked = check_round(rnd, number, dealer, errors)
         if isinstance(checked, list):
             result.errors.extend(checked)
             result.next_dealer = players[dealer]
             break
-        after = rules.add(scores, checked)
-        won = rules.end(scores, after, checked, number)
+        after = add(scores, checked)
+        won = end(scores, after, checked, number)
         if isinstance(won, dict):
             # The round is refused after all: its scores do not count.
             result.errors.append(won)

@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.base import GameResult, GameSetup, Problem, literal, names_and, problem
-from engine.games._common.driver import RoundRules, RoundScore, check_dealer, score_rounds
+from engine.games._common.driver import RoundRules, RoundScore, score_rounds
 from engine.games._common.play import missing_upcard, not_an_upcard
 from engine.games._common.rounds import (
     NumberMap,
     compare_with_play,
     game_over,
-    not_a_round,
     read_player_numbers,
     values_text,
 )
@@ -65,8 +64,40 @@ class BlukeRounds(RoundRules[BlukeRound]):
         why = max_cards_problem(self.n, self.max_cards)
         return None if why is None else problem(None, "bad_option", why)
 
-    def check_round(self, rnd: Any, number: int, dealer: int) -> BlukeRound | list[Problem]:
-        return check_round(self.setup, self.variant, rnd, number, dealer, self.sizes)
+    fields = "dealer, cards, bids, tricks, ..."
+
+    def check_round(
+        self, rnd: dict[str, Any], number: int, dealer: int, errors: list[Problem]
+    ) -> BlukeRound | list[Problem]:
+        """The points of one round, or every problem found in it."""
+        setup = self.setup
+        variant = self.variant
+        sizes = self.sizes
+        players = setup.players
+        n = len(players)
+        size = sizes[number - 1]
+        _check_cards(number, rnd.get("cards"), size, sizes, variant, errors)
+        upcard, upcard_ok = _read_upcard(number, rnd.get("upcard"), size, n, errors)
+        low = 0 if setup.options["allow_zero_bid"] else 1
+        bids = _read_bids(number, players, setup.seat, rnd.get("bids"), low, size, errors)
+        counts = _read_tricks(setup, variant, number, rnd, dealer, size, upcard, upcard_ok, errors)
+        if counts is None:
+            return errors
+        total = sum(counts)
+        if total != size:
+            errors.append(
+                problem(
+                    number,
+                    "tricks_not_cards",
+                    f"The tricks add up to {total} ({values_text(players, counts, range(n))}); "
+                    f"with {size} card{'s' if size != 1 else ''} dealt to each player a hand has "
+                    f"exactly {size} trick{'s' if size != 1 else ''}.",
+                    "tricks",
+                )
+            )
+        if errors or bids is None:
+            return errors
+        return _score(bids, counts)
 
     def end(
         self, before: list[int], after: list[int], checked: BlukeRound, number: int
@@ -134,45 +165,6 @@ def _schedule_words(sizes: Sequence[int], rising: bool) -> str:
     if rising:
         return f"the hands run from 1 card up to {k} and back down to 1"
     return f"the hands run from {k} cards down to 1 and back up to {k}"
-
-
-def check_round(
-    setup: GameSetup,
-    variant: Variant,
-    rnd: Any,
-    number: int,
-    dealer: int,
-    sizes: Sequence[int],
-) -> BlukeRound | list[Problem]:
-    """The points of one round, or every problem found in it."""
-    if type(rnd) is not dict:
-        return not_a_round(number, "dealer, cards, bids, tricks, ...", rnd)
-    players = setup.players
-    n = len(players)
-    size = sizes[number - 1]
-    errors = check_dealer(number, players, dealer, rnd)
-    _check_cards(number, rnd.get("cards"), size, sizes, variant, errors)
-    upcard, upcard_ok = _read_upcard(number, rnd.get("upcard"), size, n, errors)
-    low = 0 if setup.options["allow_zero_bid"] else 1
-    bids = _read_bids(number, players, setup.seat, rnd.get("bids"), low, size, errors)
-    counts = _read_tricks(setup, variant, number, rnd, dealer, size, upcard, upcard_ok, errors)
-    if counts is None:
-        return errors
-    total = sum(counts)
-    if total != size:
-        errors.append(
-            problem(
-                number,
-                "tricks_not_cards",
-                f"The tricks add up to {total} ({values_text(players, counts, range(n))}); "
-                f"with {size} card{'s' if size != 1 else ''} dealt to each player a hand has "
-                f"exactly {size} trick{'s' if size != 1 else ''}.",
-                "tricks",
-            )
-        )
-    if errors or bids is None:
-        return errors
-    return _score(bids, counts)
 
 
 def _check_cards(

@@ -21,7 +21,6 @@ from engine.cards import SUIT_OF
 from engine.games._common.driver import (
     RoundRules,
     RoundScore,
-    check_dealer,
     check_misdeal,
     score_rounds,
 )
@@ -33,7 +32,6 @@ from engine.games._common.rounds import (
     counts_from_winners,
     game_over,
     misdeal_with_tricks,
-    not_a_round,
     read_player_numbers,
     read_trick_winners,
     tricks_for_dropped,
@@ -72,8 +70,55 @@ class EuchreRounds(RoundRules[EuchreRound]):
         self.start = setup.options["start"]
         self.sweep_wins: bool = setup.options["sweep_wins"]
 
-    def check_round(self, rnd: Any, number: int, dealer: int) -> EuchreRound | list[Problem]:
-        return check_round(self.setup, rnd, number, dealer)
+    fields = "dealer, upcard, trump, declarer, out, tricks, ..."
+
+    def check_round(
+        self, rnd: dict[str, Any], number: int, dealer: int, errors: list[Problem]
+    ) -> EuchreRound | list[Problem]:
+        """The points of one round, or every problem found in it."""
+        setup = self.setup
+        players = setup.players
+        misdeal = check_misdeal(number, rnd, errors)
+        if rnd.get("penalties") not in EMPTY:
+            errors.append(
+                problem(
+                    number,
+                    "penalty_not_in_rules",
+                    "Buck Euchre has no penalties: a player is only set (+5) for taking too few "
+                    "tricks, which the engine works out from the tricks. Remove penalties.",
+                    "penalties",
+                )
+            )
+        if misdeal:
+            return _misdeal(setup, number, rnd, dealer, errors)
+        upcard = read_upcard(number, rnd.get("upcard"), errors)
+        club_upcard = upcard >= 0 and SUIT_OF[upcard] == CLUBS
+        trump, trump_ok = read_trump(number, rnd, club_upcard, errors)
+        declarer, declarer_ok = read_declarer(
+            number, players, setup.seat, rnd.get("declarer"), errors
+        )
+        dirty = no_trump = False
+        if trump_ok and declarer_ok:
+            dirty, no_trump = hand_kind(number, players, upcard, trump, declarer, errors)
+        out = read_drops(
+            number, players, setup.seat, rnd.get("out"), declarer, dirty, no_trump, errors
+        )
+        out_set = set(out)
+        in_play = [s for s in range(len(players)) if s not in out_set]
+        hand = _Hand(dealer, upcard, trump, declarer, out_set, in_play)
+        counts = _read_tricks(setup, number, rnd, hand, errors)
+        if counts is None:
+            return errors
+        for s in out:
+            if counts[s]:
+                errors.append(tricks_for_dropped(number, players[s], "tricks", counts[s]))
+        if sum(counts) != TRICKS:
+            errors.append(
+                tricks_not_five(number, players, counts, in_play, tricks=TRICKS, unit="hand")
+            )
+        if errors:
+            return errors
+        return _score(len(players), in_play, counts, declarer)
 
     def end(
         self, before: list[int], after: list[int], checked: EuchreRound, number: int
@@ -87,52 +132,7 @@ class EuchreRounds(RoundRules[EuchreRound]):
         return game_over(number, str(index), who)
 
 
-def check_round(
-    setup: GameSetup, rnd: Any, number: int, dealer: int
-) -> EuchreRound | list[Problem]:
-    """The points of one round, or every problem found in it."""
-    if type(rnd) is not dict:
-        return not_a_round(number, "dealer, upcard, trump, declarer, out, tricks, ...", rnd)
-    players = setup.players
-    errors = check_dealer(number, players, dealer, rnd)
-    misdeal = check_misdeal(number, rnd, errors)
-    if rnd.get("penalties") not in EMPTY:
-        errors.append(
-            problem(
-                number,
-                "penalty_not_in_rules",
-                "Buck Euchre has no penalties: a player is only set (+5) for taking too few "
-                "tricks, which the engine works out from the tricks. Remove penalties.",
-                "penalties",
-            )
-        )
-    if misdeal:
-        return _misdeal(setup, number, rnd, dealer, errors)
-    upcard = read_upcard(number, rnd.get("upcard"), errors)
-    club_upcard = upcard >= 0 and SUIT_OF[upcard] == CLUBS
-    trump, trump_ok = read_trump(number, rnd, club_upcard, errors)
-    declarer, declarer_ok = read_declarer(number, players, setup.seat, rnd.get("declarer"), errors)
-    dirty = no_trump = False
-    if trump_ok and declarer_ok:
-        dirty, no_trump = hand_kind(number, players, upcard, trump, declarer, errors)
-    out = read_drops(number, players, setup.seat, rnd.get("out"), declarer, dirty, no_trump, errors)
-    out_set = set(out)
-    in_play = [s for s in range(len(players)) if s not in out_set]
-    hand = _Hand(dealer, upcard, trump, declarer, out_set, in_play)
-    counts = _read_tricks(setup, number, rnd, hand, errors)
-    if counts is None:
-        return errors
-    for s in out:
-        if counts[s]:
-            errors.append(tricks_for_dropped(number, players[s], "tricks", counts[s]))
-    if sum(counts) != TRICKS:
-        errors.append(tricks_not_five(number, players, counts, in_play, tricks=TRICKS, unit="hand"))
-    if errors:
-        return errors
-    return _score(len(players), in_play, counts, declarer)
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen init costs a round measurable time
 class _Hand:
     """Who dealt, the upcard (-1 when not given), trump, the declarer (-1: none), and who
     dropped and who plays: what reading the tricks and the cards needs to know."""

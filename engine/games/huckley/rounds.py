@@ -17,7 +17,6 @@ from engine.cards import parse_card
 from engine.games._common.driver import (
     RoundRules,
     RoundScore,
-    check_dealer,
     check_misdeal,
     score_rounds,
 )
@@ -27,7 +26,6 @@ from engine.games._common.rounds import (
     compare_with_play,
     counts_from_winners,
     misdeal_with_tricks,
-    not_a_round,
     read_player_numbers,
     read_trick_winners,
     tricks_not_five,
@@ -70,8 +68,21 @@ class HuckleyRounds(RoundRules[HuckleyRound]):
         self.target: int = setup.options["target"]
         self.by_trick_order = setup.options["tie_break"] == "trick_order"
 
-    def check_round(self, rnd: Any, number: int, dealer: int) -> HuckleyRound | list[Problem]:
-        return check_round(self.setup, self.variant, rnd, number, dealer)
+    fields = "dealer, out, tricks, ..."
+
+    def check_round(
+        self, rnd: dict[str, Any], number: int, dealer: int, errors: list[Problem]
+    ) -> HuckleyRound | list[Problem]:
+        """The points of one round, or every problem found in it."""
+        setup = self.setup
+        variant = self.variant
+        players = setup.players
+        misdeal = check_misdeal(number, rnd, errors)
+        penalties = read_penalties(number, players, setup.seat, rnd.get("penalties"), errors)
+        out = read_drops(setup, number, dealer, rnd.get("out"), errors)
+        if misdeal:
+            return _misdeal(number, players, rnd, dealer, penalties, errors)
+        return _played(setup, variant, number, rnd, dealer, penalties, out, errors)
 
     def add(self, scores: list[int], checked: HuckleyRound) -> list[int]:
         # A hook never takes a score below zero.
@@ -98,22 +109,6 @@ class HuckleyRounds(RoundRules[HuckleyRound]):
             "each of the 5 tricks in order.",
             "trick_winners",
         )
-
-
-def check_round(
-    setup: GameSetup, variant: Variant, rnd: Any, number: int, dealer: int
-) -> HuckleyRound | list[Problem]:
-    """The points of one round, or every problem found in it."""
-    if type(rnd) is not dict:
-        return not_a_round(number, "dealer, out, tricks, ...", rnd)
-    players = setup.players
-    errors = check_dealer(number, players, dealer, rnd)
-    misdeal = check_misdeal(number, rnd, errors)
-    penalties = read_penalties(number, players, setup.seat, rnd.get("penalties"), errors)
-    out = read_drops(setup, number, dealer, rnd.get("out"), errors)
-    if misdeal:
-        return _misdeal(number, players, rnd, dealer, penalties, errors)
-    return _played(setup, variant, number, rnd, dealer, penalties, out, errors)
 
 
 def _played(

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.base import GameResult, GameSetup, Problem, names_and, problem, show
-from engine.games._common.driver import RoundRules, RoundScore, check_dealer, score_rounds
+from engine.games._common.driver import RoundRules, RoundScore, score_rounds
 from engine.games._common.rounds import (
     NumberMap,
     game_over,
-    not_a_round,
     read_player_numbers,
     unknown_player,
     values_text,
@@ -91,8 +90,56 @@ class PointsRounds(RoundRules[PointsRound]):
         self.length: int = setup.options["rounds"]
         self.shared = setup.options["tie_break"] == "shared"
 
-    def check_round(self, rnd: Any, number: int, dealer: int) -> PointsRound | list[Problem]:
-        return check_round(self.setup, rnd, number, dealer)
+    fields = "dealer, bids, points, doe_bonus"
+
+    def check_round(
+        self, rnd: dict[str, Any], number: int, dealer: int, errors: list[Problem]
+    ) -> PointsRound | list[Problem]:
+        """The Hunting Points of one round, or every problem found in it."""
+        setup = self.setup
+        players = setup.players
+        seat = setup.seat
+        if not rnd.keys() <= OWN_FIELDS:
+            for field, why in UNUSED_FIELDS.items():
+                if rnd.get(field) not in _EMPTY:
+                    errors.append(problem(number, "unused_field", f"{why}; remove {field}.", field))
+        bids = _read_bids(number, players, seat, rnd.get("bids"), errors)
+        raw_points = rnd.get("points")
+        captured: list[int] | None = None
+        if raw_points is not None:
+            captured = _per_player(number, POINTS, raw_points, players, seat, errors)
+        bonus = _read_doe_bonus(number, players, seat, rnd.get("doe_bonus"), errors)
+        raw_play = rnd.get("play")
+        if raw_play is not None:
+            if errors:
+                return errors
+            played = check_play(
+                number=number, players=players, seat=seat, dealer=dealer, raw=raw_play
+            )
+            if isinstance(played, list):
+                return played
+            _compare_with_play(number, players, played, captured, "doe_bonus" in rnd, bonus, errors)
+            if errors:
+                return errors
+            assert bids is not None
+            return _score(bids, played.points, played.doe_bonus)
+        if captured is None:
+            if raw_points is None:
+                errors.append(
+                    problem(
+                        number,
+                        "points_missing",
+                        "No points are entered for this round; enter the card points each player "
+                        "captured in the tricks.",
+                        "points",
+                    )
+                )
+            return errors
+        _check_summary_points(number, players, len(players), captured, bonus, errors)
+        if errors:
+            return errors
+        assert bids is not None
+        return _score(bids, captured, bonus)
 
     def end(
         self, before: list[int], after: list[int], checked: PointsRound, number: int
@@ -147,56 +194,6 @@ def _per_player(
             )
             values = None
     return values
-
-
-def check_round(
-    setup: GameSetup, rnd: Any, number: int, dealer: int
-) -> PointsRound | list[Problem]:
-    """The Hunting Points of one round, or every problem found in it."""
-    if type(rnd) is not dict:
-        return not_a_round(number, "dealer, bids, points, doe_bonus", rnd)
-    players = setup.players
-    seat = setup.seat
-    errors = check_dealer(number, players, dealer, rnd)
-    if not rnd.keys() <= OWN_FIELDS:
-        for field, why in UNUSED_FIELDS.items():
-            if rnd.get(field) not in _EMPTY:
-                errors.append(problem(number, "unused_field", f"{why}; remove {field}.", field))
-    bids = _read_bids(number, players, seat, rnd.get("bids"), errors)
-    raw_points = rnd.get("points")
-    captured: list[int] | None = None
-    if raw_points is not None:
-        captured = _per_player(number, POINTS, raw_points, players, seat, errors)
-    bonus = _read_doe_bonus(number, players, seat, rnd.get("doe_bonus"), errors)
-    raw_play = rnd.get("play")
-    if raw_play is not None:
-        if errors:
-            return errors
-        played = check_play(number=number, players=players, seat=seat, dealer=dealer, raw=raw_play)
-        if isinstance(played, list):
-            return played
-        _compare_with_play(number, players, played, captured, "doe_bonus" in rnd, bonus, errors)
-        if errors:
-            return errors
-        assert bids is not None
-        return _score(bids, played.points, played.doe_bonus)
-    if captured is None:
-        if raw_points is None:
-            errors.append(
-                problem(
-                    number,
-                    "points_missing",
-                    "No points are entered for this round; enter the card points each player "
-                    "captured in the tricks.",
-                    "points",
-                )
-            )
-        return errors
-    _check_summary_points(number, players, len(players), captured, bonus, errors)
-    if errors:
-        return errors
-    assert bids is not None
-    return _score(bids, captured, bonus)
 
 
 def _read_bids(
