@@ -122,8 +122,14 @@ def score_rounds(rules: RoundRules[R], rounds: list[Any]) -> GameResult:
         result.scores = dict.fromkeys(players, rules.start)
         return result
     dealer = first
-    # Bound once: the loop runs for every round of every record checked.
+    # Bound once: the loop runs for every round of every record checked, and a call per
+    # round costs measurable time, so the defaults a game keeps are done in the loop.
     check_round, add, end = rules.check_round, rules.add, rules.end
+    kind = type(rules)
+    plain_add = kind.add is RoundRules.add
+    plain_output = kind.output_round is RoundRules.output_round
+    plain_deal = kind.next_dealer is RoundRules.next_dealer
+    n = rules.n
     for index, rnd in enumerate(rounds):
         number = index + 1
         if result.finished:
@@ -141,7 +147,8 @@ def score_rounds(rules: RoundRules[R], rounds: list[Any]) -> GameResult:
             result.errors.extend(checked)
             result.next_dealer = players[dealer]
             break
-        after = add(scores, checked)
+        points = checked.points
+        after = [v + p for v, p in zip(scores, points)] if plain_add else add(scores, checked)  # noqa: B905
         won = end(scores, after, checked, number)
         if isinstance(won, dict):
             # The round is refused after all: its scores do not count.
@@ -152,8 +159,23 @@ def score_rounds(rules: RoundRules[R], rounds: list[Any]) -> GameResult:
         if won is not None:
             result.finished = True
             result.winner = winner_value(players, won)
-        result.rounds.append(rules.output_round(dealer, checked, scores, index))
-        dealer = rules.next_dealer(dealer)
+        if plain_output:
+            result.rounds.append(
+                {
+                    "dealer": players[dealer],
+                    "points": dict(zip(players, points)),  # noqa: B905
+                    "hooks": [players[s] for s in checked.hooks],
+                    "scores": dict(zip(players, scores)),  # noqa: B905
+                }
+            )
+        else:
+            result.rounds.append(rules.output_round(dealer, checked, scores, index))
+        if not plain_deal:
+            dealer = rules.next_dealer(dealer)
+        elif dealer + 1 < n:
+            dealer += 1
+        else:
+            dealer = 0
     else:
         result.next_dealer = None if result.finished else players[dealer]
     result.scores = dict(zip(players, scores, strict=True))

@@ -76,7 +76,9 @@ class BlukeRounds(RoundRules[BlukeRound]):
         players = setup.players
         n = len(players)
         size = sizes[number - 1]
-        _check_cards(number, rnd.get("cards"), size, sizes, variant, errors)
+        given = rnd.get("cards")
+        if given is not None and (type(given) is not int or given != size):
+            _refuse_cards(number, given, size, sizes, variant, errors)
         upcard, upcard_ok = _read_upcard(number, rnd.get("upcard"), size, n, errors)
         low = 0 if setup.options["allow_zero_bid"] else 1
         bids = _read_bids(number, players, setup.seat, rnd.get("bids"), low, size, errors)
@@ -167,7 +169,7 @@ def _schedule_words(sizes: Sequence[int], rising: bool) -> str:
     return f"the hands run from {k} cards down to 1 and back up to {k}"
 
 
-def _check_cards(
+def _refuse_cards(
     number: int,
     given: Any,
     size: int,
@@ -175,9 +177,7 @@ def _check_cards(
     variant: Variant,
     errors: list[Problem],
 ) -> None:
-    """`cards`, when given, must be the schedule's hand size for this round."""
-    if given is None or (type(given) is int and given == size):
-        return
+    """The refusal of a `cards` field that is not the schedule's hand size for this round."""
     if type(given) is not int:
         errors.append(
             problem(

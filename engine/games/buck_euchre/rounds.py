@@ -100,8 +100,11 @@ class EuchreRounds(RoundRules[EuchreRound]):
         dirty = no_trump = False
         if trump_ok and declarer_ok:
             dirty, no_trump = hand_kind(number, players, upcard, trump, declarer, errors)
-        out = read_drops(
-            number, players, setup.seat, rnd.get("out"), declarer, dirty, no_trump, errors
+        raw_out = rnd.get("out")
+        out = (
+            []
+            if raw_out is None
+            else read_drops(number, players, setup.seat, raw_out, declarer, dirty, no_trump, errors)
         )
         out_set = set(out)
         in_play = [s for s in range(len(players)) if s not in out_set]

@@ -78,8 +78,11 @@ class HuckleyRounds(RoundRules[HuckleyRound]):
         variant = self.variant
         players = setup.players
         misdeal = check_misdeal(number, rnd, errors)
-        penalties = read_penalties(number, players, setup.seat, rnd.get("penalties"), errors)
-        out = read_drops(setup, number, dealer, rnd.get("out"), errors)
+        # Most rounds have no penalties and no drops: skip the readers' calls for them.
+        raw = rnd.get("penalties")
+        penalties = [] if raw is None else read_penalties(number, players, setup.seat, raw, errors)
+        raw = rnd.get("out")
+        out = [] if raw is None else read_drops(setup, number, dealer, raw, errors)
         if misdeal:
             return _misdeal(number, players, rnd, dealer, penalties, errors)
         return _played(setup, variant, number, rnd, dealer, penalties, out, errors)
@@ -124,7 +127,9 @@ def _played(
     """A round that was played: who was in it, the tricks each took, and the points."""
     players = setup.players
     out_set = set(out)
-    penalized = penalized_in_play(number, players, dealer, penalties, out_set, errors)
+    penalized = (
+        penalized_in_play(number, players, dealer, penalties, out_set, errors) if penalties else {}
+    )
     in_play = [s for s in range(len(players)) if s not in out_set and s not in penalized]
     if not in_play:
         errors.append(
