@@ -78,7 +78,7 @@ class EuchreRounds(RoundRules[EuchreRound]):
         """The points of one round, or every problem found in it."""
         setup = self.setup
         players = setup.players
-        misdeal = check_misdeal(number, rnd, errors)
+        misdeal = check_misdeal(number, rnd, errors) if "misdeal" in rnd else None
         if rnd.get("penalties") not in EMPTY:
             errors.append(
                 problem(

@@ -77,7 +77,7 @@ class HuckleyRounds(RoundRules[HuckleyRound]):
         setup = self.setup
         variant = self.variant
         players = setup.players
-        misdeal = check_misdeal(number, rnd, errors)
+        misdeal = check_misdeal(number, rnd, errors) if "misdeal" in rnd else None
         # Most rounds have no penalties and no drops: skip the readers' calls for them.
         raw = rnd.get("penalties")
         penalties = [] if raw is None else read_penalties(number, players, setup.seat, raw, errors)

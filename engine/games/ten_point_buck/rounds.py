@@ -108,7 +108,10 @@ class PointsRounds(RoundRules[PointsRound]):
         captured: list[int] | None = None
         if raw_points is not None:
             captured = _per_player(number, POINTS, raw_points, players, seat, errors)
-        bonus = _read_doe_bonus(number, players, seat, rnd.get("doe_bonus"), errors)
+        raw_bonus = rnd.get("doe_bonus")
+        bonus = (
+            None if raw_bonus is None else _read_doe_bonus(number, players, seat, raw_bonus, errors)
+        )
         raw_play = rnd.get("play")
         if raw_play is not None:
             if errors:
