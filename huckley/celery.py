@@ -35,7 +35,9 @@ def enqueue(task: Any, *args: Any) -> None:
             )
             task.apply_async(args=args, connection=connection, retry=False)
     except Exception:  # the broker's errors differ by transport; any of them means "not queued"
-        log.warning("could not queue %s%r; running it in the request", task.name, args, exc_info=True)
+        log.warning(
+            "could not queue %s%r; running it in the request", task.name, args, exc_info=True
+        )
         result = task.apply(args=args, throw=False)
         if result.failed():
             log.error("%s%r failed in the request: %r", task.name, args, result.result)

@@ -44,7 +44,6 @@ from tournaments.models import (
 )
 from tournaments.permissions import User
 
-
 #: Unicode categories a name may not contain: control characters (a bell, an escape),
 #: format characters (bidi overrides such as U+202E that turn the text around it, and
 #: invisible ones such as the zero-width space that make two names look alike), surrogates,

@@ -4,6 +4,7 @@ carrying junk, names hiding characters (docs/operations.md, Faults)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -23,7 +24,6 @@ from django.db import connection
 from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 from rest_framework.settings import api_settings
-from rest_framework.test import APIClient
 
 from huckley.errors import UserError
 from huckley.proxies import parse_networks, resolve
@@ -44,9 +44,7 @@ def free_port() -> int:
 
 
 def run_probe(redis_url: str, tmp_path: Path, **env: str) -> tuple[dict[str, Any], str]:
-    clean = {
-        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG"}
-    }
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG"}}
     result = subprocess.run(
         [sys.executable, str(PROBE)],
         env={
@@ -106,8 +104,21 @@ def own_redis(tmp_path: Path) -> Iterator[int]:
         if s.connect_ex(("127.0.0.1", port)) == 0:
             port = free_port()
     subprocess.run(
-        [server, "--port", str(port), "--save", "", "--appendonly", "no", "--daemonize", "yes",
-         "--dir", str(tmp_path), "--pidfile", str(tmp_path / "redis.pid")],
+        [
+            server,
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "yes",
+            "--dir",
+            str(tmp_path),
+            "--pidfile",
+            str(tmp_path / "redis.pid"),
+        ],
         check=True,
         capture_output=True,
     )
@@ -124,10 +135,8 @@ def own_redis(tmp_path: Path) -> Iterator[int]:
                 raise
             time.sleep(0.1)
     yield port
-    try:
+    with contextlib.suppress(redis.ConnectionError):  # already stopped by the test
         client.shutdown(nosave=True)
-    except redis.ConnectionError:
-        pass  # already stopped by the test
 
 
 @pytest.mark.services
@@ -135,9 +144,7 @@ def test_a_redis_stopped_mid_session_leaves_pages_sign_in_and_finishing_working(
     own_redis: int, tmp_path: Path
 ) -> None:
     # The probe warms the cache on the running Redis, stops it (SHUTDOWN), then works on.
-    out, log = run_probe(
-        f"redis://127.0.0.1:{own_redis}/0", tmp_path, PROBE_SHUTDOWN_REDIS="1"
-    )
+    out, log = run_probe(f"redis://127.0.0.1:{own_redis}/0", tmp_path, PROBE_SHUTDOWN_REDIS="1")
     assert out["warm_session_page"] == 200
     assert out["redis_stopped"] is True
     assert_everything_worked(out, log)
@@ -191,8 +198,10 @@ def test_the_redis_settings_ignore_cache_errors_and_never_wait_long() -> None:
     )
     assert result.returncode == 0, result.stderr
     ignore, connect, read, logged, backend, publish_retry, transport = json.loads(result.stdout)
-    assert ignore is True and logged is True
-    assert connect <= 1 and read <= 1
+    assert ignore is True
+    assert logged is True
+    assert connect <= 1
+    assert read <= 1
     assert backend is None  # nothing reads results; no result backend to retry for seconds
     assert publish_retry is False
     assert transport["socket_connect_timeout"] <= 1
@@ -256,7 +265,8 @@ def test_a_database_connection_postgresql_dropped_is_reopened_by_the_next_reques
 
     assert get(f"/sessions/{session.pk}/").startswith("200")
     kept = connection.connection
-    assert kept is not None and not kept.closed
+    assert kept is not None
+    assert not kept.closed
     import psycopg
 
     params = connection.get_connection_params()
