@@ -27,7 +27,7 @@ def enqueue(task: Any, *args: Any) -> None:
     the work here instead, so it is never lost. Only for idempotent tasks that are quick
     enough to run in a request."""
     try:
-        with app.connection_for_write() as connection:
+        with app.pool.acquire(block=True) as connection:
             # One quick retry, not kombu's default of waiting seconds between attempts:
             # a request is waiting on this.
             connection.ensure_connection(
@@ -38,9 +38,10 @@ def enqueue(task: Any, *args: Any) -> None:
         log.warning(
             "could not queue %s%r; running it in the request", task.name, args, exc_info=True
         )
-        result = task.apply(args=args, throw=False)
-        if result.failed():
-            log.error("%s%r failed in the request: %r", task.name, args, result.result)
+        try:
+            task(*args)
+        except Exception:  # the change that queued it is committed: never undo that answer
+            log.exception("%s%r failed in the request", task.name, args)
 
 
 def enqueue_on_commit(task: Any, *args: Any) -> None:

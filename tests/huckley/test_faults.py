@@ -508,3 +508,40 @@ def test_the_api_refuses_a_new_session_with_a_hidden_character_in_a_name(
     assert response.json()["code"] == "name_hidden_character"
     assert not Session.objects.exists()
     assert not Player.objects.filter(club=club).exists()
+
+
+# 7. The schema states what the code enforces --------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_schema_says_a_sitting_is_two_or_three_games_wherever_it_is_set() -> None:
+    schema = Client().get("/api/schema/", {"format": "json"}).json()
+    inputs = {
+        name: component["properties"]["games_per_sitting"]
+        for name, component in schema["components"]["schemas"].items()
+        if "games_per_sitting" in component.get("properties", {}) and name.endswith("Request")
+    }
+    assert len(inputs) >= 2, "creating a session and changing its settings both take it"
+    for name, field in inputs.items():
+        assert (field.get("minimum"), field.get("maximum")) == (2, 3), name
+
+
+@pytest.mark.parametrize("games", [1, 4, 0])
+@pytest.mark.django_db
+def test_a_session_of_other_than_two_or_three_games_a_sitting_is_refused(
+    club: Any, season: Any, director: Any, games: int
+) -> None:
+    response = token_client(director).post(
+        f"/api/clubs/{club.slug}/sessions/",
+        {
+            "season": season.pk,
+            "name": "Club night",
+            "date": str(season.starts_on),
+            "games_per_sitting": games,
+            "new_names": ["Ann Able", "Bo Bell", "Cy Cole", "Di Dee"],
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["field"] == "games_per_sitting"
+    assert not Session.objects.exists()
