@@ -278,6 +278,42 @@ def test_there_is_no_movement_to_undo_in_the_first_sitting(make_session: MakeSes
     )
 
 
+def test_an_undo_after_the_new_sitting_has_a_round_keeps_both_sittings_whole(
+    make_session: MakeSession,
+) -> None:
+    session = make_session(8)
+    finish_sitting_unplayed(session.sittings.get(), random.Random(5))
+    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    game = Game.objects.filter(table__sitting__session=session, table__sitting__number=2)[0]
+    scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=None)
+    refused(
+        "new_sitting_started",
+        lambda: services.sitting_undo_movement(session_id=session.pk, user=None),
+    )
+
+
+def test_an_undo_after_the_finish_is_refused(make_session: MakeSession) -> None:
+    session = make_session(8)
+    finish_sitting_unplayed(session.sittings.get(), random.Random(6))
+    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    services.session_finish(session_id=session.pk, early=True, user=None)
+    refused(
+        "session_not_running",
+        lambda: services.sitting_undo_movement(session_id=session.pk, user=None),
+    )
+
+
+# session_start --------------------------------------------------------------------------
+
+
+def test_a_second_start_draws_no_new_tables(make_session: MakeSession) -> None:
+    session = make_session(8)
+    error = refused(
+        "session_started", lambda: services.session_start(session_id=session.pk, user=None)
+    )
+    assert isinstance(error, ConflictError)
+
+
 # session_withdraw -----------------------------------------------------------------------
 
 
