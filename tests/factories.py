@@ -17,7 +17,7 @@ from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import User
 
 from api.models import IdempotencyRecord
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
@@ -38,7 +38,7 @@ from tournaments.models import (
 )
 
 
-class UserFactory(factory.django.DjangoModelFactory[AbstractUser]):
+class UserFactory(factory.django.DjangoModelFactory[User]):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)

@@ -22,6 +22,7 @@ def db_snapshot() -> dict[str, list[dict[str, Any]]]:
             state[model._meta.label] = list(model._default_manager.order_by("pk").values())
             for m2m in model._meta.many_to_many:
                 through = m2m.remote_field.through
+                assert through is not None  # resolved once the app registry is ready
                 state[through._meta.label] = list(through._default_manager.order_by("pk").values())
     return state
 

@@ -14,11 +14,9 @@ from django.db import models
 import engine
 from scoring.services import game_record
 from tests import factories
+from tests.snapshots import PROJECT_APPS
 
 pytestmark = pytest.mark.django_db
-
-PROJECT_APPS = ("tournaments", "scoring", "api")
-
 
 Factory = type[factory.django.DjangoModelFactory[Any]]
 
@@ -38,7 +36,14 @@ def test_every_model_of_the_project_has_a_factory() -> None:
     assert missing == []
 
 
-@pytest.mark.parametrize("model", sorted(factory_classes(), key=lambda m: m.__name__), ids=str)
+def model_name(model: type[models.Model]) -> str:
+    return model.__name__
+
+
+FACTORY_MODELS: list[type[models.Model]] = sorted(factory_classes().keys(), key=model_name)
+
+
+@pytest.mark.parametrize("model", FACTORY_MODELS, ids=model_name)
 def test_each_factory_builds_a_row_its_model_accepts(model: type[models.Model]) -> None:
     made = factory_classes()[model].create_batch(2)
     for obj in made:

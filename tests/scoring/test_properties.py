@@ -74,9 +74,11 @@ def replayed(game: Game) -> list[dict[str, Any]]:
         i = change.round_number - 1
         if change.action == RoundChange.Action.ENTER:
             assert change.round_number == len(rounds) + 1
+            assert change.after is not None
             rounds.append(change.after)
         elif change.action == RoundChange.Action.EDIT:
             assert rounds[i] == change.before
+            assert change.after is not None
             rounds[i] = change.after
         else:
             assert rounds[i] == change.before

@@ -115,11 +115,15 @@ def test_no_result_changes_once_the_players_moved_on(
     assert "undo the movement" in error.message
 
 
+# Not a mapping, on purpose: what a client that sends a JSON list or string passes on.
+NOT_AN_OBJECT: Any = ["tricks"]
+
+
 @pytest.mark.parametrize(
     "write",
     [
-        lambda g: services.round_submit(game_id=g.pk, number=1, data=["tricks"], actor=None),
-        lambda g: services.round_correct(game_id=g.pk, number=1, data="5 tricks", actor=None),
+        lambda g: services.round_submit(game_id=g.pk, number=1, data=NOT_AN_OBJECT, actor=None),
+        lambda g: services.round_correct(game_id=g.pk, number=1, data=NOT_AN_OBJECT, actor=None),
     ],
     ids=["enter", "correct"],
 )
