@@ -67,8 +67,22 @@ PUBLIC_BY_DEFAULT = Session.PUBLIC_BY_DEFAULT
 _FORBIDDEN_IN_NAMES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 
 
+#: The zero-width non-joiner and joiner are spelling in Persian, Arabic and Indic names
+#: ("نیلو‌فر"): allowed between two letters, refused anywhere else.
+_JOINERS = frozenset({"\u200c", "\u200d"})
+
+
+def _joins_letters(name: str, i: int) -> bool:
+    def letter(j: int) -> bool:
+        return 0 <= j < len(name) and unicodedata.category(name[j])[0] in {"L", "M"}
+
+    return letter(i - 1) and letter(i + 1)
+
+
 def _refuse_hidden_characters(name: str) -> None:
-    for char in name:
+    for i, char in enumerate(name):
+        if char in _JOINERS and _joins_letters(name, i):
+            continue
         if unicodedata.category(char) in _FORBIDDEN_IN_NAMES:
             what = unicodedata.name(char, "").lower() or "control character"
             shown = name.encode("ascii", "backslashreplace").decode()[:40]

@@ -469,7 +469,10 @@ def test_a_scorer_sending_an_unknown_field_is_refused_too(game: Game, director: 
 # 6. Names ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["\u202eRLO", "Ann\u200b", "\u200b", "Bell\u0007", "Zoë\u2066"])
+@pytest.mark.parametrize(
+    "name",
+    ["\u202eRLO", "Ann\u200b", "\u200b", "Bell\u0007", "Zoë\u2066", "\u200cAnn", "Ann \u200d"],
+)
 @pytest.mark.django_db
 def test_a_name_with_a_control_bidi_or_zero_width_character_is_refused(
     club: Any, name: str
@@ -483,7 +486,14 @@ def test_a_name_with_a_control_bidi_or_zero_width_character_is_refused(
 
 @pytest.mark.django_db
 def test_names_in_any_script_with_accents_and_punctuation_are_accepted(club: Any) -> None:
-    names = ["Zoë O'Brien-Smith", "Łukasz Żak", "Ἀλέξανδρος", "山田 太郎", "Nguyễn Văn A"]
+    names = [
+        "Zoë O'Brien-Smith",
+        "Łukasz Żak",
+        "Ἀλέξανδρος",
+        "山田 太郎",
+        "Nguyễn Văn A",
+        "نیلو\u200cفر",  # Persian spells with a zero-width non-joiner between letters
+    ]
     assert [p.name for p in services.players_get_or_create(club=club, names=names)] == names
 
 
