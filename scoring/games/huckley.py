@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 
+from engine.games.huckley.fields import DROPS_FROM
 from scoring.games._base import TRICKS, DropsAndTricksForm, GameFamily, PrintColumn
 
 PENALTY_KINDS = [
@@ -22,8 +23,6 @@ PENALTY_KINDS = [
     ("undeclared_draw", "Dealer did not announce the draw"),
 ]
 PENALTY_ROWS = 3
-#: Drops are allowed only at tables of five or more (docs/rules.md, ruling 1).
-DROPS_FROM = 5
 
 
 class TrickRoundForm(DropsAndTricksForm):
