@@ -1,0 +1,23 @@
+"""Ratings follow the results: connected in RatingsConfig.ready."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import receiver
+
+from scoring.signals import game_result_changed
+
+
+@receiver(game_result_changed, dispatch_uid="ratings.game_result_changed")
+def game_result_changed_recompute(
+    sender: Any, *, game_id: int, club_id: int, rules_id: str, **kwargs: Any
+) -> None:
+    from ratings import tasks
+
+    # After the commit, so the task reads the new result; robust, so that a failure in the
+    # ratings never turns a stored round into an error page (the rebuild command repairs).
+    transaction.on_commit(
+        lambda: tasks.ratings_recompute_from_game.delay(club_id, rules_id, game_id), robust=True
+    )
