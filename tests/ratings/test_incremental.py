@@ -63,7 +63,7 @@ def test_finishing_a_game_through_scoring_rates_its_players_after_commit(
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert Rating.objects.filter(club=session.club, games=1).count() == 4
-    ratings, history = assert_equals_rebuild(session.club)
+    _, history = assert_equals_rebuild(session.club)
     assert len(history) == 4
 
     # Deleting the last round reopens the game: its ratings go with it.
