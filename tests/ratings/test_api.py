@@ -27,7 +27,7 @@ def rated(rclub: Club, rseason: Season, people: list[Player], helpers: Any) -> l
 def test_the_ratings_are_listed_best_first_with_the_documented_fields(
     rated: list[Player],
 ) -> None:
-    a, b, c, d = rated
+    _a, b, c, d = rated
     response = APIClient().get("/api/clubs/rated/ratings/?rules=huckley-buck")
     assert response.status_code == 200
     body = response.json()
@@ -61,7 +61,8 @@ def test_an_unknown_rules_id_is_a_400_that_says_which_are_known(rated: list[Play
     assert response.status_code == 400
     body = response.json()
     assert body["code"] == "unknown_rules"
-    assert "poker" in body["message"] and "huckley-buck" in body["message"]
+    assert "poker" in body["message"]
+    assert "huckley-buck" in body["message"]
 
 
 def test_a_missing_rules_id_is_a_400(rated: list[Player]) -> None:
