@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
-from tournaments.models import RULES_CHOICES, Club, Player, Season
+from tournaments.models import RULES_CHOICES, Club, Player, Season, Session
 
 
 class SessionForm(forms.Form):
@@ -37,6 +37,14 @@ class SessionForm(forms.Form):
         required=False,
         label="Double entry",
         help_text="A round counts only when a second person at the table enters the same numbers.",
+    )
+    seeding = forms.ChoiceField(
+        choices=Session.Seeding.choices,
+        initial=Session.Seeding.RANDOM,
+        required=False,
+        label="First sitting",
+        help_text="The association's format splits the first sitting at random; a club may "
+        "seed it from the players' ratings instead.",
     )
     players = forms.ModelMultipleChoiceField(
         queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple

@@ -185,6 +185,7 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
                 seed=d["seed"],
                 is_public=d["is_public"],
                 double_entry=d["double_entry"],
+                seeding=d["seeding"] or Session.Seeding.RANDOM,
                 player_ids=[p.pk for p in d["players"]],
                 new_names=form.names(),
                 user=request.user,
@@ -238,6 +239,7 @@ def session_manage(request: HttpRequest, pk: int) -> HttpResponse:
                 club=session.club,
                 playing=[e.player_id for e in entries if e.withdrawn_at is None],
             ),
+            "seeding_choices": Session.Seeding.choices,
             "can_undo": sitting is not None
             and sitting.number > 1
             and not any(p.current_game and p.current_game.round_count for p in progress),
@@ -301,6 +303,7 @@ def session_settings(request: HttpRequest, pk: int) -> HttpResponse:
             games_per_sitting=games,
             is_public=request.POST.get("is_public") == "on",
             double_entry=request.POST.get("double_entry") == "on",
+            seeding=request.POST.get("seeding"),
             user=request.user,
         ),
         "Settings saved.",
