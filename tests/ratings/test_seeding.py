@@ -3,6 +3,7 @@ pages."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -94,7 +95,7 @@ def test_a_seeded_split_seats_everyone_once_in_the_random_splits_sizes(
         assert big_loser in tables[-1]
     if not balanced:
         ranked = [[strength[p] for p in t if p != big_loser] for t in tables]
-        for upper, lower in zip(ranked, ranked[1:], strict=False):
+        for upper, lower in itertools.pairwise(ranked):
             if upper and lower:
                 assert min(upper) >= max(lower)
 
