@@ -13,4 +13,5 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
+    path("", include("ratings.urls")),
 ]
