@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from ratings import calc
 from ratings.models import Rating, RatingHistory
@@ -152,7 +152,7 @@ def ratings_recompute(*, club_id: int, rules_id: str, from_key: str = "") -> int
         ):
             state[player_id] = calc.Skill(mu=mu, sigma=sigma, games=games_played)
 
-    rows: list[RatingHistory] = []
+    rows: list[tuple[object, ...]] = []
     for game in games:
         if len(game.results) < 2:
             continue  # nobody to be ranked against
@@ -162,25 +162,55 @@ def ratings_recompute(*, club_id: int, rules_id: str, from_key: str = "") -> int
         for result, rank, old, new in zip(game.results, ranks, before, after, strict=True):
             state[result.player] = new
             rows.append(
-                RatingHistory(
-                    club_id=club_id,
-                    rules_id=rules_id,
-                    player_id=result.player,
-                    game_id=game.id,
-                    order_key=game.key,
-                    rank=rank,
-                    ordinal_before=old.ordinal,
-                    mu=new.mu,
-                    sigma=new.sigma,
-                    ordinal=new.ordinal,
-                    games=new.games,
+                (
+                    club_id,
+                    rules_id,
+                    result.player,
+                    game.id,
+                    game.key,
+                    rank,
+                    old.ordinal,
+                    new.mu,
+                    new.sigma,
+                    new.ordinal,
+                    new.games,
                 )
             )
-    RatingHistory.objects.bulk_create(rows, batch_size=BATCH)
+    _insert_history(rows)
     _store_ratings(
         club_id=club_id, rules_id=rules_id, players=affected, state=state, full=not from_key
     )
     return len(games)
+
+
+_HISTORY_FIELDS = (
+    "club",
+    "rules_id",
+    "player",
+    "game",
+    "order_key",
+    "rank",
+    "ordinal_before",
+    "mu",
+    "sigma",
+    "ordinal",
+    "games",
+)
+
+
+def _insert_history(rows: list[tuple[object, ...]]) -> None:
+    """One plain INSERT run over all rows: a rebuild writes tens of thousands, and building
+    a model instance for each costs more than the ratings themselves (bench/ratings.py)."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    meta = RatingHistory._meta
+    columns = ", ".join(quote(meta.get_field(name).column) for name in _HISTORY_FIELDS)
+    marks = ", ".join(["%s"] * len(_HISTORY_FIELDS))
+    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), BATCH):
+            cursor.executemany(sql, rows[start : start + BATCH])
 
 
 def _store_ratings(
