@@ -5,10 +5,11 @@ Run: .venv/bin/python bench/ratings.py  [--players 1000] [--sessions 50] [--runs
                                         [--postgres postgres://postgres@127.0.0.1:5432/huckley_bench_ratings]
 
 It builds, untimed, one club of `--players` players and `--sessions` finished sessions
-(one a week), each with `--per-session` 200 of the players (drawn at random) at 50 tables
-of 4, playing `--sittings` 3 sittings of 2 games: 300 finished games a session, 15,000 in all for 50 sessions, with
-random scores and one winner a game. The rows are written directly (bulk_create), not
-played through the engine: the ratings read only each player's final score and win.
+(one a week), each with 200 of the players (`--per-session`, drawn at random) at 50
+tables of 4, playing 3 sittings (`--sittings`) of 2 games: 300 finished games a session,
+15,000 in all for 50 sessions, with random scores and one winner a game. The rows are
+written directly (bulk_create), not played through the engine: the ratings read only
+each player's final score and win.
 
 Then it times, as the median of `--runs` runs:
 - rebuild: `ratings.services.ratings_rebuild` (what `manage.py rebuild_ratings` does);
