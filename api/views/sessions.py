@@ -49,6 +49,10 @@ class SessionSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Session.Status.choices)
     is_public = serializers.BooleanField()
     double_entry = serializers.BooleanField()
+    seeding = serializers.ChoiceField(
+        choices=Session.Seeding.choices,
+        help_text="How the first sitting is split: at random, or from the ratings.",
+    )
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     ended_early = serializers.BooleanField()
@@ -213,6 +217,12 @@ class ClubSessions(ApiView):
         )
         is_public = serializers.BooleanField(default=False)
         double_entry = serializers.BooleanField(default=False)
+        seeding = serializers.ChoiceField(
+            choices=Session.Seeding.choices,
+            default=Session.Seeding.RANDOM,
+            help_text="The first sitting: `random` (the association's format), or from the "
+            "players' ratings: `strongest_top` or `balanced`.",
+        )
         player_ids = id_list(default=list, help_text="Club players on the roster.")
         new_names = serializers.ListField(
             child=serializers.CharField(allow_blank=True, trim_whitespace=False),
@@ -269,6 +279,7 @@ class ClubSessions(ApiView):
             seed=d.get("seed"),
             is_public=d["is_public"],
             double_entry=d["double_entry"],
+            seeding=d["seeding"],
             user=request.user,
         )
         return Response(session_detail(session, self), status=status.HTTP_201_CREATED)
@@ -297,6 +308,11 @@ class SessionDetail(SessionView):
         )
         is_public = serializers.BooleanField(required=False)
         double_entry = serializers.BooleanField(required=False)
+        seeding = serializers.ChoiceField(
+            choices=Session.Seeding.choices,
+            required=False,
+            help_text="Until the session starts (then a 400 `session_started`).",
+        )
 
     @doc(
         need=Need.VIEW,
@@ -327,6 +343,7 @@ class SessionDetail(SessionView):
             games_per_sitting=d.get("games_per_sitting", session.games_per_sitting),
             is_public=d.get("is_public", session.is_public),
             double_entry=d.get("double_entry", session.double_entry),
+            seeding=d.get("seeding"),
             user=request.user,
         )
         return Response(session_detail(session, self))

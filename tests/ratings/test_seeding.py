@@ -261,3 +261,62 @@ def test_the_movement_preview_says_how_the_first_sitting_was_seated(
     client.force_login(director)
     page = client.get(reverse("tournaments:movement", args=[session.pk])).content.decode()
     assert "seated by from ratings: the strongest at the top table" in page
+
+
+# The API -------------------------------------------------------------------------------
+
+
+def _api(user: Any = None) -> Any:
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def test_the_api_creates_a_seeded_session_and_changes_it_until_the_start(
+    club: Club, season: Season, director: Any
+) -> None:
+    created = _api(director).post(
+        f"/api/clubs/{club.slug}/sessions/",
+        {
+            "name": "Seeded",
+            "date": str(season.starts_on),
+            "season": season.pk,
+            "new_names": generated_names(8),
+            "seeding": "balanced",
+        },
+        format="json",
+    )
+    assert created.status_code == 201, created.json()
+    assert created.json()["seeding"] == "balanced"
+    session = Session.objects.get(pk=created.json()["id"])
+    changed = _api(director).patch(
+        f"/api/sessions/{session.pk}/", {"seeding": "strongest_top"}, format="json"
+    )
+    assert changed.status_code == 200
+    session.refresh_from_db()
+    assert session.seeding == "strongest_top"
+    session.entries.update(checked_in=True)
+    services.session_start(session_id=session.pk, user=director)
+    refused = _api(director).patch(
+        f"/api/sessions/{session.pk}/", {"seeding": "random"}, format="json"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "session_started"
+    session.refresh_from_db()
+    assert session.seeding == "strongest_top"
+
+
+def test_the_api_refuses_a_seeding_change_by_a_non_director(
+    new_session: Callable[..., Session],
+) -> None:
+    session = new_session()
+    for client, status in ((_api(), 401), (_api(UserFactory(username="nobody")), 403)):
+        response = client.patch(
+            f"/api/sessions/{session.pk}/", {"seeding": "balanced"}, format="json"
+        )
+        assert response.status_code in (status, 404)
+    session.refresh_from_db()
+    assert session.seeding == "random"
