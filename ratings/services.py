@@ -152,7 +152,7 @@ def ratings_recompute(*, club_id: int, rules_id: str, from_key: str = "") -> int
         ):
             state[player_id] = calc.Skill(mu=mu, sigma=sigma, games=games_played)
 
-    rows: list[tuple[object, ...]] = []
+    rows: list[tuple[int | str | float, ...]] = []
     for game in games:
         if len(game.results) < 2:
             continue  # nobody to be ranked against
@@ -183,11 +183,12 @@ def ratings_recompute(*, club_id: int, rules_id: str, from_key: str = "") -> int
     return len(games)
 
 
-_HISTORY_FIELDS = (
-    "club",
+# The columns of RatingHistory, in the order of the rows built above.
+_HISTORY_COLUMNS = (
+    "club_id",
     "rules_id",
-    "player",
-    "game",
+    "player_id",
+    "game_id",
     "order_key",
     "rank",
     "ordinal_before",
@@ -198,16 +199,15 @@ _HISTORY_FIELDS = (
 )
 
 
-def _insert_history(rows: list[tuple[object, ...]]) -> None:
+def _insert_history(rows: list[tuple[int | str | float, ...]]) -> None:
     """One plain INSERT run over all rows: a rebuild writes tens of thousands, and building
     a model instance for each costs more than the ratings themselves (bench/ratings.py)."""
     if not rows:
         return
     quote = connection.ops.quote_name
-    meta = RatingHistory._meta
-    columns = ", ".join(quote(meta.get_field(name).column) for name in _HISTORY_FIELDS)
-    marks = ", ".join(["%s"] * len(_HISTORY_FIELDS))
-    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
+    columns = ", ".join(quote(name) for name in _HISTORY_COLUMNS)
+    marks = ", ".join(["%s"] * len(_HISTORY_COLUMNS))
+    sql = f"INSERT INTO {quote(RatingHistory._meta.db_table)} ({columns}) VALUES ({marks})"
     with connection.cursor() as cursor:
         for start in range(0, len(rows), BATCH):
             cursor.executemany(sql, rows[start : start + BATCH])
