@@ -200,17 +200,24 @@ _HISTORY_COLUMNS = (
 
 
 def _insert_history(rows: list[tuple[int | str | float, ...]]) -> None:
-    """One plain INSERT run over all rows: a rebuild writes tens of thousands, and building
-    a model instance for each costs more than the ratings themselves (bench/ratings.py)."""
+    """Plain multi-row INSERTs: a rebuild writes tens of thousands of rows, and building a
+    model instance for each (bulk_create) costs more than the ratings themselves, while
+    one statement per row (executemany) costs a round trip each on PostgreSQL
+    (bench/ratings.py)."""
     if not rows:
         return
     quote = connection.ops.quote_name
     columns = ", ".join(quote(name) for name in _HISTORY_COLUMNS)
-    marks = ", ".join(["%s"] * len(_HISTORY_COLUMNS))
-    sql = f"INSERT INTO {quote(RatingHistory._meta.db_table)} ({columns}) VALUES ({marks})"
+    row_marks = "(" + ", ".join(["%s"] * len(_HISTORY_COLUMNS)) + ")"
+    # SQLite caps the parameters of one statement (999 on older builds).
+    limit = connection.features.max_query_params or 20000
+    per_statement = max(1, min(1000, limit // len(_HISTORY_COLUMNS)))
+    table = quote(RatingHistory._meta.db_table)
     with connection.cursor() as cursor:
-        for start in range(0, len(rows), BATCH):
-            cursor.executemany(sql, rows[start : start + BATCH])
+        for start in range(0, len(rows), per_statement):
+            chunk = rows[start : start + per_statement]
+            sql = f"INSERT INTO {table} ({columns}) VALUES " + ", ".join([row_marks] * len(chunk))
+            cursor.execute(sql, [value for row in chunk for value in row])
 
 
 def _store_ratings(
