@@ -136,9 +136,13 @@ def ratings_recompute(*, club_id: int, rules_id: str, from_key: str = "") -> int
         return 0
     lower_is_better = fmt.format_for(rules_id).lower_is_better
     history = RatingHistory.objects.filter(club_id=club_id, rules_id=rules_id)
-    later = history.filter(order_key__gte=from_key) if from_key else history
-    affected: set[int] = set(later.values_list("player_id", flat=True).distinct())
-    later.delete()
+    affected: set[int] = set()
+    if from_key:
+        later = history.filter(order_key__gte=from_key)
+        affected.update(later.values_list("player_id", flat=True).distinct())
+        later.delete()
+    else:
+        history.delete()  # and every Rating of the scope, in _store_ratings
     since = date.fromisoformat(from_key[:10]) if from_key else None
     games = [g for g in _finished_games(club_id, rules_id, since=since) if g.key >= from_key]
     for game in games:
@@ -208,11 +212,19 @@ def _insert_history(rows: list[tuple[int | str | float, ...]]) -> None:
         return
     quote = connection.ops.quote_name
     columns = ", ".join(quote(name) for name in _HISTORY_COLUMNS)
+    table = quote(RatingHistory._meta.db_table)
+    if connection.vendor == "postgresql":
+        # COPY loads rows several times faster than INSERT on PostgreSQL.
+        with connection.cursor() as cursor:
+            raw = cursor.cursor  # the psycopg cursor under Django's wrapper
+            with raw.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        return
     row_marks = "(" + ", ".join(["%s"] * len(_HISTORY_COLUMNS)) + ")"
     # SQLite caps the parameters of one statement (999 on older builds).
     limit = connection.features.max_query_params or 20000
     per_statement = max(1, min(1000, limit // len(_HISTORY_COLUMNS)))
-    table = quote(RatingHistory._meta.db_table)
     with connection.cursor() as cursor:
         for start in range(0, len(rows), per_statement):
             chunk = rows[start : start + per_statement]
