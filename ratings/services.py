@@ -90,9 +90,7 @@ def _finished_games(club_id: int, rules_id: str, *, since: date | None) -> list[
             ),
             results=results.get(game_id, []),
         )
-        for game_id, number, rank, sitting, session_id, day, started_at in rows.iterator(
-            chunk_size=BATCH
-        )
+        for game_id, number, rank, sitting, session_id, day, started_at in rows
     ]
     found.sort(key=lambda g: g.key)
     return found
