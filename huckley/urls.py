@@ -18,3 +18,5 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("ratings.urls")),
 ]
+
+handler500 = "huckley.views.server_error"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.dispatch import receiver
 
+from huckley.celery import enqueue_on_commit
 from scoring.signals import game_result_changed
 
 
@@ -17,7 +17,5 @@ def game_result_changed_recompute(
     from ratings import tasks
 
     # After the commit, so the task reads the new result; robust, so that a failure in the
-    # ratings never turns a stored round into an error page (the rebuild command repairs).
-    transaction.on_commit(
-        lambda: tasks.ratings_recompute_from_game.delay(club_id, rules_id, game_id), robust=True
-    )
+    # ratings never turns a stored round into an error page (rebuild_ratings repairs).
+    enqueue_on_commit(tasks.ratings_recompute_from_game, club_id, rules_id, game_id)
