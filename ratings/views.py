@@ -8,9 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from huckley.errors import UserError
 from ratings import selectors
 from ratings.chart import ChartPoint, line_chart
-from tournaments.models import RULES_CHOICES, Club, Player
-
-RULES_NAMES = dict(RULES_CHOICES)
+from tournaments.models import Club, Player, rules_choices
 
 
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -19,11 +17,11 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     ratings = [
         {
             "rules_id": h.rules_id,
-            "rules_name": RULES_NAMES.get(h.rules_id, h.rules_id),
+            "rules_name": dict(rules_choices()).get(h.rules_id, h.rules_id),
             "rating": h.rating,
             "chart": line_chart(
                 [ChartPoint(label=p.day, value=p.ordinal) for p in h.points],
-                title=f"{player.name}'s {RULES_NAMES.get(h.rules_id, h.rules_id)} rating",
+                title=f"{player.name}'s {dict(rules_choices()).get(h.rules_id, h.rules_id)} rating",
             ),
         }
         for h in summary.histories
@@ -40,8 +38,9 @@ def club_ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
     wanted = request.GET.get("rules")
     latest = club.sessions.order_by("-date", "-id").values_list("rules_id", flat=True).first()
     rules_id = wanted or latest or "huckley-buck"
-    if rules_id not in RULES_NAMES:
-        known = ", ".join(RULES_NAMES)
+    names = dict(rules_choices())
+    if rules_id not in names:
+        known = ", ".join(names)
         return render(
             request,
             "error.html",
@@ -58,7 +57,7 @@ def club_ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "rules_id": rules_id,
-            "rules_choices": RULES_CHOICES,
+            "rules_choices": rules_choices(),
             "rows": selectors.club_ratings(club.pk, rules_id),
         },
     )
