@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from api.views import clubs, games, misc, sessions, sittings, tables
@@ -22,6 +22,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/seasons/", clubs.ClubSeasons.as_view(), name="club_seasons"),
     path("clubs/<slug:slug>/players/", clubs.ClubPlayers.as_view(), name="club_players"),
     path("clubs/<slug:slug>/sessions/", sessions.ClubSessions.as_view(), name="club_sessions"),
+    path("", include("ratings.api_urls")),
     path(
         "seasons/<int:season_id>/standings/",
         clubs.SeasonStandings.as_view(),

@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "api",
+    "ratings",
 ]
 
 MIDDLEWARE = [

@@ -16,6 +16,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
+    path("", include("ratings.urls")),
 ]
 
 handler500 = "huckley.views.server_error"

@@ -20,6 +20,7 @@ from django.utils import timezone
 import engine
 from huckley.errors import ConflictError, UserError
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
+from scoring.signals import game_result_changed
 from tournaments.format import make_rng
 from tournaments.models import ScorerLink, Seating, Session, Table
 from tournaments.permissions import Actor, as_actor, can_direct, live_links
@@ -244,6 +245,11 @@ def _store_outcome(game: Game, output: Mapping[str, Any], *, rounds: int) -> Non
         game.status = Game.Status.PLAYING
         game.finished_at = None
     game.save(update_fields=["round_count", "status", "finished_at"])
+    if was_finished or output["finished"]:
+        session = game.table.sitting.session
+        game_result_changed.send(
+            sender=Game, game_id=game.pk, club_id=session.club_id, rules_id=game.rules_id
+        )
 
 
 def _sync_next_game(game: Game, output: Mapping[str, Any]) -> None:

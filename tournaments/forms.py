@@ -38,6 +38,14 @@ class SessionForm(forms.Form):
         label="Double entry",
         help_text="A round counts only when a second person at the table enters the same numbers.",
     )
+    seeding = forms.ChoiceField(
+        choices=Session.Seeding.choices,
+        initial=Session.Seeding.RANDOM,
+        required=False,
+        label="First sitting",
+        help_text="The association's format splits the first sitting at random; a club may "
+        "seed it from the players' ratings instead.",
+    )
     players = forms.ModelMultipleChoiceField(
         queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
@@ -71,6 +79,7 @@ class SessionForm(forms.Form):
             "seed": d["seed"],
             "is_public": d["is_public"],
             "double_entry": d["double_entry"],
+            "seeding": d["seeding"] or Session.Seeding.RANDOM,
             "player_ids": [p.pk for p in d["players"]],
             "new_names": self.names(),
         }

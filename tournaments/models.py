@@ -142,6 +142,19 @@ class Session(models.Model):
         "table, or a director, enters the same numbers.",
     )
 
+    class Seeding(models.TextChoices):
+        RANDOM = "random", "Random split"
+        STRONGEST_TOP = "strongest_top", "From ratings: the strongest at the top table"
+        BALANCED = "balanced", "From ratings: balanced tables"
+
+    seeding = models.CharField(
+        max_length=20,
+        choices=Seeding.choices,
+        default=Seeding.RANDOM,
+        help_text="How the first sitting is split into tables: at random (the association's "
+        "format), or from the players' ratings under the session's rules.",
+    )
+
     class Meta:
         ordering = ["-date", "-id"]
         constraints = [

@@ -34,6 +34,7 @@ from django.utils import timezone
 import engine
 from huckley.celery import enqueue_on_commit
 from huckley.errors import ConflictError, UserError
+from ratings import selectors as rating_selectors
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments import format as fmt
@@ -142,6 +143,7 @@ def session_create(
     seed: int | None = None,
     is_public: bool = PUBLIC_BY_DEFAULT,
     double_entry: bool = False,
+    seeding: str = Session.Seeding.RANDOM,
     user: User,
 ) -> Session:
     if season.club_id != club.pk:
@@ -154,6 +156,7 @@ def session_create(
         raise UserError(
             "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
         )
+    _check_seeding(seeding)
     if not name.strip():
         raise UserError("name_required", "Give the session a name.", field="name")
     if len(name.strip()) > 120:
@@ -172,12 +175,21 @@ def session_create(
         seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31),
         is_public=is_public,
         double_entry=double_entry,
+        seeding=seeding,
         created_by=user if user is not None and user.is_authenticated else None,
     )
     SessionPlayer.objects.bulk_create(
         [SessionPlayer(session=session, player=p) for p in {p.pk: p for p in players}.values()]
     )
     return session
+
+
+def _check_seeding(seeding: str) -> None:
+    if seeding not in Session.Seeding.values:
+        known = ", ".join(Session.Seeding.values)
+        raise UserError(
+            "unknown_seeding", f"Unknown seeding “{seeding}”; use one of: {known}.", field="seeding"
+        )
 
 
 def _lock_session(session_id: int) -> Session:
@@ -191,11 +203,21 @@ def session_update_settings(
     games_per_sitting: int,
     is_public: bool,
     double_entry: bool,
+    seeding: str | None = None,
     user: User,
 ) -> Session:
     """The sitting length can change until the next sitting starts and applies from then;
-    visibility and double entry apply at once."""
+    visibility and double entry apply at once; the seeding until the session starts."""
     session = _lock_session(session_id)
+    if seeding is not None and seeding != session.seeding:
+        _check_seeding(seeding)
+        if session.status != Session.Status.SETUP:
+            raise UserError(
+                "session_started",
+                "The first sitting is already seated; the seeding can no longer change.",
+                field="seeding",
+            )
+        session.seeding = seeding
     if games_per_sitting not in (2, 3):
         raise UserError(
             "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
@@ -205,7 +227,7 @@ def session_update_settings(
     session.games_per_sitting = games_per_sitting
     session.is_public = is_public
     session.double_entry = double_entry
-    session.save(update_fields=["games_per_sitting", "is_public", "double_entry"])
+    session.save(update_fields=["games_per_sitting", "is_public", "double_entry", "seeding"])
     return session
 
 
@@ -363,7 +385,18 @@ def session_start(*, session_id: int, user: User) -> Sitting:
             rng=fmt.make_rng(session.seed, "sit-out", 1),
         )
         seated = [pid for pid in ids if pid not in sitting_out]
-        tables = fmt.split(seated, fmt=rules, seed=session.seed, big_loser=big_loser_id)
+        if session.seeding == Session.Seeding.RANDOM:
+            tables = fmt.split(seated, fmt=rules, seed=session.seed, big_loser=big_loser_id)
+        else:
+            tables = fmt.seeded_split(
+                seated,
+                fmt=rules,
+                seed=session.seed,
+                # A player with no rating yet counts as a newcomer (ordinal 0).
+                strength=rating_selectors.ordinals(seated, session.rules_id),
+                balanced=session.seeding == Session.Seeding.BALANCED,
+                big_loser=big_loser_id,
+            )
     except fmt.FormatError as e:
         raise UserError(e.code, str(e)) from None
     sitting = _sitting_create(session=session, number=1, tables=tables, sitting_out=sitting_out)

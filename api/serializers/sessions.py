@@ -39,6 +39,10 @@ class SessionSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Session.Status.choices)
     is_public = serializers.BooleanField()
     double_entry = serializers.BooleanField()
+    seeding = serializers.ChoiceField(
+        choices=Session.Seeding.choices,
+        help_text="How the first sitting is split: at random, or from the ratings.",
+    )
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     ended_early = serializers.BooleanField()

@@ -101,6 +101,12 @@ class ClubSessions(ApiView):
         )
         is_public = serializers.BooleanField(default=Session.PUBLIC_BY_DEFAULT)
         double_entry = serializers.BooleanField(default=False)
+        seeding = serializers.ChoiceField(
+            choices=Session.Seeding.choices,
+            default=Session.Seeding.RANDOM,
+            help_text="The first sitting: `random` (the association's format), or from the "
+            "players' ratings: `strongest_top` or `balanced`.",
+        )
         player_ids = id_list(default=list, help_text="Club players on the roster.")
         new_names = serializers.ListField(
             child=serializers.CharField(allow_blank=True, trim_whitespace=False),
@@ -157,6 +163,7 @@ class ClubSessions(ApiView):
             seed=d.get("seed"),
             is_public=d["is_public"],
             double_entry=d["double_entry"],
+            seeding=d["seeding"],
             user=request.user,
         )
         return Response(session_detail(session, self.actor), status=status.HTTP_201_CREATED)
@@ -185,6 +192,11 @@ class SessionDetail(SessionView):
         )
         is_public = serializers.BooleanField(required=False)
         double_entry = serializers.BooleanField(required=False)
+        seeding = serializers.ChoiceField(
+            choices=Session.Seeding.choices,
+            required=False,
+            help_text="Until the session starts (then a 400 `session_started`).",
+        )
 
     @doc(
         need=Need.VIEW,
@@ -215,6 +227,7 @@ class SessionDetail(SessionView):
             games_per_sitting=d.get("games_per_sitting", session.games_per_sitting),
             is_public=d.get("is_public", session.is_public),
             double_entry=d.get("double_entry", session.double_entry),
+            seeding=d.get("seeding"),
             user=request.user,
         )
         return Response(session_detail(session, self.actor))

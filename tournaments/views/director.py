@@ -84,6 +84,7 @@ def _manage_context(session: Session) -> dict[str, Any]:
             club=session.club,
             playing=[e.player_id for e in entries if e.withdrawn_at is None],
         ),
+        "seeding_choices": Session.Seeding.choices,
         # The service's own rule: the page offers the undo exactly when it would succeed.
         "can_undo": services.movement_can_undo(session, sitting),
     }
@@ -144,6 +145,7 @@ def session_settings(request: HttpRequest, pk: int) -> HttpResponse:
             games_per_sitting=games,
             is_public=request.POST.get("is_public") == "on",
             double_entry=request.POST.get("double_entry") == "on",
+            seeding=request.POST.get("seeding"),
             user=request.user,
         ),
         "Settings saved.",

@@ -1,0 +1,63 @@
+"""The player page: public, read-only."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from huckley.errors import UserError
+from ratings import selectors
+from ratings.chart import ChartPoint, line_chart
+from tournaments.models import Club, Player, rules_choices
+
+
+def player_page(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+    summary = selectors.player_summary(player)
+    ratings = [
+        {
+            "rules_id": h.rules_id,
+            "rules_name": dict(rules_choices()).get(h.rules_id, h.rules_id),
+            "rating": h.rating,
+            "chart": line_chart(
+                [ChartPoint(label=p.day, value=p.ordinal) for p in h.points],
+                title=f"{player.name}'s {dict(rules_choices()).get(h.rules_id, h.rules_id)} rating",
+            ),
+        }
+        for h in summary.histories
+    ]
+    return render(
+        request,
+        "ratings/player.html",
+        {"player": player, "summary": summary, "ratings": ratings},
+    )
+
+
+def club_ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    wanted = request.GET.get("rules")
+    latest = club.sessions.order_by("-date", "-id").values_list("rules_id", flat=True).first()
+    rules_id = wanted or latest or "huckley-buck"
+    names = dict(rules_choices())
+    if rules_id not in names:
+        known = ", ".join(names)
+        return render(
+            request,
+            "error.html",
+            {
+                "error": UserError(
+                    "unknown_rules", f"“{rules_id}” is not a rules id; use one of: {known}."
+                )
+            },
+            status=400,
+        )
+    return render(
+        request,
+        "ratings/club.html",
+        {
+            "club": club,
+            "rules_id": rules_id,
+            "rules_choices": rules_choices(),
+            "rows": selectors.club_ratings(club.pk, rules_id),
+        },
+    )

@@ -1,0 +1,96 @@
+"""The player page and the club's ratings page: public, read-only, a chart without script."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from django.test import Client
+from django.urls import reverse
+
+from ratings import services
+from ratings.chart import ChartPoint, line_chart
+from tests.ratings import weng_lin
+from tournaments.models import BigLoserAward, Club, Player, Season
+
+
+def test_the_player_page_shows_the_record_and_a_rating_chart(
+    rclub: Club, rseason: Season, people: list[Player], helpers: Any
+) -> None:
+    a, b, c = people[:3]
+    for day, rows in (
+        (date(2026, 3, 1), [(a, 15, True), (b, 3, False), (c, 2, False)]),
+        (date(2026, 3, 8), [(a, 4, False), (b, 15, True), (c, 2, False)]),
+    ):
+        game = helpers.game(helpers.session(rclub, rseason, day=day), rows)
+        game.game_players.filter(player=a).update(hooks=2)
+    BigLoserAward.objects.create(season=rseason, player=a)
+    services.ratings_rebuild(club_id=rclub.pk)
+    response = Client().get(reverse("ratings:player", args=[a.pk]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "<script" not in page
+    record = dict(re.findall(r"<tr><th>([^<]+)</th><td[^>]*>([^<]*)</td></tr>", page))
+    assert record["Games finished"] == "2"
+    assert record["Wins"] == "1"
+    assert record["Hooks"] == "4"
+    assert "2026" in page.split("Big Loser</th>")[1].split("</tr>")[0]
+    # One point per game; the last one is the rating after the second game.
+    state = weng_lin.update([(weng_lin.MU, weng_lin.SIGMA)] * 3, [1, 2, 3])
+    state = weng_lin.update(state, [2, 1, 3])
+    assert page.count('<circle cx="') == 2
+    assert f"{weng_lin.ordinal(*state[0]):.2f}" in page
+    assert 'viewBox="0 0 340 180"' in page
+
+
+def test_the_player_page_of_someone_who_never_played(people: list[Player]) -> None:
+    page = Client().get(reverse("ratings:player", args=[people[0].pk])).content.decode()
+    assert "No finished game yet." in page
+
+
+def test_an_unknown_player_is_a_404(db: None) -> None:
+    assert Client().get(reverse("ratings:player", args=[999999])).status_code == 404
+
+
+def test_the_chart_escapes_its_labels_and_scales_with_the_page() -> None:
+    svg = str(line_chart([ChartPoint("<b>", 1.0), ChartPoint("x", -2.0)], title="A & B"))
+    assert "<b>" not in svg
+    assert "&lt;b&gt;" in svg
+    assert "A &amp; B" in svg
+    assert 'viewBox="0 0 340 180"' in svg
+    assert str(line_chart([], title="none")) == ""
+
+
+def test_the_club_ratings_page_lists_the_best_first_and_refuses_unknown_rules(
+    rclub: Club, rseason: Season, people: list[Player], helpers: Any
+) -> None:
+    a, b = people[:2]
+    helpers.game(
+        helpers.session(rclub, rseason, day=date(2026, 3, 1)), [(a, 1, False), (b, 15, True)]
+    )
+    services.ratings_rebuild(club_id=rclub.pk)
+    page = Client().get(reverse("ratings:club", args=[rclub.slug]) + "?rules=huckley-buck")
+    body = page.content.decode()
+    assert body.index(b.name) < body.index(a.name)
+    refused = Client().get(reverse("ratings:club", args=[rclub.slug]) + "?rules=poker")
+    assert refused.status_code == 400
+    assert "poker" in refused.content.decode()
+
+
+def test_the_club_page_and_standings_link_to_player_pages(make_session: Any, director: Any) -> None:
+    import random
+
+    from tournaments import services as tournament_services
+    from tournaments.simulation import finish_sitting_unplayed
+
+    session = make_session(8)
+    sitting = session.sittings.get(number=1)
+    finish_sitting_unplayed(sitting, random.Random(2))
+    tournament_services.session_finish(session_id=session.pk, user=director)
+    player = session.entries.first().player
+    link = reverse("ratings:player", args=[player.pk])
+    club_page = Client().get(reverse("tournaments:club", args=[session.club.slug]))
+    assert link in club_page.content.decode()
+    standings = Client().get(reverse("tournaments:standings", args=[session.pk]))
+    assert link in standings.content.decode()
