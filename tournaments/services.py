@@ -110,6 +110,12 @@ def session_create(
         raise UserError(
             "season_not_in_club", "That season belongs to another club.", field="season"
         )
+    if season.closed_at is not None:
+        raise UserError(
+            "season_closed",
+            f"The season {season.name} is closed; pick an open one.",
+            field="season",
+        )
     if rules_id not in fmt.FORMATS or rules_id not in engine.RULES:
         raise UserError("unknown_rules", f"Unknown rules “{rules_id}”.", field="rules_id")
     if games_per_sitting not in (2, 3):
@@ -219,6 +225,8 @@ def session_add_players(
     session = _lock_session(session_id)
     if session.status == Session.Status.FINISHED:
         raise UserError("session_finished", "This session is finished.")
+    if session.status == Session.Status.CANCELLED:
+        raise UserError("session_cancelled", "This session is cancelled.")
     players = list(Player.objects.filter(club=session.club, pk__in=player_ids))
     players += players_get_or_create(club=session.club, names=new_names)
     if not players:
