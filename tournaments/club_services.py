@@ -179,18 +179,7 @@ def merge_refusal(kept: Player, merged: Player) -> UserError | None:
         return UserError("merge_same_player", "Pick two different records to merge.")
     if kept.club_id != merged.club_id:
         return UserError("merge_other_club", "Both records must belong to the same club.")
-    shared = (
-        Session.objects.filter(entries__player=kept)
-        .filter(entries__player=merged)
-        .order_by("date")
-        .first()
-    )
-    if shared is not None:
-        return UserError(
-            "merge_same_session",
-            f"{kept.name} and {merged.name} both played in “{shared.name}” on "
-            f"{shared.date:%Y-%m-%d}: they are two people, not one.",
-        )
+    # The game first: it says more precisely where the two sat together.
     game = (
         GamePlayer.objects.filter(player=kept, game__game_players__player=merged)
         .select_related("game__table__sitting__session")
@@ -202,6 +191,18 @@ def merge_refusal(kept: Player, merged: Player) -> UserError | None:
             "merge_same_game",
             f"{kept.name} and {merged.name} sat at the same game (game {game.game.number} "
             f"of “{session.name}”): they are two people, not one.",
+        )
+    shared = (
+        Session.objects.filter(entries__player=kept)
+        .filter(entries__player=merged)
+        .order_by("date")
+        .first()
+    )
+    if shared is not None:
+        return UserError(
+            "merge_same_session",
+            f"{kept.name} and {merged.name} both played in “{shared.name}” on "
+            f"{shared.date:%Y-%m-%d}: they are two people, not one.",
         )
     if kept.user_id and merged.user_id and kept.user_id != merged.user_id:
         return UserError(

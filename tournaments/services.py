@@ -285,6 +285,8 @@ def session_check_in(
     """Check players in (or take it back); `player_ids=None` means the whole roster. All or
     nothing: if one of them is not on the roster, nobody changes."""
     session = _lock_session(session_id)
+    if session.status == Session.Status.CANCELLED:
+        raise UserError("session_cancelled", "This session is cancelled.")
     if session.status != Session.Status.SETUP:
         raise UserError(
             "session_started",
@@ -315,6 +317,8 @@ def last_season_big_loser(session: Session) -> Player | None:
 def session_start(*, session_id: int, user: User) -> Sitting:
     """Split the checked-in players into ranked tables and start the first games."""
     session = _lock_session(session_id)
+    if session.status == Session.Status.CANCELLED:
+        raise UserError("session_cancelled", "This session is cancelled.")
     if session.status != Session.Status.SETUP:
         raise ConflictError("session_started", "This session has already started.")
     rules = _format_for(session)
