@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date as Date
+from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
+from django.db.models import ForeignObjectRel
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -54,7 +56,7 @@ def _lock_club(club_id: int) -> Club:
 def _refresh_seasons(season_ids: set[int]) -> None:
     """The cached season ladders name players: recompute them once the change is in."""
     for season_id in sorted(season_ids):
-        transaction.on_commit(lambda s=season_id: tasks.season_standings_refresh.delay(s))
+        transaction.on_commit(partial(tasks.season_standings_refresh.delay, season_id))
 
 
 # Seasons
@@ -103,7 +105,8 @@ def season_close(*, season_id: int, user: User) -> Season:
 
 def _name_taken(club_id: int, name: str, *, besides: int | None = None) -> Player | None:
     # Names match regardless of case, as typing names on a session's roster does.
-    return Player.objects.filter(club_id=club_id, name__iexact=name).exclude(pk=besides).first()
+    players = Player.objects.filter(club_id=club_id, name__iexact=name)
+    return (players.exclude(pk=besides) if besides is not None else players).first()
 
 
 @transaction.atomic
@@ -163,11 +166,11 @@ def _player_links() -> list[tuple[type[models.Model], str]]:
     """Every foreign key to Player in every app (sessions, games, placings, standings,
     awards, sit-outs, ratings, …): found from the models, so a new app's link is
     re-pointed too."""
-    links = []
+    links: list[tuple[type[models.Model], str]] = []
     # include_hidden: links declared with related_name="+" (a game's players and first
     # dealer, a session's Big Loser) are links all the same.
     for rel in Player._meta.get_fields(include_hidden=True):
-        if rel.auto_created and not rel.concrete and (rel.one_to_many or rel.one_to_one):
+        if isinstance(rel, ForeignObjectRel) and not rel.many_to_many and rel.related_model:
             links.append((rel.related_model, rel.field.name))
     return sorted(links, key=lambda link: (link[0]._meta.label, link[1]))
 

@@ -71,7 +71,8 @@ def _clean_names(names: Sequence[str]) -> list[str]:
 
 def players_get_or_create(*, club: Club, names: Sequence[str]) -> list[Player]:
     """Players of the club by name, creating the ones the club does not know yet.
-    Names match regardless of case and extra spaces."""
+    Names match regardless of case and extra spaces; an inactive player named is active
+    again."""
     wanted = _clean_names(names)
     known = {p.name.casefold(): p for p in Player.objects.filter(club=club)}
     new = Player.objects.bulk_create(
@@ -80,7 +81,13 @@ def players_get_or_create(*, club: Club, names: Sequence[str]) -> list[Player]:
     if any(p.pk is None for p in new):  # a backend that returns no ids from bulk_create
         new = list(Player.objects.filter(club=club, name__in=[p.name for p in new]))
     known.update((p.name.casefold(), p) for p in new)
-    return [known[name.casefold()] for name in wanted]
+    chosen = [known[name.casefold()] for name in wanted]
+    # Typing the name of someone marked inactive means they are back: active again.
+    if back := [p.pk for p in chosen if not p.active]:
+        Player.objects.filter(pk__in=back).update(active=True)
+        for p in chosen:
+            p.active = True
+    return chosen
 
 
 def _format_for(session: Session) -> fmt.FormatRules:

@@ -247,6 +247,16 @@ def test_an_inactive_player_is_left_off_new_rosters_and_keeps_their_history(
     assert player in SessionForm(club=club).fields["players"].queryset
 
 
+def test_typing_the_name_of_an_inactive_player_brings_the_same_record_back(
+    club: Club, director: Any
+) -> None:
+    gone = PlayerFactory(club=club, name="Old Timer", active=False)
+    (back,) = services.players_get_or_create(club=club, names=["old timer"])
+    assert back.pk == gone.pk
+    gone.refresh_from_db()
+    assert gone.active
+
+
 def _finished_night(make_session: Callable[..., Session], director: Any) -> tuple[Session, Player]:
     """A finished Buck Euchre session of 9 (one sits out each sitting, in turn), and a
     player who sat at a table in sitting 1 and sat out sitting 2."""
@@ -595,3 +605,28 @@ def test_the_club_page_links_its_directors_to_running_the_club(club: Club, direc
     assert running not in Client().get(url("club", club.slug)).content.decode()
     for address in club_pages(club, director):
         assert signed_in(director).get(address).status_code == 200, address
+
+
+def test_each_refusal_on_the_pages_is_said_in_plain_words_and_changes_nothing(
+    make_session: Callable[..., Session], club: Club, director: Any
+) -> None:
+    running = make_session(8)
+    a, b = running.entries.all()[:2]
+    slug = club.slug
+    cases = [
+        (url("club_time_zone", slug), {"time_zone": "Mars/Olympus"}, "is not a time zone"),
+        (url("club_season_close", slug, running.season_id), {}, "Finish or cancel"),
+        (url("club_players", slug), {"name": a.player.name.upper()}, "already has a player"),
+        (url("club_player", slug, a.player_id), {"name": b.player.name}, "merge the two"),
+        (url("club_player_merge", slug, a.player_id), {"merged": b.player_id}, "two people"),
+        (url("club_session_cancel", slug, running.pk), {}, "has started"),
+        (url("club_session_delete", slug, running.pk), {}, "never started"),
+        (url("club_directors", slug), {"login": "nobody"}, "No account is called"),
+        (url("club_director_remove", slug, director.pk), {}, "only director"),
+    ]
+    client = signed_in(director)
+    for address, data, words in cases:
+        before = club_state()
+        response = client.post(address, data, follow=True)
+        assert words in response.content.decode(), address
+        assert club_state() == before, address
