@@ -57,6 +57,13 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The club's time zone; UTC if the stored name is unknown to this machine."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
 
 class Season(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")

@@ -3,7 +3,6 @@ those who may not, and turning a service's refusal into a message."""
 
 from __future__ import annotations
 
-import zoneinfo
 from collections.abc import Callable
 from typing import Any
 
@@ -47,10 +46,7 @@ def directed_club(request: HttpRequest, slug: str) -> Club:
 def use_time_zone(club: Club) -> None:
     """Show this request's times in the club's time zone (`huckley.middleware` resets it
     after the response, so that it never leaks into the next request of the thread)."""
-    try:
-        timezone.activate(zoneinfo.ZoneInfo(club.time_zone))
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        timezone.deactivate()
+    timezone.activate(club.zone())
 
 
 def run(
