@@ -138,6 +138,11 @@ def player_rename(*, player_id: int, name: str, user: User) -> Player:
         )
     player.name = name
     player.save(update_fields=["name"])
+    # The cached boards and live screens of the sessions under way show the old name.
+    for session_id in player.entries.filter(session__status=Session.Status.RUNNING).values_list(
+        "session_id", flat=True
+    ):
+        Session.board_changed(session_id)
     _refresh_seasons(set(player.standings.values_list("session__season_id", flat=True)))
     return player
 
@@ -282,6 +287,7 @@ def session_cancel(*, session_id: int, user: User) -> Session:
         )
     session.status = Session.Status.CANCELLED
     session.save(update_fields=["status"])
+    Session.live_changed(session.pk)
     return session
 
 
