@@ -224,9 +224,12 @@ def test_a_rename_keeps_the_name_each_game_was_played_under(
     played = GamePlayer.objects.filter(game__table__sitting__session=session).first()
     assert played is not None
     old = played.name
+    version = session.board_version
     club_services.player_rename(player_id=played.player_id, name="Someone Else", user=director)
     played.refresh_from_db()
     assert played.name == old
+    session.refresh_from_db()
+    assert session.board_version > version  # the cached board shows the new name
     assert Player.objects.get(pk=played.player_id).name == "Someone Else"
 
 
