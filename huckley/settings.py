@@ -112,6 +112,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "huckley.middleware.UserErrorMiddleware",
+    "huckley.middleware.TimeZoneResetMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into a 429 page.
     "axes.middleware.AxesMiddleware",
 ]

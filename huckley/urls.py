@@ -14,6 +14,17 @@ urlpatterns = [
     path("lobby/", venue.lobby, name="lobby"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The one-time link a director hands a newly invited director to choose a password.
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
     path("", include("ratings.urls")),

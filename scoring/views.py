@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from huckley.errors import UserError
@@ -116,6 +117,9 @@ def _render_game(
     request: HttpRequest, game: Game, games: list[tuple[int, int]], form: RoundForm | None
 ) -> HttpResponse:
     sheet = _sheet(game)
+    # The change history's times in the club's time zone (reset after the response by
+    # huckley.middleware.TimeZoneResetMiddleware).
+    timezone.activate(game.table.sitting.session.club.zone())
     actor = actor_from_request(request)
     may_score = can_score(actor, game.table)
     open_for_entry = (

@@ -58,9 +58,10 @@ class SessionForm(forms.Form):
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["season"].queryset = club.seasons.all()
-        self.fields["players"].queryset = club.players.all()
-        latest = club.seasons.first()
+        # A closed season takes no new session; an inactive player is left off the roster.
+        self.fields["season"].queryset = club.seasons.filter(closed_at__isnull=True)
+        self.fields["players"].queryset = club.players.filter(active=True)
+        latest = club.seasons.filter(closed_at__isnull=True).first()
         if latest is not None:
             self.fields["season"].initial = latest.pk
 
@@ -96,4 +97,31 @@ class AddPlayersForm(forms.Form):
     def __init__(self, *args: Any, club: Club, playing: Iterable[int] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Only club members who are not already playing can be added.
-        self.fields["players"].queryset = club.players.exclude(pk__in=list(playing))
+        self.fields["players"].queryset = club.players.filter(active=True).exclude(
+            pk__in=list(playing)
+        )
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=60)
+    starts_on = forms.DateField(label="Starts on", widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label="Ends on", widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class PlayerNameForm(forms.Form):
+    name = forms.CharField(max_length=60, label="Name")
+
+
+class InviteForm(forms.Form):
+    login = forms.CharField(max_length=254, label="Username or email")
+    create = forms.BooleanField(
+        required=False,
+        label="Create the account if there is none",
+        help_text="You then get a one-time link for them to choose a password.",
+    )
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.CharField(
+        max_length=64, label="Time zone", help_text="An IANA name such as Europe/London."
+    )

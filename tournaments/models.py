@@ -6,7 +6,10 @@ The rules of the format live in `tournaments.format` (pure Python); writes go th
 
 from __future__ import annotations
 
+import zoneinfo
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
@@ -17,6 +20,14 @@ def rules_choices() -> list[tuple[str, str]]:
     """Every rules id the engine knows, with its name: a callable, so a new game needs no
     migration (the migration refers to this function, not to a list of ids)."""
     return [(rules_id, info.name) for rules_id, info in engine.RULES.items()]
+
+
+def validate_time_zone(name: str) -> None:
+    """An IANA time zone name the machine knows, such as "Europe/London"."""
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValidationError(f"“{name}” is not a time zone name such as Europe/London.") from None
 
 
 class Club(models.Model):
@@ -31,6 +42,13 @@ class Club(models.Model):
         default="hooks",
         help_text="How the app suggests a Big Loser at the end of a season.",
     )
+    # Every time on the club's pages is shown in it, and says so (docs/tournament.md).
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text="An IANA name such as Europe/London; every time on the club's pages uses it.",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -38,12 +56,21 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The club's time zone; UTC if the stored name is unknown to this machine."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
 
 class Season(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(max_length=60)
     starts_on = models.DateField()
     ends_on = models.DateField()
+    # A closed season takes no new session; its standings and Big Loser stay.
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-starts_on"]
@@ -64,6 +91,8 @@ class Player(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # An inactive player is left out of new sessions' rosters; their history stays.
+    active = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["name"]
@@ -96,6 +125,8 @@ class Session(models.Model):
         SETUP = "setup", "Checking in"
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
+        # Called off before it started: kept (with its roster) but never run.
+        CANCELLED = "cancelled", "Cancelled"
 
     # The one default for a new session's visibility: the page's form, the API and the
     # service all use it (docs/tournament.md: public unless the director says otherwise).

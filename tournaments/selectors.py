@@ -512,3 +512,17 @@ def sitting_screen(sitting: Sitting, *, lower_is_better: bool) -> list[ScreenTab
             )
         )
     return result
+
+
+def club_players(club_id: int, query: str = "") -> QuerySet[Player]:
+    """The club's players by name, with how many sessions each played: one query per page
+    of the list, however many players the club has."""
+    players = Player.objects.filter(club_id=club_id).annotate(sessions=Count("entries"))
+    if query:
+        players = players.filter(name__icontains=query)
+    return players.order_by("name", "pk")
+
+
+def club_sessions(club_id: int) -> QuerySet[Session]:
+    """The club's sessions, newest first, with their season."""
+    return Session.objects.filter(club_id=club_id).select_related("season").order_by("-date", "-id")

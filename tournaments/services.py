@@ -110,7 +110,8 @@ def _clean_names(names: Sequence[str]) -> list[str]:
 
 def players_get_or_create(*, club: Club, names: Sequence[str]) -> list[Player]:
     """Players of the club by name, creating the ones the club does not know yet.
-    Names match regardless of case and extra spaces."""
+    Names match regardless of case and extra spaces; an inactive player named is active
+    again."""
     wanted = _clean_names(names)
     known = {p.name.casefold(): p for p in Player.objects.filter(club=club)}
     new = Player.objects.bulk_create(
@@ -119,7 +120,13 @@ def players_get_or_create(*, club: Club, names: Sequence[str]) -> list[Player]:
     if any(p.pk is None for p in new):  # a backend that returns no ids from bulk_create
         new = list(Player.objects.filter(club=club, name__in=[p.name for p in new]))
     known.update((p.name.casefold(), p) for p in new)
-    return [known[name.casefold()] for name in wanted]
+    chosen = [known[name.casefold()] for name in wanted]
+    # Typing the name of someone marked inactive means they are back: active again.
+    if back := [p.pk for p in chosen if not p.active]:
+        Player.objects.filter(pk__in=back).update(active=True)
+        for p in chosen:
+            p.active = True
+    return chosen
 
 
 def _format_for(session: Session) -> fmt.FormatRules:
@@ -149,6 +156,12 @@ def session_create(
     if season.club_id != club.pk:
         raise UserError(
             "season_not_in_club", "That season belongs to another club.", field="season"
+        )
+    if season.closed_at is not None:
+        raise UserError(
+            "season_closed",
+            f"The season {season.name} is closed; pick an open one.",
+            field="season",
         )
     if rules_id not in fmt.FORMATS or rules_id not in engine.RULES:
         raise UserError("unknown_rules", f"Unknown rules “{rules_id}”.", field="rules_id")
@@ -279,6 +292,8 @@ def session_add_players(
     session = _lock_session(session_id)
     if session.status == Session.Status.FINISHED:
         raise UserError("session_finished", "This session is finished.")
+    if session.status == Session.Status.CANCELLED:
+        raise UserError("session_cancelled", "This session is cancelled.")
     players = list(Player.objects.filter(club=session.club, pk__in=player_ids))
     players += players_get_or_create(club=session.club, names=new_names)
     if not players:
@@ -337,6 +352,8 @@ def session_check_in(
     """Check players in (or take it back); `player_ids=None` means the whole roster. All or
     nothing: if one of them is not on the roster, nobody changes."""
     session = _lock_session(session_id)
+    if session.status == Session.Status.CANCELLED:
+        raise UserError("session_cancelled", "This session is cancelled.")
     if session.status != Session.Status.SETUP:
         raise UserError(
             "session_started",
@@ -367,6 +384,8 @@ def last_season_big_loser(session: Session) -> Player | None:
 def session_start(*, session_id: int, user: User) -> Sitting:
     """Split the checked-in players into ranked tables and start the first games."""
     session = _lock_session(session_id)
+    if session.status == Session.Status.CANCELLED:
+        raise UserError("session_cancelled", "This session is cancelled.")
     if session.status != Session.Status.SETUP:
         raise ConflictError("session_started", "This session has already started.")
     rules = _format_for(session)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.views import director, players, public, scorers, screen
+from tournaments.views import club, director, players, public, scorers, screen
 
 app_name = "tournaments"
 
@@ -17,6 +17,44 @@ urlpatterns = [
     path("clubs/<slug:slug>/", public.club_page, name="club"),
     # Director
     path("director/clubs/<slug:slug>/sessions/new/", director.session_new, name="session_new"),
+    # Running the club (docs/tournament.md, "Running the club")
+    path("director/clubs/<slug:slug>/", club.club_home, name="club_home"),
+    path("director/clubs/<slug:slug>/time-zone/", club.club_time_zone, name="club_time_zone"),
+    path("director/clubs/<slug:slug>/seasons/", club.seasons, name="club_seasons"),
+    path(
+        "director/clubs/<slug:slug>/seasons/<int:season_pk>/close/",
+        club.season_close,
+        name="club_season_close",
+    ),
+    path("director/clubs/<slug:slug>/players/", club.players, name="club_players"),
+    path("director/clubs/<slug:slug>/players/<int:player_id>/", club.player, name="club_player"),
+    path(
+        "director/clubs/<slug:slug>/players/<int:player_id>/active/",
+        club.player_active,
+        name="club_player_active",
+    ),
+    path(
+        "director/clubs/<slug:slug>/players/<int:player_id>/merge/",
+        club.player_merge,
+        name="club_player_merge",
+    ),
+    path("director/clubs/<slug:slug>/sessions/", club.sessions, name="club_sessions"),
+    path(
+        "director/clubs/<slug:slug>/sessions/<int:pk>/cancel/",
+        club.session_cancel,
+        name="club_session_cancel",
+    ),
+    path(
+        "director/clubs/<slug:slug>/sessions/<int:pk>/delete/",
+        club.session_delete,
+        name="club_session_delete",
+    ),
+    path("director/clubs/<slug:slug>/directors/", club.directors, name="club_directors"),
+    path(
+        "director/clubs/<slug:slug>/directors/<int:user_id>/remove/",
+        club.director_remove,
+        name="club_director_remove",
+    ),
     path("director/sessions/<int:pk>/", director.session_manage, name="manage"),
     path("director/sessions/<int:pk>/check-in/", director.session_check_in, name="check_in"),
     path(

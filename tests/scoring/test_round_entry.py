@@ -219,3 +219,26 @@ def test_the_history_shows_a_correction_before_and_after(game: Game, director: A
     after = {order[1]: 4, order[2]: 1}
     line = ", ".join(f"{name} {after[name]}" for name in names(game) if name in after)
     assert f"after: tricks: {line}" in page
+
+
+def test_the_history_gives_each_change_in_the_club_s_time_zone_and_says_which(
+    game: Game, director: Any
+) -> None:
+    import zoneinfo
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from scoring.models import RoundChange
+
+    club = game.table.sitting.session.club
+    club.time_zone = "Asia/Kolkata"
+    club.save(update_fields=["time_zone"])
+    order = dealer_order(game)
+    services.round_submit(game_id=game.pk, number=1, data={"tricks": {order[1]: 5}}, actor=None)
+    change = RoundChange.objects.get(game=game)
+    local = change.at.astimezone(zoneinfo.ZoneInfo("Asia/Kolkata"))
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("scoring:table", args=[game.table_id])).content.decode()
+    assert f"{local:%H:%M} (Asia/Kolkata): round 1 entered" in page

@@ -10,9 +10,10 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.utils import timezone
 
 from huckley.errors import UserError
-from tournaments.models import Session
+from tournaments.models import Club, Session
 from tournaments.permissions import actor_from_request, can_direct, can_view_session
 
 
@@ -35,7 +36,37 @@ def directed_session(request: HttpRequest, pk: int) -> Session:
     session = get_object_or_404(Session.objects.select_related("club", "season"), pk=pk)
     if not can_direct(request.user, session.club_id):
         raise PermissionDenied("Only a director of this club may run its sessions.")
+    use_time_zone(session.club)
     return session
+
+
+def directed_club(request: HttpRequest, slug: str) -> Club:
+    """A club the signed-in user directs; others get a 403."""
+    club = get_object_or_404(Club, slug=slug)
+    if not can_direct(request.user, club):
+        raise PermissionDenied("Only a director of this club may run it.")
+    use_time_zone(club)
+    return club
+
+
+def use_time_zone(club: Club) -> None:
+    """Show this request's times in the club's time zone (`huckley.middleware` resets it
+    after the response, so that it never leaks into the next request of the thread)."""
+    timezone.activate(club.zone())
+
+
+def run(
+    request: HttpRequest, action: Callable[[], Any], done: str, to: str, failed: str = ""
+) -> HttpResponse:
+    """Run a write; its refusal becomes an error message, success `done`. Then to `to`
+    (or to `failed` when refused and given)."""
+    try:
+        action()
+    except UserError as e:
+        messages.error(request, e.message)
+        return redirect(failed or to)
+    messages.success(request, done)
+    return redirect(to)
 
 
 def act(

@@ -21,7 +21,7 @@ from tournaments import selectors, services
 from tournaments.forms import AddPlayersForm, SessionForm
 from tournaments.models import Club, ScorerLink, Season, Session, SessionPlayer, Table
 from tournaments.permissions import can_direct, live_links
-from tournaments.views.common import act, directed_session, to_int
+from tournaments.views.common import act, directed_session, to_int, use_time_zone
 
 
 @login_required
@@ -358,6 +358,7 @@ def scorer_links(request: HttpRequest, pk: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("sitting__session__club"), pk=pk)
     if not can_direct(request.user, table.sitting.session.club_id):
         raise PermissionDenied("Only a director of this club may hand out scorer links.")
+    use_time_zone(table.sitting.session.club)
     if request.method == "POST":
         try:
             messages.success(request, _scorer_link_change(request, table))

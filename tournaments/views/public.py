@@ -14,7 +14,7 @@ from django.views.decorators.http import condition
 from tournaments import selectors
 from tournaments.models import BigLoserAward, Club, Season, Session, Sitting
 from tournaments.permissions import actor_from_request, can_direct, visible_sessions
-from tournaments.views.common import live_version, public_session
+from tournaments.views.common import live_version, public_session, use_time_zone
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -86,6 +86,7 @@ def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
 
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
+    use_time_zone(club)
     seasons = list(club.seasons.all())
     wanted = request.GET.get("season")
     season = next((s for s in seasons if str(s.pk) == wanted), seasons[0] if seasons else None)
