@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from api.views import clubs, games, misc, sessions, tables
@@ -85,6 +85,7 @@ urlpatterns = [
     path("games/<int:game_id>/rounds/<int:number>/", games.GameRound.as_view(), name="game_round"),
     path("games/<int:game_id>/changes/", games.GameChanges.as_view(), name="game_changes"),
     path("games/<int:game_id>/pending/", games.GamePending.as_view(), name="game_pending"),
+    path("", include("exchange.api_urls")),
     # Any other path, newlines included (a plain `.` would leave them to the HTML 404).
     re_path(r"^[\s\S]*$", not_found, name="not_found"),
 ]

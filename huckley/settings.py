@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "api",
+    "exchange",
 ]
 
 MIDDLEWARE = [

@@ -4,6 +4,7 @@ whatever the number of tables or rounds."""
 
 from __future__ import annotations
 
+import importlib
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -12,7 +13,16 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
-from tournaments.models import Player, Seating, Session, SessionStanding, Sitting, Table
+from tournaments.models import (
+    BigLoserAward,
+    Player,
+    Season,
+    Seating,
+    Session,
+    SessionStanding,
+    Sitting,
+    Table,
+)
 
 
 @dataclass(frozen=True)
@@ -264,13 +274,19 @@ class SeasonRow:
     points: int
     hooks: int
     average_finish: float
+    # The nights the club's ladder scoring counts ("best N nights"), and the value the
+    # ladder ranks by: an average finish, placing points or total points
+    # (docs/tournament.md, Ladder scoring).
+    counted: int = 0
+    score: float = 0.0
 
 
 SEASON_CACHE_SECONDS = 3600
 
 
 def season_cache_key(season_id: int) -> str:
-    return f"season-standings:{season_id}"
+    # v2: the rows carry the ladder scoring's fields.
+    return f"season-standings:v2:{season_id}"
 
 
 def season_standings_cached(season_id: int) -> list[SeasonRow]:
@@ -288,33 +304,103 @@ def season_standings_refresh(season_id: int) -> list[SeasonRow]:
     return rows
 
 
+def season_standings_forget(season_id: int) -> None:
+    cache.delete(season_cache_key(season_id))
+
+
+@dataclass(frozen=True)
+class _Night:
+    position: int
+    field: int
+    points: int
+    games_won: int
+    hooks: int
+    lower_is_better: bool
+
+    @property
+    def placing_points(self) -> int:
+        """One point for every player finished ahead of, and one for playing."""
+        return self.field - self.position + 1
+
+
+def _best(nights: list[_Night], scoring: str, best: int | None) -> list[_Night]:
+    """The nights that count: each player's best `best` nights, by the scoring's measure
+    (the worst results are dropped); every night when `best` is None."""
+    if best is None or len(nights) <= best:
+        return nights
+    if scoring == "placings":
+        ordered = sorted(nights, key=lambda n: -n.placing_points)
+    elif scoring == "totals":
+        ordered = sorted(nights, key=lambda n: n.points if n.lower_is_better else -n.points)
+    else:
+        ordered = sorted(nights, key=lambda n: n.position)
+    return ordered[:best]
+
+
 def season_standings(season_id: int) -> list[SeasonRow]:
-    """The season ladder over finished sessions: best average finish first, then more
-    games won, then more points."""
-    rows = (
-        SessionStanding.objects.filter(session__season_id=season_id)
-        .values("player_id")
-        .annotate(
-            sessions=Count("id"),
-            won=Sum("games_won"),
-            pts=Sum("points"),
-            hk=Sum("hooks"),
-            pos=Sum("position"),
+    """The season ladder over finished sessions, by the club's ladder scoring
+    (docs/tournament.md, Ladder scoring):
+
+    - `average` (the default): best average finishing position first, then more games
+      won, then more points;
+    - `placings`: most placing points (a night of P players gives the winner P points,
+      the last 1), then more games won, then more points;
+    - `totals`: most game points (fewest when every session of the season plays a
+      lower-is-better game), then more games won.
+
+    With "best N nights", only each player's best N nights count towards the ranking
+    value (`score`); sessions, games won, points, hooks and average finish stay over
+    every night."""
+    season = Season.objects.select_related("club").filter(pk=season_id).first()
+    if season is None:
+        return []
+    scoring = season.club.ladder_scoring
+    best = season.club.ladder_best_nights
+    lower_rules = {r.rules_id for r in fmt.FORMATS.values() if r.lower_is_better}
+    rows = list(
+        SessionStanding.objects.filter(session__season_id=season_id).values_list(
+            "player_id", "session_id", "position", "points", "games_won", "hooks",
+            "session__rules_id",
         )
-    )
-    players = Player.objects.in_bulk([r["player_id"] for r in rows])
-    result = [
-        SeasonRow(
-            player=players[r["player_id"]],
-            sessions=r["sessions"],
-            games_won=r["won"] or 0,
-            points=r["pts"] or 0,
-            hooks=r["hk"] or 0,
-            average_finish=(r["pos"] or 0) / r["sessions"],
+    )  # fmt: skip
+    field: dict[int, int] = defaultdict(int)
+    for _, session_id, *_rest in rows:
+        field[session_id] += 1
+    nights: dict[int, list[_Night]] = defaultdict(list)
+    for player_id, session_id, position, points, won, hooks, rules_id in rows:
+        nights[player_id].append(
+            _Night(position, field[session_id], points, won, hooks, rules_id in lower_rules)
         )
-        for r in rows
-    ]
-    result.sort(key=lambda r: (r.average_finish, -r.games_won, -r.points, r.player.name))
+    all_lower = bool(rows) and all(r[6] in lower_rules for r in rows)
+    players = Player.objects.in_bulk(list(nights))
+    result = []
+    for player_id, played in nights.items():
+        counted = _best(played, scoring, best)
+        if scoring == "placings":
+            score = float(sum(n.placing_points for n in counted))
+        elif scoring == "totals":
+            score = float(sum(n.points for n in counted))
+        else:
+            score = sum(n.position for n in counted) / len(counted)
+        result.append(
+            SeasonRow(
+                player=players[player_id],
+                sessions=len(played),
+                games_won=sum(n.games_won for n in played),
+                points=sum(n.points for n in played),
+                hooks=sum(n.hooks for n in played),
+                average_finish=sum(n.position for n in played) / len(played),
+                counted=len(counted),
+                score=score,
+            )
+        )
+    if scoring == "placings":
+        result.sort(key=lambda r: (-r.score, -r.games_won, -r.points, r.player.name))
+    elif scoring == "totals":
+        sign = 1 if all_lower else -1
+        result.sort(key=lambda r: (sign * r.score, -r.games_won, r.player.name))
+    else:
+        result.sort(key=lambda r: (r.score, -r.games_won, -r.points, r.player.name))
     return result
 
 
@@ -326,3 +412,53 @@ def big_loser_suggestion(season_id: int, criterion: str) -> list[SeasonRow]:
     else:
         rows.sort(key=lambda r: (-r.hooks, r.points, r.player.name))
     return rows[:3]
+
+
+@dataclass(frozen=True)
+class SeasonAwards:
+    """The awards at the end of a season (docs/tournament.md, Season awards)."""
+
+    big_loser: BigLoserAward | None
+    big_loser_suggestion: list[SeasonRow]
+    # Every player with the most games won (a tie shares the award).
+    most_wins: list[SeasonRow]
+    # The names the ratings' "most improved rating" selector gives; None when no
+    # ratings are kept (the ratings app is not installed).
+    most_improved: list[str] | None
+
+
+def _most_improved(season_id: int) -> list[str] | None:
+    """The ratings app's `season_most_improved(season_id)`, as names. Looked up by name
+    so that the season ladder does not depend on the ratings app."""
+    try:
+        module = importlib.import_module("ratings.selectors")
+    except ImportError:
+        return None
+    finder = getattr(module, "season_most_improved", None)
+    if finder is None:
+        return None
+    found = finder(season_id)
+    items = found if isinstance(found, (list, tuple)) else [found] if found else []
+    names = []
+    for item in items:
+        if isinstance(item, dict):
+            names.append(str(item.get("name", "")))
+        elif isinstance(item, Player):
+            names.append(item.name)
+        else:
+            player = getattr(item, "player", None)
+            names.append(player.name if player is not None else str(getattr(item, "name", item)))
+    return names
+
+
+def season_awards(season_id: int, criterion: str) -> SeasonAwards:
+    rows = season_standings_cached(season_id)
+    top = max((r.games_won for r in rows), default=0)
+    return SeasonAwards(
+        big_loser=BigLoserAward.objects.filter(season_id=season_id)
+        .select_related("player")
+        .first(),
+        big_loser_suggestion=big_loser_suggestion(season_id, criterion),
+        most_wins=[r for r in rows if top and r.games_won == top],
+        most_improved=_most_improved(season_id),
+    )
