@@ -62,13 +62,16 @@ class RosterFile:
     rows: tuple[RosterRow, ...]
 
 
+def too_large_message(size: int) -> str:
+    return (
+        f"The file is {size / 1024 / 1024:.1f} MB; a roster file may be at most "
+        f"{MAX_BYTES // 1024 // 1024} MB. Nothing was imported."
+    )
+
+
 def _text(data: bytes) -> str:
     if len(data) > MAX_BYTES:
-        raise UserError(
-            "roster_too_large",
-            f"The file is {len(data) / 1024 / 1024:.1f} MB; a roster file may be at most "
-            f"{MAX_BYTES // 1024 // 1024} MB. Nothing was imported.",
-        )
+        raise UserError("roster_too_large", too_large_message(len(data)))
     if b"\x00" in data:
         raise UserError(
             "roster_not_text",

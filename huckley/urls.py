@@ -11,6 +11,7 @@ urlpatterns = [
     path("api/", include("api.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("exchange.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
 ]

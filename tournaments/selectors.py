@@ -419,7 +419,6 @@ class SeasonAwards:
     """The awards at the end of a season (docs/tournament.md, Season awards)."""
 
     big_loser: BigLoserAward | None
-    big_loser_suggestion: list[SeasonRow]
     # Every player with the most games won (a tie shares the award).
     most_wins: list[SeasonRow]
     # The names the ratings' "most improved rating" selector gives; None when no
@@ -451,14 +450,13 @@ def _most_improved(season_id: int) -> list[str] | None:
     return names
 
 
-def season_awards(season_id: int, criterion: str) -> SeasonAwards:
+def season_awards(season_id: int) -> SeasonAwards:
     rows = season_standings_cached(season_id)
     top = max((r.games_won for r in rows), default=0)
     return SeasonAwards(
         big_loser=BigLoserAward.objects.filter(season_id=season_id)
         .select_related("player")
         .first(),
-        big_loser_suggestion=big_loser_suggestion(season_id, criterion),
         most_wins=[r for r in rows if top and r.games_won == top],
         most_improved=_most_improved(season_id),
     )

@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
@@ -139,6 +140,8 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             if season and may_direct
             else [],
             "award": next((a for a in awards if season and a.season_id == season.pk), None),
+            "season_awards": selectors.season_awards(season.pk) if season else None,
+            "season_closed": bool(season and season.ends_on < timezone.localdate()),
         },
     )
 
