@@ -17,7 +17,6 @@ from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
-from django.utils.formats import number_format
 
 from exchange.roster import RosterRow, parse_roster
 from huckley.errors import ConflictError, UserError
@@ -89,7 +88,7 @@ def _shown(value: object) -> str:
     if value is None or value == "":
         return "(none)"
     if isinstance(value, float):
-        return number_format(value)
+        return f"{value:g}"
     return str(value)
 
 
