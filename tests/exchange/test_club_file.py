@@ -90,12 +90,14 @@ def test_a_club_exported_and_imported_into_an_empty_database_exports_the_same(
         "changes": RoundChange.objects.count(),
         "game players": GamePlayer.objects.count(),
     }
-    assert counts["rounds"] > 0 and counts["changes"] > counts["rounds"]
+    assert counts["rounds"] > 0
+    assert counts["changes"] > counts["rounds"]
     path = tmp_path / "club.json"
     path.write_text(json.dumps(first))
 
     call_command("flush", interactive=False, verbosity=0)
-    assert not Club.objects.exists() and not Session.objects.exists()
+    assert not Club.objects.exists()
+    assert not Session.objects.exists()
     call_command("import_club", str(path), stdout=open(tmp_path / "out.txt", "w"))  # noqa: SIM115
 
     director = type(director).objects.get(username="dee-director")

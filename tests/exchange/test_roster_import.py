@@ -104,7 +104,8 @@ def test_each_bad_row_is_refused_with_its_line_and_reason() -> None:
         "Fay,,,\n"  # 10: fine
     )
     rows = {r.line: r for r in roster.parse_roster(text.encode()).rows}
-    assert rows[2].error is None and rows[10].error is None
+    assert rows[2].error is None
+    assert rows[10].error is None
     assert rows[3].error == "no name"
     assert "not an email address" in (rows[4].error or "")
     assert "not a number" in (rows[5].error or "")
@@ -170,9 +171,11 @@ def test_the_preview_adds_matches_by_external_id_then_by_name_and_writes_nothing
         (4, "add", None),
     ]
     ann = preview.rows[0]
-    assert ann.reason.startswith("by external id") and "Annie Lee" in ann.reason
+    assert ann.reason.startswith("by external id")
+    assert "Annie Lee" in ann.reason
     assert ann.changes == ("email: (none) → ann@example.org", "rating: (none) → 1520.5")
-    assert preview.rows[1].reason == "by name" and preview.rows[1].changes == ()
+    assert preview.rows[1].reason == "by name"
+    assert preview.rows[1].changes == ()
     assert preview.can_confirm
 
 
@@ -201,7 +204,9 @@ def test_a_row_that_contradicts_a_stored_external_id_is_refused(club: Club) -> N
     PlayerFactory(club=club, name="Ann Lee", external_id="M-9")
     preview = services.roster_preview(club=club, content=b"name,external_id\nAnn Lee,M-1\n")
     (row,) = preview.refused
-    assert row.line == 2 and "M-9" in row.reason and "M-1" in row.reason
+    assert row.line == 2
+    assert "M-9" in row.reason
+    assert "M-1" in row.reason
     assert not preview.can_confirm
 
 
@@ -245,7 +250,9 @@ def test_the_page_previews_then_imports_on_confirmation(dclient: Client, club: C
     response = upload(dclient, club, EXCEL.encode("utf-8"))
     assert response.status_code == 200
     page = response.content.decode()
-    assert "Ann Lee" in page and "Bo Diaz" in page and "2 to add" in page
+    assert "Ann Lee" in page
+    assert "Bo Diaz" in page
+    assert "2 to add" in page
     assert snapshot(club) == []
     response = dclient.post(url(club), {"token": token_in(response)})
     assert response.status_code == 302
@@ -327,7 +334,8 @@ def test_another_clubs_confirmation_token_imports_nothing(
     token = token_in(upload(dclient, other, b"name\nAnn\n"))
     response = dclient.post(url(club), {"token": token})
     assert response.status_code == 400
-    assert snapshot(club) == [] and snapshot(other) == []
+    assert snapshot(club) == []
+    assert snapshot(other) == []
 
 
 def test_a_confirmation_after_the_roster_changed_shows_the_new_preview(
@@ -368,7 +376,8 @@ def test_only_a_director_of_the_club_may_import(client: Client, club: Club, who:
     response = upload(client, club, b"name\nMallory\n")
     assert response.status_code in (302, 403)
     if who == "anonymous":
-        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+        assert response.status_code == 302
+        assert "/accounts/login/" in response["Location"]
     else:
         assert response.status_code == 403
     assert snapshot(club) == before
