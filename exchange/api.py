@@ -31,7 +31,10 @@ def _csv_response(text: str, filename: str) -> HttpResponse:
     return response
 
 
-CSV_200 = OpenApiResponse(OpenApiTypes.STR, "CSV (UTF-8), with a header line.")
+# drf-spectacular takes (status, media type) keys for a body that is not JSON.
+CSV_200: dict[Any, Any] = {
+    (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, "CSV (UTF-8), with a header line.")
+}
 
 
 class GameExportSerializer(serializers.Serializer):
@@ -91,7 +94,7 @@ class SessionExportCsv(SessionExportView):
         description="One row per player per game: "
         + ", ".join(f"`{c}`" for c in export.SESSION_CSV_COLUMNS)
         + ".",
-        responses={(200, "text/csv"): CSV_200},
+        responses=CSV_200,
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
@@ -111,7 +114,7 @@ class SeasonLadderCsv(ApiView):
         description="By the club's ladder scoring: "
         + ", ".join(f"`{c}`" for c in export.LADDER_CSV_COLUMNS)
         + ".",
-        responses={(200, "text/csv"): CSV_200},
+        responses=CSV_200,
         errors=[404],
         tags=TAGS,
     )

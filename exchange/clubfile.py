@@ -67,6 +67,7 @@ TABLES: tuple[tuple[type[models.Model], str], ...] = (
     (RoundChange, "game__table__sitting__session__club"),
     (PendingRound, "game__table__sitting__session__club"),
 )
+ALL_TABLES: tuple[tuple[type[models.Model], str], ...] = ((Club, "pk"), *TABLES)
 # References to scorer links are blanked: the links themselves are not exported.
 BLANKED = {"scorer_link"}
 
@@ -108,7 +109,8 @@ def club_export(club: Club) -> dict[str, Any]:
         for model, path in TABLES
     }
     user_ids = set(club.directors.values_list("pk", flat=True))
-    for model, objs in [(Club, [club]), *rows.items()]:
+    every: list[tuple[type[models.Model], list[models.Model]]] = [(Club, [club]), *rows.items()]
+    for model, objs in every:
         for field in _fields(model):
             if _is_user(field):
                 user_ids |= {getattr(o, field.attname) for o in objs} - {None}
@@ -177,7 +179,7 @@ def _stored_timestamps(models_: Sequence[type[models.Model]]) -> Iterator[None]:
 
 def _users(data: Mapping[str, Any]) -> set[str]:
     names = set(data["club"].get("directors", []))
-    for model, _path in ((Club, ""), *TABLES):
+    for model, _path in ALL_TABLES:
         rows = [data["club"]] if model is Club else data["tables"].get(_label(model), [])
         for field in _fields(model):
             if _is_user(field):
@@ -203,7 +205,7 @@ def club_import(data: Mapping[str, Any]) -> tuple[Club, list[str]]:
             )
         taken = [
             _label(model)
-            for model, _path in ((Club, ""), *TABLES)
+            for model, _path in ALL_TABLES
             if model._default_manager.filter(
                 pk__in=[club_row["id"]]
                 if model is Club
@@ -225,7 +227,7 @@ def club_import(data: Mapping[str, Any]) -> tuple[Club, list[str]]:
             user.save()
             users[name] = user.pk
             created.append(name)
-        with _stored_timestamps([Club, *(m for m, _ in TABLES)]):
+        with _stored_timestamps([m for m, _ in ALL_TABLES]):
             club = _build(Club, club_row, users)
             club.save(force_insert=True)
             assert isinstance(club, Club)
@@ -237,6 +239,6 @@ def club_import(data: Mapping[str, Any]) -> tuple[Club, list[str]]:
         raise UserError("club_file_invalid", f"The club file cannot be read: {e!r}.") from None
     # Ids were given explicitly: move PostgreSQL's sequences past them (a no-op on SQLite).
     with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), [Club, *(m for m, _ in TABLES)]):
+        for sql in connection.ops.sequence_reset_sql(no_style(), [m for m, _ in ALL_TABLES]):
             cursor.execute(sql)
     return club, created

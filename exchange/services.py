@@ -98,15 +98,20 @@ def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[Pre
     claimed: dict[int, int] = {}
     result: list[PreviewRow] = []
     for row in rows:
-        data = {
-            "line": row.line,
-            "name": row.name,
-            "email": row.email,
-            "external_id": row.external_id,
-            "rating": row.rating,
-        }
+
+        def preview(action: Action, row: RosterRow = row, **kw: Any) -> PreviewRow:
+            return PreviewRow(
+                line=row.line,
+                name=row.name,
+                email=row.email,
+                external_id=row.external_id,
+                rating=row.rating,
+                action=action,
+                **kw,
+            )
+
         if row.error is not None:
-            result.append(PreviewRow(**data, action="refuse", reason=row.error))
+            result.append(preview("refuse", reason=row.error))
             continue
         player = by_external.get(row.external_id) if row.external_id else None
         how = "by external id"
@@ -114,18 +119,18 @@ def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[Pre
             player = by_name.get(row.name.casefold())
             how = "by name"
         if player is None:
-            result.append(PreviewRow(**data, action="add"))
+            result.append(preview("add"))
             continue
         if player.pk in claimed:
             reason = f"matches the same player ({player.name}) as line {claimed[player.pk]}"
-            result.append(PreviewRow(**data, action="refuse", player_id=player.pk, reason=reason))
+            result.append(preview("refuse", player_id=player.pk, reason=reason))
             continue
         if row.external_id and player.external_id and player.external_id != row.external_id:
             reason = (
                 f"{player.name} has the external id {player.external_id!r} already; "
                 f"the file says {row.external_id!r}"
             )
-            result.append(PreviewRow(**data, action="refuse", player_id=player.pk, reason=reason))
+            result.append(preview("refuse", player_id=player.pk, reason=reason))
             continue
         claimed[player.pk] = row.line
         changes: list[str] = []
@@ -137,15 +142,7 @@ def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[Pre
             changes.append(f"rating: {_shown(player.seed_rating)} → {_shown(row.rating)}")
         if how == "by external id" and player.name.casefold() != row.name.casefold():
             how += f" (the name stays {player.name})"
-        result.append(
-            PreviewRow(
-                **data,
-                action="match",
-                player_id=player.pk,
-                reason=how,
-                changes=tuple(changes),
-            )
-        )
+        result.append(preview("match", player_id=player.pk, reason=how, changes=tuple(changes)))
     return tuple(result)
 
 
@@ -246,6 +243,11 @@ def club_ladder_update(*, club_id: int, scoring: str, best_nights: int | None, u
     club.ladder_best_nights = best_nights
     club.save(update_fields=["ladder_scoring", "ladder_best_nights"])
     season_ids = list(club.seasons.values_list("pk", flat=True))
+
     # The cached ladders rank by the old scoring: drop them once this commits.
-    transaction.on_commit(lambda: [selectors.season_standings_forget(s) for s in season_ids])
+    def forget() -> None:
+        for season_id in season_ids:
+            selectors.season_standings_forget(season_id)
+
+    transaction.on_commit(forget)
     return club

@@ -52,7 +52,7 @@ def _upload(request: HttpRequest) -> bytes:
     if size > roster.MAX_BYTES:
         # Refused on its size alone: a large file is never read into memory.
         raise UserError("roster_too_large", roster.too_large_message(size), field="file")
-    return upload.read()
+    return bytes(upload.read())
 
 
 @login_required

@@ -14,9 +14,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments.models import (
-    BigLoserAward,
     Player,
-    Season,
     Seating,
     Session,
     SessionStanding,
@@ -351,23 +349,23 @@ def season_standings(season_id: int) -> list[SeasonRow]:
     With "best N nights", only each player's best N nights count towards the ranking
     value (`score`); sessions, games won, points, hooks and average finish stay over
     every night."""
-    season = Season.objects.select_related("club").filter(pk=season_id).first()
-    if season is None:
-        return []
-    scoring = season.club.ladder_scoring
-    best = season.club.ladder_best_nights
     lower_rules = {r.rules_id for r in fmt.FORMATS.values() if r.lower_is_better}
+    # The club's choice rides along on every row: no query more than before.
     rows = list(
         SessionStanding.objects.filter(session__season_id=season_id).values_list(
             "player_id", "session_id", "position", "points", "games_won", "hooks",
-            "session__rules_id",
+            "session__rules_id", "session__club__ladder_scoring",
+            "session__club__ladder_best_nights",
         )
     )  # fmt: skip
+    if not rows:
+        return []
+    scoring, best = rows[0][7], rows[0][8]
     field: dict[int, int] = defaultdict(int)
-    for _, session_id, *_rest in rows:
-        field[session_id] += 1
+    for row in rows:
+        field[row[1]] += 1
     nights: dict[int, list[_Night]] = defaultdict(list)
-    for player_id, session_id, position, points, won, hooks, rules_id in rows:
+    for player_id, session_id, position, points, won, hooks, rules_id, *_club in rows:
         nights[player_id].append(
             _Night(position, field[session_id], points, won, hooks, rules_id in lower_rules)
         )
@@ -418,7 +416,6 @@ def big_loser_suggestion(season_id: int, criterion: str) -> list[SeasonRow]:
 class SeasonAwards:
     """The awards at the end of a season (docs/tournament.md, Season awards)."""
 
-    big_loser: BigLoserAward | None
     # Every player with the most games won (a tie shares the award).
     most_wins: list[SeasonRow]
     # The names the ratings' "most improved rating" selector gives; None when no
@@ -450,13 +447,12 @@ def _most_improved(season_id: int) -> list[str] | None:
     return names
 
 
-def season_awards(season_id: int) -> SeasonAwards:
-    rows = season_standings_cached(season_id)
+def season_awards(season_id: int, rows: list[SeasonRow] | None = None) -> SeasonAwards:
+    """The season's awards besides the Big Loser (recorded by the director, see
+    `BigLoserAward`); `rows` is the season's ladder when the caller has it."""
+    rows = season_standings_cached(season_id) if rows is None else rows
     top = max((r.games_won for r in rows), default=0)
     return SeasonAwards(
-        big_loser=BigLoserAward.objects.filter(season_id=season_id)
-        .select_related("player")
-        .first(),
         most_wins=[r for r in rows if top and r.games_won == top],
         most_improved=_most_improved(season_id),
     )

@@ -119,6 +119,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     season = next((s for s in seasons if str(s.pk) == wanted), seasons[0] if seasons else None)
     awards = BigLoserAward.objects.filter(season__club=club).select_related("season", "player")
     may_direct = can_direct(request.user, club)
+    rows = selectors.season_standings_cached(season.pk) if season else []
     return render(
         request,
         "tournaments/club.html",
@@ -126,7 +127,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "seasons": seasons,
             "season": season,
-            "rows": selectors.season_standings_cached(season.pk) if season else [],
+            "rows": rows,
             "sessions": (
                 season.sessions.order_by("-date")
                 if may_direct
@@ -140,7 +141,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             if season and may_direct
             else [],
             "award": next((a for a in awards if season and a.season_id == season.pk), None),
-            "season_awards": selectors.season_awards(season.pk) if season else None,
+            "season_awards": selectors.season_awards(season.pk, rows) if season else None,
             "season_closed": bool(season and season.ends_on < timezone.localdate()),
         },
     )
