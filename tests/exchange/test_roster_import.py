@@ -7,6 +7,8 @@ of it in one transaction.
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from typing import Any
 
@@ -15,6 +17,8 @@ from django.core import signing
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -432,3 +436,38 @@ def test_the_api_refuses_other_callers(club: Club) -> None:
     refused = other.post(path, {"csv": "name\nAnn\n", "confirm": True}, format="json")
     assert refused.status_code == 403
     assert snapshot(club) == []
+
+
+# Any spreadsheet's CSV ---------------------------------------------------------------
+
+NAMES = st.text(
+    alphabet=st.characters(blacklist_categories=["Cc", "Cs", "Zl", "Zp"]), min_size=1, max_size=30
+).filter(lambda n: n.strip() and not n.strip().startswith("\ufeff"))
+
+
+@given(
+    players=st.lists(
+        st.tuples(NAMES, st.one_of(st.none(), st.floats(-1e6, 1e6, allow_nan=False))),
+        min_size=1,
+        max_size=20,
+        unique_by=lambda p: " ".join(p[0].split()).casefold(),
+    ),
+    delimiter=st.sampled_from([",", ";", "\t"]),
+    bom=st.booleans(),
+    newline=st.sampled_from(["\n", "\r\n"]),
+)
+@settings(max_examples=60, deadline=None)
+def test_any_roster_a_spreadsheet_writes_reads_back_the_same(
+    players: list[tuple[str, float | None]], delimiter: str, bom: bool, newline: str
+) -> None:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=delimiter, lineterminator=newline)
+    writer.writerow(["Name", "Rating"])
+    for name, rating in players:
+        writer.writerow([name, "" if rating is None else repr(rating)])
+    data = ("\ufeff" if bom else "") + out.getvalue()
+    parsed = roster.parse_roster(data.encode("utf-8"))
+    assert parsed.delimiter == delimiter
+    assert [(r.name, r.rating, r.error) for r in parsed.rows] == [
+        (" ".join(name.split()), rating, None) for name, rating in players
+    ]
