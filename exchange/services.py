@@ -92,8 +92,15 @@ def _shown(value: object) -> str:
     return str(value)
 
 
+def _name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
 def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[PreviewRow, ...]:
-    by_name = {p.name.casefold(): p for p in players}
+    # Names match regardless of case and spacing, as when typing a session's roster; of
+    # two stored names that differ only so, the one spelled as in the file wins.
+    by_name = {_name_key(p.name): p for p in sorted(players, key=lambda p: p.pk)}
+    exact = {p.name: p for p in players}
     by_external = {p.external_id: p for p in players if p.external_id}
     claimed: dict[int, int] = {}
     result: list[PreviewRow] = []
@@ -116,7 +123,7 @@ def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[Pre
         player = by_external.get(row.external_id) if row.external_id else None
         how = "by external id"
         if player is None:
-            player = by_name.get(row.name.casefold())
+            player = exact.get(row.name) or by_name.get(_name_key(row.name))
             how = "by name"
         if player is None:
             result.append(preview("add"))
@@ -140,7 +147,7 @@ def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[Pre
             changes.append(f"external id: {_shown(player.external_id)} → {row.external_id}")
         if row.rating is not None and row.rating != player.seed_rating:
             changes.append(f"rating: {_shown(player.seed_rating)} → {_shown(row.rating)}")
-        if how == "by external id" and player.name.casefold() != row.name.casefold():
+        if how == "by external id" and _name_key(player.name) != _name_key(row.name):
             how += f" (the name stays {player.name})"
         result.append(preview("match", player_id=player.pk, reason=how, changes=tuple(changes)))
     return tuple(result)

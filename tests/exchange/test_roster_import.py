@@ -471,3 +471,9 @@ def test_any_roster_a_spreadsheet_writes_reads_back_the_same(
     assert [(r.name, r.rating, r.error) for r in parsed.rows] == [
         (" ".join(name.split()), rating, None) for name, rating in players
     ]
+
+
+def test_a_name_matches_regardless_of_case_and_spacing(club: Club) -> None:
+    spaced = PlayerFactory(club=club, name="ann  LEE")
+    preview = services.roster_preview(club=club, content=b"name\nAnn Lee\n")
+    assert [(r.action, r.player_id) for r in preview.rows] == [("match", spaced.pk)]
