@@ -20,7 +20,6 @@ from django.db import transaction
 
 from exchange.roster import RosterRow, parse_roster
 from huckley.errors import ConflictError, UserError
-from tournaments import selectors
 from tournaments.models import Club, Player
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -232,7 +231,7 @@ MAX_BEST_NIGHTS = 100
 
 @transaction.atomic
 def club_ladder_update(*, club_id: int, scoring: str, best_nights: int | None, user: User) -> Club:
-    """The club's choice of season ladder scoring; every season's ladder is refreshed."""
+    """The club's choice of season ladder scoring, for every season's ladder."""
     if scoring not in LADDER_SCORINGS:
         raise UserError(
             "ladder_scoring_unknown",
@@ -249,12 +248,5 @@ def club_ladder_update(*, club_id: int, scoring: str, best_nights: int | None, u
     club.ladder_scoring = scoring
     club.ladder_best_nights = best_nights
     club.save(update_fields=["ladder_scoring", "ladder_best_nights"])
-    season_ids = list(club.seasons.values_list("pk", flat=True))
-
-    # The cached ladders rank by the old scoring: drop them once this commits.
-    def forget() -> None:
-        for season_id in season_ids:
-            selectors.season_standings_forget(season_id)
-
-    transaction.on_commit(forget)
+    # The cached ladders need no clearing: their cache key names the scoring in force.
     return club
