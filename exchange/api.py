@@ -48,7 +48,7 @@ class GameExportSerializer(serializers.Serializer):
     status = serializers.CharField()
     record = serializers.DictField(
         help_text="The game record, exactly in the engine's format (`buck-game/1`, "
-        "docs/engine.md): `python -m engine check` reads it as it is."
+        "docs/game-record.md): `python -m engine check` reads it as it is."
     )
 
 

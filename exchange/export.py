@@ -1,7 +1,7 @@
 """Reads that leave the site: a session's games (JSON and CSV) and a season's ladder (CSV).
 
 The JSON export carries every game's record exactly as the engine reads it
-(`scoring.services.game_record`, format `buck-game/1`, docs/engine.md), so that any
+(`scoring.services.game_record`, format `buck-game/1`, docs/game-record.md), so that any
 outside tool, the engine's own command line included, can check and score it.
 """
 
