@@ -86,6 +86,7 @@ urlpatterns = [
     path("games/<int:game_id>/rounds/<int:number>/", games.GameRound.as_view(), name="game_round"),
     path("games/<int:game_id>/changes/", games.GameChanges.as_view(), name="game_changes"),
     path("games/<int:game_id>/pending/", games.GamePending.as_view(), name="game_pending"),
+    path("", include("exchange.api_urls")),
     # Any other path, newlines included (a plain `.` would leave them to the HTML 404).
     re_path(r"^[\s\S]*$", not_found, name="not_found"),
 ]

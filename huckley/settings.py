@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "scoring",
     "api",
     "ratings",
+    "exchange",
 ]
 
 MIDDLEWARE = [

@@ -25,6 +25,7 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    path("", include("exchange.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
     path("", include("ratings.urls")),

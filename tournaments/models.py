@@ -49,9 +49,30 @@ class Club(models.Model):
         validators=[validate_time_zone],
         help_text="An IANA name such as Europe/London; every time on the club's pages uses it.",
     )
+    ladder_scoring = models.CharField(
+        max_length=20,
+        choices=[
+            ("average", "Best average finishing position"),
+            ("placings", "Points per placing"),
+            ("totals", "Total game points"),
+        ],
+        default="average",
+        help_text="How the season ladder ranks players (docs/tournament.md, Ladder scoring).",
+    )
+    ladder_best_nights = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Only each player's best N nights count; empty: every night counts.",
+    )
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ladder_best_nights__isnull=True) | Q(ladder_best_nights__gte=1),
+                name="club_ladder_best_nights_positive",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -93,11 +114,23 @@ class Player(models.Model):
     )
     # An inactive player is left out of new sessions' rosters; their history stays.
     active = models.BooleanField(default=True)
+    email = models.EmailField(blank=True, default="")
+    # The club's own id for the player (a membership number), so that a roster file from
+    # the club's spreadsheet matches the same player however the name is spelled.
+    external_id = models.CharField(max_length=64, blank=True, default="")
+    seed_rating = models.FloatField(
+        null=True, blank=True, help_text="A rating brought in by an import."
+    )
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_per_club"),
+            models.UniqueConstraint(
+                fields=["club", "external_id"],
+                condition=~Q(external_id=""),
+                name="player_external_id_unique_per_club",
+            ),
         ]
 
     def __str__(self) -> str:

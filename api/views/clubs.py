@@ -155,8 +155,9 @@ class SeasonStandings(ApiView):
     @doc(
         need=Need.PUBLIC,
         summary="A season's standings",
-        description="Over the season's finished sessions: best average finishing position "
-        "first, then games won, then points. Served from a cache that finishing a session "
+        description="Over the season's finished sessions, by the club's ladder scoring "
+        "(by default best average finishing position first, then games won, then points; "
+        "docs/tournament.md, Ladder scoring). Served from a cache that finishing a session "
         "refreshes in the background.",
         responses={200: OutputSerializer(many=True)},
         errors=[404],

@@ -1,0 +1,252 @@
+"""Writes of the exchange app: a roster import, and the club's ladder scoring.
+
+A roster import runs in two steps. `roster_preview` reads the file and says, row by row,
+what confirming would do (add a player, match one, or refuse the row) and writes
+nothing. `roster_import` reads the same file again, with the club locked, and writes all
+of it in one transaction, or nothing: when any row is refused, or when the club's
+players changed since the preview (the director sees the new preview first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+
+from exchange.roster import RosterRow, parse_roster
+from huckley.errors import ConflictError, UserError
+from tournaments.models import Club, Player
+
+User = AbstractBaseUser | AnonymousUser | None
+Action = Literal["add", "match", "refuse"]
+
+
+@dataclass(frozen=True)
+class PreviewRow:
+    line: int
+    name: str
+    action: Action
+    player_id: int | None = None
+    # Refused: why. Matched: how (by external id or by name).
+    reason: str = ""
+    # Matched: what confirming changes on the player, in words.
+    changes: tuple[str, ...] = ()
+    email: str = ""
+    external_id: str = ""
+    rating: float | None = None
+
+
+@dataclass(frozen=True)
+class RosterPreview:
+    rows: tuple[PreviewRow, ...]
+    columns: tuple[str, ...] = field(default=())
+
+    def of(self, action: Action) -> list[PreviewRow]:
+        return [r for r in self.rows if r.action == action]
+
+    @property
+    def added(self) -> list[PreviewRow]:
+        return self.of("add")
+
+    @property
+    def matched(self) -> list[PreviewRow]:
+        return self.of("match")
+
+    @property
+    def refused(self) -> list[PreviewRow]:
+        return self.of("refuse")
+
+    @property
+    def can_confirm(self) -> bool:
+        return not self.refused and any(r.action == "add" or r.changes for r in self.rows)
+
+    def fingerprint(self) -> str:
+        """What confirming would do, as a digest: a confirm whose file or club changed
+        since the preview the director saw is refused."""
+        text = json.dumps([asdict(r) for r in self.rows], sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "columns": list(self.columns),
+            "can_confirm": self.can_confirm,
+            "fingerprint": self.fingerprint(),
+            "added": len(self.added),
+            "matched": len(self.matched),
+            "refused": len(self.refused),
+            "rows": [{**asdict(r), "changes": list(r.changes)} for r in self.rows],
+        }
+
+
+def _shown(value: object) -> str:
+    if value is None or value == "":
+        return "(none)"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[PreviewRow, ...]:
+    # Names match regardless of case and spacing, as when typing a session's roster; of
+    # two stored names that differ only so, the one spelled as in the file wins.
+    by_name = {_name_key(p.name): p for p in sorted(players, key=lambda p: p.pk)}
+    exact = {p.name: p for p in players}
+    by_external = {p.external_id: p for p in players if p.external_id}
+    claimed: dict[int, int] = {}
+    result: list[PreviewRow] = []
+    for row in rows:
+
+        def preview(action: Action, row: RosterRow = row, **kw: Any) -> PreviewRow:
+            return PreviewRow(
+                line=row.line,
+                name=row.name,
+                email=row.email,
+                external_id=row.external_id,
+                rating=row.rating,
+                action=action,
+                **kw,
+            )
+
+        if row.error is not None:
+            result.append(preview("refuse", reason=row.error))
+            continue
+        player = by_external.get(row.external_id) if row.external_id else None
+        how = "by external id"
+        if player is None:
+            player = exact.get(row.name) or by_name.get(_name_key(row.name))
+            how = "by name"
+        if player is None:
+            result.append(preview("add"))
+            continue
+        if player.pk in claimed:
+            reason = f"matches the same player ({player.name}) as line {claimed[player.pk]}"
+            result.append(preview("refuse", player_id=player.pk, reason=reason))
+            continue
+        if row.external_id and player.external_id and player.external_id != row.external_id:
+            reason = (
+                f"{player.name} has the external id {player.external_id!r} already; "
+                f"the file says {row.external_id!r}"
+            )
+            result.append(preview("refuse", player_id=player.pk, reason=reason))
+            continue
+        claimed[player.pk] = row.line
+        changes: list[str] = []
+        if row.email and row.email != player.email:
+            changes.append(f"email: {_shown(player.email)} → {row.email}")
+        if row.external_id and row.external_id != player.external_id:
+            changes.append(f"external id: {_shown(player.external_id)} → {row.external_id}")
+        if row.rating is not None and row.rating != player.seed_rating:
+            changes.append(f"rating: {_shown(player.seed_rating)} → {_shown(row.rating)}")
+        if how == "by external id" and _name_key(player.name) != _name_key(row.name):
+            how += f" (the name stays {player.name})"
+        result.append(preview("match", player_id=player.pk, reason=how, changes=tuple(changes)))
+    return tuple(result)
+
+
+def roster_preview(*, club: Club, content: bytes) -> RosterPreview:
+    """What importing `content` would do; writes nothing. A file that cannot be read at
+    all raises `UserError`."""
+    parsed = parse_roster(content)
+    players = list(Player.objects.filter(club=club))
+    return RosterPreview(rows=_classify(parsed.rows, players), columns=parsed.columns)
+
+
+@dataclass(frozen=True)
+class RosterResult:
+    added: int
+    updated: int
+    unchanged: int
+
+
+@transaction.atomic
+def roster_import(
+    *, club_id: int, content: bytes, expected: str | None = None, user: User
+) -> RosterResult:
+    """Import the roster file: all of it, or nothing.
+
+    `expected` is the fingerprint of the preview the director confirmed; when the club's
+    players changed since (another import, a new session's players), the import is
+    refused so that the director sees the new preview first.
+    """
+    parsed = parse_roster(content)
+    # The club row serialises imports of one club: two directors confirming at once
+    # cannot both add the same name.
+    Club.objects.select_for_update().get(pk=club_id)
+    players = {p.pk: p for p in Player.objects.select_for_update().filter(club_id=club_id)}
+    preview = RosterPreview(
+        rows=_classify(parsed.rows, list(players.values())), columns=parsed.columns
+    )
+    if preview.refused:
+        lines = ", ".join(str(r.line) for r in preview.refused[:10])
+        raise UserError(
+            "roster_refused",
+            f"{len(preview.refused)} row(s) are refused (line {lines}); fix them in the file "
+            "and upload it again. Nothing was imported.",
+        )
+    if expected is not None and preview.fingerprint() != expected:
+        raise ConflictError(
+            "roster_changed",
+            "The club's players changed since the preview; look at the new preview and "
+            "confirm again. Nothing was imported.",
+        )
+    new = [
+        Player(
+            club_id=club_id,
+            name=r.name,
+            email=r.email,
+            external_id=r.external_id,
+            seed_rating=r.rating,
+        )
+        for r in preview.added
+    ]
+    Player.objects.bulk_create(new)
+    updated: list[Player] = []
+    for r in preview.matched:
+        if not r.changes:
+            continue
+        assert r.player_id is not None
+        player = players[r.player_id]
+        player.email = r.email or player.email
+        player.external_id = r.external_id or player.external_id
+        player.seed_rating = r.rating if r.rating is not None else player.seed_rating
+        updated.append(player)
+    Player.objects.bulk_update(updated, ["email", "external_id", "seed_rating"])
+    return RosterResult(
+        added=len(new), updated=len(updated), unchanged=len(preview.matched) - len(updated)
+    )
+
+
+LADDER_SCORINGS = ("average", "placings", "totals")
+MAX_BEST_NIGHTS = 100
+
+
+@transaction.atomic
+def club_ladder_update(*, club_id: int, scoring: str, best_nights: int | None, user: User) -> Club:
+    """The club's choice of season ladder scoring, for every season's ladder."""
+    if scoring not in LADDER_SCORINGS:
+        raise UserError(
+            "ladder_scoring_unknown",
+            "Choose a ladder scoring: average finish, points per placing or totals.",
+            field="scoring",
+        )
+    if best_nights is not None and not 1 <= best_nights <= MAX_BEST_NIGHTS:
+        raise UserError(
+            "ladder_best_nights_invalid",
+            f"Best nights must be a number from 1 to {MAX_BEST_NIGHTS}, or empty for every night.",
+            field="best_nights",
+        )
+    club = Club.objects.select_for_update().get(pk=club_id)
+    club.ladder_scoring = scoring
+    club.ladder_best_nights = best_nights
+    club.save(update_fields=["ladder_scoring", "ladder_best_nights"])
+    # The cached ladders need no clearing: their cache key names the scoring in force.
+    return club
