@@ -48,7 +48,7 @@ ERROR_TEXT = {
 }
 
 # The credentials that can satisfy each need; `{}` means none are needed.
-AUTH = {
+AUTH: dict[Need, list[str | None]] = {
     Need.PUBLIC: ["tokenAuth", "cookieAuth", "scorerLink", None],
     Need.VIEW: ["tokenAuth", "cookieAuth", "scorerLink", None],
     Need.DIRECT: ["tokenAuth", "cookieAuth"],
@@ -115,7 +115,7 @@ def doc(
             documented.setdefault(code, OpenApiResponse(ErrorSerializer, ERROR_TEXT[code]))
         text = f"{description}\n\n**Permission:** {NEED_TEXT[need]}".strip()
         method.need = need  # type: ignore[attr-defined]
-        return extend_schema(  # type: ignore[no-any-return]
+        return extend_schema(
             summary=summary,
             description=text,
             request=request,

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import User as Account
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,11 +21,10 @@ from huckley.errors import ConflictError, UserError
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.format import make_rng
 from tournaments.models import ScorerLink, Seating, Session, Table
-from tournaments.permissions import Actor, as_actor, can_direct, live_links
+from tournaments.permissions import Actor, User, as_actor, can_direct, live_links
 
 logger = logging.getLogger(__name__)
 
-User = AbstractBaseUser | AnonymousUser | None
 Who = Actor | User
 
 
@@ -45,7 +44,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class _Who:
-    user: Any
+    user: Account | None
     link: ScorerLink | None
     device: str
     director: bool
@@ -53,7 +52,7 @@ class _Who:
 
 def _who(who: Who, game: Game) -> _Who:
     actor = as_actor(who)
-    user = actor.user if actor.is_authenticated else None
+    user = actor.account
     link = None
     if actor.scorer_tokens:
         link = live_links(actor.scorer_tokens).filter(table_id=game.table_id).first()
@@ -357,9 +356,9 @@ def round_submit(*, game_id: int, number: int, data: Mapping[str, Any], actor: W
     return Entry(round=saved)
 
 
-def _describe(user: Any, link: ScorerLink | None) -> str:
+def _describe(user: Account | None, link: ScorerLink | None) -> str:
     if user is not None:
-        return str(user.get_username())
+        return user.get_username()
     return "the table's scorer link" if link is not None else "someone"
 
 

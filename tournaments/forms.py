@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django import forms
+from django.db.models import Model
 from django.utils import timezone
 
 from tournaments.models import RULES_CHOICES, Club, Player, Season
+
+M = TypeVar("M", bound=Model)
+
+
+def _model_choices(form: forms.Form, name: str, model: type[M]) -> forms.ModelChoiceField[M]:
+    """The form's copy of a model choice field declared on its class, to narrow its
+    choices per request (`form.fields` is typed as holding any field)."""
+    return cast("forms.ModelChoiceField[M]", form.fields[name])
 
 
 class SessionForm(forms.Form):
@@ -50,14 +59,15 @@ class SessionForm(forms.Form):
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["season"].queryset = club.seasons.all()
-        self.fields["players"].queryset = club.players.all()
+        _model_choices(self, "season", Season).queryset = club.seasons.all()
+        _model_choices(self, "players", Player).queryset = club.players.all()
         latest = club.seasons.first()
         if latest is not None:
             self.fields["season"].initial = latest.pk
 
     def names(self) -> list[str]:
-        return self.cleaned_data.get("new_names", "").splitlines()
+        new_names: str = self.cleaned_data.get("new_names", "")
+        return new_names.splitlines()
 
 
 class AddPlayersForm(forms.Form):
@@ -71,4 +81,5 @@ class AddPlayersForm(forms.Form):
     def __init__(self, *args: Any, club: Club, playing: Iterable[int] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Only club members who are not already playing can be added.
-        self.fields["players"].queryset = club.players.exclude(pk__in=list(playing))
+        players = _model_choices(self, "players", Player)
+        players.queryset = club.players.exclude(pk__in=list(playing))

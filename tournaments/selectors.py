@@ -212,14 +212,15 @@ def session_standings(session: Session) -> list[StandingRow]:
     )
     ordered += [(pid, None, None) for pid in rest]
     rows = []
-    for position, (pid, rank, place) in enumerate(ordered, start=1):
-        t = totals.get(pid, {})
+    no_games: dict[str, int | None] = {}
+    for position, (pid, table_rank, place) in enumerate(ordered, start=1):
+        t = totals.get(pid, no_games)
         rows.append(
             StandingRow(
                 position=position,
                 player_id=pid,
                 name=names.get(pid, "?"),
-                table_rank=rank,
+                table_rank=table_rank,
                 place=place,
                 points=t.get("points") or 0,
                 games_played=t.get("played") or 0,

@@ -40,7 +40,7 @@ from tournaments.models import (
     Sitting,
     Table,
 )
-from tournaments.permissions import User
+from tournaments.permissions import User, account
 
 
 def _clean_names(names: Sequence[str]) -> list[str]:
@@ -120,7 +120,7 @@ def session_create(
         seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31),
         is_public=is_public,
         double_entry=double_entry,
-        created_by=user if user is not None and user.is_authenticated else None,
+        created_by=account(user),
     )
     SessionPlayer.objects.bulk_create(
         [SessionPlayer(session=session, player=p) for p in {p.pk: p for p in players}.values()]
@@ -169,7 +169,7 @@ def scorer_link_create(*, table_id: int, user: User) -> ScorerLink:
     return ScorerLink.objects.create(
         table=table,
         token=secrets.token_urlsafe(24),
-        created_by=user if user is not None and user.is_authenticated else None,
+        created_by=account(user),
     )
 
 
@@ -641,7 +641,7 @@ def big_loser_award(*, season_id: int, player_id: int, note: str = "", user: Use
         defaults={
             "player": player,
             "note": note,
-            "awarded_by": user if user and user.is_authenticated else None,
+            "awarded_by": account(user),
         },
     )
     return award
