@@ -28,6 +28,7 @@ def many_data(serializer: type[serializers.BaseSerializer[T]], items: Iterable[T
     data: list[Any] = serializer.many_init(items).data
     return data
 
+
 # Errors -------------------------------------------------------------------------------
 
 
