@@ -8,7 +8,7 @@ and the extension fields are in docs/engine.md.
 
 from __future__ import annotations
 
-from engine.base import FORMAT, EngineUsageError, OptionInfo, RulesInfo
+from engine.base import FORMAT, EngineUsageError, OptionInfo, RulesInfo, Verdict
 from engine.dealing import draw_first_dealer, next_game_first_dealer
 from engine.record import check, simulate
 from engine.registry import RULES, rules_info
@@ -19,6 +19,7 @@ __all__ = [
     "EngineUsageError",
     "OptionInfo",
     "RulesInfo",
+    "Verdict",
     "check",
     "draw_first_dealer",
     "next_game_first_dealer",

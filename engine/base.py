@@ -14,7 +14,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 FORMAT: Final = "buck-game/1"
 
@@ -143,6 +143,19 @@ class Table:
     seat: Mapping[str, int]
     first_dealer: int | None
     options: Mapping[str, Any]
+
+
+class Verdict(TypedDict):
+    """What `engine.check` returns for a game record (docs/engine.md, "Output")."""
+
+    valid: bool
+    rules: str | None
+    rounds: list[dict[str, Any]]
+    scores: dict[str, int]
+    finished: bool
+    winner: str | list[str] | None
+    next_dealer: str | None
+    errors: list[Problem]
 
 
 @dataclass(slots=True)

@@ -18,6 +18,7 @@ from engine.base import (
     Problem,
     RuleSet,
     Table,
+    Verdict,
     literal,
     names,
     problem,
@@ -27,7 +28,7 @@ from engine.dealing import draw_first_dealer
 from engine.registry import RULES, rule_set
 
 
-def _output(rules: Any) -> dict[str, Any]:
+def _output(rules: Any) -> Verdict:
     return {
         "valid": False,
         "rules": rules if isinstance(rules, str) else None,
@@ -123,7 +124,7 @@ def _options(raw: Any, rs: RuleSet, errors: list[Problem]) -> dict[str, Any]:
     return options
 
 
-def check(record: Mapping[str, Any]) -> dict[str, Any]:
+def check(record: Mapping[str, Any]) -> Verdict:
     """Check and score a `buck-game/1` game record; see docs/engine.md.
 
     Never raises on bad input: the output's `valid` is false and `errors` says why.

@@ -76,7 +76,7 @@ def game_record(game: Game, *, rounds: Sequence[Mapping[str, Any]] | None = None
     }
 
 
-def game_check(game: Game) -> dict[str, Any]:
+def game_check(game: Game) -> engine.Verdict:
     return engine.check(game_record(game))
 
 
@@ -189,7 +189,7 @@ def _lock_game(game_id: int) -> Game:
     return game
 
 
-def _refuse(output: Mapping[str, Any], *, changed: int, verb: str) -> UserError:
+def _refuse(output: engine.Verdict, *, changed: int, verb: str) -> UserError:
     errors = list(output["errors"])
     where = errors[0].get("round") if errors else None
     if verb == "deleted" and where is not None:
@@ -212,12 +212,11 @@ def _refuse(output: Mapping[str, Any], *, changed: int, verb: str) -> UserError:
     )
 
 
-def _store_outcome(game: Game, output: Mapping[str, Any], *, rounds: int) -> None:
+def _store_outcome(game: Game, output: engine.Verdict, *, rounds: int) -> None:
     """Keep the game's summary rows in step with the engine's verdict."""
-    winners = output["winner"]
-    if isinstance(winners, str):
-        winners = [winners]
-    winners = set(winners or [])
+    winner = output["winner"]
+    # One name, a list of names for a shared win, or nobody yet.
+    winners = {winner} if isinstance(winner, str) else set(winner or [])
     hooks: dict[str, int] = {}
     for r in output["rounds"]:
         for name in r["hooks"]:
@@ -242,7 +241,7 @@ def _store_outcome(game: Game, output: Mapping[str, Any], *, rounds: int) -> Non
     game.save(update_fields=["round_count", "status", "finished_at"])
 
 
-def _sync_next_game(game: Game, output: Mapping[str, Any]) -> None:
+def _sync_next_game(game: Game, output: engine.Verdict) -> None:
     """After a change, the next game at the table must follow from this one: started when
     this one ends, dealt first by its winner, gone again if this one is re-opened."""
     table = game.table
@@ -278,7 +277,7 @@ def _sync_next_game(game: Game, output: Mapping[str, Any]) -> None:
 
 def _recheck(
     game: Game, rounds: list[dict[str, Any]], *, changed: int, verb: str
-) -> dict[str, Any]:
+) -> engine.Verdict:
     output = engine.check(game_record(game, rounds=rounds))
     if not output["valid"]:
         raise _refuse(output, changed=changed, verb=verb)
