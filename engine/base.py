@@ -14,12 +14,21 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, TypedDict
+from typing import Any, Final, NotRequired, TypedDict
 
 FORMAT: Final = "buck-game/1"
 
 OptionValue = int | bool | str
-Problem = dict[str, Any]
+
+
+class Problem(TypedDict):
+    """One entry of the output's `errors` (docs/engine.md, "Errors")."""
+
+    round: int | None
+    code: str
+    message: str
+    field: str | None
+    player: NotRequired[str]
 
 
 class EngineUsageError(Exception):
