@@ -154,6 +154,18 @@ class Table:
     options: Mapping[str, Any]
 
 
+class GameRecord(TypedDict):
+    """A game record as the engine writes one (`simulate`; docs/game-record.md). `check`
+    reads any JSON value, so it takes a plain mapping."""
+
+    format: str
+    rules: str
+    players: list[str]
+    first_dealer: str
+    options: dict[str, Any]
+    rounds: list[dict[str, Any]]
+
+
 class Verdict(TypedDict):
     """What `engine.check` returns for a game record (docs/engine.md, "Output")."""
 

@@ -15,6 +15,7 @@ from typing import Any
 from engine.base import (
     FORMAT,
     EngineUsageError,
+    GameRecord,
     Problem,
     RuleSet,
     Table,
@@ -216,7 +217,7 @@ def simulate(
     options: Mapping[str, Any] | None = None,
     strategy: str = "random",
     card_play: bool = False,
-) -> dict[str, Any]:
+) -> GameRecord:
     """A whole game played with legal decisions, as a game record `check` accepts.
 
     The same arguments give the same game. Raises `EngineUsageError` for arguments no

@@ -60,7 +60,9 @@ def _who(who: Who, game: Game) -> _Who:
     return _Who(user=user, link=link, device=actor.device or "unknown", director=director)
 
 
-def game_record(game: Game, *, rounds: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+def game_record(
+    game: Game, *, rounds: Sequence[Mapping[str, Any]] | None = None
+) -> engine.GameRecord:
     """The game in the engine's record format (`buck-game/1`)."""
     game_players = list(game.game_players.all())
     first_dealer = next(gp.name for gp in game_players if gp.player_id == game.first_dealer_id)
