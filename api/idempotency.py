@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import wraps
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -26,16 +26,13 @@ from rest_framework.response import Response
 
 from api.errors import IdempotencyKeyReused, exception_handler
 from api.models import IdempotencyRecord
+from api.permissions import GuardedView
 from tournaments.permissions import Actor
-
-if TYPE_CHECKING:
-    from api.views.base import ApiView
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY_LENGTH = 255
 
-V = TypeVar("V", bound="ApiView")
 Handler = Callable[..., Response]
 
 
@@ -80,7 +77,7 @@ def idempotent(handler: Handler) -> Handler:
     and permissions, so a replay is only ever shown to a caller who may make the call."""
 
     @wraps(handler)
-    def wrapper(view: ApiView, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def wrapper(view: GuardedView, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = _key(request)
         if key is None:
             return handler(view, request, *args, **kwargs)

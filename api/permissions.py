@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rest_framework import exceptions
 from rest_framework.permissions import BasePermission
@@ -18,9 +18,6 @@ from rest_framework.request import Request
 
 from tournaments.models import Club, Session, Table
 from tournaments.permissions import Actor, can_direct, can_score, can_view_session
-
-if TYPE_CHECKING:
-    from api.views.base import ApiView
 
 
 class Need(StrEnum):
@@ -64,6 +61,20 @@ class Target:
     obj: Any = None
 
 
+class GuardedView(Protocol):
+    """What this module and `api.idempotency` need of a view; `api.views.base.ApiView` is
+    one. A protocol rather than an import, so that the views depend on this module and
+    not the other way round."""
+
+    @property
+    def actor(self) -> Actor: ...
+
+    @property
+    def target(self) -> Target: ...
+
+    def need(self, method: str) -> Need: ...
+
+
 def may_see(actor: Actor, target: Target) -> bool:
     if target.session is None:
         return True
@@ -74,7 +85,7 @@ def may_see(actor: Actor, target: Target) -> bool:
 
 class ActorPermission(BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
-        api_view: ApiView = view
+        api_view: GuardedView = view
         need = api_view.need(request.method or "GET")
         if need is Need.PUBLIC:
             return True

@@ -50,10 +50,6 @@ def session_entries(session: Session) -> QuerySet[SessionPlayer]:
     )
 
 
-def current_sitting(session: Session) -> Sitting | None:
-    return session.sittings.order_by("-number").first()
-
-
 def session_sittings(session: Session) -> QuerySet[Sitting]:
     return session.sittings.order_by("number")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import clubs, games, misc, sessions, tables
+from api.views import clubs, games, misc, sessions, sittings, tables
 from api.views.docs import SwaggerDocs
 from api.views.errors import not_found
 
@@ -47,17 +47,17 @@ urlpatterns = [
     ),
     path(
         "sessions/<int:session_id>/movement/",
-        sessions.SessionMovement.as_view(),
+        sittings.SessionMovement.as_view(),
         name="session_movement",
     ),
     path(
         "sessions/<int:session_id>/movement/undo/",
-        sessions.SessionMovementUndo.as_view(),
+        sittings.SessionMovementUndo.as_view(),
         name="session_movement_undo",
     ),
     path(
         "sessions/<int:session_id>/rebalance/",
-        sessions.SessionRebalance.as_view(),
+        sittings.SessionRebalance.as_view(),
         name="session_rebalance",
     ),
     path(
@@ -70,10 +70,10 @@ urlpatterns = [
     ),
     path(
         "sessions/<int:session_id>/sittings/",
-        sessions.SessionSittings.as_view(),
+        sittings.SessionSittings.as_view(),
         name="session_sittings",
     ),
-    path("sittings/<int:sitting_id>/", sessions.SittingDetail.as_view(), name="sitting"),
+    path("sittings/<int:sitting_id>/", sittings.SittingDetail.as_view(), name="sitting"),
     path("tables/<int:table_id>/", tables.TableDetail.as_view(), name="table"),
     path(
         "tables/<int:table_id>/scorer-links/",

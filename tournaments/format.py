@@ -11,6 +11,10 @@ Every random choice comes from `make_rng(seed, *labels)`, so a director can repl
 placement came about from the session's seed. Where a result depends on the order of its
 input (a set of players, a group of tied players), the input is sorted first, so a replay
 does not depend on the order a query happened to return rows in.
+
+Why one module of about 600 lines: it is one thing, the format's rules as pure functions
+over plain data, read top to bottom in the order of a session (sizes, split, ranking,
+movement, seats, sit-outs, rebalancing); each rule is a function a reader can hold.
 """
 
 from __future__ import annotations

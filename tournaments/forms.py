@@ -9,7 +9,7 @@ from django import forms
 from django.db.models import Model
 from django.utils import timezone
 
-from tournaments.models import RULES_CHOICES, Club, Player, Season
+from tournaments.models import RULES_CHOICES, Club, Player, Season, Session
 
 M = TypeVar("M", bound=Model)
 
@@ -38,7 +38,7 @@ class SessionForm(forms.Form):
     )
     is_public = forms.BooleanField(
         required=False,
-        initial=True,
+        initial=Session.PUBLIC_BY_DEFAULT,
         label="Public",
         help_text="Anyone can see the tables, find their table and read the standings.",
     )
@@ -68,6 +68,22 @@ class SessionForm(forms.Form):
     def names(self) -> list[str]:
         new_names: str = self.cleaned_data.get("new_names", "")
         return new_names.splitlines()
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The cleaned form as the keyword arguments of `services.session_create`."""
+        d = self.cleaned_data
+        return {
+            "season": d["season"],
+            "name": d["name"],
+            "date": d["date"],
+            "rules_id": d["rules_id"],
+            "games_per_sitting": d["games_per_sitting"],
+            "seed": d["seed"],
+            "is_public": d["is_public"],
+            "double_entry": d["double_entry"],
+            "player_ids": [p.pk for p in d["players"]],
+            "new_names": self.names(),
+        }
 
 
 class AddPlayersForm(forms.Form):

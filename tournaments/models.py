@@ -98,6 +98,10 @@ class Session(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
+    # The one default for a new session's visibility: the page's form, the API and the
+    # service all use it (docs/tournament.md: public unless the director says otherwise).
+    PUBLIC_BY_DEFAULT = True
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="sessions")
     name = models.CharField(max_length=120)
@@ -124,7 +128,7 @@ class Session(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     ended_early = models.BooleanField(default=False)
     is_public = models.BooleanField(
-        default=False,
+        default=PUBLIC_BY_DEFAULT,
         help_text="Anyone may see its tables, find-my-table and standings, without an account.",
     )
     # Bumped by every write that changes who sits where or how many games a table has

@@ -1,18 +1,40 @@
-"""Reads for pages and services: querysets with their joins in place, and the derived
-views of a sitting (progress, results, standings) computed in a fixed number of queries
-whatever the number of tables or rounds."""
+"""Reads for pages, the API and services: querysets with their joins in place, and the
+derived views of a sitting (progress, results, standings) computed in a fixed number of
+queries whatever the number of tables or rounds.
+
+The rules of the tournament that are reads live here, each in one function that the
+pages, the API and the services all ask: which sitting is the current one
+(`current_sitting`), the order of each table after a sitting (`sitting_order`, over
+`format.order_table`), the session ladder (`session_standings`), the season ladder
+(`season_standings`) and the Big Loser suggestion (`big_loser_suggestion`)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
+from huckley.errors import UserError
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments.models import Player, Seating, Session, SessionStanding, Sitting, Table
+
+
+def current_sitting(session: Session) -> Sitting | None:
+    """The sitting being played (or, once the session is finished, its last one): the
+    latest by number. None before the session starts."""
+    return session.sittings.order_by("-number").first()
+
+
+def require_current_sitting(session: Session) -> Sitting:
+    """`current_sitting`, refused with a plain message before the session starts."""
+    sitting = current_sitting(session)
+    if sitting is None:
+        raise UserError("session_not_started", "This session has not started yet.")
+    return sitting
 
 
 @dataclass(frozen=True)
@@ -141,6 +163,56 @@ def sitting_results(sitting: Sitting) -> list[ResultRow]:
 
 
 @dataclass(frozen=True)
+class TableOrder:
+    """One table's order after a sitting (format rule 4): its placings, best first."""
+
+    table_id: int
+    rank: int
+    placings: list[fmt.Placing[int]]
+
+
+@dataclass(frozen=True)
+class SittingOrder:
+    tables: list[TableOrder]
+    names: dict[int, str]
+
+
+def sitting_order(
+    sitting: Sitting, rules: fmt.FormatRules, tables: Sequence[Table] | None = None
+) -> SittingOrder:
+    """Every table of the sitting ordered by `format.order_table` over the finished games,
+    with the coin flips drawn from the session's seed: the one ranking that the movement
+    and the session standings both use. Tables in rank order; a table with no finished
+    game has no placings. `tables` saves a query when the caller has read them already."""
+    results = sitting_results(sitting)
+    names = {r.result.player: r.name for r in results}
+    by_table: dict[int, list[fmt.SittingResult[int]]] = defaultdict(list)
+    for row in results:
+        by_table[row.table_id].append(row.result)
+    seed = sitting.session.seed
+    return SittingOrder(
+        tables=[
+            TableOrder(
+                table_id=table_id,
+                rank=rank,
+                placings=fmt.order_table(
+                    by_table.get(table_id, []),
+                    lower_is_better=rules.lower_is_better,
+                    rng=fmt.make_rng(seed, "coin", sitting.number, rank),
+                    name=lambda pid: names[pid],
+                ),
+            )
+            for table_id, rank in (
+                [(t.pk, t.rank) for t in sorted(tables, key=lambda t: t.rank)]
+                if tables is not None
+                else sitting.tables.order_by("rank").values_list("pk", "rank")
+            )
+        ],
+        names=names,
+    )
+
+
+@dataclass(frozen=True)
 class StandingRow:
     position: int
     player_id: int
@@ -173,22 +245,11 @@ def session_standings(session: Session) -> list[StandingRow]:
         )
     }
     names = dict(session.entries.values_list("player_id", "player__name"))
-    sitting = session.sittings.order_by("-number").first()
+    sitting = current_sitting(session)
     ordered: list[tuple[int, int | None, int | None]] = []
     if sitting is not None:
-        rules = fmt.format_for(session.rules_id)
-        by_table: dict[int, list[fmt.SittingResult[int]]] = defaultdict(list)
-        ranks = dict(sitting.tables.values_list("pk", "rank"))
-        for row in sitting_results(sitting):
-            by_table[row.table_id].append(row.result)
-        for table_id, results in sorted(by_table.items(), key=lambda kv: ranks[kv[0]]):
-            rank = ranks[table_id]
-            placings = fmt.order_table(
-                results,
-                lower_is_better=rules.lower_is_better,
-                rng=fmt.make_rng(session.seed, "coin", sitting.number, rank),
-            )
-            ordered += [(p.player, rank, p.place) for p in placings]
+        for table in sitting_order(sitting, fmt.format_for(session.rules_id)).tables:
+            ordered += [(p.player, table.rank, p.place) for p in table.placings]
     seated = {pid for pid, _, _ in ordered}
     sitting_out = (
         set(sitting.sit_outs.values_list("player_id", flat=True)) if sitting is not None else set()
@@ -235,7 +296,7 @@ def session_standings(session: Session) -> list[StandingRow]:
 
 def find_seating(session: Session, query: str) -> list[Seating]:
     """Where players whose name contains `query` sit in the latest sitting."""
-    sitting = session.sittings.order_by("-number").first()
+    sitting = current_sitting(session)
     if sitting is None or not query.strip():
         return []
     return list(
@@ -327,3 +388,38 @@ def big_loser_suggestion(season_id: int, criterion: str) -> list[SeasonRow]:
     else:
         rows.sort(key=lambda r: (-r.hooks, r.points, r.player.name))
     return rows[:3]
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    """What a signed-in player sees of their own: where they sit now, their latest
+    finished games and their past sessions."""
+
+    players: list[Player]
+    seatings: QuerySet[Seating]
+    games: QuerySet[GamePlayer]
+    history: QuerySet[SessionStanding]
+
+
+def player_page(players: list[Player], *, limit: int = 30) -> PlayerPage:
+    seatings = (
+        Seating.objects.filter(
+            player__in=players,
+            left_at__isnull=True,
+            sitting__session__status=Session.Status.RUNNING,
+            sitting__moved_at__isnull=True,
+        )
+        .select_related("table", "sitting__session")
+        .order_by("-sitting__session__date")
+    )
+    games = (
+        GamePlayer.objects.filter(player__in=players, game__status=Game.Status.FINISHED)
+        .select_related("game__table__sitting__session")
+        .order_by("-game__finished_at")[:limit]
+    )
+    history = (
+        SessionStanding.objects.filter(player__in=players)
+        .select_related("session__club")
+        .order_by("-session__date")[:limit]
+    )
+    return PlayerPage(players=players, seatings=seatings, games=games, history=history)

@@ -4,7 +4,18 @@ arrivals, withdrawals, rebalancing and finishing.
 Each service is keyword-only and atomic. Services that change a session lock its row
 first (and then, where needed, its games in id order), so that two directors or a
 director and a scorer cannot interleave. The format itself is decided by the pure
-functions in `tournaments.format`.
+functions in `tournaments.format`; the rules that are reads (the current sitting, the
+ranking, the ladders) by `tournaments.selectors`.
+
+Several rules are asked before a write as well as by it: `movement_undo_refusal` says
+whether the last movement can be undone (the page shows its button only then, and
+`sitting_undo_movement` refuses with the same error), and `PUBLIC_BY_DEFAULT` is the
+visibility of a new session for the page, the API and this module alike.
+
+Why one module of about 650 lines: it is one thing, the life of a session (create, seat,
+move, rebalance, finish), and its writes share the one locking discipline and the
+helpers below (`_lock_session`, `_sitting_create`, `_refresh_unstarted_game`). The pages,
+the API, the simulation and the tests all call `tournaments.services.<name>`.
 """
 
 from __future__ import annotations
@@ -41,6 +52,9 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import User, account
+
+# A new session is public unless the director says otherwise (docs/tournament.md).
+PUBLIC_BY_DEFAULT = Session.PUBLIC_BY_DEFAULT
 
 
 def _clean_names(names: Sequence[str]) -> list[str]:
@@ -88,7 +102,7 @@ def session_create(
     player_ids: Sequence[int] = (),
     new_names: Sequence[str] = (),
     seed: int | None = None,
-    is_public: bool = False,
+    is_public: bool = PUBLIC_BY_DEFAULT,
     double_entry: bool = False,
     user: User,
 ) -> Session:
@@ -181,6 +195,21 @@ def scorer_link_revoke(*, table_id: int, user: User) -> int:
     )
 
 
+@dataclass(frozen=True)
+class ScorerLinkReplaced:
+    link: ScorerLink
+    revoked: int
+
+
+@transaction.atomic
+def scorer_link_replace(*, table_id: int, user: User) -> ScorerLinkReplaced:
+    """Hand out a new scorer link in place of the table's live ones, all or nothing: if
+    the new link is refused, the old ones keep working."""
+    revoked = scorer_link_revoke(table_id=table_id, user=user)
+    link = scorer_link_create(table_id=table_id, user=user)
+    return ScorerLinkReplaced(link=link, revoked=revoked)
+
+
 @transaction.atomic
 def session_add_players(
     *, session_id: int, player_ids: Sequence[int] = (), new_names: Sequence[str] = (), user: User
@@ -196,7 +225,7 @@ def session_add_players(
         raise UserError("no_players", "Pick a player or type a new name.")
     added = []
     running = session.status == Session.Status.RUNNING
-    sitting = session.sittings.order_by("-number").first() if running else None
+    sitting = selectors.current_sitting(session) if running else None
     Session.board_changed(session.pk)
     for player in players:
         entry, created = SessionPlayer.objects.get_or_create(session=session, player=player)
@@ -356,30 +385,11 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
             "sitting_unfinished",
             f"Table {listed} still {'has' if len(unfinished) == 1 else 'have'} games to play.",
         )
-    results = selectors.sitting_results(sitting)
-    names = {r.result.player: r.name for r in results}
-    by_table: dict[int, list[fmt.SittingResult[int]]] = {}
-    for r in results:
-        by_table.setdefault(r.table_id, []).append(r.result)
-    ordered: list[tuple[Table, list[fmt.Placing[int]]]] = []
-    for p in progress:
-        table_results = by_table.get(p.table.pk, [])
-        placings = fmt.order_table(
-            table_results,
-            lower_is_better=rules.lower_is_better,
-            rng=fmt.make_rng(session.seed, "coin", sitting.number, p.table.rank),
-            name=lambda pid: names[pid],
-        )
-        ordered.append((p.table, placings))
+    order = selectors.sitting_order(sitting, rules, [p.table for p in progress])
+    tables = {p.table.pk: p.table for p in progress}
+    ordered = [(tables[t.table_id], t.placings) for t in order.tables]
     moves = fmt.movement([placings for _, placings in ordered])
-    return MovementPreview(sitting=sitting, tables=ordered, moves=moves, names=names)
-
-
-def _current_sitting(session: Session) -> Sitting:
-    sitting = session.sittings.order_by("-number").first()
-    if sitting is None:
-        raise UserError("session_not_started", "This session has not started yet.")
-    return sitting
+    return MovementPreview(sitting=sitting, tables=ordered, moves=moves, names=order.names)
 
 
 @transaction.atomic
@@ -389,7 +399,7 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: User) ->
     session = _lock_session(session_id)
     if session.status != Session.Status.RUNNING:
         raise UserError("session_not_running", "This session is not running.")
-    sitting = _current_sitting(session)
+    sitting = selectors.require_current_sitting(session)
     if sitting.number != sitting_number or sitting.moved_at is not None:
         raise ConflictError(
             "movement_already_confirmed",
@@ -467,22 +477,42 @@ def _rotate_sit_outs(
     return [t for t in result if t], chosen
 
 
-@transaction.atomic
-def sitting_undo_movement(*, session_id: int, user: User) -> Sitting:
-    """Take back the last movement while no game of the new sitting has a round."""
-    session = _lock_session(session_id)
+def movement_undo_refusal(session: Session, latest: Sitting | None) -> UserError | None:
+    """Why the last movement cannot be undone now, or None when it can: only in a running
+    session, after a movement, while no game of the new sitting has a round. `latest` is
+    `selectors.current_sitting(session)`, which the caller has read already. The page
+    offers the undo only when this is None; `sitting_undo_movement` raises it."""
     if session.status != Session.Status.RUNNING:
-        raise UserError("session_not_running", "This session is not running.")
-    latest = _current_sitting(session)
+        return UserError("session_not_running", "This session is not running.")
+    if latest is None:
+        return UserError("session_not_started", "This session has not started yet.")
     if latest.number == 1:
-        raise UserError("nothing_to_undo", "No movement has been confirmed yet.")
-    games = list(Game.objects.select_for_update().filter(table__sitting=latest).order_by("pk"))
-    if any(g.round_count for g in games):
-        raise UserError(
+        return UserError("nothing_to_undo", "No movement has been confirmed yet.")
+    if Game.objects.filter(table__sitting=latest, round_count__gt=0).exists():
+        return UserError(
             "new_sitting_started",
             f"Sitting {latest.number} already has results entered; "
             "delete them first if the movement must be undone.",
         )
+    return None
+
+
+def movement_can_undo(session: Session, latest: Sitting | None) -> bool:
+    return movement_undo_refusal(session, latest) is None
+
+
+@transaction.atomic
+def sitting_undo_movement(*, session_id: int, user: User) -> Sitting:
+    """Take back the last movement while no game of the new sitting has a round."""
+    session = _lock_session(session_id)
+    latest = selectors.current_sitting(session)
+    if latest is not None:
+        # Lock the new sitting's games so that no round slips in between check and delete.
+        list(Game.objects.select_for_update().filter(table__sitting=latest).order_by("pk"))
+    refusal = movement_undo_refusal(session, latest)
+    if refusal is not None:
+        raise refusal
+    assert latest is not None
     previous = session.sittings.get(number=latest.number - 1)
     latest.delete()
     Placing.objects.filter(sitting=previous).delete()
@@ -514,7 +544,7 @@ def session_withdraw(*, session_id: int, player_id: int, user: User) -> None:
         return
     if session.status != Session.Status.RUNNING:
         raise UserError("session_not_running", "This session is not running.")
-    sitting = _current_sitting(session)
+    sitting = selectors.require_current_sitting(session)
     SitOut.objects.filter(sitting=sitting, player_id=player_id).delete()
     seating = Seating.objects.filter(sitting=sitting, player_id=player_id).first()
     if seating is not None and seating.left_at is None:
@@ -534,7 +564,7 @@ def session_withdraw(*, session_id: int, player_id: int, user: User) -> None:
 
 
 def rebalance_proposal(*, session: Session) -> list[fmt.Rebalance[int]]:
-    sitting = _current_sitting(session)
+    sitting = selectors.require_current_sitting(session)
     rules = _format_for(session)
     tables = selectors.sitting_active_tables(sitting)
     try:
@@ -558,7 +588,7 @@ def session_rebalance(
         raise ConflictError(
             "proposal_changed", "The tables changed since the proposal was shown; look again."
         )
-    sitting = _current_sitting(session)
+    sitting = selectors.require_current_sitting(session)
     tables = {t.rank: t for t in sitting.tables.all()}
     for move in proposal:
         seating = Seating.objects.select_related("table", "player").get(
@@ -601,7 +631,7 @@ def session_finish(*, session_id: int, early: bool = False, user: User) -> Sessi
     session = _lock_session(session_id)
     if session.status != Session.Status.RUNNING:
         raise UserError("session_not_running", "Only a running session can be finished.")
-    sitting = _current_sitting(session)
+    sitting = selectors.require_current_sitting(session)
     unfinished = [p for p in selectors.sitting_progress(sitting) if not p.finished]
     if unfinished and not early:
         raise UserError(

@@ -2,37 +2,41 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import views
+from tournaments.views import director, players, public, scorers
 
 app_name = "tournaments"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", public.home, name="home"),
     # Public, read-only
-    path("sessions/<int:pk>/", views.session_public, name="session"),
-    path("sessions/<int:pk>/standings/", views.session_standings, name="standings"),
-    path("clubs/<slug:slug>/", views.club_page, name="club"),
+    path("sessions/<int:pk>/", public.session_public, name="session"),
+    path("sessions/<int:pk>/standings/", public.session_standings, name="standings"),
+    path("clubs/<slug:slug>/", public.club_page, name="club"),
     # Director
-    path("director/clubs/<slug:slug>/sessions/new/", views.session_new, name="session_new"),
-    path("director/sessions/<int:pk>/", views.session_manage, name="manage"),
-    path("director/sessions/<int:pk>/check-in/", views.session_check_in, name="check_in"),
+    path("director/clubs/<slug:slug>/sessions/new/", director.session_new, name="session_new"),
+    path("director/sessions/<int:pk>/", director.session_manage, name="manage"),
+    path("director/sessions/<int:pk>/check-in/", director.session_check_in, name="check_in"),
     path(
-        "director/sessions/<int:pk>/check-in-all/", views.session_check_in_all, name="check_in_all"
+        "director/sessions/<int:pk>/check-in-all/",
+        director.session_check_in_all,
+        name="check_in_all",
     ),
-    path("director/sessions/<int:pk>/start/", views.session_start, name="start"),
-    path("director/sessions/<int:pk>/settings/", views.session_settings, name="settings"),
-    path("director/sessions/<int:pk>/players/", views.session_add_players, name="add_players"),
+    path("director/sessions/<int:pk>/start/", director.session_start, name="start"),
+    path("director/sessions/<int:pk>/settings/", director.session_settings, name="settings"),
+    path("director/sessions/<int:pk>/players/", director.session_add_players, name="add_players"),
     path(
         "director/sessions/<int:pk>/players/<int:player_id>/withdraw/",
-        views.session_withdraw,
+        director.session_withdraw,
         name="withdraw",
     ),
-    path("director/sessions/<int:pk>/movement/", views.movement, name="movement"),
-    path("director/sessions/<int:pk>/movement/undo/", views.movement_undo, name="movement_undo"),
-    path("director/sessions/<int:pk>/rebalance/", views.rebalance, name="rebalance"),
-    path("director/sessions/<int:pk>/finish/", views.session_finish, name="finish"),
-    path("director/seasons/<int:season_pk>/big-loser/", views.big_loser, name="big_loser"),
-    path("director/tables/<int:pk>/scorer-link/", views.scorer_links, name="scorer_links"),
-    path("score/<str:token>/", views.scorer_open, name="scorer_open"),
-    path("me/", views.my_games, name="my_games"),
+    path("director/sessions/<int:pk>/movement/", director.movement, name="movement"),
+    path("director/sessions/<int:pk>/movement/undo/", director.movement_undo, name="movement_undo"),
+    path("director/sessions/<int:pk>/rebalance/", director.rebalance, name="rebalance"),
+    path("director/sessions/<int:pk>/finish/", director.session_finish, name="finish"),
+    path("director/seasons/<int:season_pk>/big-loser/", director.big_loser, name="big_loser"),
+    path("director/tables/<int:pk>/scorer-link/", director.scorer_links, name="scorer_links"),
+    # Scorers
+    path("score/<str:token>/", scorers.scorer_open, name="scorer_open"),
+    # Players
+    path("me/", players.my_games, name="my_games"),
 ]

@@ -163,6 +163,21 @@ class GameRounds(GameView):
             )
         except ConflictError as e:
             raise StateConflict(e, game=game_data(game_id)) from None
+        waiting = self._double_entry_answer(entry, game_id, number)
+        if waiting is not None:
+            return waiting
+        if not entry.created:
+            error = ConflictError(
+                "round_number_taken",
+                f"Round {number} has already been entered (with these numbers). Reload the "
+                "game; send an Idempotency-Key to make retries safe.",
+            )
+            raise StateConflict(error, game=game_data(game_id))
+        return Response(self._entered(game_id, number), status=status.HTTP_201_CREATED)
+
+    def _double_entry_answer(self, entry: Any, game_id: int, number: int) -> Response | None:
+        """With double entry, a round that is not stored yet: a 409 when it disagrees
+        with another person's entry, a 202 while it waits for one."""
         if entry.mismatch:
             entries = PendingRound.objects.filter(game_id=game_id, number=number)
             body = UserError("double_entry_mismatch", entry.mismatch).as_dict()
@@ -176,14 +191,7 @@ class GameRounds(GameView):
                 "pending": pending_data(entry.pending, self.actor),
             }
             return Response(answer, status=status.HTTP_202_ACCEPTED)
-        if not entry.created:
-            error = ConflictError(
-                "round_number_taken",
-                f"Round {number} has already been entered (with these numbers). Reload the "
-                "game; send an Idempotency-Key to make retries safe.",
-            )
-            raise StateConflict(error, game=game_data(game_id))
-        return Response(self._entered(game_id, number), status=status.HTTP_201_CREATED)
+        return None
 
     @staticmethod
     def _entered(game_id: int, number: int) -> dict[str, Any]:

@@ -1,12 +1,12 @@
 """Sessions: reads for whoever may see them, and the director's writes, each through the
-same service as the session's pages (`tournaments.services`)."""
+same service as the session's pages (`tournaments.services`). The sitting endpoints
+(movement, rebalancing, sittings) are `api.views.sittings`."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,140 +15,26 @@ from api import selectors as api_selectors
 from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
-from api.serializers import SeatingSerializer
+from api.serializers.sessions import (
+    MAX_ID,
+    MAX_LIST,
+    SessionDetailSerializer,
+    SessionPageSerializer,
+    SessionSerializer,
+    SittingDetailSerializer,
+    StandingSerializer,
+    id_field,
+    id_list,
+    session_detail,
+    sitting_detail,
+)
 from api.views.base import ApiView
 from huckley.errors import UserError
 from tournaments import selectors, services
-from tournaments.models import Club, Season, Session, Sitting
-from tournaments.permissions import can_direct, visible_sessions
+from tournaments.models import Club, Season, Session
+from tournaments.permissions import visible_sessions
 
 TAGS = ["sessions"]
-MAX_ID = 2**63 - 1
-MAX_LIST = 500
-
-
-def id_field(**kwargs: Any) -> serializers.IntegerField:
-    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
-
-
-def id_list(**kwargs: Any) -> serializers.ListField:
-    return serializers.ListField(child=id_field(), max_length=MAX_LIST, **kwargs)
-
-
-# Output ---------------------------------------------------------------------------------
-
-
-class SessionSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    club = serializers.SlugField(source="club.slug")
-    season = serializers.IntegerField(source="season_id")
-    name = serializers.CharField()
-    date = serializers.DateField()
-    rules_id = serializers.CharField(help_text="The rules id (see /api/rules/).")
-    games_per_sitting = serializers.IntegerField(help_text="2 or 3.")
-    status = serializers.ChoiceField(choices=Session.Status.choices)
-    is_public = serializers.BooleanField()
-    double_entry = serializers.BooleanField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
-    ended_early = serializers.BooleanField()
-
-
-class EntrySerializer(serializers.Serializer):
-    player_id = serializers.IntegerField()
-    name = serializers.CharField(source="player.name")
-    checked_in = serializers.BooleanField()
-    arrived_late = serializers.BooleanField()
-    withdrawn_at = serializers.DateTimeField(allow_null=True)
-
-
-class SittingRefSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    number = serializers.IntegerField()
-
-
-class SessionDetailSerializer(SessionSerializer):
-    seed = serializers.IntegerField(
-        allow_null=True, help_text="Only for the club's directors; null for others."
-    )
-    may_direct = serializers.BooleanField(help_text="Whether the caller directs this club.")
-    current_sitting = SittingRefSerializer(allow_null=True)
-    entries = EntrySerializer(many=True, help_text="The roster, by name.")
-
-
-class TableProgressSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    rank = serializers.IntegerField(help_text="1 is the top table.")
-    seatings = SeatingSerializer(many=True, help_text="Seated players in seat order.")
-    games_finished = serializers.IntegerField()
-    games_total = serializers.IntegerField()
-    current_game = serializers.IntegerField(allow_null=True, help_text="Its id.")
-
-
-class SittingSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    session = serializers.IntegerField()
-    number = serializers.IntegerField()
-    games_per_sitting = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    moved_at = serializers.DateTimeField(
-        allow_null=True, help_text="When the movement after this sitting was confirmed."
-    )
-
-
-class SittingDetailSerializer(SittingSerializer):
-    tables = TableProgressSerializer(many=True)
-
-
-def session_detail(session: Session, view: ApiView) -> dict[str, Any]:
-    session = api_selectors.session_qs().get(pk=session.pk)
-    directs = can_direct(view.actor, session.club_id)
-    sitting = api_selectors.current_sitting(session)
-    data = dict(SessionSerializer(session).data)
-    data["seed"] = session.seed if directs else None
-    data["may_direct"] = directs
-    data["current_sitting"] = SittingRefSerializer(sitting).data if sitting else None
-    data["entries"] = EntrySerializer(api_selectors.session_entries(session), many=True).data
-    return data
-
-
-def sitting_detail(sitting: Sitting) -> dict[str, Any]:
-    progress = selectors.sitting_progress(sitting)
-    return dict(
-        SittingDetailSerializer(
-            {
-                "id": sitting.pk,
-                "session": sitting.session_id,
-                "number": sitting.number,
-                "games_per_sitting": sitting.games_per_sitting,
-                "created_at": sitting.created_at,
-                "moved_at": sitting.moved_at,
-                "tables": [
-                    {
-                        "id": p.table.pk,
-                        "rank": p.table.rank,
-                        "seatings": p.seated,
-                        "games_finished": p.games_finished,
-                        "games_total": p.games_total,
-                        "current_game": p.current_game.pk if p.current_game else None,
-                    }
-                    for p in progress
-                ],
-            }
-        ).data
-    )
-
-
-def _sitting_out(sitting: Sitting, code: int = status.HTTP_200_OK) -> Response:
-    return Response(sitting_detail(sitting), status=code)
-
-
-# Lists ----------------------------------------------------------------------------------
-
-
-class SessionPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    results = SessionSerializer(many=True)
 
 
 class SessionList(ApiView):
@@ -211,7 +97,7 @@ class ClubSessions(ApiView):
             help_text="Every random choice of the session derives from it; empty: a fresh "
             "random one.",
         )
-        is_public = serializers.BooleanField(default=False)
+        is_public = serializers.BooleanField(default=Session.PUBLIC_BY_DEFAULT)
         double_entry = serializers.BooleanField(default=False)
         player_ids = id_list(default=list, help_text="Club players on the roster.")
         new_names = serializers.ListField(
@@ -271,10 +157,7 @@ class ClubSessions(ApiView):
             double_entry=d["double_entry"],
             user=request.user,
         )
-        return Response(session_detail(session, self), status=status.HTTP_201_CREATED)
-
-
-# One session ---------------------------------------------------------------------------
+        return Response(session_detail(session, self.actor), status=status.HTTP_201_CREATED)
 
 
 class SessionView(ApiView):
@@ -305,7 +188,7 @@ class SessionDetail(SessionView):
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> Response:
-        return Response(session_detail(self.session, self))
+        return Response(session_detail(self.session, self.actor))
 
     @doc(
         need=Need.DIRECT,
@@ -329,7 +212,7 @@ class SessionDetail(SessionView):
             double_entry=d.get("double_entry", session.double_entry),
             user=request.user,
         )
-        return Response(session_detail(session, self))
+        return Response(session_detail(session, self.actor))
 
 
 class SessionPlayers(SessionView):
@@ -364,7 +247,7 @@ class SessionPlayers(SessionView):
             new_names=data.validated_data["new_names"],
             user=request.user,
         )
-        return Response(session_detail(self.session, self))
+        return Response(session_detail(self.session, self.actor))
 
 
 class SessionCheckIn(SessionView):
@@ -395,7 +278,7 @@ class SessionCheckIn(SessionView):
             checked_in=data.validated_data["checked_in"],
             user=request.user,
         )
-        return Response(session_detail(self.session, self))
+        return Response(session_detail(self.session, self.actor))
 
 
 class SessionStart(SessionView):
@@ -411,7 +294,7 @@ class SessionStart(SessionView):
     @idempotent
     def post(self, request: Request, session_id: int) -> Response:
         sitting = services.session_start(session_id=self.session.pk, user=request.user)
-        return _sitting_out(sitting, status.HTTP_201_CREATED)
+        return Response(sitting_detail(sitting), status=status.HTTP_201_CREATED)
 
 
 class SessionWithdraw(SessionView):
@@ -439,213 +322,7 @@ class SessionWithdraw(SessionView):
             player_id=data.validated_data["player_id"],
             user=request.user,
         )
-        return Response(session_detail(self.session, self))
-
-
-class PlacingSerializer(serializers.Serializer):
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
-    place = serializers.IntegerField()
-    score = serializers.IntegerField()
-    games_won = serializers.IntegerField()
-    hooks = serializers.IntegerField()
-    last_game_score = serializers.IntegerField()
-    decided_by = serializers.CharField(
-        allow_null=True, help_text="The tie-break that decided this place, if any."
-    )
-    reason = serializers.CharField()
-    direction = serializers.ChoiceField(choices=["up", "down", "stay"])
-    to_rank = serializers.IntegerField()
-    move_reason = serializers.CharField()
-
-
-class MovementTableSerializer(serializers.Serializer):
-    table = serializers.IntegerField()
-    rank = serializers.IntegerField()
-    placings = PlacingSerializer(many=True)
-
-
-class MovementSerializer(serializers.Serializer):
-    sitting = serializers.IntegerField(help_text="The sitting's number: send it to confirm.")
-    tables = MovementTableSerializer(many=True)
-
-
-def _current(session: Session) -> Sitting:
-    sitting = api_selectors.current_sitting(session)
-    if sitting is None:
-        raise UserError("session_not_started", "This session has not started yet.")
-    return sitting
-
-
-class SessionMovement(SessionView):
-    class InputSerializer(serializers.Serializer):
-        class Meta:
-            ref_name = "SessionMovementInput"
-
-        sitting = serializers.IntegerField(
-            min_value=1, max_value=32767, help_text="The number of the sitting to move on from."
-        )
-
-    @doc(
-        need=Need.DIRECT,
-        summary="Preview the movement after the current sitting",
-        description="Each table's order over the sitting, the tie-break that decided each "
-        "place, and the move it earns. Refused (400 sitting_unfinished) while a table has "
-        "games to play.",
-        responses={200: MovementSerializer},
-        errors=[400],
-        tags=TAGS,
-    )
-    def get(self, request: Request, session_id: int) -> Response:
-        sitting = _current(self.session)
-        preview = services.movement_preview(sitting=sitting)
-        moves = {m.player: m for m in preview.moves}
-        data = {
-            "sitting": sitting.number,
-            "tables": [
-                {
-                    "table": table.pk,
-                    "rank": table.rank,
-                    "placings": [
-                        {
-                            "player_id": p.player,
-                            "name": preview.names[p.player],
-                            "place": p.place,
-                            "score": p.result.score,
-                            "games_won": p.result.games_won,
-                            "hooks": p.result.hooks,
-                            "last_game_score": p.result.last_game_score,
-                            "decided_by": p.decided_by,
-                            "reason": p.reason,
-                            "direction": moves[p.player].direction,
-                            "to_rank": moves[p.player].to_rank,
-                            "move_reason": moves[p.player].reason,
-                        }
-                        for p in placings
-                    ],
-                }
-                for table, placings in preview.tables
-            ],
-        }
-        return Response(MovementSerializer(data).data)
-
-    @doc(
-        need=Need.DIRECT,
-        summary="Confirm the movement",
-        description="Records every placing, draws the new seats and starts the next "
-        "sitting, which is the answer. A movement confirmed already is a 409.",
-        request=InputSerializer,
-        responses={201: SittingDetailSerializer},
-        errors=[409],
-        tags=TAGS,
-    )
-    @idempotent
-    def post(self, request: Request, session_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        sitting = services.sitting_move_players(
-            session_id=self.session.pk,
-            sitting_number=data.validated_data["sitting"],
-            user=request.user,
-        )
-        return _sitting_out(sitting, status.HTTP_201_CREATED)
-
-
-class SessionMovementUndo(SessionView):
-    @doc(
-        need=Need.DIRECT,
-        summary="Undo the last movement",
-        description="While no round of the new sitting is entered. Answers with the "
-        "previous sitting, open again.",
-        responses={200: SittingDetailSerializer},
-        tags=TAGS,
-    )
-    @idempotent
-    def post(self, request: Request, session_id: int) -> Response:
-        sitting = services.sitting_undo_movement(session_id=self.session.pk, user=request.user)
-        return _sitting_out(Sitting.objects.get(pk=sitting.pk))
-
-
-class MoveSerializer(serializers.Serializer):
-    player_id = id_field()
-    from_rank = serializers.IntegerField(min_value=0, max_value=32767)
-    to_rank = serializers.IntegerField(min_value=0, max_value=32767)
-
-
-class ProposalMoveSerializer(MoveSerializer):
-    name = serializers.CharField()
-    reason = serializers.CharField()
-
-
-class ProposalSerializer(serializers.Serializer):
-    moves = ProposalMoveSerializer(
-        many=True, help_text="The fewest moves that bring every table back within size."
-    )
-
-
-class RebalancedSerializer(serializers.Serializer):
-    moved = serializers.IntegerField()
-    sitting = SittingDetailSerializer()
-
-
-class SessionRebalance(SessionView):
-    class InputSerializer(serializers.Serializer):
-        class Meta:
-            ref_name = "SessionRebalanceInput"
-
-        moves = MoveSerializer(
-            many=True, help_text="The moves of the proposal, exactly as shown (may be empty)."
-        )
-
-    @doc(
-        need=Need.DIRECT,
-        summary="Propose moves that fix table sizes",
-        description="After arrivals and withdrawals: the fewest moves that bring every "
-        "table of the current sitting within the sizes the rules allow. Empty when every "
-        "table is fine.",
-        responses={200: ProposalSerializer},
-        errors=[400],
-        tags=TAGS,
-    )
-    def get(self, request: Request, session_id: int) -> Response:
-        session = self.session
-        proposal = services.rebalance_proposal(session=session)
-        names = dict(session.entries.values_list("player_id", "player__name"))
-        moves = [
-            {
-                "player_id": m.player,
-                "name": names.get(m.player, "?"),
-                "from_rank": m.from_rank,
-                "to_rank": m.to_rank,
-                "reason": m.reason,
-            }
-            for m in proposal
-        ]
-        return Response(ProposalSerializer({"moves": moves}).data)
-
-    @doc(
-        need=Need.DIRECT,
-        summary="Apply the proposed moves",
-        description="Send the moves of the proposal as they were shown: if the tables "
-        "changed since, the proposal no longer matches and the answer is a 409 "
-        "(proposal_changed); look again.",
-        request=InputSerializer,
-        responses={200: RebalancedSerializer},
-        errors=[409],
-        tags=TAGS,
-    )
-    @idempotent
-    def post(self, request: Request, session_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        expected = [
-            (m["player_id"], m["from_rank"], m["to_rank"]) for m in data.validated_data["moves"]
-        ]
-        moved = services.session_rebalance(
-            session_id=self.session.pk, expected=expected, user=request.user
-        )
-        sitting = _current(self.session)
-        return Response({"moved": moved, "sitting": sitting_detail(sitting)})
+        return Response(session_detail(self.session, self.actor))
 
 
 class SessionFinish(SessionView):
@@ -673,22 +350,7 @@ class SessionFinish(SessionView):
         services.session_finish(
             session_id=self.session.pk, early=data.validated_data["early"], user=request.user
         )
-        return Response(session_detail(self.session, self))
-
-
-class StandingSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
-    table_rank = serializers.IntegerField(
-        allow_null=True, help_text="The table in the latest sitting; null once withdrawn."
-    )
-    place = serializers.IntegerField(allow_null=True, help_text="Place at that table.")
-    points = serializers.IntegerField()
-    games_played = serializers.IntegerField()
-    games_won = serializers.IntegerField()
-    hooks = serializers.IntegerField()
-    withdrawn = serializers.BooleanField()
+        return Response(session_detail(self.session, self.actor))
 
 
 class SessionStandings(SessionView):
@@ -703,41 +365,3 @@ class SessionStandings(SessionView):
     def get(self, request: Request, session_id: int) -> Response:
         rows = selectors.session_standings(self.session)
         return Response(StandingSerializer(rows, many=True).data)
-
-
-class SessionSittings(SessionView):
-    @doc(
-        need=Need.VIEW,
-        summary="A session's sittings",
-        responses={200: SittingSerializer(many=True)},
-        tags=TAGS,
-    )
-    def get(self, request: Request, session_id: int) -> Response:
-        sittings = [
-            {
-                "id": s.pk,
-                "session": s.session_id,
-                "number": s.number,
-                "games_per_sitting": s.games_per_sitting,
-                "created_at": s.created_at,
-                "moved_at": s.moved_at,
-            }
-            for s in api_selectors.session_sittings(self.session)
-        ]
-        return Response(SittingSerializer(sittings, many=True).data)
-
-
-class SittingDetail(ApiView):
-    def load_target(self, **kwargs: Any) -> Target:
-        sitting = get_object_or_404(api_selectors.sitting_qs(), pk=kwargs["sitting_id"])
-        return Target(club=sitting.session.club, session=sitting.session, obj=sitting)
-
-    @doc(
-        need=Need.VIEW,
-        summary="A sitting: its tables and who sits where",
-        responses={200: SittingDetailSerializer},
-        tags=TAGS,
-        parameters=[OpenApiParameter("sitting_id", int, OpenApiParameter.PATH)],
-    )
-    def get(self, request: Request, sitting_id: int) -> Response:
-        return _sitting_out(self.target.obj)

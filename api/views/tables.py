@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from rest_framework import serializers, status
@@ -16,8 +15,8 @@ from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
 from api.serializers import GameSummarySerializer, SeatingSerializer
+from api.serializers.sessions import SittingRefSerializer
 from api.views.base import ApiView
-from api.views.sessions import SittingRefSerializer
 from tournaments import selectors, services
 from tournaments.models import ScorerLink, Table
 
@@ -113,10 +112,8 @@ class TableScorerLinks(TableView):
     )
     @idempotent
     def post(self, request: Request, table_id: int) -> Response:
-        with transaction.atomic():
-            services.scorer_link_revoke(table_id=self.table.pk, user=request.user)
-            link = services.scorer_link_create(table_id=self.table.pk, user=request.user)
-        return Response(self._out(link), status=status.HTTP_201_CREATED)
+        replaced = services.scorer_link_replace(table_id=self.table.pk, user=request.user)
+        return Response(self._out(replaced.link), status=status.HTTP_201_CREATED)
 
     @doc(
         need=Need.DIRECT,

@@ -1,0 +1,242 @@
+"""Output shapes of the session and sitting endpoints (`api.views.sessions`,
+`api.views.sittings`), and the functions that fill them from the selectors' and the
+services' results. Input serializers stay with their view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from api import selectors as api_selectors
+from api.serializers import SeatingSerializer
+from tournaments import format as fmt
+from tournaments import selectors
+from tournaments.models import Session, Sitting
+from tournaments.permissions import Actor, can_direct
+from tournaments.services import MovementPreview
+
+MAX_ID = 2**63 - 1
+MAX_LIST = 500
+
+
+def id_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+def id_list(**kwargs: Any) -> serializers.ListField:
+    return serializers.ListField(child=id_field(), max_length=MAX_LIST, **kwargs)
+
+
+class SessionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = serializers.SlugField(source="club.slug")
+    season = serializers.IntegerField(source="season_id")
+    name = serializers.CharField()
+    date = serializers.DateField()
+    rules_id = serializers.CharField(help_text="The rules id (see /api/rules/).")
+    games_per_sitting = serializers.IntegerField(help_text="2 or 3.")
+    status = serializers.ChoiceField(choices=Session.Status.choices)
+    is_public = serializers.BooleanField()
+    double_entry = serializers.BooleanField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    ended_early = serializers.BooleanField()
+
+
+class EntrySerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField(source="player.name")
+    checked_in = serializers.BooleanField()
+    arrived_late = serializers.BooleanField()
+    withdrawn_at = serializers.DateTimeField(allow_null=True)
+
+
+class SittingRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+
+
+class SessionDetailSerializer(SessionSerializer):
+    seed = serializers.IntegerField(
+        allow_null=True, help_text="Only for the club's directors; null for others."
+    )
+    may_direct = serializers.BooleanField(help_text="Whether the caller directs this club.")
+    current_sitting = SittingRefSerializer(allow_null=True)
+    entries = EntrySerializer(many=True, help_text="The roster, by name.")
+
+
+class TableProgressSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="1 is the top table.")
+    seatings = SeatingSerializer(many=True, help_text="Seated players in seat order.")
+    games_finished = serializers.IntegerField()
+    games_total = serializers.IntegerField()
+    current_game = serializers.IntegerField(allow_null=True, help_text="Its id.")
+
+
+class SittingSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    session = serializers.IntegerField()
+    number = serializers.IntegerField()
+    games_per_sitting = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    moved_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the movement after this sitting was confirmed."
+    )
+
+
+class SittingDetailSerializer(SittingSerializer):
+    tables = TableProgressSerializer(many=True)
+
+
+class SessionPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    results = SessionSerializer(many=True)
+
+
+class PlacingSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    place = serializers.IntegerField()
+    score = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    hooks = serializers.IntegerField()
+    last_game_score = serializers.IntegerField()
+    decided_by = serializers.CharField(
+        allow_null=True, help_text="The tie-break that decided this place, if any."
+    )
+    reason = serializers.CharField()
+    direction = serializers.ChoiceField(choices=["up", "down", "stay"])
+    to_rank = serializers.IntegerField()
+    move_reason = serializers.CharField()
+
+
+class MovementTableSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    rank = serializers.IntegerField()
+    placings = PlacingSerializer(many=True)
+
+
+class MovementSerializer(serializers.Serializer):
+    sitting = serializers.IntegerField(help_text="The sitting's number: send it to confirm.")
+    tables = MovementTableSerializer(many=True)
+
+
+class MoveSerializer(serializers.Serializer):
+    player_id = id_field()
+    from_rank = serializers.IntegerField(min_value=0, max_value=32767)
+    to_rank = serializers.IntegerField(min_value=0, max_value=32767)
+
+
+class ProposalMoveSerializer(MoveSerializer):
+    name = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class ProposalSerializer(serializers.Serializer):
+    moves = ProposalMoveSerializer(
+        many=True, help_text="The fewest moves that bring every table back within size."
+    )
+
+
+class RebalancedSerializer(serializers.Serializer):
+    moved = serializers.IntegerField()
+    sitting = SittingDetailSerializer()
+
+
+class StandingSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    table_rank = serializers.IntegerField(
+        allow_null=True, help_text="The table in the latest sitting; null once withdrawn."
+    )
+    place = serializers.IntegerField(allow_null=True, help_text="Place at that table.")
+    points = serializers.IntegerField()
+    games_played = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    hooks = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+
+
+# Filling them -------------------------------------------------------------------------
+
+
+def session_detail(session: Session, actor: Actor) -> dict[str, Any]:
+    session = api_selectors.session_qs().get(pk=session.pk)
+    directs = can_direct(actor, session.club_id)
+    sitting = selectors.current_sitting(session)
+    data = dict(SessionSerializer(session).data)
+    data["seed"] = session.seed if directs else None
+    data["may_direct"] = directs
+    data["current_sitting"] = SittingRefSerializer(sitting).data if sitting else None
+    data["entries"] = EntrySerializer(api_selectors.session_entries(session), many=True).data
+    return data
+
+
+def sitting_fields(sitting: Sitting) -> dict[str, Any]:
+    return {
+        "id": sitting.pk,
+        "session": sitting.session_id,
+        "number": sitting.number,
+        "games_per_sitting": sitting.games_per_sitting,
+        "created_at": sitting.created_at,
+        "moved_at": sitting.moved_at,
+    }
+
+
+def sitting_detail(sitting: Sitting) -> dict[str, Any]:
+    tables = [
+        {
+            "id": p.table.pk,
+            "rank": p.table.rank,
+            "seatings": p.seated,
+            "games_finished": p.games_finished,
+            "games_total": p.games_total,
+            "current_game": p.current_game.pk if p.current_game else None,
+        }
+        for p in selectors.sitting_progress(sitting)
+    ]
+    return dict(SittingDetailSerializer({**sitting_fields(sitting), "tables": tables}).data)
+
+
+def movement_data(preview: MovementPreview) -> dict[str, Any]:
+    moves = {m.player: m for m in preview.moves}
+
+    def placing(p: fmt.Placing[int]) -> dict[str, Any]:
+        return {
+            "player_id": p.player,
+            "name": preview.names[p.player],
+            "place": p.place,
+            "score": p.result.score,
+            "games_won": p.result.games_won,
+            "hooks": p.result.hooks,
+            "last_game_score": p.result.last_game_score,
+            "decided_by": p.decided_by,
+            "reason": p.reason,
+            "direction": moves[p.player].direction,
+            "to_rank": moves[p.player].to_rank,
+            "move_reason": moves[p.player].reason,
+        }
+
+    tables = [
+        {"table": table.pk, "rank": table.rank, "placings": [placing(p) for p in placings]}
+        for table, placings in preview.tables
+    ]
+    return dict(MovementSerializer({"sitting": preview.sitting.number, "tables": tables}).data)
+
+
+def proposal_data(session: Session, proposal: list[fmt.Rebalance[int]]) -> dict[str, Any]:
+    names = dict(session.entries.values_list("player_id", "player__name"))
+    moves = [
+        {
+            "player_id": m.player,
+            "name": names.get(m.player, "?"),
+            "from_rank": m.from_rank,
+            "to_rank": m.to_rank,
+            "reason": m.reason,
+        }
+        for m in proposal
+    ]
+    return dict(ProposalSerializer({"moves": moves}).data)

@@ -1,0 +1,103 @@
+"""Pages anyone may read without an account: the home page, a session's tables and
+"find my table", its standings, and a club's season (private sessions are a 404 for
+those who may not see them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+
+from tournaments import selectors
+from tournaments.models import BigLoserAward, Club, Season, Session, Sitting
+from tournaments.permissions import actor_from_request, can_direct, visible_sessions
+from tournaments.views.common import public_session
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    actor = actor_from_request(request)
+    sessions = visible_sessions(actor).select_related("club").order_by("-date", "-id")[:20]
+    clubs = Club.objects.order_by("name")
+    directed = Club.objects.filter(directors=request.user) if request.user.is_authenticated else []
+    return render(
+        request,
+        "tournaments/home.html",
+        {"sessions": sessions, "clubs": clubs, "directed": directed},
+    )
+
+
+def session_public(request: HttpRequest, pk: int) -> HttpResponse:
+    """All tables of the current sitting, and "find my table" by name."""
+    session = public_session(request, pk)
+    query = request.GET.get("name", "").strip()
+    context = _board_context(session, selectors.current_sitting(session), query)
+    context["may_direct"] = can_direct(request.user, session.club_id)
+    return render(request, "tournaments/session_public.html", context)
+
+
+def _board_context(session: Session, sitting: Sitting | None, query: str) -> dict[str, Any]:
+    found = selectors.find_seating(session, query) if query else []
+    companions = selectors.table_companions([s.table for s in found]) if found else {}
+
+    def board() -> list[selectors.BoardTable]:
+        # Called by the template only when its cached copy is missing or stale.
+        return selectors.sitting_board(sitting) if sitting else []
+
+    return {
+        "session": session,
+        "sitting": sitting,
+        "board": board,
+        # "Find my table" shows the player's table only: a phone needs no 250 tables.
+        "show_board": bool(sitting) and not query,
+        # One URL reversed, the table id filled in per card: reversing 250 times costs.
+        "table_url": reverse("scoring:table", args=[0]).replace("/0/", "/{}/"),
+        "sitting_out": list(sitting.sit_outs.values_list("player__name", flat=True))
+        if sitting and not query
+        else [],
+        "query": query,
+        "found": [(s, [c for c in companions.get(s.table_id, []) if c.pk != s.pk]) for s in found],
+    }
+
+
+def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
+    session = public_session(request, pk)
+    return render(
+        request,
+        "tournaments/standings.html",
+        {"session": session, "rows": selectors.session_standings(session)},
+    )
+
+
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    seasons = list(club.seasons.all())
+    wanted = request.GET.get("season")
+    season = next((s for s in seasons if str(s.pk) == wanted), seasons[0] if seasons else None)
+    may_direct = can_direct(request.user, club)
+    context = {"club": club, "seasons": seasons, "may_direct": may_direct}
+    context.update(_season_context(request, club, season, may_direct=may_direct))
+    return render(request, "tournaments/club.html", context)
+
+
+def _season_context(
+    request: HttpRequest, club: Club, season: Season | None, *, may_direct: bool
+) -> dict[str, Any]:
+    awards = BigLoserAward.objects.filter(season__club=club).select_related("season", "player")
+    if season is None:
+        sessions: Any = []
+    elif may_direct:
+        sessions = season.sessions.order_by("-date")
+    else:
+        sessions = visible_sessions(actor_from_request(request)).filter(season=season)
+    return {
+        "season": season,
+        "rows": selectors.season_standings_cached(season.pk) if season else [],
+        "sessions": sessions,
+        "awards": awards.order_by("-season__starts_on"),
+        "suggestion": selectors.big_loser_suggestion(season.pk, club.big_loser_criterion)
+        if season and may_direct
+        else [],
+        "award": next((a for a in awards if season and a.season_id == season.pk), None),
+    }
