@@ -13,7 +13,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
 from api.permissions import NEED_TEXT, Need
-from api.serializers import ErrorSerializer
+from api.serializers import ErrorSerializer, Input
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -85,10 +85,11 @@ def doc(
     *,
     need: Need,
     summary: str,
-    responses: dict[int, Any],
+    # A status code, or a status code and a media type (`(200, "text/csv")`).
+    responses: dict[int | tuple[int, str], Any],
     request: Any = None,
     errors: Iterable[int] = (),
-    parameters: Sequence[OpenApiParameter] = (),
+    parameters: Sequence[OpenApiParameter | type[Input]] = (),
     description: str = "",
     tags: Sequence[str] = (),
     operation_id: str | None = None,
@@ -110,7 +111,7 @@ def doc(
             codes |= {400, 422}
             params.append(IDEMPOTENCY_KEY)
             codes |= {413, 415}
-        documented: dict[int, Any] = dict(responses)
+        documented: dict[int | tuple[int, str], Any] = dict(responses)
         for code in sorted(codes):
             documented.setdefault(code, OpenApiResponse(ErrorSerializer, ERROR_TEXT[code]))
         text = f"{description}\n\n**Permission:** {NEED_TEXT[need]}".strip()

@@ -18,6 +18,8 @@ from tournaments.models import Seating
 #: What a serializer of plain data reads: a dict a view built or the engine's output, key
 #: by key. The shapes that only document a body for the schema say so too.
 Data = Mapping[str, object]
+#: A serializer that only reads a request body or a query string: it gets no instance.
+Input = serializers.Serializer[None]
 R = TypeVar("R")
 T = TypeVar("T")
 
