@@ -43,7 +43,9 @@ class RoundForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.players = list(players)
         self.choices = [(p, p) for p in self.players]
-        self.fields["dealer"].choices = self.choices
+        dealer = self.fields["dealer"]
+        assert isinstance(dealer, forms.ChoiceField)
+        dealer.choices = self.choices
         for i, name in enumerate(self.players, start=1):
             for _header, prefix in self.visible_columns():
                 self.fields[f"{prefix}_{i}"] = self.player_field(prefix, name)
@@ -255,7 +257,9 @@ class BuckEuchreRoundForm(DropsAndTricksForm):
 
     def __init__(self, *args: Any, players: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, players=players, **kwargs)
-        self.fields["declarer"].choices = [("", "Nobody (dirty clubs or no trump)"), *self.choices]
+        declarer = self.fields["declarer"]
+        assert isinstance(declarer, forms.ChoiceField)
+        declarer.choices = [("", "Nobody (dirty clubs or no trump)"), *self.choices]
 
     def to_round(self) -> dict[str, Any]:
         d = self.cleaned_data
@@ -293,7 +297,9 @@ class TenPointRoundForm(RoundForm):
 
     def __init__(self, *args: Any, players: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, players=players, **kwargs)
-        self.fields["doe_bonus"].choices = [("", "Nobody"), *self.choices]
+        doe_bonus = self.fields["doe_bonus"]
+        assert isinstance(doe_bonus, forms.ChoiceField)
+        doe_bonus.choices = [("", "Nobody"), *self.choices]
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
         label = f"Bid of {name}" if prefix == "bids" else f"Card points of {name}"
