@@ -4,20 +4,25 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run venue test lint bench bench-load clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,deploy]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_demo --if-empty
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# A club night on one laptop: the app on the local network with a production server
+# (PORT, default 8000; DATABASE_URL when set, else SQLite in WAL mode). docs/operations.md
+venue: $(STAMP)
+	$(BIN)/python -m huckley.venue
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -32,6 +37,10 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/tournament.py
+
+# The crowd after a movement: gunicorn on PostgreSQL and Redis under wrk (bench/load.py)
+bench-load: $(STAMP)
+	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3

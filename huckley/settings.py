@@ -3,12 +3,15 @@
 With nothing set, the app runs on SQLite with a local-memory cache and Celery tasks
 executed eagerly. DATABASE_URL switches to PostgreSQL (psycopg 3), REDIS_URL to a Redis
 cache and a real Celery broker. HUCKLEY_PRODUCTION=1 turns on the deployment settings
-and then requires SECRET_KEY and ALLOWED_HOSTS.
+and then requires SECRET_KEY and ALLOWED_HOSTS. HUCKLEY_VENUE=1 is a club night on one
+laptop (`make venue`, docs/operations.md): plain HTTP on the local network, DEBUG off, a
+secret key generated once into var/secret_key, static files through WhiteNoise.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 from datetime import timedelta
 from pathlib import Path
 
@@ -45,15 +48,41 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
 
 
+def venue_secret_key(path: Path) -> str:
+    """The venue's key: made once, kept in a file only its owner reads, reused after."""
+    if path.is_file():
+        key = path.read_text().strip()
+        if key:
+            return key
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key)
+    return key
+
+
 PRODUCTION = envbool("HUCKLEY_PRODUCTION", "false")
-DEBUG = envbool("DEBUG", "false" if PRODUCTION else "true")
+VENUE = envbool("HUCKLEY_VENUE", "false")
+if PRODUCTION and VENUE:
+    raise ImproperlyConfigured("HUCKLEY_PRODUCTION and HUCKLEY_VENUE cannot both be on")
+DEBUG = envbool("DEBUG", "false" if PRODUCTION or VENUE else "true")
+VAR_DIR = Path(os.getenv("HUCKLEY_VAR_DIR", str(BASE_DIR / "var")))
 
 if PRODUCTION and not os.getenv("SECRET_KEY"):
     raise ImproperlyConfigured("SECRET_KEY must be set when HUCKLEY_PRODUCTION is on")
-# The embedded key is only for a local, non-production run.
-SECRET_KEY = os.getenv("SECRET_KEY", "django-insecure-local-development-key-not-for-production")
+if VENUE and not os.getenv("SECRET_KEY"):
+    SECRET_KEY = venue_secret_key(VAR_DIR / "secret_key")
+else:
+    # The embedded key is only for a local, non-production run.
+    SECRET_KEY = os.getenv("SECRET_KEY", "django-insecure-local-development-key-not-for-production")
 
-ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "" if PRODUCTION else "127.0.0.1,localhost,testserver")
+# A venue's phones reach the laptop by whatever address the hall's router gave it, so the
+# host is not known in advance; the venue serves one local network and nothing else.
+ALLOWED_HOSTS = envlist(
+    "ALLOWED_HOSTS",
+    "" if PRODUCTION else ("*" if VENUE else "127.0.0.1,localhost,testserver"),
+)
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
@@ -146,10 +175,22 @@ if DATABASE_URL:
         "default": dj_database_url.parse(DATABASE_URL, conn_max_age=envint("CONN_MAX_AGE", "60"))
     }
 else:
+    # WAL lets phones read while a scorer writes; IMMEDIATE takes the write lock at the
+    # start of a transaction, so two writers queue on the busy timeout instead of failing
+    # with "database is locked" when a reader tries to upgrade.
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.getenv("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "OPTIONS": {
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": envint("SQLITE_TIMEOUT", "20"),
+            },
+            # The test database is a file too (not Django's shared in-memory database),
+            # so the browser tests' live server and the test write through separate
+            # connections with WAL and the busy timeout, as a venue's processes do.
+            "TEST": {"NAME": os.getenv("SQLITE_TEST_PATH", str(BASE_DIR / "var" / "test.sqlite3"))},
         }
     }
 
@@ -195,7 +236,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-if PRODUCTION:
+if PRODUCTION or VENUE:
     # Served by whitenoise from `collectstatic`'s output, with hashed, compressed names;
     # locally `runserver` serves them.
     MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")

@@ -233,6 +233,8 @@ def _store_outcome(game: Game, output: engine.Verdict, *, rounds: int) -> None:
     was_finished = game.status == Game.Status.FINISHED
     if output["finished"] != was_finished:
         Session.board_changed(game.table.sitting.session_id)
+    else:
+        Session.live_changed(game.table.sitting.session_id)
     if output["finished"]:
         if game.status != Game.Status.FINISHED:
             game.finished_at = timezone.now()

@@ -17,6 +17,16 @@ import pytest
 STRICT_SKIPS = os.getenv("HUCKLEY_STRICT_SKIPS", "") not in {"", "0", "false"}
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # On SQLite the test database is a file in var/ (huckley/settings.py says why).
+    from django.conf import settings
+
+    name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+    sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+    if sqlite and name and name != ":memory:":
+        os.makedirs(os.path.dirname(name), exist_ok=True)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Generator[Any]:
     outcome = yield

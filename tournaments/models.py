@@ -134,6 +134,9 @@ class Session(models.Model):
     # Bumped by every write that changes who sits where or how many games a table has
     # finished, so the public board can be cached under (session, version).
     board_version = models.PositiveIntegerField(default=0)
+    # Bumped by every write a live screen shows (each round, each board change, the
+    # session's end): the projector and player pages poll it and re-render on a change.
+    live_version = models.PositiveIntegerField(default=0)
     double_entry = models.BooleanField(
         default=False,
         help_text="A round entered by one person stays pending until a second person at the "
@@ -154,7 +157,15 @@ class Session(models.Model):
     @staticmethod
     def board_changed(session_id: int) -> None:
         """The tables, seats or finished games changed: the cached board is stale."""
-        Session.objects.filter(pk=session_id).update(board_version=models.F("board_version") + 1)
+        Session.objects.filter(pk=session_id).update(
+            board_version=models.F("board_version") + 1,
+            live_version=models.F("live_version") + 1,
+        )
+
+    @staticmethod
+    def live_changed(session_id: int) -> None:
+        """Something a live screen shows changed (a round's scores, the session's end)."""
+        Session.objects.filter(pk=session_id).update(live_version=models.F("live_version") + 1)
 
 
 class SessionPlayer(models.Model):

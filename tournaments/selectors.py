@@ -423,3 +423,69 @@ def player_page(players: list[Player], *, limit: int = 30) -> PlayerPage:
         .order_by("-session__date")[:limit]
     )
     return PlayerPage(players=players, seatings=seatings, games=games, history=history)
+
+
+@dataclass(frozen=True)
+class ScreenTable:
+    """One table on the projector: who sits where and how its current game stands."""
+
+    rank: int
+    seats: list[str]
+    game_number: int | None
+    rounds: int
+    leaders: list[str]
+    leader_score: int | None
+    games_finished: int
+    games_total: int
+
+    @property
+    def done(self) -> bool:
+        return self.games_finished >= self.games_total
+
+
+def sitting_screen(sitting: Sitting, *, lower_is_better: bool) -> list[ScreenTable]:
+    """Every table of a sitting for the wall, in four queries whatever its size."""
+    tables = list(sitting.tables.order_by("rank").values_list("pk", "rank"))
+    seats: dict[int, list[str]] = defaultdict(list)
+    for table_id, name in (
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "player__name")
+    ):
+        seats[table_id].append(name)
+    latest: dict[int, tuple[int, int, int]] = {}
+    finished: dict[int, int] = defaultdict(int)
+    for game_id, table_id, number, status, rounds in (
+        Game.objects.filter(table__sitting=sitting)
+        .order_by("table_id", "number")
+        .values_list("pk", "table_id", "number", "status", "round_count")
+    ):
+        latest[table_id] = (game_id, number, rounds)
+        finished[table_id] += status == Game.Status.FINISHED
+    scores: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    for game_id, name, score in GamePlayer.objects.filter(
+        game_id__in=[g for g, _, _ in latest.values()]
+    ).values_list("game_id", "name", "score"):
+        scores[game_id].append((name, score))
+    result = []
+    for pk, rank in tables:
+        game_id, number, rounds = latest.get(pk, (0, 0, 0))
+        leaders: list[str] = []
+        best: int | None = None
+        if rounds and scores.get(game_id):
+            pick = min if lower_is_better else max
+            best = pick(score for _, score in scores[game_id])
+            leaders = [name for name, score in scores[game_id] if score == best]
+        result.append(
+            ScreenTable(
+                rank=rank,
+                seats=seats[pk],
+                game_number=number or None,
+                rounds=rounds,
+                leaders=leaders,
+                leader_score=best,
+                games_finished=finished[pk],
+                games_total=sitting.games_per_sitting,
+            )
+        )
+    return result

@@ -655,6 +655,7 @@ def session_finish(*, session_id: int, early: bool = False, user: User) -> Sessi
     session.finished_at = timezone.now()
     session.ended_early = bool(unfinished)
     session.save(update_fields=["status", "finished_at", "ended_early"])
+    Session.live_changed(session.pk)
     season_id = session.season_id
     transaction.on_commit(lambda: tasks.season_standings_refresh.delay(season_id))
     return session

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.views import director, players, public, scorers
+from tournaments.views import director, players, public, scorers, screen
 
 app_name = "tournaments"
 
@@ -11,6 +11,8 @@ urlpatterns = [
     # Public, read-only
     path("sessions/<int:pk>/", public.session_public, name="session"),
     path("sessions/<int:pk>/standings/", public.session_standings, name="standings"),
+    path("sessions/<int:pk>/screen/", screen.session_screen, name="screen"),
+    path("sessions/<int:pk>/screen/live/", screen.session_screen_live, name="screen_live"),
     path("clubs/<slug:slug>/", public.club_page, name="club"),
     # Director
     path("director/clubs/<slug:slug>/sessions/new/", director.session_new, name="session_new"),

@@ -1,0 +1,357 @@
+"""The crowd after a movement: public pages under real concurrency, as ratios to a bare view.
+
+Run: .venv/bin/python bench/load.py  [--players 1000] [--duration 30] [--clients 50,200]
+     [--runs 2] [--screens 1000] [--json FILE]
+
+It builds a session of N players (default 1000: 250 tables of 4) on PostgreSQL
+(`--postgres`, default postgres://postgres@127.0.0.1:5432/huckley_load, dropped and made
+afresh), plays sitting 1 (scores written directly, untimed) and confirms the movement, so
+sitting 2 is under way: the minute when every player refreshes. It then starts gunicorn
+(3 sync workers, as deploy/huckley-web.service; DEBUG off) on 127.0.0.1 with the Redis
+cache (`--redis`, default redis://127.0.0.1:6379/14) and drives it with wrk, a C load
+generator (Debian's package, installed if missing and this runs as root):
+
+- at each client count, in each run, interleaved: the bare view (`bench/urls.py`, "ok"
+  through the same middleware: the floor), find my table (`?name=`), the session board,
+  the public standings, the API sitting detail, and the projector's live part answered
+  with a 304 (an unchanged screen's poll);
+- `--screens` connections at once on the projector's live part (open screens polling);
+- the director's manage page, one client, sequential requests (server time, p95).
+
+Each page's requests/s is divided by the bare view's from the same run and client count,
+so a noisy shared machine moves both. It prints a table and, with --json, writes every
+figure. docs/performance.md records the figures with the command and the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+LUA = ROOT / "bench" / "wrk_report.lua"
+DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/huckley_load"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
+
+
+def build(players: int) -> dict[str, Any]:
+    """Inside Django: the session after its first movement, and what the driver needs."""
+    import random
+
+    import django
+
+    django.setup()
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+
+    from tournaments import services
+    from tournaments.models import Club, Season, Seating
+    from tournaments.simulation import finish_sitting_unplayed, generated_names
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("bench-director", password="bench-pw-1")
+    club = Club.objects.create(name="Bench Club", slug="bench")
+    club.directors.add(user)
+    season = Season.objects.create(
+        club=club, name="2026", starts_on="2026-01-01", ends_on="2026-12-31"
+    )
+    session = services.session_create(
+        club=club,
+        season=season,
+        name="Festival",
+        date=season.starts_on,
+        rules_id="huckley-buck",
+        games_per_sitting=2,
+        new_names=generated_names(players),
+        seed=7,
+        is_public=True,
+        double_entry=False,
+        user=user,
+    )
+    session.entries.update(checked_in=True)
+    services.session_start(session_id=session.pk, user=user)
+    finish_sitting_unplayed(session.sittings.get(number=1), random.Random(7))
+    sitting = services.sitting_move_players(session_id=session.pk, sitting_number=1, user=user)
+    seating = Seating.objects.filter(sitting=sitting).select_related("player").order_by("pk")
+    name = seating[len(seating) // 2].player.name
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return {
+        "session": session.pk,
+        "sitting": sitting.pk,
+        "name": name,
+        "cookie": f"sessionid={store.session_key}",
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def ensure_wrk() -> str:
+    found = shutil.which("wrk")
+    if found:
+        return found
+    if os.geteuid() != 0:
+        raise SystemExit("wrk is missing: apt-get install wrk (Debian's package)")
+    subprocess.run(["apt-get", "update", "-qq"], check=True)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True)
+    return shutil.which("wrk") or "wrk"
+
+
+def wrk(
+    url: str, *, clients: int, seconds: int, headers: dict[str, str] | None = None
+) -> dict[str, Any]:
+    threads = max(1, min(2, clients))
+    command = [
+        ensure_wrk(),
+        f"-t{threads}",
+        f"-c{clients}",
+        f"-d{seconds}s",
+        "--timeout=10s",
+        "-s",
+        str(LUA),
+    ]
+    for key, value in (headers or {}).items():
+        command += ["-H", f"{key}: {value}"]
+    out = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    line = [ln for ln in out.splitlines() if ln.startswith("{")][-1]
+    result: dict[str, Any] = json.loads(line)
+    result["errors"] = sum(
+        result[k]
+        for k in ("connect_errors", "read_errors", "write_errors", "status_errors", "timeouts")
+    )
+    return result
+
+
+def start_server(env: dict[str, str], port: int, workers: int) -> subprocess.Popen[bytes]:
+    gunicorn = str(Path(sys.executable).parent / "gunicorn")
+    process = subprocess.Popen(
+        [
+            gunicorn,
+            "huckley.wsgi:application",
+            f"--bind=127.0.0.1:{port}",
+            f"--workers={workers}",
+            "--backlog=2048",
+            "--timeout=30",
+            "--log-level=warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/bench/ok/", timeout=2)
+            return process
+        except OSError:
+            time.sleep(0.3)
+    os.killpg(process.pid, signal.SIGTERM)
+    raise SystemExit("gunicorn did not answer within 60 s")
+
+
+def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            response.read()
+            return response.status, dict(response.headers)
+    except urllib.error.HTTPError as error:
+        if error.code != 304:
+            raise
+        return error.code, dict(error.headers)
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--duration", type=int, default=30, help="seconds per wrk run")
+    parser.add_argument("--clients", default="50,200")
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--screens", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--postgres", default=DEFAULT_PG)
+    parser.add_argument("--redis", default=DEFAULT_REDIS)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--build", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.build:
+        print(json.dumps(build(args.players)))
+        return
+
+    from bench.tournament import prepare_postgres
+
+    problem = prepare_postgres(args.postgres)
+    if problem:
+        raise SystemExit(problem)
+    subprocess.run(["redis-cli", "-u", args.redis, "FLUSHDB"], check=False, capture_output=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "HUCKLEY_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="bench.settings",
+        DATABASE_URL=args.postgres,
+        REDIS_URL=args.redis,
+        DEBUG="0",
+        SECRET_KEY="bench-only-secret-key-" + "x" * 40,
+        ALLOWED_HOSTS="127.0.0.1",
+        LOG_LEVEL="WARNING",
+        PYTHONPATH=str(ROOT),
+    )
+    print(f"Building a session of {args.players} players on PostgreSQL ...", flush=True)
+    built = json.loads(
+        subprocess.run(
+            [sys.executable, __file__, "--build", f"--players={args.players}"],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    port = free_port()
+    server = start_server(env, port, args.workers)
+    base = f"http://127.0.0.1:{port}"
+    pk = built["session"]
+    live_url = f"{base}/sessions/{pk}/screen/live/"
+    try:
+        _, live_headers = fetch(live_url)
+        etag = live_headers["ETag"]
+        targets = {
+            "bare view": (f"{base}/bench/ok/", {}),
+            "find my table": (
+                f"{base}/sessions/{pk}/?name={urllib.parse.quote(built['name'])}",
+                {},
+            ),
+            "session board": (f"{base}/sessions/{pk}/", {}),
+            "public standings": (f"{base}/sessions/{pk}/standings/", {}),
+            "API sitting detail": (f"{base}/api/sittings/{built['sitting']}/", {}),
+            "projector poll (304)": (live_url, {"If-None-Match": etag}),
+        }
+        for url, headers in targets.values():  # warm every cache once, untimed
+            for _ in range(3):
+                fetch(url, headers)
+        clients = [int(c) for c in args.clients.split(",")]
+        runs: list[dict[str, Any]] = []
+        for run in range(1, args.runs + 1):
+            for count in clients:
+                for label, (url, headers) in targets.items():
+                    print(f"run {run}, {count} clients: {label}", flush=True)
+                    result = wrk(url, clients=count, seconds=args.duration, headers=headers)
+                    runs.append({"run": run, "clients": count, "page": label, **result})
+        print(f"{args.screens} open screens polling the projector ...", flush=True)
+        screens = wrk(
+            live_url, clients=args.screens, seconds=args.duration, headers={"If-None-Match": etag}
+        )
+        print("director's manage page, sequential ...", flush=True)
+        director = wrk(
+            f"{base}/director/sessions/{pk}/",
+            clients=1,
+            seconds=min(args.duration, 15),
+            headers={"Cookie": built["cookie"]},
+        )
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+    summary = summarise(runs)
+    report = {
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "machine": machine(),
+        "load_average": os.getloadavg(),
+        "players": args.players,
+        "duration_s": args.duration,
+        "summary": summary,
+        "screens": {"connections": args.screens, **screens},
+        "director_manage_sequential": director,
+        "runs": runs,
+    }
+    print_table(report)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+
+
+def summarise(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per page and client count: median requests/s, ratio to the bare view of the same
+    run (median over runs), worst p95 and p99, total errors."""
+    floor = {(r["run"], r["clients"]): r["rps"] for r in runs if r["page"] == "bare view"}
+    rows = []
+    for page in dict.fromkeys(r["page"] for r in runs):
+        for clients in sorted({r["clients"] for r in runs}):
+            mine = [r for r in runs if r["page"] == page and r["clients"] == clients]
+            ratios = [r["rps"] / floor[(r["run"], clients)] for r in mine]
+            rows.append(
+                {
+                    "page": page,
+                    "clients": clients,
+                    "rps": round(statistics.median(r["rps"] for r in mine), 1),
+                    "ratio": round(statistics.median(ratios), 3),
+                    "p50_ms": round(max(r["p50_ms"] for r in mine), 1),
+                    "p95_ms": round(max(r["p95_ms"] for r in mine), 1),
+                    "p99_ms": round(max(r["p99_ms"] for r in mine), 1),
+                    "errors": sum(r["errors"] for r in mine),
+                }
+            )
+    return rows
+
+
+def print_table(report: dict[str, Any]) -> None:
+    print(f"\n{report['command']}\n{report['machine']}, load average {report['load_average']}")
+    print(f"{report['players']} players, {report['duration_s']} s per run\n")
+    print("| page | clients | req/s | vs bare view | p50 ms | p95 ms | p99 ms | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in report["summary"]:
+        print(
+            f"| {r['page']} | {r['clients']} | {r['rps']:,.0f} | {r['ratio']:.2f} | "
+            f"{r['p50_ms']} | {r['p95_ms']} | {r['p99_ms']} | {r['errors']} |"
+        )
+    s = report["screens"]
+    print(
+        f"\n{s['connections']} open screens on the projector poll: {s['rps']:,.0f} req/s, "
+        f"p95 {s['p95_ms']} ms, {s['errors']} errors (a screen polls every 1.5 s)"
+    )
+    d = report["director_manage_sequential"]
+    print(f"Director's manage page, sequential: p50 {d['p50_ms']} ms, p95 {d['p95_ms']} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""Venue mode: one laptop serves a club night to every phone in the hall, with no internet.
+
+`make venue` runs `python -m huckley.venue`, which migrates, collects the static files,
+prints the address phones should open (with a QR code in the terminal) and then replaces
+itself with the production server: gunicorn, or waitress on Windows where gunicorn cannot
+run. The lobby page (`/lobby/`) shows the same address and QR code on the laptop's screen.
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import qrcode
+import qrcode.image.svg
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def _usable(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return ip.version == 4 and not (ip.is_loopback or ip.is_link_local or ip.is_unspecified)
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses that another device on the network can reach.
+
+    Read from the host name and from the kernel's routing choice for an outgoing UDP
+    socket: `connect` on UDP only picks a route and a source address, it sends nothing.
+    """
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        found.extend(str(info[4][0]) for info in infos)
+    except OSError:
+        pass
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        # TEST-NET-1 (RFC 5737): never routed on the internet, and nothing is sent.
+        probe.connect(("192.0.2.1", 9))
+        found.append(str(probe.getsockname()[0]))
+    except OSError:
+        pass
+    finally:
+        probe.close()
+    unique: list[str] = []
+    for address in found:
+        if _usable(address) and address not in unique:
+            unique.append(address)
+    return unique
+
+
+def venue_url(port: int | None = None) -> str:
+    """The address phones should open: `HUCKLEY_VENUE_URL`, or the first LAN address."""
+    configured = os.getenv("HUCKLEY_VENUE_URL", "").strip()
+    if configured:
+        return configured.rstrip("/") + "/"
+    port = port or int(os.getenv("PORT", "8000"))
+    addresses = lan_addresses()
+    host = addresses[0] if addresses else "127.0.0.1"
+    return f"http://{host}:{port}/"
+
+
+def qr_svg(text: str) -> str:
+    """A QR code as inline SVG markup (no image file, no external service)."""
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
+    return str(image.to_string(encoding="unicode"))
+
+
+def qr_terminal(text: str) -> str:
+    """A QR code drawn with block characters, for the terminal that starts the venue."""
+    code = qrcode.QRCode(border=2)
+    code.add_data(text)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The page the laptop shows: where phones go, as text and as a QR code."""
+    url = venue_url(int(request.get_port() or 8000))
+    return render(request, "lobby.html", {"url": url, "qr": qr_svg(url)})
+
+
+def _server_command(port: int, workers: int) -> list[str]:
+    bind = f"0.0.0.0:{port}"
+    if os.name == "nt" or shutil.which("gunicorn", path=str(Path(sys.executable).parent)) is None:
+        # gunicorn needs fork(); waitress is the pure-Python server that runs on Windows.
+        return [
+            sys.executable,
+            "-m",
+            "waitress",
+            f"--listen={bind}",
+            f"--threads={workers * 4}",
+            "huckley.wsgi:application",
+        ]
+    return [
+        str(Path(sys.executable).parent / "gunicorn"),
+        "huckley.wsgi:application",
+        f"--bind={bind}",
+        f"--workers={workers}",
+        "--threads=4",
+        "--timeout=30",
+        "--graceful-timeout=10",
+    ]
+
+
+def _ensure_a_director(manage: list[str]) -> None:
+    """A fresh venue has no account: ask for one at the terminal, or say how to make one."""
+    check = "from django.contrib.auth import get_user_model as g; print(g().objects.exists())"
+    found = subprocess.run(
+        [*manage, "shell", "-c", check], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    if found == "True":
+        return
+    if sys.stdin.isatty():
+        print("No account yet: create the director's account for tonight.")
+        subprocess.run([*manage, "createsuperuser"], check=False)
+    else:
+        print("No account yet: run `.venv/bin/python manage.py createsuperuser` to sign in.")
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "huckley.settings")
+    os.environ["HUCKLEY_VENUE"] = "1"
+    port = int(os.getenv("PORT", "8000"))
+    workers = int(os.getenv("WEB_CONCURRENCY", "3"))
+    manage = [sys.executable, str(Path(__file__).resolve().parent.parent / "manage.py")]
+    subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], check=True)
+    subprocess.run([*manage, "collectstatic", "--no-input", "-v", "0"], check=True)
+    _ensure_a_director(manage)
+    url = venue_url(port)
+    print(qr_terminal(url))
+    print(f"Huckley is serving the hall. Phones open: {url}")
+    print(f"The lobby page with this QR code: {url}lobby/  (stop with Ctrl+C)", flush=True)
+    command = _server_command(port, workers)
+    os.execv(command[0], command)
+
+
+if __name__ == "__main__":
+    main()
