@@ -225,6 +225,9 @@ class StandingRow:
     hooks: int
     withdrawn: bool
     sitting_out: bool = False
+    # Why this place: the table's order over the sitting with the tie-break that decided
+    # it, or why the player is listed after the seated players.
+    why: str = ""
 
 
 def session_standings(session: Session) -> list[StandingRow]:
@@ -247,9 +250,11 @@ def session_standings(session: Session) -> list[StandingRow]:
     names = dict(session.entries.values_list("player_id", "player__name"))
     sitting = current_sitting(session)
     ordered: list[tuple[int, int | None, int | None]] = []
+    why: dict[int, str] = {}
     if sitting is not None:
         for table in sitting_order(sitting, fmt.format_for(session.rules_id)).tables:
             ordered += [(p.player, table.rank, p.place) for p in table.placings]
+            why.update((p.player, f"table {table.rank}, {p.reason}") for p in table.placings)
     seated = {pid for pid, _, _ in ordered}
     sitting_out = (
         set(sitting.sit_outs.values_list("player_id", flat=True)) if sitting is not None else set()
@@ -289,6 +294,12 @@ def session_standings(session: Session) -> list[StandingRow]:
                 hooks=t.get("hooks_total") or 0,
                 withdrawn=pid in withdrawn,
                 sitting_out=pid in sitting_out,
+                why=why.get(pid)
+                or (
+                    "sitting out this sitting: after the seated players, by points"
+                    if pid in sitting_out
+                    else "not seated now: after the seated players, by points"
+                ),
             )
         )
     return rows

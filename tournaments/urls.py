@@ -10,6 +10,7 @@ urlpatterns = [
     path("", public.home, name="home"),
     # Public, read-only
     path("sessions/<int:pk>/", public.session_public, name="session"),
+    path("sessions/<int:pk>/found/", public.session_found, name="session_found"),
     path("sessions/<int:pk>/standings/", public.session_standings, name="standings"),
     path("sessions/<int:pk>/screen/", screen.session_screen, name="screen"),
     path("sessions/<int:pk>/screen/live/", screen.session_screen_live, name="screen_live"),

@@ -12,9 +12,9 @@ from playwright.sync_api import Page, expect
 
 from scoring import services as scoring
 from scoring.models import Game
-from tests.browser.conftest import DESKTOP
+from tests.browser.conftest import DESKTOP, PHONE
 from tournaments import services
-from tournaments.models import Session
+from tournaments.models import Seating, Session
 from tournaments.simulation import play_game, play_sitting
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -73,3 +73,24 @@ def test_the_projector_says_so_when_the_server_is_gone_and_comes_back(
     # Back online: the next poll comes at once (the "online" event), not after the back-off.
     expect(wall.get_by_role("status")).to_have_text("", timeout=WITHIN_MS)
     expect(wall.locator("article").first).to_contain_text("round 1", timeout=WITHIN_MS)
+
+
+def test_a_players_phone_shows_the_new_table_after_a_movement_without_a_reload(
+    new_page: Callable[..., Page], make_session: Callable[..., Session], director: Any
+) -> None:
+    session = make_session(13)
+    play_sitting(session.sittings.get(), seed=5)
+    seating = Seating.objects.filter(sitting__session=session, table__rank=1).first()
+    assert seating is not None
+    phone = new_page(PHONE)
+    phone.goto(f"/sessions/{session.pk}/")
+    phone.get_by_label("Find my table").fill(seating.player.name)
+    phone.get_by_role("button", name="Find").click()
+    expect(phone.get_by_text("Sitting 1.")).to_be_visible()
+    phone.evaluate("window.__sameDocument = true")
+    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    new = Seating.objects.get(sitting__session=session, sitting__number=2, player=seating.player)
+    expect(phone.locator(".found")).to_contain_text(
+        f"table {new.table.rank}, seat {new.seat}", timeout=WITHIN_MS
+    )
+    assert phone.evaluate("window.__sameDocument") is True

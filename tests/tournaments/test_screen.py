@@ -126,3 +126,53 @@ def test_the_live_part_costs_the_same_queries_at_any_size(
         counts.append(len(queries))
     assert counts[0] == counts[1]
     assert counts[1] <= 15
+
+
+def test_find_my_table_follows_the_player_after_a_movement(
+    client: Client, make_session: Callable[..., Session], director: Any
+) -> None:
+    session = make_session(13)
+    play_sitting(session.sittings.get(), seed=5)
+    mover = (
+        Seating.objects.filter(sitting__session=session, table__rank=1)
+        .order_by("seat")
+        .select_related("player")
+        .first()
+    )
+    assert mover is not None
+    url = reverse("tournaments:session_found", args=[session.pk])
+    before = client.get(url, {"name": mover.player.name})
+    assert before.status_code == 200
+    assert "Sitting 1" in before.content.decode()
+    assert (
+        client.get(url, {"name": mover.player.name}, HTTP_IF_NONE_MATCH=before["ETag"]).status_code
+        == 304
+    )
+    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    after = client.get(url, {"name": mover.player.name}, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    seat = Seating.objects.get(sitting__session=session, sitting__number=2, player=mover.player)
+    html = after.content.decode()
+    assert "Sitting 2" in html
+    assert f"table <strong>{seat.table.rank}</strong>, seat <strong>{seat.seat}</strong>" in html
+
+
+def test_find_my_table_of_a_private_session_is_a_404_to_outsiders(
+    client: Client, make_session: Callable[..., Session]
+) -> None:
+    session = make_session(8, is_public=False)
+    url = reverse("tournaments:session_found", args=[session.pk])
+    assert client.get(url, {"name": "Ann"}).status_code == 404
+
+
+def test_the_standings_say_which_tie_break_decided_each_place(
+    client: Client, make_session: Callable[..., Session]
+) -> None:
+    session = make_session(13)
+    play_sitting(session.sittings.get(), seed=5)
+    html = client.get(reverse("tournaments:standings", args=[session.pk])).content.decode()
+    html = html.replace("&#x27;", "'")
+    preview = services.movement_preview(sitting=session.sittings.get())
+    for table, placings in preview.tables:
+        for placing in placings:
+            assert f"table {table.rank}, {placing.reason}" in html

@@ -24,6 +24,12 @@ def public_session(request: HttpRequest, pk: int) -> Session:
     return session
 
 
+def live_version(session: Session) -> str:
+    """What a live page shows of a session changes exactly when this does: the ETag its
+    polls send back (tournaments/views/screen.py)."""
+    return f"{session.pk}.{session.board_version}.{session.live_version}"
+
+
 def directed_session(request: HttpRequest, pk: int) -> Session:
     """A session of a club the signed-in user directs; others get a 403."""
     session = get_object_or_404(Session.objects.select_related("club", "season"), pk=pk)

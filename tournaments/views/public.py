@@ -9,11 +9,12 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.views.decorators.http import condition
 
 from tournaments import selectors
 from tournaments.models import BigLoserAward, Club, Season, Session, Sitting
 from tournaments.permissions import actor_from_request, can_direct, visible_sessions
-from tournaments.views.common import public_session
+from tournaments.views.common import live_version, public_session
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -34,7 +35,20 @@ def session_public(request: HttpRequest, pk: int) -> HttpResponse:
     query = request.GET.get("name", "").strip()
     context = _board_context(session, selectors.current_sitting(session), query)
     context["may_direct"] = can_direct(request.user, session.club_id)
+    context["live_etag"] = live_version(session)
     return render(request, "tournaments/session_public.html", context)
+
+
+@condition(etag_func=lambda request, pk: live_version(public_session(request, pk)))
+def session_found(request: HttpRequest, pk: int) -> HttpResponse:
+    """ "Find my table"'s answer alone, for the page's poll (static/live.js): a 304 while
+    the session is unchanged, the new table and seat after a movement."""
+    session = public_session(request, pk)
+    query = request.GET.get("name", "").strip()
+    context = _board_context(session, selectors.current_sitting(session), query)
+    response = render(request, "tournaments/_found.html", context)
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def _board_context(session: Session, sitting: Sitting | None, query: str) -> dict[str, Any]:

@@ -22,15 +22,11 @@ from huckley.errors import UserError
 from tournaments import format as fmt
 from tournaments import selectors, services
 from tournaments.models import Session
-from tournaments.views.common import public_session
-
-
-def _version(session: Session) -> str:
-    return f"{session.pk}.{session.board_version}.{session.live_version}"
+from tournaments.views.common import live_version, public_session
 
 
 def _live_etag(request: HttpRequest, pk: int) -> str:
-    return _version(public_session(request, pk))
+    return live_version(public_session(request, pk))
 
 
 def _live_context(session: Session) -> dict[str, Any]:
@@ -83,7 +79,7 @@ def session_screen(request: HttpRequest, pk: int) -> HttpResponse:
             "session": session,
             "live": _live_html(session),
             "live_url": reverse("tournaments:screen_live", args=[session.pk]),
-            "etag": _version(session),
+            "etag": live_version(session),
         },
     )
 
