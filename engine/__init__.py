@@ -2,8 +2,8 @@
 
 Pure Python with no Django and no I/O (the command line in `engine.cli` aside), so the
 tournament layer, the API, the command line and the tests all get the same verdict on a
-game. The game record format `buck-game/1` is in the shared spec; the API, the error codes
-and the extension fields are in docs/engine.md.
+game. The game record format `buck-game/1` is in docs/game-record.md; the API, the error
+codes and the extension fields are in docs/engine.md.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A rule set (one game: Huckley Buck, later Buck Euchre, Bluke, ...) is an object with a
 `RulesInfo` and two jobs: score the rounds of a game record, and simulate a game. The
 engine's core (`engine.record`) checks the parts of a record that every game shares
-(format, players, first dealer, options) and hands the rule set a `Table` that is known
+(format, players, first dealer, options) and hands the rule set a `GameSetup` that is known
 to be sound, so a rule set only ever deals with its own round fields.
 """
 
@@ -145,8 +145,12 @@ class RulesInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
-    """The checked top of a game record: who sits where, who deals first, the options."""
+class GameSetup:
+    """The checked top of a game record: who sits where, who deals first, the options.
+
+    Named for what it is to the engine, the setting-up of one game; a `Table` is the
+    tournament's table of a sitting (tournaments.models), which plays several games.
+    """
 
     players: tuple[str, ...]
     seat: Mapping[str, int]
@@ -197,11 +201,11 @@ class RuleSet(ABC):
     info: RulesInfo
 
     @abstractmethod
-    def score(self, table: Table, rounds: list[Any]) -> GameResult:
+    def score(self, setup: GameSetup, rounds: list[Any]) -> GameResult:
         """Check and score the rounds; stop at the first invalid one."""
 
     @abstractmethod
     def simulate(
-        self, table: Table, *, rng: random.Random, strategy: str, card_play: bool
+        self, setup: GameSetup, *, rng: random.Random, strategy: str, card_play: bool
     ) -> list[dict[str, Any]]:
         """The rounds of a whole game played with legal decisions drawn from `rng`."""

@@ -16,9 +16,9 @@ from engine.base import (
     FORMAT,
     EngineUsageError,
     GameRecord,
+    GameSetup,
     Problem,
     RuleSet,
-    Table,
     Verdict,
     literal,
     names,
@@ -196,8 +196,8 @@ def check(record: Mapping[str, Any]) -> Verdict:
             output["scores"] = dict.fromkeys(players, 0)
         return output
 
-    table = Table(players=players, seat=seat, first_dealer=first, options=options)
-    result = rs.score(table, rounds)
+    setup = GameSetup(players=players, seat=seat, first_dealer=first, options=options)
+    result = rs.score(setup, rounds)
     output["valid"] = not result.errors
     output["rounds"] = result.rounds
     output["scores"] = result.scores
@@ -240,8 +240,8 @@ def simulate(
     if errors or names_ is None or first_dealer is None:
         raise EngineUsageError("; ".join(e["message"] for e in errors))
     seat = {name: s for s, name in enumerate(names_)}
-    table = Table(players=names_, seat=seat, first_dealer=seat[first_dealer], options=options_)
-    rounds = rs.simulate(table, rng=random.Random(seed), strategy=strategy, card_play=card_play)
+    setup = GameSetup(players=names_, seat=seat, first_dealer=seat[first_dealer], options=options_)
+    rounds = rs.simulate(setup, rng=random.Random(seed), strategy=strategy, card_play=card_play)
     return {
         "format": FORMAT,
         "rules": rules,

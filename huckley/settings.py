@@ -105,6 +105,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that everything after it sees the real client address.
+    "huckley.proxies.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -130,10 +132,12 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "locked_out.html"
 AXES_VERBOSE = False
-# Behind the production proxy the client address is in X-Forwarded-For.
-AXES_IPWARE_META_PRECEDENCE_ORDER = (
-    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if PRODUCTION else ["REMOTE_ADDR"]
-)
+# The client address that sign-in locks and the API's rate limits count by: REMOTE_ADDR,
+# which `huckley.proxies.TrustedProxyMiddleware` takes from X-Forwarded-For only when the
+# request came through one of HUCKLEY_TRUSTED_PROXIES (a header from anyone else is a
+# client's free choice, and trusting it lets every attempt look like a new address).
+HUCKLEY_TRUSTED_PROXIES = envlist("HUCKLEY_TRUSTED_PROXIES", "")
+AXES_CLIENT_IP_CALLABLE = "huckley.proxies.client_ip"
 
 # A content security policy: everything from this site, no inline script or style.
 CONTENT_SECURITY_POLICY = {
@@ -172,7 +176,13 @@ TEMPLATES = [
 DATABASE_URL = os.getenv("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {
-        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=envint("CONN_MAX_AGE", "60"))
+        # A kept connection is checked before a request reuses it, so one that PostgreSQL
+        # dropped (a restart, a failover, an idle timeout) is reopened, not a 500.
+        "default": dj_database_url.parse(
+            DATABASE_URL,
+            conn_max_age=envint("CONN_MAX_AGE", "60"),
+            conn_health_checks=True,
+        )
     }
 else:
     # WAL lets phones read while a scorer writes; IMMEDIATE takes the write lock at the
@@ -197,20 +207,49 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.getenv("REDIS_URL", "")
+# Seconds to wait for Redis before giving up on it: the cache and the broker are helpers,
+# never a reason for a page to hang (docs/operations.md, Faults).
+REDIS_TIMEOUT = float(os.getenv("REDIS_TIMEOUT", "0.5"))
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.getenv("CACHE_KEY_PREFIX", "huckley"),
+            "OPTIONS": {
+                # Redis down is a cache miss (logged), not an error: every page is built
+                # from the database anyway.
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": REDIS_TIMEOUT,
+                "SOCKET_TIMEOUT": REDIS_TIMEOUT,
+            },
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+DJANGO_REDIS_IGNORE_EXCEPTIONS = True
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_RESULT_BACKEND = REDIS_URL or None
+# Nothing reads a task's result: storing none spares every queued task a round trip to a
+# result backend that retries for seconds when Redis is down.
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+# Queuing a task gives up fast when the broker is unreachable; `huckley.celery.enqueue`
+# then does the work in the request instead, so it is never lost.
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT
+# A worker that dies mid-task (acks late) leaves the task unacknowledged in Redis; Redis
+# hands it out again once it is older than the visibility timeout (Celery's default is an
+# hour). The tasks are short and idempotent, so a short timeout is safe: a task still
+# running after it may run twice, to the same effect.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", "30"),
+    "socket_timeout": REDIS_TIMEOUT,
+    "socket_connect_timeout": REDIS_TIMEOUT,
+}
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_DEFAULT_QUEUE = os.getenv("CELERY_QUEUE", "huckley")
@@ -260,6 +299,9 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["api.parsers.LimitedJSONParser"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    # Rate limits count by REMOTE_ADDR, which TrustedProxyMiddleware has already resolved;
+    # DRF's own default (None) would take X-Forwarded-For from anyone.
+    "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_RATES": {"token": os.getenv("API_TOKEN_RATE", "20/minute")},
 }
 # Idempotency keys are kept this long; `manage.py api_idempotency_cleanup` drops older ones.

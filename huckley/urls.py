@@ -17,3 +17,5 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
 ]
+
+handler500 = "huckley.views.server_error"

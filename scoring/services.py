@@ -7,6 +7,7 @@ row locked so that two scorers at one table cannot interleave.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -288,9 +289,33 @@ def _recheck(
     return output
 
 
-def _clean(data: Mapping[str, Any]) -> dict[str, Any]:
+#: The most a round may weigh as compact JSON. The largest real round (Bluke at 15
+#: players with every card played and 60-character names) is about 3,500 characters;
+#: this leaves room for long names in any script without storing megabytes.
+ROUND_MAX_CHARS = 32_000
+
+
+def _clean(data: Mapping[str, Any], *, rules_id: str) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise UserError("round_not_an_object", "A round must be a JSON object of its fields.")
+    known = engine.RULES[rules_id].round_fields if rules_id in engine.RULES else ()
+    unknown = sorted(str(k) for k in data if k not in known)
+    if unknown:
+        # The engine would ignore them, but the round is stored, audited and served back
+        # as entered: refuse what no rule reads rather than keep it.
+        raise UserError(
+            "unknown_round_field",
+            f"A {rules_id} round has no field {', '.join(repr(k[:40]) for k in unknown[:5])}; "
+            f"its fields are {', '.join(known)}.",
+            field=unknown[0][:40],
+        )
+    size = len(json.dumps(dict(data), ensure_ascii=False, separators=(",", ":"), default=str))
+    if size > ROUND_MAX_CHARS:
+        raise UserError(
+            "round_too_large",
+            f"This round is {size:,} characters of data; a round is at most "
+            f"{ROUND_MAX_CHARS:,}. Check what was entered.",
+        )
     # Stored exactly as entered: `null` means something in some games (no trump).
     return dict(data)
 
@@ -306,7 +331,7 @@ def round_submit(*, game_id: int, number: int, data: Mapping[str, Any], actor: W
     """
     game = _lock_game(game_id)
     who = _who(actor, game)
-    cleaned = _clean(data)
+    cleaned = _clean(data, rules_id=game.rules_id)
     if number != game.round_count + 1:
         existing = Round.objects.filter(game=game, number=number).first()
         if existing is not None and existing.data == cleaned:
@@ -370,7 +395,7 @@ def round_correct(*, game_id: int, number: int, data: Mapping[str, Any], actor: 
     """Replace what a round says; the whole game is checked again."""
     game = _lock_game(game_id)
     who = _who(actor, game)
-    cleaned = _clean(data)
+    cleaned = _clean(data, rules_id=game.rules_id)
     stored = list(game.rounds.all())
     target = next((r for r in stored if r.number == number), None)
     if target is None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 
 from huckley.errors import UserError
 from scoring.models import Game, GamePlayer
@@ -343,21 +343,34 @@ SEASON_CACHE_SECONDS = 3600
 
 
 def season_cache_key(season_id: int) -> str:
-    return f"season-standings:{season_id}"
+    """The cache key of a season's ladder as the database stands: it names the season's
+    standings rows (how many, the newest), so finishing a session moves the key and a
+    copy from before can never be served, whether or not the refresh task ran (a worker
+    killed mid-task, Redis down while the session finished). One indexed query."""
+    seen = SessionStanding.objects.filter(session__season_id=season_id).aggregate(
+        rows=Count("id"), newest=Max("id")
+    )
+    return f"season-standings:{season_id}:{seen['rows']}:{seen['newest'] or 0}"
 
 
 def season_standings_cached(season_id: int) -> list[SeasonRow]:
     """The season ladder from the cache, computed on a miss. Finishing a session queues a
-    refresh; the timeout bounds how stale an admin edit can leave it."""
-    rows: list[SeasonRow] | None = cache.get(season_cache_key(season_id))
+    refresh that warms the new key; the timeout bounds how stale an admin edit of a player
+    can leave it."""
+    key = season_cache_key(season_id)
+    rows: list[SeasonRow] | None = cache.get(key)
     if rows is None:
-        rows = season_standings_refresh(season_id)
+        rows = season_standings(season_id)
+        cache.set(key, rows, SEASON_CACHE_SECONDS)
     return rows
 
 
 def season_standings_refresh(season_id: int) -> list[SeasonRow]:
+    # The key first: a session finishing meanwhile then leaves newer rows under an older
+    # key, never older rows under the newer one.
+    key = season_cache_key(season_id)
     rows = season_standings(season_id)
-    cache.set(season_cache_key(season_id), rows, SEASON_CACHE_SECONDS)
+    cache.set(key, rows, SEASON_CACHE_SECONDS)
     return rows
 
 

@@ -2,7 +2,7 @@
 input serializer; these describe what comes back, for the response and the schema alike.
 
 Games and rounds are in the game record format `buck-game/1`
-(../shared/spec/game-record.md): the field names are the spec's, unchanged.
+(docs/game-record.md): the field names are the format's, unchanged.
 """
 
 from __future__ import annotations

@@ -89,7 +89,9 @@ class ClubSessions(ApiView):
         rules_id = serializers.CharField(
             max_length=30, default="huckley-buck", help_text="See /api/rules/."
         )
-        games_per_sitting = serializers.IntegerField(default=2, help_text="2 or 3.")
+        games_per_sitting = serializers.IntegerField(
+            default=2, min_value=2, max_value=3, help_text="2 or 3."
+        )
         seed = serializers.IntegerField(
             min_value=0,
             max_value=MAX_ID,
@@ -177,7 +179,10 @@ class SessionDetail(SessionView):
             ref_name = "SessionSettingsInput"
 
         games_per_sitting = serializers.IntegerField(
-            required=False, help_text="2 or 3; applies from the next sitting."
+            required=False,
+            min_value=2,
+            max_value=3,
+            help_text="2 or 3; applies from the next sitting.",
         )
         is_public = serializers.BooleanField(required=False)
         double_entry = serializers.BooleanField(required=False)

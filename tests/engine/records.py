@@ -47,3 +47,20 @@ def change_a_trick_count(record: dict[str, Any], pick: int, new_count: int) -> i
 def codes(output: dict[str, Any]) -> list[tuple[Any, str, Any]]:
     """(round, code, field) of each error."""
     return [(e["round"], e["code"], e["field"]) for e in output["errors"]]
+
+
+#: The keys of every output document (docs/game-record.md, "The verdict").
+VERDICT_KEYS = {"valid", "rules", "rounds", "scores", "finished", "winner", "next_dealer", "errors"}
+
+
+def assert_is_a_verdict(output: dict[str, Any]) -> None:
+    """`output` has the verdict's shape, and `valid` agrees with `errors`: for the
+    never-raises properties, where any well-formed verdict will do."""
+    assert set(output) == VERDICT_KEYS
+    assert output["valid"] is (output["errors"] == [])
+    for error in output["errors"]:
+        assert isinstance(error["code"], str)
+        assert error["code"]
+        assert isinstance(error["message"], str)
+        assert error["message"]
+        assert error["round"] is None or (isinstance(error["round"], int) and error["round"] >= 1)

@@ -1,7 +1,7 @@
 """Card-level play of `bluke` and `bluke-nj`: legal cards, trick winners, replay, reneges.
 
 Cases quote "Hi Bluke, Lo Bluke and Trump", "Play", "Example" and the "New Jersey"
-variant of rules/bluke.txt, and the Bluke ruling of DOMAIN.md.
+variant of the Bluke rules text, and the Bluke ruling of docs/rules-bluke.md.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ LEGAL_CASES: list[tuple[str, str, str, str, str, set[str], set[str]]] = [
         {"BL"},
     ),
     (
-        "DOMAIN (NJ): Blukes 'must follow a trump lead' along with the trumps",
+        "Ruling (NJ): Blukes 'must follow a trump lead' along with the trumps",
         "BL 3S AH",
         "5S",
         "S",
@@ -91,7 +91,7 @@ LEGAL_CASES: list[tuple[str, str, str, str, str, set[str], set[str]]] = [
         {"BL", "3S"},
     ),
     (
-        "DOMAIN: 'when a Bluke is led, the first non-Bluke card played sets the suit to "
+        "Ruling: 'when a Bluke is led, the first non-Bluke card played sets the suit to "
         "follow' (NJ: a Bluke lead is a trump lead)",
         "3S AH BH",
         "BL",
@@ -101,7 +101,7 @@ LEGAL_CASES: list[tuple[str, str, str, str, str, set[str], set[str]]] = [
         {"3S", "BH"},
     ),
     (
-        "DOMAIN: after a Bluke lead, the first plain card sets the suit to follow",
+        "Ruling: after a Bluke lead, the first plain card sets the suit to follow",
         "AD 3S BL",
         "BH 5D",
         "S",

@@ -1,7 +1,7 @@
 """Scoring, the schedule and the winner of `bluke` and `bluke-nj`, one case per rule line.
 
-Every expected figure is worked out by hand from rules/bluke.txt (quoted in each case)
-and the Bluke ruling of DOMAIN.md; docs/rules-bluke.md lists the same rules with their
+Every expected figure is worked out by hand from the Bluke rules text (quoted in each case)
+and the Bluke ruling of docs/rules-bluke.md; docs/rules-bluke.md lists the same rules with their
 sources.
 """
 
@@ -161,7 +161,7 @@ def test_scores_go_below_zero() -> None:
 
 
 def test_a_zero_bid_is_allowed_by_option_and_cannot_go_set() -> None:
-    """DOMAIN: 'an option allows 0'; by the text's scoring a bid of 0 is made with any
+    """Ruling: 'an option allows 0'; by the text's scoring a bid of 0 is made with any
     number of tricks and scores 1 a trick."""
     rnd = hand({"Ann": 0, "Bob": 0, "Cy": 1}, {"Ann": 0, "Bob": 4, "Cy": 9})
     output = scored(bluke(rnd, players=THREE, options={"allow_zero_bid": True}))
@@ -189,7 +189,7 @@ def test_the_upcard_is_optional_and_may_be_a_bluke() -> None:
 
 # --- The schedule -------------------------------------------------------------------------
 
-#: DOMAIN: 'k = 13 for 2-4 players and floor(52 / players) above that'
+#: Ruling: 'k = 13 for 2-4 players and floor(52 / players) above that'
 LARGEST = {2: 13, 3: 13, 4: 13, 5: 10, 6: 8, 7: 7, 8: 6, 9: 5, 10: 5, 11: 4, 12: 4, 13: 4}
 LARGEST |= {14: 3, 15: 3}
 

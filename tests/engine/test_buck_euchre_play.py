@@ -1,7 +1,7 @@
 """Buck Euchre card-level play: the pack, the bowers, following suit, trick winners, and
 every refusal of the `play` field.
 
-The deals are made up and played out by hand from ../shared/rules/buck-euchre.txt (Card
+The deals are made up and played out by hand from the Buck Euchre rules text (Card
 ranking, Play of the hand); the expected tricks are counted by hand, not taken from the
 engine. Players sit Ann, Bob, Cy, Dee clockwise and Ann deals, so Bob leads first.
 """
@@ -259,7 +259,7 @@ DEAL_C: dict[str, Any] = {
 
 
 def test_the_next_player_in_the_hand_leads_when_the_dealers_left_dropped() -> None:
-    """DOMAIN: 'If the player to the dealer's left dropped, the next active player to the
+    """Ruling: 'If the player to the dealer's left dropped, the next active player to the
     left leads.' Bob (left of Ann) dropped, so Cy leads; the dealer took the upcard and
     then dropped, so no hand in play holds AS."""
     output = engine.check(be(copy.deepcopy(DEAL_C)))
@@ -411,7 +411,7 @@ def test_every_play_refusal(
 
 
 def test_the_pack_is_24_cards_nine_to_ace() -> None:
-    """DOMAIN: 'the deck is 24 cards, 9 to ace in four suits'."""
+    """Ruling: 'the deck is 24 cards, 9 to ace in four suits'."""
     names = sorted(engine.cards.CARD_NAMES[c] for c in PACK_CARDS)
     assert len(names) == 24
     assert {n[0] for n in names} == set("9TJQKA")

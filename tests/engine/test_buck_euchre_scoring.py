@@ -1,8 +1,8 @@
 """Buck Euchre (`buck-euchre`) scoring and the end of the game, one case per rule line.
 
-Every expected figure is worked out by hand from ../shared/rules/buck-euchre.txt and the
-Buck Euchre ruling of DOMAIN.md, quoted in each case's id or docstring. Players sit Ann,
-Bob, Cy, Dee clockwise; Ann deals round 1.
+Every expected figure is worked out by hand from the Buck Euchre rules text and the
+Buck Euchre ruling of docs/rules-buck-euchre.md, quoted in each case's id or docstring.
+Players sit Ann, Bob, Cy, Dee clockwise; Ann deals round 1.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ ROUND_CASES: list[tuple[str, dict[str, Any], dict[str, int], list[str]]] = [
         [],
     ),
     (
-        "dirty clubs: 'If the upcard is a club, clubs automatically become trump' and DOMAIN: "
+        "dirty clubs: 'If the upcard is a club, clubs automatically become trump' and Ruling: "
         "'every player must take a trick or pay 5'",
         {"upcard": "9C", "trump": "C", "declarer": None,
          "tricks": {"Ann": 2, "Bob": 2, "Cy": 1, "Dee": 0}},
@@ -117,7 +117,7 @@ ROUND_CASES: list[tuple[str, dict[str, Any], dict[str, int], list[str]]] = [
     ),
     (
         "'If all four players decline to name a trump suit, then the hand is played with no "
-        "trump' and DOMAIN: every player must take a trick or pay 5",
+        "trump' and Ruling: every player must take a trick or pay 5",
         {"upcard": "9S", "trump": None, "declarer": None,
          "tricks": {"Ann": 3, "Bob": 1, "Cy": 1}},
         {"Ann": -3, "Bob": -1, "Cy": -1, "Dee": 5},

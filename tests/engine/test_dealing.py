@@ -85,7 +85,7 @@ def test_the_rule_sets_say_what_the_tournament_layer_needs() -> None:
         "bluke",
         "bluke-nj",
     }
-    # Players per table and the sense of a better score, from the rule texts and DOMAIN.md.
+    # Players per table and the sense of a better score, from the rule texts and docs/format.md.
     expected = {
         "buck-euchre": (4, 4, True),
         "ten-point-buck": (3, 5, False),

@@ -1,7 +1,7 @@
 """Card-level play: the legal cards, trick winners, and replaying a round's `play`.
 
 Every legal set and every replay below is worked out by hand from THE PLAY and RENEGE
-in rules/huckley-buck-ihba.txt and THE PLAY in rules/hucklebuck.txt.
+in the IHBA rules text and THE PLAY in the Hucklebuck rules text.
 """
 
 from __future__ import annotations

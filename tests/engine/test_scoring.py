@@ -1,7 +1,7 @@
 """Scoring rules and rulings of `huckley-buck` and `hucklebuck`, one case per rule line.
 
 Every expected figure below is worked out by hand from the rule texts (rules/*.txt) and
-the rulings of DOMAIN.md, quoted in each case's id or docstring.
+the rulings of docs/rules.md, quoted in each case's id or docstring.
 """
 
 from __future__ import annotations

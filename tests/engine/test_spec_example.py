@@ -1,4 +1,4 @@
-"""The examples of spec/game-record.md, input to output, exactly."""
+"""The examples of docs/game-record.md, input to output, exactly."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Ten-Point Buck (`ten-point-buck`): the deck, the play rules, scoring and the end of a game.
 
-Every expected value below is worked out by hand from rules/ten-point-buck.md and the
-Ten-Point Buck ruling in DOMAIN.md, quoted in the test names and docstrings; none is
-copied from the engine's output. Refusals are in test_ten_point_buck_refusals.py, the
+Every expected value below is worked out by hand from the Ten-Point Buck rules text and
+the ruling in docs/rules-ten-point-buck.md, quoted in the test names and docstrings; none
+is copied from the engine's output. Refusals are in test_ten_point_buck_refusals.py, the
 properties in test_ten_point_buck_properties.py.
 """
 
@@ -67,7 +67,7 @@ def legal(held: list[str], trick: list[str]) -> list[str]:
 
 def test_the_deck_holds_56_cards_and_220_points() -> None:
     """Components: "56 cards, including ten 1s, nine 2s, eight 3s, and so on, down to one
-    10-point card, the Buck, and also one 0, the Doe"; DOMAIN ruling: "the deck holds 220
+    10-point card, the Buck, and also one 0, the Doe"; Ruling: "the deck holds 220
     points" (10x1 + 9x2 + 8x3 + 7x4 + 6x5 + 5x6 + 4x7 + 3x8 + 2x9 + 1x10 = 220)."""
     assert DECK_SIZE == 56
     assert DECK_POINTS == 220
@@ -77,7 +77,7 @@ def test_the_deck_holds_56_cards_and_220_points() -> None:
 
 
 def test_one_card_of_each_value_is_white() -> None:
-    """Components: "One copy of each card in a rank is colored white"; DOMAIN ruling: "for
+    """Components: "One copy of each card in a rank is colored white"; Ruling: "for
     each value 1..10 one white (trump) card, plus normal cards nine 1s, eight 2s, ... one 9,
     plus the Doe (value 0, white)"."""
     names = [NAME_OF_BIT[b] for b in bits_of(FULL_DECK)]
@@ -101,7 +101,7 @@ def test_cards_are_written_as_the_value_with_w_for_white(text: str, ok: bool) ->
 
 
 def test_the_undealt_cards_at_each_table_size() -> None:
-    """DOMAIN ruling: "Dealing 10 each leaves cards undealt at 3 and 4 players, and 6
+    """Ruling: "Dealing 10 each leaves cards undealt at 3 and 4 players, and 6
     undealt at 5". By hand: 26 undealt at 3 players hold at least the Doe, ten 1s, nine
     2s and six 3s (0 + 10 + 18 + 18 = 46) and at most the 10, two 9s, three 8s, four 7s,
     five 6s, six 5s and five 4s (10 + 18 + 24 + 28 + 30 + 30 + 20 = 160); 16 at 4 players

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import engine
 from engine.games.ten_point_buck.cards import DECK_SIZE, TALLY_OF, VALUE_MASK, VALUE_OF_BIT
 from engine.games.ten_point_buck.play import (
-    PlayResult,
+    CardPointsResult,
     _careful_replay,
     _quick_replay,
     check_play,
@@ -127,7 +127,7 @@ def test_the_replay_agrees_with_the_plain_trick_rules(seed: int, size: int, stra
         result = check_play(
             number=1, players=players, seat=seat, dealer=seat[rnd["dealer"]], raw=rnd["play"]
         )
-        assert isinstance(result, PlayResult)
+        assert isinstance(result, CardPointsResult)
         leader = (seat[rnd["dealer"]] + 1) % size
         bonus = None
         for trick, winner in zip(rnd["play"]["tricks"], result.winners, strict=True):
@@ -268,7 +268,7 @@ def test_the_quick_replay_never_passes_what_the_careful_one_refuses(
     careful = _careful_replay(1, players, dealer, hands[:], tricks)
     if quick is not None:
         assert careful == quick
-    elif isinstance(careful, PlayResult):
+    elif isinstance(careful, CardPointsResult):
         # Only a renege faked by corrupt tallies may send a sound play to the careful pass,
         # and a sound play leaves no corrupt tallies: so this does not happen.
         raise AssertionError("the quick pass refused a sound play")

@@ -11,12 +11,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.base import GameResult, RuleSet, RulesInfo, Table
+from engine.base import GameResult, GameSetup, RuleSet, RulesInfo
 
-#: ``score_game(table, rounds)``: check and score the rounds of a game record.
-ScoreGame = Callable[[Table, list[Any]], GameResult]
-#: ``simulate_game(table, rng, strategy, card_play)``: the rounds of a whole game played.
-SimulateGame = Callable[[Table, random.Random, str, bool], list[dict[str, Any]]]
+#: ``score_game(setup, rounds)``: check and score the rounds of a game record.
+ScoreGame = Callable[[GameSetup, list[Any]], GameResult]
+#: ``simulate_game(setup, rng, strategy, card_play)``: the rounds of a whole game played.
+SimulateGame = Callable[[GameSetup, random.Random, str, bool], list[dict[str, Any]]]
 
 
 class GameRules(RuleSet):
@@ -27,10 +27,10 @@ class GameRules(RuleSet):
         self._score_game = score_game
         self._simulate_game = simulate_game
 
-    def score(self, table: Table, rounds: list[Any]) -> GameResult:
-        return self._score_game(table, rounds)
+    def score(self, setup: GameSetup, rounds: list[Any]) -> GameResult:
+        return self._score_game(setup, rounds)
 
     def simulate(
-        self, table: Table, *, rng: random.Random, strategy: str, card_play: bool
+        self, setup: GameSetup, *, rng: random.Random, strategy: str, card_play: bool
     ) -> list[dict[str, Any]]:
-        return self._simulate_game(table, rng, strategy, card_play)
+        return self._simulate_game(setup, rng, strategy, card_play)

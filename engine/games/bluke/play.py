@@ -6,7 +6,7 @@ card; otherwise the highest card of the suit to follow takes the trick. They dif
 what a player must play:
 
 * `bluke`: follow suit if able, but a Bluke may be played at any time. When a Bluke is
-  led, the first plain card played sets the suit to follow (DOMAIN ruling).
+  led, the first plain card played sets the suit to follow (ruling).
 * `bluke-nj`: the Blukes belong to the trump suit, so they follow a trump lead, a Bluke
   lead is a trump lead, and a Bluke may not be played while the player can follow a plain
   suit that was led. With no trump, the two Blukes are a trump suit of their own.

@@ -1,34 +1,32 @@
 """Checking and scoring the hands of a Bluke or New Jersey Bluke game record.
 
 The number of cards dealt changes every hand on a fixed schedule (`hand_sizes`), so a
-game is a known number of rounds: `score_game` runs them in order, stops at the first
-invalid one, and names the winner after the last hand of the schedule. `check_round`
-turns one round's fields (`cards`, `upcard`, `bids`, `tricks`, `play`) into the points it
-gives, or into every problem it has.
+game is a known number of rounds: `BlukeRounds` plugs the game into the round driver
+(engine/games/_common/driver.py) and names the winner after the last hand of the
+schedule. `check_round` turns one round's fields (`cards`, `upcard`, `bids`, `tricks`,
+`play`) into the points it gives, or into every problem it has, a field at a time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, literal, names_and, problem
+from engine.base import GameResult, GameSetup, Problem, literal, names_and, problem
+from engine.games._common.driver import RoundRules, RoundScore, score_rounds
 from engine.games._common.play import missing_upcard, not_an_upcard
 from engine.games._common.rounds import (
     NumberMap,
     compare_with_play,
     game_over,
-    not_a_round,
     read_player_numbers,
     values_text,
-    winner_value,
-    wrong_dealer,
 )
 from engine.games.bluke.cards import DECK_SIZE, parse_card, trump_of
 from engine.games.bluke.play import CARD_HINT, check_play
 
-#: DOMAIN ruling: the largest hand is 13 at 2-4 players ...
+#: Ruling: the largest hand is 13 at 2-4 players ...
 STANDARD_MAX: Final = 13
 #: ... and floor(52 / players) above, which leaves at least two of the 54 cards undealt.
 PLAIN_CARDS: Final = 52
@@ -48,13 +46,88 @@ class Variant:
 
 
 @dataclass(slots=True)
-class RoundScore:
-    points: list[int]  # per seat
-    hooks: list[int]  # seats that went set, in seat order
+class BlukeRound(RoundScore):
+    """A scored hand: bid scores in `points`, the players who went set in `hooks`."""
+
+
+class BlukeRounds(RoundRules[BlukeRound]):
+    """The hands of one Bluke game: bid scores add up, and the game ends after the last
+    hand of the schedule (`hand_sizes`), the most points winning or sharing the win."""
+
+    def __init__(self, setup: GameSetup, variant: Variant) -> None:
+        super().__init__(setup)
+        self.variant = variant
+        self.max_cards: int = setup.options["max_cards"]
+        self.sizes = hand_sizes(self.n, variant.rising, self.max_cards)
+
+    def document_problem(self) -> Problem | None:
+        why = max_cards_problem(self.n, self.max_cards)
+        return None if why is None else problem(None, "bad_option", why)
+
+    fields = "dealer, cards, bids, tricks, ..."
+
+    def check_round(
+        self, rnd: dict[str, Any], number: int, dealer: int, errors: list[Problem]
+    ) -> BlukeRound | list[Problem]:
+        """The points of one round, or every problem found in it."""
+        setup = self.setup
+        variant = self.variant
+        sizes = self.sizes
+        players = setup.players
+        n = len(players)
+        size = sizes[number - 1]
+        given = rnd.get("cards")
+        if given is not None and (type(given) is not int or given != size):
+            _refuse_cards(number, given, size, sizes, variant, errors)
+        upcard, upcard_ok = _read_upcard(number, rnd.get("upcard"), size, n, errors)
+        low = 0 if setup.options["allow_zero_bid"] else 1
+        bids = _read_bids(number, players, setup.seat, rnd.get("bids"), low, size, errors)
+        counts = _read_tricks(setup, variant, number, rnd, dealer, size, upcard, upcard_ok, errors)
+        if counts is None:
+            return errors
+        total = sum(counts)
+        if total != size:
+            errors.append(
+                problem(
+                    number,
+                    "tricks_not_cards",
+                    f"The tricks add up to {total} ({values_text(players, counts, range(n))}); "
+                    f"with {size} card{'s' if size != 1 else ''} dealt to each player a hand has "
+                    f"exactly {size} trick{'s' if size != 1 else ''}.",
+                    "tricks",
+                )
+            )
+        if errors or bids is None:
+            return errors
+        return _score(bids, counts)
+
+    def end(
+        self, before: list[int], after: list[int], checked: BlukeRound, number: int
+    ) -> list[int] | Problem | None:
+        if number < len(self.sizes):
+            return None
+        top = max(after)
+        return [s for s in range(self.n) if after[s] == top]
+
+    def output_round(
+        self, dealer: int, checked: BlukeRound, scores: list[int], index: int
+    ) -> dict[str, Any]:
+        players = self.players
+        return {
+            "dealer": players[dealer],
+            "cards": self.sizes[index],
+            "points": dict(zip(players, checked.points, strict=True)),
+            "hooks": [players[s] for s in checked.hooks],
+            "scores": dict(zip(players, scores, strict=True)),
+        }
+
+    def game_over(self, number: int, index: int, winner: str | list[str] | None) -> Problem:
+        ended = f"{len(self.sizes)}, the last hand of the schedule"
+        return game_over(number, ended, _winner_text(winner))
 
 
 def standard_max_cards(players: int) -> int:
-    """The largest hand by the DOMAIN ruling: 13 at 2-4 players, floor(52 / players) above
+    """The largest hand by the Ruling: 13 at 2-4 players, floor(52 / players) above
     (so at least two cards stay undealt and one can be turned up)."""
     return STANDARD_MAX if players <= 4 else PLAIN_CARDS // players
 
@@ -96,79 +169,73 @@ def _schedule_words(sizes: Sequence[int], rising: bool) -> str:
     return f"the hands run from {k} cards down to 1 and back up to {k}"
 
 
-def check_round(
-    table: Table,
-    variant: Variant,
-    rnd: Any,
+def _refuse_cards(
     number: int,
-    dealer: int,
+    given: Any,
+    size: int,
     sizes: Sequence[int],
-) -> RoundScore | list[Problem]:
-    """The points of one round, or every problem found in it."""
-    if type(rnd) is not dict:
-        return not_a_round(number, "dealer, cards, bids, tricks, ...", rnd)
-    players = table.players
-    seat = table.seat
-    n = len(players)
-    size = sizes[number - 1]
-    errors: list[Problem] = []
-    get = rnd.get
-    dealer_name = players[dealer]
-
-    given = get("dealer")
-    if given is not None and given != dealer_name:
-        errors.append(wrong_dealer(number, players, dealer, given))
-
-    given = get("cards")
-    if given is not None and (type(given) is not int or given != size):
-        if type(given) is not int:
-            errors.append(
-                problem(
-                    number,
-                    "bad_field",
-                    f"cards must be the number of cards dealt to each player, not "
-                    f"{literal(given)}.",
-                    "cards",
-                )
+    variant: Variant,
+    errors: list[Problem],
+) -> None:
+    """The refusal of a `cards` field that is not the schedule's hand size for this round."""
+    if type(given) is not int:
+        errors.append(
+            problem(
+                number,
+                "bad_field",
+                f"cards must be the number of cards dealt to each player, not {literal(given)}.",
+                "cards",
             )
-        else:
-            errors.append(
-                problem(
-                    number,
-                    "wrong_cards",
-                    f"Round {number} deals {size} card{'s' if size != 1 else ''} to each "
-                    f"player, not {given}: {_schedule_words(sizes, variant.rising)}, one "
-                    "card a hand.",
-                    "cards",
-                )
+        )
+    else:
+        errors.append(
+            problem(
+                number,
+                "wrong_cards",
+                f"Round {number} deals {size} card{'s' if size != 1 else ''} to each "
+                f"player, not {given}: {_schedule_words(sizes, variant.rising)}, one "
+                "card a hand.",
+                "cards",
             )
+        )
 
-    # The upcard: any card, a Bluke meaning no trump; none when every card is dealt.
-    upcard: int | None = None
-    upcard_ok = True
-    raw_upcard = get("upcard")
-    if raw_upcard is not None:
-        if size * n == DECK_SIZE:
-            errors.append(
-                problem(
-                    number,
-                    "no_upcard",
-                    f"All 54 cards are dealt in this hand ({size} to each of {n} players), so "
-                    "no card is turned up and the hand has no trump; remove the upcard.",
-                    "upcard",
-                )
+
+def _read_upcard(
+    number: int, raw: Any, size: int, n: int, errors: list[Problem]
+) -> tuple[int | None, bool]:
+    """(upcard or None, readable): any card, a Bluke meaning no trump; none when every
+    card is dealt."""
+    if raw is None:
+        return None, True
+    if size * n == DECK_SIZE:
+        errors.append(
+            problem(
+                number,
+                "no_upcard",
+                f"All 54 cards are dealt in this hand ({size} to each of {n} players), so "
+                "no card is turned up and the hand has no trump; remove the upcard.",
+                "upcard",
             )
-            upcard_ok = False
-        else:
-            upcard = parse_card(raw_upcard)
-            if upcard is None:
-                errors.append(not_an_upcard(number, raw_upcard, CARD_HINT))
-                upcard_ok = False
+        )
+        return None, False
+    upcard = parse_card(raw)
+    if upcard is None:
+        errors.append(not_an_upcard(number, raw, CARD_HINT))
+        return None, False
+    return upcard, True
 
-    # Bids: every player, 1 to the cards dealt (0 too with allow_zero_bid).
-    low = 0 if table.options["allow_zero_bid"] else 1
-    bids: list[int] | None = None
-    raw: Any = get("bids")
+
+def _read_bids(
+    number: int,
+    players: Sequence[str],
+    seat: Mapping[str, int],
+    raw: Any,
+    low: int,
+    size: int,
+    errors: list[Problem],
+) -> list[int] | None:
+    """`bids`: every player, `low` (0 or 1) to the cards dealt; None when incomplete or
+    wrong (reported)."""
     if raw is None:
         errors.append(
             problem(
@@ -178,68 +245,69 @@ def check_round(
                 "bids",
             )
         )
-    else:
-        read = read_player_numbers(number, BIDS, raw, players, seat, errors)
-        if type(raw) is dict:
-            complete = True
-            for name in players:
-                if name not in raw:
-                    errors.append(
-                        problem(
-                            number,
-                            "bid_missing",
-                            f"{name} has no bid; every player bids on every hand, {low} to {size}.",
-                            "bids",
-                            name,
-                        )
-                    )
-                    complete = False
-                    continue
-                b = raw[name]
-                if type(b) is not int:
-                    complete = False  # reported by the reader
-                elif not low <= b <= size:
-                    complete = False
-                    if b == 0:
-                        why = "bids start at 1 in this game (option allow_zero_bid is off)"
-                    else:
-                        cards = f"{size} card{'s' if size != 1 else ''}"
-                        why = f"with {cards} dealt a bid runs from {low} to {size}"
-                    errors.append(
-                        problem(
-                            number, "bid_out_of_range", f"{name} bid {b}, but {why}.", "bids", name
-                        )
-                    )
-            if complete:
-                bids = read
+        return None
+    read = read_player_numbers(number, BIDS, raw, players, seat, errors)
+    if type(raw) is not dict:
+        return None
+    complete = True
+    for name in players:
+        if name not in raw:
+            errors.append(
+                problem(
+                    number,
+                    "bid_missing",
+                    f"{name} has no bid; every player bids on every hand, {low} to {size}.",
+                    "bids",
+                    name,
+                )
+            )
+            complete = False
+            continue
+        b = raw[name]
+        if type(b) is not int:
+            complete = False  # reported by the reader
+        elif not low <= b <= size:
+            complete = False
+            if b == 0:
+                why = "bids start at 1 in this game (option allow_zero_bid is off)"
+            else:
+                cards = f"{size} card{'s' if size != 1 else ''}"
+                why = f"with {cards} dealt a bid runs from {low} to {size}"
+            errors.append(
+                problem(number, "bid_out_of_range", f"{name} bid {b}, but {why}.", "bids", name)
+            )
+    return read if complete else None
 
-    # Tricks: from the summary, from the cards played, or both (and then they agree).
-    raw = get("tricks")
-    counts = read_player_numbers(number, TRICKS_TAKEN, raw, players, seat, errors)
+
+def _read_tricks(
+    setup: GameSetup,
+    variant: Variant,
+    number: int,
+    rnd: dict[str, Any],
+    dealer: int,
+    size: int,
+    upcard: int | None,
+    upcard_ok: bool,
+    errors: list[Problem],
+) -> list[int] | None:
+    """Tricks per seat from the summary, from the cards played, or both (and then they
+    agree); None when they cannot be read (reported)."""
+    players = setup.players
+    raw: Any = rnd.get("tricks")
+    counts = read_player_numbers(number, TRICKS_TAKEN, raw, players, setup.seat, errors)
     # Unreadable tricks (an unknown name, a word) are reported already; adding them up
     # would only say the same again.
-    if counts is not None:
-        for name, c in raw.items():
-            if not 0 <= c <= size:
-                errors.append(
-                    problem(
-                        number,
-                        "bad_field",
-                        f"{name}'s tricks must be a whole number from 0 to {size}, not {c}.",
-                        "tricks",
-                        name,
-                    )
-                )
-                counts = None
-    raw_play = get("play")
+    if counts is not None and not _tricks_in_range(number, raw, size, errors):
+        counts = None
+    raw_play = rnd.get("play")
     if raw_play is not None and upcard_ok:
-        if upcard is None and size * n != DECK_SIZE:
+        if upcard is None and size * len(players) != DECK_SIZE:
             errors.append(missing_upcard(number, " so the trump suit is known"))
         else:
             played = check_play(
                 number=number,
                 players=players,
-                seat=seat,
+                seat=setup.seat,
                 dealer=dealer,
                 size=size,
                 upcard=upcard,
@@ -252,43 +320,49 @@ def check_round(
             else:
                 compare_with_play(number, players, played, counts, None, errors)
                 counts = played.counts
-    if counts is None:
-        if raw is None and raw_play is None:
-            errors.append(
-                problem(
-                    number,
-                    "tricks_missing",
-                    "No tricks are entered for this hand; enter how many tricks each player took.",
-                    "tricks",
-                )
-            )
-        return errors
-    total = sum(counts)
-    if total != size:
+    if counts is None and raw is None and raw_play is None:
         errors.append(
             problem(
                 number,
-                "tricks_not_cards",
-                f"The tricks add up to {total} ({values_text(players, counts, range(n))}); "
-                f"with {size} card{'s' if size != 1 else ''} dealt to each player a hand has "
-                f"exactly {size} trick{'s' if size != 1 else ''}.",
+                "tricks_missing",
+                "No tricks are entered for this hand; enter how many tricks each player took.",
                 "tricks",
             )
         )
-    if errors or bids is None:
-        return errors
+    return counts
 
-    points = [0] * n
+
+def _tricks_in_range(number: int, raw: dict[str, int], size: int, errors: list[Problem]) -> bool:
+    """Whether every count in a readable `tricks` is from 0 to the cards dealt."""
+    ok = True
+    for name, c in raw.items():
+        if not 0 <= c <= size:
+            errors.append(
+                problem(
+                    number,
+                    "bad_field",
+                    f"{name}'s tricks must be a whole number from 0 to {size}, not {c}.",
+                    "tricks",
+                    name,
+                )
+            )
+            ok = False
+    return ok
+
+
+def _score(bids: list[int], counts: list[int]) -> BlukeRound:
+    """A bid made scores 10 a trick bid and 1 an extra trick; a bid missed loses 10 a
+    trick bid (and counts as a hook: the player went set)."""
+    points = [0] * len(bids)
     hooks: list[int] = []
-    for s in range(n):
-        b = bids[s]
+    for s, b in enumerate(bids):
         c = counts[s]
         if c >= b:
             points[s] = SET_FACTOR * b + c - b
         else:
             points[s] = -SET_FACTOR * b
             hooks.append(s)
-    return RoundScore(points, hooks)
+    return BlukeRound(points, hooks)
 
 
 def _winner_text(winner: str | list[str] | None) -> str:
@@ -297,55 +371,6 @@ def _winner_text(winner: str | list[str] | None) -> str:
     return f"{winner} won"
 
 
-def score_game(table: Table, rounds: list[Any], *, variant: Variant) -> GameResult:
-    players = table.players
-    n = len(players)
-    scores = [0] * n
-    result = GameResult(rounds=[], scores={})
-    max_cards: int = table.options["max_cards"]
-    why = max_cards_problem(n, max_cards)
-    if why is not None:
-        result.scores = dict.fromkeys(players, 0)
-        result.errors.append(problem(None, "bad_option", why))
-        return result
-    if table.first_dealer is None:
-        # Only possible for a game with no rounds yet (see engine.record).
-        result.scores = dict.fromkeys(players, 0)
-        return result
-    sizes = hand_sizes(n, variant.rising, max_cards)
-    last = len(sizes)
-    out_rounds = result.rounds
-    dealer = table.first_dealer
-    for index, rnd in enumerate(rounds):
-        number = index + 1
-        if number > last:
-            ended = f"{last}, the last hand of the schedule"
-            result.errors.append(game_over(number, ended, _winner_text(result.winner)))
-            break
-        checked = check_round(table, variant, rnd, number, dealer, sizes)
-        if type(checked) is list:
-            result.errors.extend(checked)
-            result.next_dealer = players[dealer]
-            break
-        assert isinstance(checked, RoundScore)
-        points = checked.points
-        for s in range(n):
-            scores[s] += points[s]
-        out_rounds.append(
-            {
-                "dealer": players[dealer],
-                "cards": sizes[index],
-                "points": dict(zip(players, points, strict=True)),
-                "hooks": [players[s] for s in checked.hooks],
-                "scores": dict(zip(players, scores, strict=True)),
-            }
-        )
-        dealer = dealer + 1 if dealer + 1 < n else 0
-        if number == last:
-            top = max(scores)
-            result.finished = True
-            result.winner = winner_value(players, [s for s in range(n) if scores[s] == top])
-    else:
-        result.next_dealer = None if result.finished else players[dealer]
-    result.scores = dict(zip(players, scores, strict=True))
-    return result
+def score_game(setup: GameSetup, rounds: list[Any], *, variant: Variant) -> GameResult:
+    """Check and score the hands of one game (see `BlukeRounds`)."""
+    return score_rounds(BlukeRounds(setup, variant), rounds)

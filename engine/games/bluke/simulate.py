@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.base import EngineUsageError, Table
+from engine.base import EngineUsageError, GameSetup
 from engine.cards import RANKS, SUITS, mask_to_cards
 from engine.games.bluke.cards import BLUKE_SUIT, BLUKES, DECK_SIZE, HI_BLUKE, LO_BLUKE
 from engine.games.bluke.play import ALWAYS, follow_table, power_table
@@ -61,7 +61,7 @@ HIGH_TRUMPS: Final = (*(sum(BIT[r * 4 + s] for r in (10, 11, 12)) for s in range
 
 
 def simulate_game(
-    table: Table, rng: random.Random, strategy: str, card_play: bool, *, variant: Variant
+    table: GameSetup, rng: random.Random, strategy: str, card_play: bool, *, variant: Variant
 ) -> list[dict[str, Any]]:
     """The rounds of a whole game, one per hand of the schedule. Raises `EngineUsageError`
     for a `max_cards` the table cannot be dealt."""

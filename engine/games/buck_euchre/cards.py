@@ -27,7 +27,7 @@ JACK: Final = 9
 ACE: Final = 12
 #: The suit of the same colour: spades and clubs are black, hearts and diamonds red.
 SAME_COLOUR: Final = (3, 2, 1, 0)
-#: The 24 cards, 9 to ace in each suit (DOMAIN ruling; the source's "32-card" is a slip).
+#: The 24 cards, 9 to ace in each suit (ruling; the source's "32-card" is a slip).
 PACK_CARDS: Final[tuple[int, ...]] = tuple(
     s * 13 + r for s in range(4) for r in range(NINE, ACE + 1)
 )

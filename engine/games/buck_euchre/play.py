@@ -270,7 +270,7 @@ def _replay(
     beaters = BEATERS[trump]
     n_in = len(in_play)
     # The player to the dealer's left leads, or the next in the hand to the left when that
-    # player dropped (DOMAIN ruling).
+    # player dropped (ruling).
     pos = first_leader(dealer, in_play, len(players))
     counts = [0] * len(players)
     winners: list[int] = []

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.base import EngineUsageError, Table
+from engine.base import EngineUsageError, GameSetup
 from engine.cards import BIT, CARD_NAMES, SUIT_OF, mask_to_cards
 from engine.games._common.play import first_leader
 from engine.games._common.simulate import pick
@@ -30,8 +30,9 @@ from engine.games.buck_euchre.cards import (
     left_bower,
     right_bower,
 )
+from engine.games.buck_euchre.fields import LETTERS
 from engine.games.buck_euchre.play import TRICKS
-from engine.games.buck_euchre.rounds import CONTRACT, LETTERS, SET, find_winner
+from engine.games.buck_euchre.rounds import CONTRACT, SET, find_winner
 
 #: Random strategy: how often a deal is thrown in. Its bids and drops are random too, but
 #: weighted by the hand (a set costs 5 and a trick earns 1, so players deciding blindly
@@ -94,7 +95,7 @@ def _holds_a_trick(hand: int, trump: int) -> bool:
 
 
 def simulate_game(
-    table: Table, rng: random.Random, strategy: str, card_play: bool
+    table: GameSetup, rng: random.Random, strategy: str, card_play: bool
 ) -> list[dict[str, Any]]:
     assert table.first_dealer is not None
     players = table.players

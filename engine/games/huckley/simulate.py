@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.base import EngineUsageError, Table
+from engine.base import EngineUsageError, GameSetup
 from engine.cards import ABOVE, BIT, CARD_NAMES, RANK_OF, SUIT_MASK, SUIT_OF, mask_to_cards
 from engine.games._common.play import first_leader
 from engine.games._common.simulate import pick
@@ -79,7 +79,7 @@ def _greedy_card(hand: int, legal: int, led: int, best: int, trump: int) -> int:
 
 
 def simulate_game(
-    table: Table, rng: random.Random, strategy: str, card_play: bool, *, variant: Variant
+    table: GameSetup, rng: random.Random, strategy: str, card_play: bool, *, variant: Variant
 ) -> list[dict[str, Any]]:
     assert table.first_dealer is not None
     players = table.players

@@ -1,7 +1,7 @@
 """Ten-Point Buck (`ten-point-buck`): a 56-card trick game scored by bids on card points.
 
-Source: rules/ten-point-buck.md and the Ten-Point Buck ruling in DOMAIN.md. Players bid
-the card points they will take in ten tricks, and score Hunting Points by how close they
+Source: the Ten-Point Buck rules text and the ruling in docs/rules-ten-point-buck.md.
+Players bid the card points they will take in ten tricks, and score Hunting Points by how close they
 come; the white cards are trump, and the Doe takes the Buck for a 2-point bonus. The
 most Hunting Points after five rounds win, a tie at the top playing on. The rules as
 implemented, with every decision, are in docs/rules-ten-point-buck.md.

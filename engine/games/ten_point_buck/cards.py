@@ -1,6 +1,7 @@
 """The 56-card Ten-Point Buck deck as small integers and bit masks.
 
-Source: rules/ten-point-buck.md, Components, with the DOMAIN.md ruling that reads it.
+Source: the Ten-Point Buck rules text, Components, with the ruling that reads it
+(docs/rules-ten-point-buck.md).
 For each value 1..10 one card is white (a trump); the normal cards are nine 1s, eight
 2s, ... one 9; the Doe is the white 0. Every card is worth its value in points, 220 in
 all.

@@ -1,6 +1,6 @@
 """Card-level play of Ten-Point Buck: legal cards, trick winners, replay of `play`.
 
-Source: rules/ten-point-buck.md, Tricks, Legal Plays and The Doe.
+Source: the Ten-Point Buck rules text, Tricks, Legal Plays and The Doe.
 
 * Any card may be led. After that a player may not play a card of a rank (value)
   already in the trick, normal or white, unless every card the player holds is of such a
@@ -95,7 +95,7 @@ def trick_winner(cards: Sequence[str]) -> int:
 
 
 @dataclass(slots=True)
-class PlayResult:
+class CardPointsResult:
     """What a checked `play` gives: card points per seat, trick winners, the Doe bonus."""
 
     points: list[int]
@@ -115,7 +115,7 @@ def check_play(
     seat: Mapping[str, int],
     dealer: int,
     raw: Any,
-) -> PlayResult | list[Problem]:
+) -> CardPointsResult | list[Problem]:
     """Check a round's `play` (every player's hand and the ten tricks) and replay it."""
     if type(raw) is not dict or type(raw.get("hands")) is not dict:
         return [not_a_play(number, f"{HAND_SIZE} cards", TRICKS)]
@@ -253,7 +253,7 @@ def _replay(
     dealer: int,
     hands: list[int],
     tricks: list[list[str]],
-) -> PlayResult | list[Problem]:
+) -> CardPointsResult | list[Problem]:
     """Play the tricks card by card against the hands; stop at the first bad card.
 
     Every card text in `tricks` is known to be a card; `hands` are tallies. The quick
@@ -271,7 +271,7 @@ def _replay(
 
 def _quick_replay(
     players: Sequence[str], dealer: int, hands: list[int], tricks: list[list[str]]
-) -> PlayResult | None:
+) -> CardPointsResult | None:
     n = len(players)
     info = PLAY_INFO
     value_of = VALUE_OF_TEXT.__getitem__
@@ -308,7 +308,7 @@ def _quick_replay(
         pos = best_pos
     if any(hands):
         return None
-    return PlayResult(points, winners, bonus)
+    return CardPointsResult(points, winners, bonus)
 
 
 def _careful_replay(
@@ -317,7 +317,7 @@ def _careful_replay(
     dealer: int,
     hands: list[int],
     tricks: list[list[str]],
-) -> PlayResult | list[Problem]:
+) -> CardPointsResult | list[Problem]:
     n = len(players)
     pos = first_leader(dealer, n)
     points = [0] * n
@@ -349,7 +349,7 @@ def _careful_replay(
         points[best_pos] += sum(KIND_VALUE[PARSE[text]] for text in trick)
         winners.append(best_pos)
         pos = best_pos
-    return PlayResult(points, winners, bonus)
+    return CardPointsResult(points, winners, bonus)
 
 
 def _not_in_hand(

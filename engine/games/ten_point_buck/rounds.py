@@ -1,7 +1,7 @@
 """Checking and scoring the rounds of a Ten-Point Buck game record.
 
-Source: rules/ten-point-buck.md (Bidding, Scoring, The Doe, End of Game) and the
-Ten-Point Buck ruling in DOMAIN.md; every decision is in docs/rules-ten-point-buck.md.
+Source: the Ten-Point Buck rules text (Bidding, Scoring, The Doe, End of Game) and the
+ruling that reads it; the ruling and every decision are in docs/rules-ten-point-buck.md.
 
 A round is entered as `bids` (card points each player bid), `points` (card points each
 player captured) and `doe_bonus` (who took the Doe and the Buck in one trick with the
@@ -18,16 +18,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, Problem, Table, names_and, problem, show
+from engine.base import GameResult, GameSetup, Problem, names_and, problem, show
+from engine.games._common.driver import RoundRules, RoundScore, score_rounds
 from engine.games._common.rounds import (
     NumberMap,
     game_over,
-    not_a_round,
     read_player_numbers,
     unknown_player,
     values_text,
-    winner_value,
-    wrong_dealer,
 )
 from engine.games.ten_point_buck.cards import (
     BUCK,
@@ -37,7 +35,7 @@ from engine.games.ten_point_buck.cards import (
     KIND_VALUE,
     undealt_points_range,
 )
-from engine.games.ten_point_buck.play import PlayResult, check_play
+from engine.games.ten_point_buck.play import CardPointsResult, check_play
 
 #: No player can capture more card points than the deck holds, so a bid above it is
 #: never closer to any result than a bid of 220 is: almost surely a typing slip.
@@ -75,10 +73,96 @@ def hunting_points(bid: int, captured: int) -> int:
 
 
 @dataclass(slots=True)
-class RoundScore:
-    points: list[int]  # Hunting Points per seat, the Doe's bonus included
-    card_points: list[int]  # card points captured per seat
+class PointsRound(RoundScore):
+    """A scored round: Hunting Points (the Doe's bonus included) in `points`, no hooks,
+    the card points captured and who took the Doe's bonus."""
+
+    card_points: list[int]
     doe_bonus: int | None
+
+
+class PointsRounds(RoundRules[PointsRound]):
+    """The rounds of one Ten-Point Buck game: Hunting Points add up, and after the last
+    round of option `rounds` the most win (a tie at the top plays on, or shares)."""
+
+    def __init__(self, setup: GameSetup) -> None:
+        super().__init__(setup)
+        self.length: int = setup.options["rounds"]
+        self.shared = setup.options["tie_break"] == "shared"
+
+    fields = "dealer, bids, points, doe_bonus"
+
+    def check_round(
+        self, rnd: dict[str, Any], number: int, dealer: int, errors: list[Problem]
+    ) -> PointsRound | list[Problem]:
+        """The Hunting Points of one round, or every problem found in it."""
+        setup = self.setup
+        players = setup.players
+        seat = setup.seat
+        if not rnd.keys() <= OWN_FIELDS:
+            for field, why in UNUSED_FIELDS.items():
+                if rnd.get(field) not in _EMPTY:
+                    errors.append(problem(number, "unused_field", f"{why}; remove {field}.", field))
+        bids = _read_bids(number, players, seat, rnd.get("bids"), errors)
+        raw_points = rnd.get("points")
+        captured: list[int] | None = None
+        if raw_points is not None:
+            captured = _per_player(number, POINTS, raw_points, players, seat, errors)
+        raw_bonus = rnd.get("doe_bonus")
+        bonus = (
+            None if raw_bonus is None else _read_doe_bonus(number, players, seat, raw_bonus, errors)
+        )
+        raw_play = rnd.get("play")
+        if raw_play is not None:
+            if errors:
+                return errors
+            played = check_play(
+                number=number, players=players, seat=seat, dealer=dealer, raw=raw_play
+            )
+            if isinstance(played, list):
+                return played
+            _compare_with_play(number, players, played, captured, "doe_bonus" in rnd, bonus, errors)
+            if errors:
+                return errors
+            assert bids is not None
+            return _score(bids, played.points, played.doe_bonus)
+        if captured is None:
+            if raw_points is None:
+                errors.append(
+                    problem(
+                        number,
+                        "points_missing",
+                        "No points are entered for this round; enter the card points each player "
+                        "captured in the tricks.",
+                        "points",
+                    )
+                )
+            return errors
+        _check_summary_points(number, players, len(players), captured, bonus, errors)
+        if errors:
+            return errors
+        assert bids is not None
+        return _score(bids, captured, bonus)
+
+    def end(
+        self, before: list[int], after: list[int], checked: PointsRound, number: int
+    ) -> list[int] | Problem | None:
+        top = game_end(after, number, self.length)
+        if top is not None and (len(top) == 1 or self.shared):
+            return top
+        return None
+
+    def output_round(
+        self, dealer: int, checked: PointsRound, scores: list[int], index: int
+    ) -> dict[str, Any]:
+        entry = super().output_round(dealer, checked, scores, index)
+        players = self.players
+        entry["card_points"] = dict(zip(players, checked.card_points, strict=True))
+        entry["doe_bonus"] = None if checked.doe_bonus is None else players[checked.doe_bonus]
+        return entry
+
+    def game_over(self, number: int, index: int, winner: str | list[str] | None) -> Problem:
+        return game_over(number, str(index), f"{_winner_text(winner)} won")
 
 
 def _per_player(
@@ -115,28 +199,11 @@ def _per_player(
     return values
 
 
-def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore | list[Problem]:
-    """The Hunting Points of one round, or every problem found in it."""
-    if type(rnd) is not dict:
-        return not_a_round(number, "dealer, bids, points, doe_bonus", rnd)
-    players = table.players
-    seat = table.seat
-    n = len(players)
-    errors: list[Problem] = []
-    get = rnd.get
-    dealer_name = players[dealer]
-
-    given = get("dealer")
-    if given is not None and given != dealer_name:
-        errors.append(wrong_dealer(number, players, dealer, given))
-    if not rnd.keys() <= OWN_FIELDS:
-        for field, why in UNUSED_FIELDS.items():
-            if get(field) not in _EMPTY:
-                errors.append(problem(number, "unused_field", f"{why}; remove {field}.", field))
-
-    raw_bids = get("bids")
-    bids: list[int] | None = None
-    if raw_bids is None:
+def _read_bids(
+    number: int, players: Sequence[str], seat: Mapping[str, int], raw: Any, errors: list[Problem]
+) -> list[int] | None:
+    """`bids`: every player's bid, required."""
+    if raw is None:
         errors.append(
             problem(
                 number,
@@ -145,55 +212,21 @@ def check_round(table: Table, rnd: Any, number: int, dealer: int) -> RoundScore 
                 "bids",
             )
         )
-    else:
-        bids = _per_player(number, BIDS, raw_bids, players, seat, errors)
+        return None
+    return _per_player(number, BIDS, raw, players, seat, errors)
 
-    raw_points = get("points")
-    captured: list[int] | None = None
-    if raw_points is not None:
-        captured = _per_player(number, POINTS, raw_points, players, seat, errors)
 
-    has_bonus = "doe_bonus" in rnd
-    raw_bonus = get("doe_bonus")
-    bonus: int | None = None
-    if raw_bonus is not None:
-        bonus = seat.get(raw_bonus) if type(raw_bonus) is str else None
-        if bonus is None:
-            hint = (
-                "; give the name of the player who took the Doe and the Buck with the Doe, or null"
-            )
-            errors.append(unknown_player(number, "doe_bonus", raw_bonus, players, hint))
-
-    raw_play = get("play")
-    if raw_play is not None:
-        if errors:
-            return errors
-        played = check_play(number=number, players=players, seat=seat, dealer=dealer, raw=raw_play)
-        if isinstance(played, list):
-            return played
-        _compare_with_play(number, players, played, captured, has_bonus, bonus, errors)
-        if errors:
-            return errors
-        assert bids is not None
-        return _score(bids, played.points, played.doe_bonus)
-
-    if captured is None:
-        if raw_points is None:
-            errors.append(
-                problem(
-                    number,
-                    "points_missing",
-                    "No points are entered for this round; enter the card points each player "
-                    "captured in the tricks.",
-                    "points",
-                )
-            )
-        return errors
-    _check_summary_points(number, players, n, captured, bonus, errors)
-    if errors:
-        return errors
-    assert bids is not None
-    return _score(bids, captured, bonus)
+def _read_doe_bonus(
+    number: int, players: Sequence[str], seat: Mapping[str, int], raw: Any, errors: list[Problem]
+) -> int | None:
+    """`doe_bonus`: the seat that took the Doe's bonus, or None (nobody, or not readable)."""
+    if raw is None:
+        return None
+    bonus = seat.get(raw) if type(raw) is str else None
+    if bonus is None:
+        hint = "; give the name of the player who took the Doe and the Buck with the Doe, or null"
+        errors.append(unknown_player(number, "doe_bonus", raw, players, hint))
+    return bonus
 
 
 def _check_summary_points(
@@ -247,7 +280,7 @@ def _check_summary_points(
 def _compare_with_play(
     number: int,
     players: Sequence[str],
-    played: PlayResult,
+    played: CardPointsResult,
     captured: list[int] | None,
     has_bonus: bool,
     bonus: int | None,
@@ -284,13 +317,13 @@ def _compare_with_play(
         )
 
 
-def _score(bids: list[int], captured: list[int], bonus: int | None) -> RoundScore:
+def _score(bids: list[int], captured: list[int], bonus: int | None) -> PointsRound:
     table = HUNTING_POINTS
     points = [table[b - c if b >= c else c - b] for b, c in zip(bids, captured, strict=True)]
     if bonus is not None:
         # The Doe: "The player who won this trick also immediately scores 2 Hunting Points."
         points[bonus] += DOE_BONUS
-    return RoundScore(points, captured, bonus)
+    return PointsRound(points, [], captured, bonus)
 
 
 def game_end(scores: Sequence[int], rounds_played: int, rounds: int) -> list[int] | None:
@@ -305,53 +338,9 @@ def game_end(scores: Sequence[int], rounds_played: int, rounds: int) -> list[int
     return [s for s, v in enumerate(scores) if v == top]
 
 
-def score_game(table: Table, rounds: list[Any]) -> GameResult:
-    players = table.players
-    n = len(players)
-    length: int = table.options["rounds"]
-    shared = table.options["tie_break"] == "shared"
-    scores = [0] * n
-    result = GameResult(rounds=[], scores={})
-    out_rounds = result.rounds
-    if table.first_dealer is None:
-        # Only possible for a game with no rounds yet (see engine.record).
-        result.scores = dict.fromkeys(players, 0)
-        return result
-    dealer = table.first_dealer
-    for index, rnd in enumerate(rounds):
-        number = index + 1
-        if result.finished:
-            won = f"{_winner_text(result.winner)} won"
-            result.errors.append(game_over(number, str(index), won))
-            break
-        checked = check_round(table, rnd, number, dealer)
-        if type(checked) is list:
-            result.errors.extend(checked)
-            result.next_dealer = players[dealer]
-            break
-        assert isinstance(checked, RoundScore)
-        points = checked.points
-        for s in range(n):
-            scores[s] += points[s]
-        out_rounds.append(
-            {
-                "dealer": players[dealer],
-                "points": dict(zip(players, points, strict=True)),
-                "hooks": [],
-                "scores": dict(zip(players, scores, strict=True)),
-                "card_points": dict(zip(players, checked.card_points, strict=True)),
-                "doe_bonus": None if checked.doe_bonus is None else players[checked.doe_bonus],
-            }
-        )
-        dealer = dealer + 1 if dealer + 1 < n else 0
-        top = game_end(scores, number, length)
-        if top is not None and (len(top) == 1 or shared):
-            result.finished = True
-            result.winner = winner_value(players, top)
-    else:
-        result.next_dealer = None if result.finished else players[dealer]
-    result.scores = dict(zip(players, scores, strict=True))
-    return result
+def score_game(setup: GameSetup, rounds: list[Any]) -> GameResult:
+    """Check and score the rounds of one game (see `PointsRounds`)."""
+    return score_rounds(PointsRounds(setup), rounds)
 
 
 def _winner_text(winner: str | list[str] | None) -> str:

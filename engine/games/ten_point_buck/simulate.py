@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.base import EngineUsageError, Table
+from engine.base import EngineUsageError, GameSetup
 from engine.games.ten_point_buck.cards import (
     BIT_RANK_MASK,
     BIT_STRENGTH,
@@ -79,7 +79,7 @@ def _greedy_card(legal: int, in_trick: int, best_bit: int, short: bool) -> int:
 
 
 def simulate_game(
-    table: Table, rng: random.Random, strategy: str, card_play: bool
+    table: GameSetup, rng: random.Random, strategy: str, card_play: bool
 ) -> list[dict[str, Any]]:
     assert table.first_dealer is not None
     players = table.players
