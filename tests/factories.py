@@ -1,16 +1,44 @@
-"""factory_boy factories for the tournament models."""
+"""factory_boy factories for every model of the project's apps.
+
+Each factory builds a row that satisfies the model's constraints and stays inside one
+club: a seating's player belongs to the session's club, a game's players sit at its table.
+Rows that the services keep consistent with each other (a game's summary, a round's data)
+are built as plain rows here; a test that needs the engine's verdict enters its rounds
+through `scoring.services` instead. `tests/test_factories.py` checks that every model
+has a factory and that each factory's row passes the model's own validation.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from datetime import date
+from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 
-from tournaments.models import Club, Player, Season, Session
+from api.models import IdempotencyRecord
+from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
+from tournaments.models import (
+    BigLoserAward,
+    Club,
+    Placing,
+    Player,
+    ScorerLink,
+    Season,
+    Seating,
+    Session,
+    SessionPlayer,
+    SessionStanding,
+    SitOut,
+    Sitting,
+    Table,
+)
 
 
-class UserFactory(factory.django.DjangoModelFactory):
+class UserFactory(factory.django.DjangoModelFactory[User]):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
@@ -19,7 +47,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.django.Password("pw-for-tests-only")
 
 
-class ClubFactory(factory.django.DjangoModelFactory):
+class ClubFactory(factory.django.DjangoModelFactory[Club]):
     class Meta:
         model = Club
 
@@ -27,7 +55,7 @@ class ClubFactory(factory.django.DjangoModelFactory):
     slug = factory.Sequence(lambda n: f"club-{n}")
 
 
-class SeasonFactory(factory.django.DjangoModelFactory):
+class SeasonFactory(factory.django.DjangoModelFactory[Season]):
     class Meta:
         model = Season
 
@@ -37,7 +65,7 @@ class SeasonFactory(factory.django.DjangoModelFactory):
     ends_on = factory.LazyAttribute(lambda o: date(int(o.name), 12, 31))
 
 
-class PlayerFactory(factory.django.DjangoModelFactory):
+class PlayerFactory(factory.django.DjangoModelFactory[Player]):
     class Meta:
         model = Player
 
@@ -45,7 +73,16 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Player {n}")
 
 
-class SessionFactory(factory.django.DjangoModelFactory):
+class BigLoserAwardFactory(factory.django.DjangoModelFactory[BigLoserAward]):
+    class Meta:
+        model = BigLoserAward
+
+    season = factory.SubFactory(SeasonFactory)
+    player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..season.club"))
+    note = "Most hooks of the season"
+
+
+class SessionFactory(factory.django.DjangoModelFactory[Session]):
     class Meta:
         model = Session
 
@@ -54,3 +91,175 @@ class SessionFactory(factory.django.DjangoModelFactory):
     name = "Club night"
     date = factory.LazyAttribute(lambda o: o.season.starts_on)
     seed = 7
+
+
+class SessionPlayerFactory(factory.django.DjangoModelFactory[SessionPlayer]):
+    class Meta:
+        model = SessionPlayer
+
+    session = factory.SubFactory(SessionFactory)
+    player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..session.club"))
+    checked_in = True
+
+
+class SittingFactory(factory.django.DjangoModelFactory[Sitting]):
+    class Meta:
+        model = Sitting
+
+    session = factory.SubFactory(SessionFactory, status=Session.Status.RUNNING)
+    number = factory.Sequence(lambda n: n + 1)
+    games_per_sitting = factory.LazyAttribute(lambda o: o.session.games_per_sitting)
+
+
+class TableFactory(factory.django.DjangoModelFactory[Table]):
+    class Meta:
+        model = Table
+
+    sitting = factory.SubFactory(SittingFactory)
+    rank = factory.Sequence(lambda n: n + 1)
+
+
+class SeatingFactory(factory.django.DjangoModelFactory[Seating]):
+    class Meta:
+        model = Seating
+
+    table = factory.SubFactory(TableFactory)
+    sitting = factory.SelfAttribute("table.sitting")
+    player = factory.SubFactory(
+        PlayerFactory, club=factory.SelfAttribute("..table.sitting.session.club")
+    )
+    seat = factory.Sequence(lambda n: n + 1)
+
+
+class SitOutFactory(factory.django.DjangoModelFactory[SitOut]):
+    class Meta:
+        model = SitOut
+
+    sitting = factory.SubFactory(SittingFactory)
+    player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..sitting.session.club"))
+
+
+class ScorerLinkFactory(factory.django.DjangoModelFactory[ScorerLink]):
+    class Meta:
+        model = ScorerLink
+
+    table = factory.SubFactory(TableFactory)
+    token = factory.LazyFunction(lambda: secrets.token_urlsafe(24))
+
+
+class PlacingFactory(factory.django.DjangoModelFactory[Placing]):
+    class Meta:
+        model = Placing
+
+    table = factory.SubFactory(TableFactory)
+    sitting = factory.SelfAttribute("table.sitting")
+    player = factory.SubFactory(
+        PlayerFactory, club=factory.SelfAttribute("..table.sitting.session.club")
+    )
+    place = factory.Sequence(lambda n: n + 1)
+    score = 0
+    games_won = 0
+    hooks = 0
+    last_game_score = 0
+    direction = Placing.Direction.STAY
+    to_rank = factory.SelfAttribute("table.rank")
+    reason = "Stays at the table."
+
+
+class SessionStandingFactory(factory.django.DjangoModelFactory[SessionStanding]):
+    class Meta:
+        model = SessionStanding
+
+    session = factory.SubFactory(SessionFactory, status=Session.Status.FINISHED)
+    player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..session.club"))
+    position = factory.Sequence(lambda n: n + 1)
+    points = 0
+    games_played = 0
+    games_won = 0
+    hooks = 0
+
+
+class GameFactory(factory.django.DjangoModelFactory[Game]):
+    """A game with no round yet. `seated=N` (4 unless told) seats the first dealer and
+    N - 1 more players of the club, so that the game is a valid record for the engine;
+    `seated=0` leaves the game without players."""
+
+    class Meta:
+        model = Game
+        skip_postgeneration_save = True
+
+    table = factory.SubFactory(TableFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    rules_id = factory.LazyAttribute(lambda o: o.table.sitting.session.rules_id)
+    first_dealer = factory.SubFactory(
+        PlayerFactory, club=factory.SelfAttribute("..table.sitting.session.club")
+    )
+    first_dealer_source = Game.DealerSource.ENTERED
+
+    @factory.post_generation
+    def seated(obj: Game, create: bool, extracted: int | None, **kwargs: Any) -> None:
+        if not create:
+            return
+        count = 4 if extracted is None else extracted
+        if count == 0:
+            return
+        club = obj.table.sitting.session.club
+        players = [obj.first_dealer, *PlayerFactory.create_batch(count - 1, club=club)]
+        for seat, player in enumerate(players, start=1):
+            GamePlayerFactory(game=obj, player=player, seat=seat)
+
+
+class GamePlayerFactory(factory.django.DjangoModelFactory[GamePlayer]):
+    class Meta:
+        model = GamePlayer
+
+    game = factory.SubFactory(GameFactory, seated=0)
+    player = factory.SubFactory(
+        PlayerFactory, club=factory.SelfAttribute("..game.table.sitting.session.club")
+    )
+    seat = factory.Sequence(lambda n: n + 1)
+    name = factory.LazyAttribute(lambda o: o.player.name)
+
+
+class RoundFactory(factory.django.DjangoModelFactory[Round]):
+    """A stored round as a plain row: nothing checks its data against the rules."""
+
+    class Meta:
+        model = Round
+
+    game = factory.SubFactory(GameFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    data = factory.LazyFunction(lambda: {"misdeal": True})
+
+
+class RoundChangeFactory(factory.django.DjangoModelFactory[RoundChange]):
+    class Meta:
+        model = RoundChange
+
+    game = factory.SubFactory(GameFactory)
+    round_number = 1
+    action = RoundChange.Action.ENTER
+    after = factory.LazyFunction(lambda: {"misdeal": True})
+
+
+class PendingRoundFactory(factory.django.DjangoModelFactory[PendingRound]):
+    class Meta:
+        model = PendingRound
+
+    game = factory.SubFactory(GameFactory)
+    number = 1
+    data = factory.LazyFunction(lambda: {"misdeal": True})
+    device = factory.Sequence(lambda n: f"browser:device-{n}")
+
+
+class IdempotencyRecordFactory(factory.django.DjangoModelFactory[IdempotencyRecord]):
+    class Meta:
+        model = IdempotencyRecord
+
+    key = factory.Sequence(lambda n: f"key-{n}")
+    caller = factory.LazyFunction(lambda: f"user:{UserFactory.create().pk}")
+    method = "POST"
+    path = "/api/games/1/rounds/"
+    fingerprint = hashlib.sha256(b"{}").hexdigest()
+    status_code = 201
+    body = factory.LazyFunction(dict)
