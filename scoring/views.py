@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from huckley.errors import UserError
 from scoring import services
-from scoring.forms import RoundForm, form_for
+from scoring.games import RoundForm, family_for, in_seat_order
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.models import Table
 from tournaments.permissions import (
@@ -36,25 +36,6 @@ def _game_qs() -> Any:
     )
 
 
-LEGENDS = {
-    "huckley-buck": "* a hook (-3, never below 0)",
-    "hucklebuck": "* a hook (-3, never below 0)",
-    "buck-euchre": "* set (+5); scores count down from 25 and the lowest wins",
-    "ten-point-buck": "scores are Hunting Points",
-    "bluke": "* went set (-10 x bid)",
-    "bluke-nj": "* went set (-10 x bid)",
-}
-
-
-def _names(mapping: Any, players: Sequence[str] = ()) -> str:
-    """A name -> value map in seat order (PostgreSQL's JSONB keeps its own key order)."""
-    if not isinstance(mapping, dict):
-        return ""
-    seat = {name: i for i, name in enumerate(players)}
-    ordered = sorted(mapping.items(), key=lambda kv: (seat.get(kv[0], len(seat)), str(kv[0])))
-    return ", ".join(f"{k} {v}" for k, v in ordered)
-
-
 def _compact(data: Any, players: Sequence[str] = ()) -> str:
     """A round as one short line for the history: what the scorer entered."""
     if not isinstance(data, dict):
@@ -62,7 +43,7 @@ def _compact(data: Any, players: Sequence[str] = ()) -> str:
     parts = []
     for key, value in data.items():
         if isinstance(value, dict):
-            value = _names(value, players)
+            value = in_seat_order(value, players)
         elif isinstance(value, list):
             value = ", ".join(
                 f"{v.get('player')} {v.get('kind')}" if isinstance(v, dict) else str(v)
@@ -72,32 +53,10 @@ def _compact(data: Any, players: Sequence[str] = ()) -> str:
     return "; ".join(parts)
 
 
-def round_details(rules_id: str, data: dict[str, Any], players: Sequence[str] = ()) -> str:
-    """The game's own fields of a round, in a line under the round on the score sheet."""
-    parts: list[str] = []
-    if rules_id == "buck-euchre" and not data.get("misdeal"):
-        if data.get("upcard"):
-            parts.append(f"upcard {data['upcard']}")
-        parts.append(f"trump {data['trump']}" if data.get("trump") else "no trump")
-        if data.get("declarer"):
-            parts.append(f"declarer {data['declarer']}")
-    elif rules_id == "ten-point-buck":
-        parts.append(f"bids: {_names(data.get('bids'), players)}")
-        parts.append(f"card points: {_names(data.get('points'), players)}")
-        if data.get("doe_bonus"):
-            parts.append(f"Doe bonus {data['doe_bonus']}")
-    elif rules_id in ("bluke", "bluke-nj"):
-        if data.get("cards"):
-            parts.append(f"{data['cards']} cards")
-        if data.get("upcard"):
-            parts.append(f"upcard {data['upcard']}")
-        parts.append(f"bids: {_names(data.get('bids'), players)}")
-    return "; ".join(parts)
-
-
 def _sheet(game: Game) -> dict[str, Any]:
     """The score sheet: one row per round with points, running scores and hooks."""
     output = services.game_check(game)
+    family = family_for(game.rules_id)
     players = [gp.name for gp in game.game_players.all()]
     rows = []
     for stored, scored in zip(game.rounds.all(), output["rounds"], strict=False):
@@ -106,7 +65,7 @@ def _sheet(game: Game) -> dict[str, Any]:
                 "number": stored.number,
                 "dealer": scored["dealer"],
                 "data": stored.data,
-                "details": round_details(game.rules_id, stored.data, players),
+                "details": family.round_details(stored.data, players),
                 "cells": [
                     {
                         "dealer": p == scored["dealer"],
@@ -126,7 +85,7 @@ def _sheet(game: Game) -> dict[str, Any]:
         "rows": rows,
         "output": output,
         "winners": winners,
-        "legend": LEGENDS.get(game.rules_id, ""),
+        "legend": family.legend,
         "totals": [{"score": output["scores"].get(p, 0), "won": p in winners} for p in players],
     }
 
@@ -165,7 +124,7 @@ def _render_game(
         and game.table.sitting.session.status == "running"
     )
     if form is None and may_score and open_for_entry:
-        form = form_for(game.rules_id)(
+        form = family_for(game.rules_id).form(
             players=sheet["players"],
             initial={"number": game.round_count + 1, "dealer": sheet["output"]["next_dealer"]},
         )
@@ -218,7 +177,7 @@ def round_enter(request: HttpRequest, pk: int) -> HttpResponse:
     actor = actor_from_request(request)
     _can_score(actor, game)
     players = [gp.name for gp in game.game_players.all()]
-    form = form_for(game.rules_id)(request.POST, players=players)
+    form = family_for(game.rules_id).form(request.POST, players=players)
     if form.is_valid():
         number = form.cleaned_data["number"]
         try:
@@ -275,7 +234,7 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     stored = get_object_or_404(Round, game=game, number=number)
     players = [gp.name for gp in game.game_players.all()]
     if request.method == "POST":
-        form = form_for(game.rules_id)(request.POST, players=players)
+        form = family_for(game.rules_id).form(request.POST, players=players)
         if form.is_valid():
             try:
                 services.round_correct(
@@ -292,7 +251,7 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     f"{reverse('scoring:table', args=[game.table_id])}?game={game.number}"
                 )
     else:
-        form_class = form_for(game.rules_id)
+        form_class = family_for(game.rules_id).form
         initial = form_class.initial_from_round(players, stored.data)
         form = form_class(players=players, initial={**initial, "number": number})
     return render(

@@ -3,9 +3,9 @@
 This is the pure half of the tournament app, in the way Tabbycat's draw generator is: it
 imports no Django and does no I/O. A service loads the session's rows, calls these functions
 on plain values (player keys are ids in practice, but any hashable, orderable key works) and
-writes what they return. Everything here follows "The tournament format" in DOMAIN.md; the
-rule numbers in the docstrings refer to that section, and docs/format.md is the prose
-version, including the decisions taken where DOMAIN.md is silent.
+writes what they return. Everything here follows docs/format.md: the rule numbers in the
+docstrings refer to its list "The format, rule by rule", and the rest of that page gives
+the decisions taken where the rules are silent.
 
 Every random choice comes from `make_rng(seed, *labels)`, so a director can replay how any
 placement came about from the session's seed. Where a result depends on the order of its
@@ -22,10 +22,12 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, Generic, Protocol, TypeVar
+
+import engine
 
 
 class PlayerKey(Hashable, Protocol):
@@ -48,7 +50,7 @@ class FormatError(Exception):
 
 @dataclass(frozen=True)
 class FormatRules:
-    """Table sizes and the sense of a better score, for one rules id (DOMAIN.md rules 1, 8).
+    """Table sizes and the sense of a better score, for one rules id (docs/format.md rules 1, 8).
 
     The split makes tables of `split_min`..`split_max`; after withdrawals and late arrivals
     a table can still play with `play_min`..`play_max` players (rule 7).
@@ -73,19 +75,64 @@ class FormatRules:
             raise ValueError(f"{self.rules_id}: need split_min <= ideal <= split_max")
 
 
-FORMATS: dict[str, FormatRules] = {
-    rules.rules_id: rules
-    for rules in (
-        FormatRules("huckley-buck", 4, 7, 3, 7, lower_is_better=False),
-        FormatRules("hucklebuck", 4, 7, 3, 7, lower_is_better=False),
-        # DOMAIN.md rule 8: Buck Euchre is exactly four a table, lower scores are better,
-        # and the players over a multiple of four sit out in turn.
-        FormatRules("buck-euchre", 4, 4, 4, 4, lower_is_better=True),
-        FormatRules("ten-point-buck", 3, 5, 3, 5, lower_is_better=False),
-        FormatRules("bluke", 4, 7, 3, 7, lower_is_better=False),
-        FormatRules("bluke-nj", 4, 7, 3, 7, lower_is_better=False),
-    )
+@dataclass(frozen=True)
+class TableSizes:
+    """The tournament's table sizes for a rules id, where they are narrower than what the
+    engine accepts (see `FormatRules` for the meaning of each)."""
+
+    split_min: int
+    split_max: int
+    play_min: int
+    play_max: int
+    ideal: int = 4
+
+
+#: The tournament's decisions on table sizes where they are narrower than the engine's
+#: (docs/format.md, rules 1 and 7): Huckley Buck and Hucklebuck split into
+#: tables of four to seven though a table of three can play on; Bluke, which the engine
+#: checks for two to fifteen players, plays at three to seven. A rules id missing here
+#: (Buck Euchre: exactly four, docs/format.md rule 8; Ten-Point Buck: three to five) plays at
+#: every size the engine accepts, the split aiming at four. The sense of a better score
+#: is never here: it is the engine's (`engine.RulesInfo.lower_is_better`).
+TABLE_SIZES: Mapping[str, TableSizes] = {
+    "huckley-buck": TableSizes(4, 7, 3, 7),
+    "hucklebuck": TableSizes(4, 7, 3, 7),
+    "bluke": TableSizes(4, 7, 3, 7),
+    "bluke-nj": TableSizes(4, 7, 3, 7),
 }
+
+
+def _format_of(info: engine.RulesInfo) -> FormatRules:
+    sizes = TABLE_SIZES.get(info.id)
+    if sizes is None:
+        low, high = info.min_players, info.max_players
+        sizes = TableSizes(low, high, low, high, ideal=min(max(4, low), high))
+    return FormatRules(
+        info.id,
+        sizes.split_min,
+        sizes.split_max,
+        sizes.play_min,
+        sizes.play_max,
+        lower_is_better=info.lower_is_better,
+        ideal=sizes.ideal,
+    )
+
+
+class _Formats(Mapping[str, FormatRules]):
+    """The format of every rules id the engine knows, read from `engine.RULES` at each
+    use, so a game added to the engine has a format without an entry here."""
+
+    def __getitem__(self, rules_id: str) -> FormatRules:
+        return _format_of(engine.RULES[rules_id])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(engine.RULES)
+
+    def __len__(self) -> int:
+        return len(engine.RULES)
+
+
+FORMATS: Mapping[str, FormatRules] = _Formats()
 
 
 def format_for(rules_id: str) -> FormatRules:
@@ -162,7 +209,7 @@ def sit_out_count(n: int, fmt: FormatRules) -> int:
 def choose_sit_outs(
     players: Sequence[K], count: int, *, sat_out: Mapping[K, int], rng: random.Random
 ) -> list[K]:
-    """Who sits out this sitting (DOMAIN.md rule 8): those who have sat out least so far,
+    """Who sits out this sitting (docs/format.md rule 8): those who have sat out least so far,
     ties drawn at random. Sorted before the draw, so only who plays and the seed count."""
     _check_unique(players, "the roster")
     if count <= 0:
@@ -174,7 +221,7 @@ def choose_sit_outs(
 
 
 def table_sizes(n: int, fmt: FormatRules) -> list[int]:
-    """The table sizes of the initial split, top table first (DOMAIN.md rule 1).
+    """The table sizes of the initial split, top table first (docs/format.md rule 1).
 
     Up to `split_max` players make one table. More are split into as many tables of
     `split_min` as fit, with the players left over spread one per table from the top:
@@ -210,7 +257,7 @@ def _check_unique(players: Iterable[Hashable], where: str) -> None:
 def split(
     players: Sequence[K], *, fmt: FormatRules, seed: int, big_loser: K | None = None
 ) -> list[list[K]]:
-    """Split the roster into ranked tables for the first sitting (DOMAIN.md rules 1, 2, 6).
+    """Split the roster into ranked tables for the first sitting (docs/format.md rules 1, 2, 6).
 
     Returns the tables in rank order (index 0 is table 1, the top table), each in seat
     order. Membership and seats both come from `make_rng(seed, "split")`; the players are
@@ -250,7 +297,7 @@ class SittingResult(Generic[K]):
 
 @dataclass(frozen=True)
 class Placing(Generic[K]):
-    """A player's place at their table after a sitting, and why (DOMAIN.md rule 4).
+    """A player's place at their table after a sitting, and why (docs/format.md rule 4).
 
     `decided_by` names the criterion that separated this player from the one placed just
     above ("score", "games_won", "hooks", "last_game_score" or "coin_flip"); None for 1st.
@@ -322,7 +369,7 @@ def order_table(
     rng: random.Random,
     name: Callable[[K], str] = str,
 ) -> list[Placing[K]]:
-    """Place the players of one table after a sitting (DOMAIN.md rule 4).
+    """Place the players of one table after a sitting (docs/format.md rule 4).
 
     By total score (higher is better, or lower when `lower_is_better`), then more games
     won, fewer hooks, a better score in the last game (higher, or lower when
@@ -377,7 +424,7 @@ def _draw_lots(group: list[SittingResult[K]], rng: random.Random) -> list[Sittin
 
 @dataclass(frozen=True)
 class Move(Generic[K]):
-    """Where one player goes after a sitting (DOMAIN.md rule 5)."""
+    """Where one player goes after a sitting (docs/format.md rule 5)."""
 
     player: K
     from_rank: int
@@ -388,7 +435,7 @@ class Move(Generic[K]):
 
 
 def movement(tables: Sequence[Sequence[Placing[K]]]) -> list[Move[K]]:
-    """Move the players after a sitting (DOMAIN.md rule 5).
+    """Move the players after a sitting (docs/format.md rule 5).
 
     `tables` are in rank order (index 0 is the top table). At a table of n, the better
     half (places 1..n//2) moves up one table and the worse half (the last n//2) down one;
@@ -423,7 +470,7 @@ def movement(tables: Sequence[Sequence[Placing[K]]]) -> list[Move[K]]:
 
 
 def seat_tables(moves: Sequence[Move[K]], *, table_count: int, rng: random.Random) -> list[list[K]]:
-    """The next sitting's tables in rank order, each in seat order (DOMAIN.md rule 6).
+    """The next sitting's tables in rank order, each in seat order (docs/format.md rule 6).
 
     Seats are drawn from `rng` (the service passes `make_rng(seed, "seats", sitting_no)`
     for the sitting being seated), table 1 first; each table's players are sorted before
@@ -443,7 +490,7 @@ def seat_tables(moves: Sequence[Move[K]], *, table_count: int, rng: random.Rando
 
 @dataclass(frozen=True)
 class Rebalance(Generic[K]):
-    """A proposed move for the director to confirm (DOMAIN.md rule 7)."""
+    """A proposed move for the director to confirm (docs/format.md rule 7)."""
 
     player: K
     from_rank: int

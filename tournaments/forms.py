@@ -9,7 +9,7 @@ from django import forms
 from django.db.models import Model
 from django.utils import timezone
 
-from tournaments.models import RULES_CHOICES, Club, Player, Season, Session
+from tournaments.models import Club, Player, Season, Session, rules_choices
 
 M = TypeVar("M", bound=Model)
 
@@ -26,7 +26,7 @@ class SessionForm(forms.Form):
         initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"})
     )
     season = forms.ModelChoiceField(queryset=Season.objects.none())
-    rules_id = forms.ChoiceField(choices=RULES_CHOICES, label="Rules", initial="huckley-buck")
+    rules_id = forms.ChoiceField(choices=rules_choices, label="Rules", initial="huckley-buck")
     games_per_sitting = forms.TypedChoiceField(
         choices=[(2, "2 games"), (3, "3 games")], coerce=int, initial=2, label="Games per sitting"
     )

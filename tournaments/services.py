@@ -480,7 +480,7 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: User) ->
 def _rotate_sit_outs(
     session: Session, sitting: Sitting, tables: list[list[int]]
 ) -> tuple[list[list[int]], list[int]]:
-    """Who sits out the next sitting, in turn (DOMAIN.md rule 8): those who sat out least.
+    """Who sits out the next sitting, in turn (docs/format.md rule 8): those who sat out least.
     The players coming back take the seats of those going out."""
     rules = _format_for(session)
     # A withdrawal deletes the player's sit-out, so these are all still playing.

@@ -53,7 +53,7 @@ def where(moves: Sequence[Move[str]]) -> dict[str, tuple[str, int]]:
     return {m.player: (m.direction, m.to_rank) for m in moves}
 
 
-# Rules ids and table sizes (DOMAIN.md rule 1)
+# Rules ids and table sizes (docs/format.md rule 1)
 
 
 @pytest.mark.parametrize(
@@ -61,7 +61,7 @@ def where(moves: Sequence[Move[str]]) -> dict[str, tuple[str, int]]:
     [
         ("huckley-buck", (4, 7, 3, 7), False),
         ("hucklebuck", (4, 7, 3, 7), False),
-        # DOMAIN.md rule 8: "Buck Euchre: exactly 4 ... Ten-Point Buck: 3-5", lower is
+        # docs/format.md rule 8: "Buck Euchre: exactly 4 ... Ten-Point Buck: 3-5", lower is
         # better in Buck Euchre.
         ("buck-euchre", (4, 4, 4, 4), True),
         ("ten-point-buck", (3, 5, 3, 5), False),

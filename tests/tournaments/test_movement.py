@@ -1,4 +1,4 @@
-"""Movement between sittings (DOMAIN.md format rules 4-6), its preview and its undo."""
+"""Movement between sittings (docs/format.md rules 4-6), its preview and its undo."""
 
 from __future__ import annotations
 

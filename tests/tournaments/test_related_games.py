@@ -37,7 +37,7 @@ def sizes(session: Session, number: int) -> list[int]:
 def test_buck_euchre_seats_fours_and_sits_out_the_rest(
     make_session: Callable[..., Session],
 ) -> None:
-    """DOMAIN.md rule 8: "Buck Euchre: exactly 4, so players over a multiple of 4 sit out
+    """docs/format.md rule 8: "Buck Euchre: exactly 4, so players over a multiple of 4 sit out
     in turn"."""
     session = make_session(13, rules_id="buck-euchre")
     assert sizes(session, 1) == [4, 4, 4]

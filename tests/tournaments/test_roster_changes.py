@@ -1,4 +1,4 @@
-"""Late arrivals, withdrawals, rebalancing and finishing (DOMAIN.md format rule 7)."""
+"""Late arrivals, withdrawals, rebalancing and finishing (docs/format.md rule 7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Creating, checking in and starting a session: the split of DOMAIN.md format rules 1-2."""
+"""Creating, checking in and starting a session: the split of docs/format.md rules 1-2."""
 
 from __future__ import annotations
 

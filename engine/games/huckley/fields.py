@@ -12,6 +12,16 @@ from typing import Any, Final
 from engine.base import GameSetup, Problem, names, problem, show
 from engine.games._common.rounds import has_tricks, read_out, tricks_for_dropped
 
+#: Drops are allowed only at tables of five or more, and at most n - 4 players drop
+#: (docs/rules.md, ruling 1). The entry form and the simulator ask these too.
+DROPS_FROM: Final = 5
+
+
+def max_drops(players: int) -> int:
+    """How many players may drop in one round at a table of `players`."""
+    return players - 4 if players >= DROPS_FROM else 0
+
+
 PENALTY_KINDS: Final = ("misdeal", "renege", "incorrect_hand", "wrong_discards", "undeclared_draw")
 #: A misdeal penalty means the cards were thrown in, so it cannot sit in a played round.
 THROWN_IN_ONLY: Final = frozenset({"misdeal"})
@@ -92,24 +102,24 @@ def read_drops(
     if not out:
         return out
     dropped = [players[s] for s in out]
-    if n < 5:
+    if n < DROPS_FROM:
         errors.append(
             problem(
                 number,
                 "drop_not_allowed",
                 f"{names(dropped)} dropped, but nobody may drop at a table of {n}; "
-                "drops are allowed from 5 players on.",
+                f"drops are allowed from {DROPS_FROM} players on.",
                 "out",
                 dropped[0] if len(dropped) == 1 else None,
             )
         )
-    elif len(out) > n - 4:
+    elif len(out) > max_drops(n):
         errors.append(
             problem(
                 number,
                 "too_many_out",
                 f"{len(out)} players dropped ({names(dropped)}); at a table of {n} "
-                f"at most {n - 4} may drop",
+                f"at most {max_drops(n)} may drop",
                 "out",
             )
         )

@@ -18,6 +18,7 @@ from engine.base import EngineUsageError, GameSetup
 from engine.cards import ABOVE, BIT, CARD_NAMES, RANK_OF, SUIT_MASK, SUIT_OF, mask_to_cards
 from engine.games._common.play import first_leader
 from engine.games._common.simulate import pick
+from engine.games.huckley.fields import max_drops
 from engine.games.huckley.play import TRICKS, legal_follow, legal_kill
 from engine.games.huckley.rounds import HOOK, Variant, find_winner
 
@@ -87,7 +88,7 @@ def simulate_game(
     target: int = table.options["target"]
     by_trick_order = table.options["tie_break"] == "trick_order"
     dealer_may_drop: bool = table.options["dealer_may_drop"]
-    max_out = n - 4 if n >= 5 else 0
+    max_out = max_drops(n)
     greedy = strategy == "greedy"
     legal_of = legal_kill if variant.kill else legal_follow
     rnd = rng.random

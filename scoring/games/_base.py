@@ -1,0 +1,186 @@
+"""What every game family is made of: the round form base classes, the family record and
+its print columns. The families themselves are the other modules of this package."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from django import forms
+
+TRICKS = 5
+
+
+class RoundForm(forms.Form):
+    """The shared part: the round number, the dealer, and per-player columns.
+
+    Every form has a dealer (pre-filled from the engine's `next_dealer`), fields about the
+    whole round (`top`), and one row per player with the same columns; the template
+    `scoring/_round_form.html` renders any of them, plus the family's own markup
+    (`extra_template`) when it has some.
+    """
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    dealer = forms.ChoiceField(label="Dealer")
+
+    #: Round-level fields, shown above the players (names of form fields).
+    top: ClassVar[tuple[str, ...]] = ("dealer",)
+    #: Per-player columns: (header, field prefix).
+    columns: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: A template with the family's own fields, rendered under the players' table.
+    extra_template: ClassVar[str | None] = None
+    #: The engine's error codes a scorer reads in the family's own words, by code.
+    plain_messages: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, *args: Any, players: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = list(players)
+        self.choices = [(p, p) for p in self.players]
+        dealer = self.fields["dealer"]
+        assert isinstance(dealer, forms.ChoiceField)
+        dealer.choices = self.choices
+        for i, name in enumerate(self.players, start=1):
+            for _header, prefix in self.visible_columns():
+                self.fields[f"{prefix}_{i}"] = self.player_field(prefix, name)
+
+    def visible_columns(self) -> tuple[tuple[str, str], ...]:
+        return self.columns
+
+    def player_field(self, prefix: str, name: str) -> forms.Field:
+        raise NotImplementedError
+
+    def top_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.top if name in self.fields]
+
+    def player_rows(self) -> list[tuple[str, list[forms.BoundField]]]:
+        return [
+            (name, [self[f"{prefix}_{i}"] for _h, prefix in self.visible_columns()])
+            for i, name in enumerate(self.players, start=1)
+        ]
+
+    def headers(self) -> list[str]:
+        return [header for header, _ in self.visible_columns()]
+
+    def per_player(self, prefix: str, *, keep_zero: bool = True) -> dict[str, Any]:
+        d = self.cleaned_data
+        values = {n: d.get(f"{prefix}_{i}") for i, n in enumerate(self.players, start=1)}
+        return {n: v for n, v in values.items() if v is not None and (keep_zero or v)}
+
+    def to_round(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @classmethod
+    def initial_from_round(cls, players: Sequence[str], data: Mapping[str, Any]) -> dict[str, Any]:
+        initial: dict[str, Any] = {"dealer": data.get("dealer")}
+        for i, name in enumerate(players, start=1):
+            for _h, prefix in cls.columns:
+                value = data.get(prefix)
+                if isinstance(value, Mapping) and name in value:
+                    initial[f"{prefix}_{i}"] = value[name]
+                elif isinstance(value, list):
+                    initial[f"{prefix}_{i}"] = name in value
+        return initial
+
+    def add_engine_errors(self, errors: Sequence[Mapping[str, Any]]) -> None:
+        """Put each engine error beside the field it concerns; the rest above the form."""
+        for error in errors:
+            target = self.field_for(error)
+            message = self.plain_messages.get(str(error.get("code")), str(error.get("message")))
+            self.add_error(target if target in self.fields else None, message)
+
+    def field_for(self, error: Mapping[str, Any]) -> str | None:
+        field, player = error.get("field"), error.get("player")
+        if field in self.fields:
+            return str(field)
+        if player in self.players and field:
+            candidate = f"{field}_{self.players.index(player) + 1}"
+            if candidate in self.fields:
+                return candidate
+        return None
+
+
+class DropsAndTricksForm(RoundForm):
+    """Games where players may drop and the rest share five tricks (Huckley Buck,
+    Hucklebuck, Buck Euchre)."""
+
+    columns = (("Dropped", "out"), ("Tricks", "tricks"))
+
+    def player_field(self, prefix: str, name: str) -> forms.Field:
+        if prefix == "out":
+            return forms.BooleanField(required=False, label=f"{name} dropped")
+        return forms.IntegerField(
+            required=False, min_value=0, max_value=TRICKS, label=f"Tricks taken by {name}"
+        )
+
+    def drops_and_tricks(self) -> dict[str, Any]:
+        """`out` (when anyone dropped) and `tricks`: blank is 0 for a player who stayed in;
+        a dropped player is listed only if the scorer gave them tricks (the engine then
+        says why that is wrong)."""
+        d = self.cleaned_data
+        result: dict[str, Any] = {}
+        out = [n for i, n in enumerate(self.players, 1) if d.get(f"out_{i}")]
+        if out:
+            result["out"] = out
+        result["tricks"] = {
+            n: d.get(f"tricks_{i}") or 0
+            for i, n in enumerate(self.players, 1)
+            if not d.get(f"out_{i}") or d.get(f"tricks_{i}")
+        }
+        return result
+
+
+@dataclass(frozen=True)
+class PrintColumn:
+    """One column of a paper score sheet: plain data, so any renderer (a page, a PDF) can
+    draw the sheet a table fills in by hand and types in later."""
+
+    #: The round field the column records (`tricks`, `bids`, `trump`), or `hooks` and
+    #: `score` for what the scorer marks from the engine's rules.
+    key: str
+    header: str
+    #: One cell per player in the round's row, or one cell for the whole round.
+    per_player: bool = True
+    #: What the cell holds: a number, a tick ("mark"), or a short text (a card, a name).
+    kind: Literal["number", "mark", "text"] = "number"
+    #: The column is printed only at tables of at least this many players.
+    min_players: int = 0
+
+
+def no_details(data: Mapping[str, Any], players: Sequence[str]) -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class GameFamily:
+    """The Django side of one or more rules ids that share a round form and a sheet."""
+
+    #: The module's name, as in templates/scoring/games/<name>/.
+    name: str
+    rules_ids: tuple[str, ...]
+    form: type[RoundForm]
+    #: What the marks on the score sheet mean, after "D marks the dealer, ".
+    legend: str = ""
+    #: The game's own fields of a round, as a line under the round on the score sheet.
+    details: Callable[[Mapping[str, Any], Sequence[str]], str] = no_details
+    print_columns: tuple[PrintColumn, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.rules_ids:
+            raise ValueError(f"the family {self.name!r} has no rules id")
+
+    def round_details(self, data: Mapping[str, Any], players: Sequence[str] = ()) -> str:
+        return self.details(data, players)
+
+    def print_columns_for(self, players: int) -> tuple[PrintColumn, ...]:
+        """The columns of a paper score sheet for a table of `players`."""
+        return tuple(c for c in self.print_columns if players >= c.min_players)
+
+
+def in_seat_order(mapping: Any, players: Sequence[str] = ()) -> str:
+    """A name -> value map in seat order (PostgreSQL's JSONB keeps its own key order)."""
+    if not isinstance(mapping, Mapping):
+        return ""
+    seat = {name: i for i, name in enumerate(players)}
+    ordered = sorted(mapping.items(), key=lambda kv: (seat.get(kv[0], len(seat)), str(kv[0])))
+    return ", ".join(f"{k} {v}" for k, v in ordered)

@@ -1,0 +1,117 @@
+"""Buck Euchre: the upcard, trump, the declarer, drops and tricks. Rules:
+docs/rules-buck-euchre.md."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+
+from scoring.games._base import DropsAndTricksForm, GameFamily, PrintColumn
+
+NO_TRUMP = "none"
+#: The engine's `trump_missing` ruling in a scorer's words: a trump left empty is never
+#: read as a no-trump hand; "everyone passed" has to be chosen.
+TRUMP_MISSING = (
+    "Choose trump: the suit that was ordered up or named, or “No trump (everyone passed)” "
+    "if every player passed both bidding rounds."
+)
+
+
+class BuckEuchreRoundForm(DropsAndTricksForm):
+    """The upcard, trump, the declarer, drops and tricks."""
+
+    upcard = forms.CharField(
+        required=False, max_length=3, label="Upcard", help_text="For example JC or 9H."
+    )
+    trump = forms.ChoiceField(
+        required=False,
+        label="Trump",
+        help_text="Leave empty only when the upcard is a club (dirty clubs).",
+        choices=[
+            ("", "—"),
+            ("S", "Spades"),
+            ("H", "Hearts"),
+            ("D", "Diamonds"),
+            ("C", "Clubs"),
+            (NO_TRUMP, "No trump (everyone passed)"),
+        ],
+    )
+    declarer = forms.ChoiceField(required=False, label="Declarer")
+    misdeal = forms.BooleanField(required=False, label="Misdeal", label_suffix="")
+    top = ("dealer", "upcard", "trump", "declarer", "misdeal")
+    plain_messages = {"trump_missing": TRUMP_MISSING}
+
+    def __init__(self, *args: Any, players: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(*args, players=players, **kwargs)
+        declarer = self.fields["declarer"]
+        assert isinstance(declarer, forms.ChoiceField)
+        declarer.choices = [("", "Nobody (dirty clubs or no trump)"), *self.choices]
+
+    def to_round(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        result: dict[str, Any] = {"dealer": d["dealer"]}
+        if d.get("upcard"):
+            result["upcard"] = d["upcard"].strip().upper()
+        if d.get("misdeal"):
+            result["misdeal"] = True
+            return result
+        trump = d.get("trump")
+        # An empty trump is left out of the round, never sent as no trump (null): the
+        # engine then reads a club upcard as dirty clubs and refuses anything else with
+        # `trump_missing`, which the form shows beside the field in plain words.
+        if trump == NO_TRUMP:
+            result["trump"] = None
+        elif trump:
+            result["trump"] = trump
+        result["declarer"] = d.get("declarer") or None
+        result.update(self.drops_and_tricks())
+        return result
+
+    @classmethod
+    def initial_from_round(cls, players: Sequence[str], data: Mapping[str, Any]) -> dict[str, Any]:
+        initial = super().initial_from_round(players, data)
+        initial.update(
+            upcard=data.get("upcard"),
+            trump=data.get("trump") or (NO_TRUMP if "trump" in data else ""),
+            declarer=data.get("declarer") or "",
+            misdeal=data.get("misdeal"),
+        )
+        return initial
+
+
+def round_details(data: Mapping[str, Any], players: Sequence[str]) -> str:
+    if data.get("misdeal"):
+        return ""
+    parts: list[str] = []
+    if data.get("upcard"):
+        parts.append(f"upcard {data['upcard']}")
+    if data.get("trump"):
+        parts.append(f"trump {data['trump']}")
+    elif "trump" in data:
+        parts.append("no trump")
+    elif str(data.get("upcard", "")).upper().endswith("C"):
+        # Trump left out over a club upcard: the engine reads it as dirty clubs.
+        parts.append("dirty clubs")
+    if data.get("declarer"):
+        parts.append(f"declarer {data['declarer']}")
+    return "; ".join(parts)
+
+
+FAMILY = GameFamily(
+    name="buck_euchre",
+    rules_ids=("buck-euchre",),
+    form=BuckEuchreRoundForm,
+    legend="* set (+5); scores count down from 25 and the lowest wins",
+    details=round_details,
+    print_columns=(
+        PrintColumn("upcard", "Upcard", per_player=False, kind="text"),
+        PrintColumn("trump", "Trump", per_player=False, kind="text"),
+        PrintColumn("declarer", "Declarer", per_player=False, kind="text"),
+        PrintColumn("out", "Dropped", kind="mark"),
+        PrintColumn("tricks", "Tricks"),
+        PrintColumn("hooks", "Set", kind="mark"),
+        PrintColumn("score", "Score"),
+    ),
+)

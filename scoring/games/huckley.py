@@ -1,0 +1,140 @@
+"""Huckley Buck (the IHBA rules) and Hucklebuck: drops, tricks, penalties, trick order.
+
+The two rules ids differ only in options the engine knows (the tie-break), so they share
+the form and the score sheet. Rules: docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+
+from engine.games.huckley.fields import DROPS_FROM
+from scoring.games._base import TRICKS, DropsAndTricksForm, GameFamily, PrintColumn
+
+PENALTY_KINDS = [
+    ("", "—"),
+    ("misdeal", "Misdeal"),
+    ("renege", "Renege"),
+    ("incorrect_hand", "Incorrect hand"),
+    ("wrong_discards", "Wrong number of discards"),
+    ("undeclared_draw", "Dealer did not announce the draw"),
+]
+PENALTY_ROWS = 3
+
+
+class TrickRoundForm(DropsAndTricksForm):
+    """Drops, tricks, penalties and the trick order."""
+
+    misdeal = forms.BooleanField(
+        required=False,
+        label="Misdeal (thrown in; the dealer is hooked and loses the deal)",
+        label_suffix="",
+    )
+    top = ("dealer", "misdeal")
+    extra_template = "scoring/games/huckley/entry_extra.html"
+
+    def __init__(self, *args: Any, players: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(*args, players=players, **kwargs)
+        for k in range(1, PENALTY_ROWS + 1):
+            self.fields[f"penalty_player_{k}"] = forms.ChoiceField(
+                required=False, choices=[("", "—"), *self.choices], label=f"Penalty {k}: player"
+            )
+            self.fields[f"penalty_kind_{k}"] = forms.ChoiceField(
+                required=False, choices=PENALTY_KINDS, label=f"Penalty {k}: kind"
+            )
+        for t in range(1, TRICKS + 1):
+            self.fields[f"trick_{t}"] = forms.ChoiceField(
+                required=False, choices=[("", "—"), *self.choices], label=f"Trick {t} won by"
+            )
+
+    def visible_columns(self) -> tuple[tuple[str, str], ...]:
+        return self.columns if len(self.players) >= DROPS_FROM else (("Tricks", "tricks"),)
+
+    def penalty_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [
+            (self[f"penalty_player_{k}"], self[f"penalty_kind_{k}"])
+            for k in range(1, PENALTY_ROWS + 1)
+        ]
+
+    def trick_fields(self) -> list[forms.BoundField]:
+        return [self[f"trick_{t}"] for t in range(1, TRICKS + 1)]
+
+    # The template opens a <details> once when any of its fields has a value or an error,
+    # so an error inside it (the trick order after two players reach the target in one
+    # round) is never hidden from the scorer.
+
+    def penalties_open(self) -> bool:
+        return any(p.value() or p.errors or k.errors for p, k in self.penalty_rows())
+
+    def trick_order_open(self) -> bool:
+        return any(t.value() or t.errors for t in self.trick_fields())
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for k in range(1, PENALTY_ROWS + 1):
+            who, kind = data.get(f"penalty_player_{k}"), data.get(f"penalty_kind_{k}")
+            if bool(who) != bool(kind):
+                self.add_error(
+                    f"penalty_kind_{k}" if who else f"penalty_player_{k}",
+                    "Give both the player and the kind of penalty, or neither.",
+                )
+        order = [data.get(f"trick_{t}") for t in range(1, TRICKS + 1)]
+        if any(order) and not all(order):
+            self.add_error("trick_1", "Give the winner of every trick, or leave the order empty.")
+        return data
+
+    def to_round(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        result: dict[str, Any] = {"dealer": d["dealer"]}
+        penalties = [
+            {"player": d[f"penalty_player_{k}"], "kind": d[f"penalty_kind_{k}"]}
+            for k in range(1, PENALTY_ROWS + 1)
+            if d.get(f"penalty_player_{k}") and d.get(f"penalty_kind_{k}")
+        ]
+        if d.get("misdeal"):
+            result["misdeal"] = True
+        else:
+            result.update(self.drops_and_tricks())
+            order = [d.get(f"trick_{t}") for t in range(1, TRICKS + 1)]
+            if all(order):
+                result["trick_winners"] = order
+        if penalties:
+            result["penalties"] = penalties
+        return result
+
+    @classmethod
+    def initial_from_round(cls, players: Sequence[str], data: Mapping[str, Any]) -> dict[str, Any]:
+        initial = super().initial_from_round(players, data)
+        initial["misdeal"] = data.get("misdeal")
+        for k, pen in enumerate(data.get("penalties") or [], start=1):
+            if k <= PENALTY_ROWS:
+                initial[f"penalty_player_{k}"] = pen.get("player")
+                initial[f"penalty_kind_{k}"] = pen.get("kind")
+        for t, who in enumerate(data.get("trick_winners") or [], start=1):
+            if t <= TRICKS:
+                initial[f"trick_{t}"] = who
+        return initial
+
+    def field_for(self, error: Mapping[str, Any]) -> str | None:
+        if error.get("field") == "trick_winners":
+            return "trick_1"
+        if error.get("field") == "penalties":
+            return "penalty_player_1"
+        return super().field_for(error)
+
+
+FAMILY = GameFamily(
+    name="huckley",
+    rules_ids=("huckley-buck", "hucklebuck"),
+    form=TrickRoundForm,
+    legend="* a hook (-3, never below 0)",
+    print_columns=(
+        PrintColumn("out", "Dropped", kind="mark", min_players=DROPS_FROM),
+        PrintColumn("tricks", "Tricks"),
+        PrintColumn("hooks", "Hook", kind="mark"),
+        PrintColumn("score", "Score"),
+    ),
+)

@@ -1,0 +1,68 @@
+"""Ten-Point Buck: each player's bid and the card points they captured, and who took the
+Doe's bonus. Rules: docs/rules-ten-point-buck.md."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+
+from scoring.games._base import GameFamily, PrintColumn, RoundForm, in_seat_order
+
+
+class TenPointRoundForm(RoundForm):
+    """Bids, card points and the Doe bonus."""
+
+    doe_bonus = forms.ChoiceField(required=False, label="Doe bonus (the Doe beat the Buck)")
+    top = ("dealer", "doe_bonus")
+    columns = (("Bid", "bids"), ("Card points", "points"))
+
+    def __init__(self, *args: Any, players: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(*args, players=players, **kwargs)
+        doe_bonus = self.fields["doe_bonus"]
+        assert isinstance(doe_bonus, forms.ChoiceField)
+        doe_bonus.choices = [("", "Nobody"), *self.choices]
+
+    def player_field(self, prefix: str, name: str) -> forms.Field:
+        label = f"Bid of {name}" if prefix == "bids" else f"Card points of {name}"
+        return forms.IntegerField(required=False, min_value=0, max_value=220, label=label)
+
+    def to_round(self) -> dict[str, Any]:
+        return {
+            "dealer": self.cleaned_data["dealer"],
+            "bids": self.per_player("bids"),
+            "points": self.per_player("points"),
+            "doe_bonus": self.cleaned_data.get("doe_bonus") or None,
+        }
+
+    @classmethod
+    def initial_from_round(cls, players: Sequence[str], data: Mapping[str, Any]) -> dict[str, Any]:
+        initial = super().initial_from_round(players, data)
+        initial["doe_bonus"] = data.get("doe_bonus") or ""
+        return initial
+
+
+def round_details(data: Mapping[str, Any], players: Sequence[str]) -> str:
+    parts = [
+        f"bids: {in_seat_order(data.get('bids'), players)}",
+        f"card points: {in_seat_order(data.get('points'), players)}",
+    ]
+    if data.get("doe_bonus"):
+        parts.append(f"Doe bonus {data['doe_bonus']}")
+    return "; ".join(parts)
+
+
+FAMILY = GameFamily(
+    name="ten_point_buck",
+    rules_ids=("ten-point-buck",),
+    form=TenPointRoundForm,
+    legend="scores are Hunting Points",
+    details=round_details,
+    print_columns=(
+        PrintColumn("bids", "Bid"),
+        PrintColumn("points", "Card points"),
+        PrintColumn("doe_bonus", "Doe bonus", per_player=False, kind="text"),
+        PrintColumn("score", "Score"),
+    ),
+)

@@ -1,0 +1,44 @@
+"""The tournament format's per-game facts come from the engine: one list of games, one
+sense of a better score."""
+
+from __future__ import annotations
+
+import pytest
+from django import forms
+
+import engine
+from tournaments import format as fmt
+from tournaments.forms import SessionForm
+from tournaments.models import Session
+
+
+def test_every_rules_id_of_the_engine_has_a_format() -> None:
+    assert list(fmt.FORMATS) == list(engine.RULES)
+    assert len(fmt.FORMATS) == len(engine.RULES)
+
+
+@pytest.mark.parametrize("rules_id", sorted(engine.RULES))
+def test_the_sense_of_a_better_score_is_the_engines(rules_id: str) -> None:
+    rules = fmt.format_for(rules_id)
+    assert rules.rules_id == rules_id
+    assert rules.lower_is_better is engine.rules_info(rules_id).lower_is_better
+
+
+@pytest.mark.parametrize("rules_id", sorted(fmt.TABLE_SIZES))
+def test_the_tournament_seats_only_tables_the_engine_accepts(rules_id: str) -> None:
+    info = engine.rules_info(rules_id)
+    rules = fmt.format_for(rules_id)
+    assert info.min_players <= rules.play_min
+    assert rules.play_max <= info.max_players
+
+
+def test_table_sizes_name_only_games_the_engine_knows() -> None:
+    assert set(fmt.TABLE_SIZES) <= set(engine.RULES)
+
+
+def test_the_session_model_and_form_offer_the_engines_games_by_name() -> None:
+    expected = [(rules_id, info.name) for rules_id, info in engine.RULES.items()]
+    assert list(Session._meta.get_field("rules_id").choices or []) == expected
+    form_field = SessionForm.base_fields["rules_id"]
+    assert isinstance(form_field, forms.ChoiceField)
+    assert list(form_field.choices) == expected
