@@ -18,6 +18,7 @@ from api.serializers import ErrorSerializer, Input
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# drf-spectacular's extension base registers subclasses in an untyped `__init_subclass__`.
 class ScorerLinkScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
     target_class = "api.authentication.ScorerLinkAuthentication"
     name = "scorerLink"
@@ -115,6 +116,7 @@ def doc(
         for code in sorted(codes):
             documented.setdefault(code, OpenApiResponse(ErrorSerializer, ERROR_TEXT[code]))
         text = f"{description}\n\n**Permission:** {NEED_TEXT[need]}".strip()
+        # `ApiView.need` reads it back; a function takes any attribute at run time.
         method.need = need  # type: ignore[attr-defined]
         return extend_schema(
             summary=summary,

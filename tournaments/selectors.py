@@ -66,6 +66,8 @@ def sitting_tables(sitting: Sitting) -> QuerySet[Table]:
 def sitting_progress(sitting: Sitting) -> list[TableProgress]:
     result = []
     for table in sitting_tables(sitting):
+        # `game_list` and `active_seatings` are the `Prefetch(to_attr=...)` lists of
+        # `sitting_tables`; django-stubs cannot see attributes a prefetch adds.
         games: list[Game] = table.game_list  # type: ignore[attr-defined]
         finished = sum(1 for g in games if g.status == Game.Status.FINISHED)
         current = games[-1] if games else None
@@ -116,6 +118,7 @@ def sitting_board(sitting: Sitting) -> list[BoardTable]:
 
 def sitting_active_tables(sitting: Sitting) -> list[tuple[Table, list[int]]]:
     return [
+        # `active_seatings`: the `Prefetch(to_attr=...)` list of `sitting_tables`.
         (t, [s.player_id for s in t.active_seatings])  # type: ignore[attr-defined]
         for t in sitting_tables(sitting)
     ]
