@@ -7,20 +7,19 @@ names no live link is refused outright, so a client learns at once that its link
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import AnonymousUser
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
+from tournaments.models import ScorerLink
 from tournaments.permissions import HEADER, live_links
 
 HEADER_NAME = "X-Scorer-Token"
 
 
 class ScorerLinkAuthentication(BaseAuthentication):
-    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, ScorerLink] | None:
         token = request.META.get(HEADER, "").strip()
         if not token:
             return None

@@ -10,7 +10,7 @@ and becomes a 500.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
@@ -26,7 +26,7 @@ class StateConflict(Exception):
     can see what is stored without another request (a round number already taken, a
     double-entry mismatch)."""
 
-    def __init__(self, error: UserError, **state: Any) -> None:
+    def __init__(self, error: UserError, **state: object) -> None:
         super().__init__(error.message)
         self.error = error
         self.state = state
@@ -47,7 +47,15 @@ class PayloadTooLarge(exceptions.APIException):
     default_detail = "The request body is too large."
 
 
-def _flatten(detail: Any, path: list[str], out: list[dict[str, Any]]) -> None:
+class ErrorItem(TypedDict):
+    """One entry of `errors` for an invalid request (see `ErrorItemSerializer`)."""
+
+    code: str
+    message: str
+    field: str | None
+
+
+def _flatten(detail: object, path: list[str], out: list[ErrorItem]) -> None:
     if isinstance(detail, Mapping):
         for key, value in detail.items():
             _flatten(value, [*path, str(key)] if key != "non_field_errors" else path, out)
@@ -66,7 +74,7 @@ def _flatten(detail: Any, path: list[str], out: list[dict[str, Any]]) -> None:
 
 
 def validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
-    errors: list[dict[str, Any]] = []
+    errors: list[ErrorItem] = []
     _flatten(exc.detail, [], errors)
     if not errors:
         errors.append({"code": "invalid", "message": "The request is not valid.", "field": None})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any
 
@@ -37,18 +37,19 @@ Handler = Callable[..., Response]
 
 
 def caller_of(actor: Actor) -> str:
-    if actor.is_authenticated:
-        return f"user:{actor.user.pk}"
+    user = actor.account
+    if user is not None:
+        return f"user:{user.pk}"
     tokens = "\n".join(sorted(actor.scorer_tokens))
     return f"scorer:{hashlib.sha256(tokens.encode()).hexdigest()}"
 
 
-def fingerprint(data: Any) -> str:
+def fingerprint(data: object) -> str:
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def cutoff() -> Any:
+def cutoff() -> datetime:
     return timezone.now() - timedelta(hours=settings.API_IDEMPOTENCY_HOURS)
 
 
@@ -110,5 +111,6 @@ def idempotent(handler: Handler) -> Handler:
             record.save(update_fields=["status_code", "body"])
             return response
 
+    # `doc` reads it back to document the key; a function takes any attribute at run time.
     wrapper.idempotent = True  # type: ignore[attr-defined]
     return wrapper

@@ -5,7 +5,7 @@ parse error (400), never a RecursionError or a database error (500) further on."
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import IO, Any
 
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
@@ -23,9 +23,9 @@ def _storable(text: str) -> bool:
     return True
 
 
-def problem_in(value: Any) -> str | None:
+def problem_in(value: object) -> str | None:
     """Why `value` cannot be taken, or None; walks it without recursion."""
-    stack = [(value, 0)]
+    stack: list[tuple[object, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, str):
@@ -33,7 +33,7 @@ def problem_in(value: Any) -> str | None:
                 return "a string holds a NUL character or an unpaired surrogate"
             continue
         if isinstance(item, Mapping):
-            children: list[Any] = [*item.keys(), *item.values()]
+            children: list[object] = [*item.keys(), *item.values()]
         elif isinstance(item, list):
             children = item
         else:
@@ -45,7 +45,12 @@ def problem_in(value: Any) -> str | None:
 
 
 class LimitedJSONParser(JSONParser):
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+from django.db.models import Model
 from rest_framework import exceptions
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
 from tournaments.models import Club, Session, Table
 from tournaments.permissions import Actor, can_direct, can_score, can_view_session
+
+M = TypeVar("M", bound=Model)
 
 
 class Need(StrEnum):
@@ -58,7 +61,14 @@ class Target:
     club: Club | int
     session: Session | None = None
     table: Table | None = None
-    obj: Any = None
+    # The object the view loaded (a club, session, sitting, table or game); the view reads
+    # it back with `obj_as`, which checks it is of the kind the view loaded.
+    obj: Model | None = None
+
+    def obj_as(self, kind: type[M]) -> M:
+        if not isinstance(self.obj, kind):
+            raise TypeError(f"The view loaded {self.obj!r}, not a {kind.__name__}.")
+        return self.obj
 
 
 class GuardedView(Protocol):

@@ -13,11 +13,12 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
 from api.permissions import NEED_TEXT, Need
-from api.serializers import ErrorSerializer
+from api.serializers import ErrorSerializer, Input
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# drf-spectacular's extension base registers subclasses in an untyped `__init_subclass__`.
 class ScorerLinkScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
     target_class = "api.authentication.ScorerLinkAuthentication"
     name = "scorerLink"
@@ -48,7 +49,7 @@ ERROR_TEXT = {
 }
 
 # The credentials that can satisfy each need; `{}` means none are needed.
-AUTH = {
+AUTH: dict[Need, list[str | None]] = {
     Need.PUBLIC: ["tokenAuth", "cookieAuth", "scorerLink", None],
     Need.VIEW: ["tokenAuth", "cookieAuth", "scorerLink", None],
     Need.DIRECT: ["tokenAuth", "cookieAuth"],
@@ -85,10 +86,11 @@ def doc(
     *,
     need: Need,
     summary: str,
-    responses: dict[int, Any],
+    # A status code, or a status code and a media type (`(200, "text/csv")`).
+    responses: dict[int | tuple[int, str], Any],
     request: Any = None,
     errors: Iterable[int] = (),
-    parameters: Sequence[OpenApiParameter] = (),
+    parameters: Sequence[OpenApiParameter | type[Input]] = (),
     description: str = "",
     tags: Sequence[str] = (),
     operation_id: str | None = None,
@@ -110,12 +112,13 @@ def doc(
             codes |= {400, 422}
             params.append(IDEMPOTENCY_KEY)
             codes |= {413, 415}
-        documented: dict[int, Any] = dict(responses)
+        documented: dict[int | tuple[int, str], Any] = dict(responses)
         for code in sorted(codes):
             documented.setdefault(code, OpenApiResponse(ErrorSerializer, ERROR_TEXT[code]))
         text = f"{description}\n\n**Permission:** {NEED_TEXT[need]}".strip()
+        # `ApiView.need` reads it back; a function takes any attribute at run time.
         method.need = need  # type: ignore[attr-defined]
-        return extend_schema(  # type: ignore[no-any-return]
+        return extend_schema(
             summary=summary,
             description=text,
             request=request,

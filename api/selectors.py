@@ -88,4 +88,4 @@ def pending_rounds(game: Game) -> QuerySet[PendingRound]:
 
 def table_live_links(table: Table) -> QuerySet[ScorerLink]:
     tokens = ScorerLink.objects.filter(table=table).values_list("token", flat=True)
-    return live_links(tokens).filter(table=table)  # type: ignore[no-any-return]
+    return live_links(tokens).filter(table=table)

@@ -8,7 +8,7 @@ codes and the extension fields are in docs/engine.md.
 
 from __future__ import annotations
 
-from engine.base import FORMAT, EngineUsageError, OptionInfo, RulesInfo
+from engine.base import FORMAT, EngineUsageError, GameRecord, OptionInfo, RulesInfo, Verdict
 from engine.dealing import draw_first_dealer, next_game_first_dealer
 from engine.record import check, simulate
 from engine.registry import RULES, rules_info
@@ -17,8 +17,10 @@ __all__ = [
     "FORMAT",
     "RULES",
     "EngineUsageError",
+    "GameRecord",
     "OptionInfo",
     "RulesInfo",
+    "Verdict",
     "check",
     "draw_first_dealer",
     "next_game_first_dealer",

@@ -14,12 +14,21 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NotRequired, TypedDict
 
 FORMAT: Final = "buck-game/1"
 
 OptionValue = int | bool | str
-Problem = dict[str, Any]
+
+
+class Problem(TypedDict):
+    """One entry of the output's `errors` (docs/engine.md, "Errors")."""
+
+    round: int | None
+    code: str
+    message: str
+    field: str | None
+    player: NotRequired[str]
 
 
 class EngineUsageError(Exception):
@@ -147,6 +156,31 @@ class GameSetup:
     seat: Mapping[str, int]
     first_dealer: int | None
     options: Mapping[str, Any]
+
+
+class GameRecord(TypedDict):
+    """A game record as the engine writes one (`simulate`; docs/game-record.md). `check`
+    reads any JSON value, so it takes a plain mapping."""
+
+    format: str
+    rules: str
+    players: list[str]
+    first_dealer: str
+    options: dict[str, Any]
+    rounds: list[dict[str, Any]]
+
+
+class Verdict(TypedDict):
+    """What `engine.check` returns for a game record (docs/engine.md, "Output")."""
+
+    valid: bool
+    rules: str | None
+    rounds: list[dict[str, Any]]
+    scores: dict[str, int]
+    finished: bool
+    winner: str | list[str] | None
+    next_dealer: str | None
+    errors: list[Problem]
 
 
 @dataclass(slots=True)

@@ -15,9 +15,11 @@ from typing import Any
 from engine.base import (
     FORMAT,
     EngineUsageError,
+    GameRecord,
     GameSetup,
     Problem,
     RuleSet,
+    Verdict,
     literal,
     names,
     problem,
@@ -27,7 +29,7 @@ from engine.dealing import draw_first_dealer
 from engine.registry import RULES, rule_set
 
 
-def _output(rules: Any) -> dict[str, Any]:
+def _output(rules: Any) -> Verdict:
     return {
         "valid": False,
         "rules": rules if isinstance(rules, str) else None,
@@ -123,7 +125,7 @@ def _options(raw: Any, rs: RuleSet, errors: list[Problem]) -> dict[str, Any]:
     return options
 
 
-def check(record: Mapping[str, Any]) -> dict[str, Any]:
+def check(record: Mapping[str, Any]) -> Verdict:
     """Check and score a `buck-game/1` game record; see docs/engine.md.
 
     Never raises on bad input: the output's `valid` is false and `errors` says why.
@@ -215,7 +217,7 @@ def simulate(
     options: Mapping[str, Any] | None = None,
     strategy: str = "random",
     card_play: bool = False,
-) -> dict[str, Any]:
+) -> GameRecord:
     """A whole game played with legal decisions, as a game record `check` accepts.
 
     The same arguments give the same game. Raises `EngineUsageError` for arguments no

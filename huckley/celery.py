@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
+from typing import Any, cast
 
 from celery import Celery
 from django.db import transaction
+from kombu.connection import Connection, ConnectionPool
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "huckley.settings")
 
@@ -27,11 +28,19 @@ def enqueue(task: Any, *args: Any) -> None:
     the work here instead, so it is never lost. Only for idempotent tasks that are quick
     enough to run in a request."""
     try:
-        with app.pool.acquire(block=True) as connection:
+        # celery-types call `app.pool` a producer pool; it is the broker's connection pool
+        # (`Celery.pool` is `connection_for_write().Pool()`), whose items are connections.
+        pool = cast("ConnectionPool", app.pool)
+        connection: Connection
+        with pool.acquire(block=True) as connection:
             # One quick retry, not kombu's default of waiting seconds between attempts:
-            # a request is waiting on this.
+            # a request is waiting on this. (kombu-stubs type the intervals as int; kombu
+            # takes seconds as floats.)
             connection.ensure_connection(
-                max_retries=1, interval_start=0, interval_step=0.1, interval_max=0.1
+                max_retries=1,
+                interval_start=0,
+                interval_step=0.1,  # type: ignore[arg-type]
+                interval_max=0.1,  # type: ignore[arg-type]
             )
             task.apply_async(args=args, connection=connection, retry=False)
     except Exception:  # the broker's errors differ by transport; any of them means "not queued"

@@ -16,8 +16,13 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+
+# Lets the classes that django-stubs types as generic be written so at run time too
+# (`admin.ModelAdmin[Club]`); it only adds `__class_getitem__` where Django has none.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

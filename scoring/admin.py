@@ -5,7 +5,7 @@ from django.contrib import admin
 from scoring import models
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(admin.TabularInline[models.Round, models.Game]):
     model = models.Round
     extra = 0
     readonly_fields = ["number", "data", "entered_by", "entered_at"]
@@ -13,12 +13,12 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(models.Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(admin.ModelAdmin[models.Game]):
     list_display = ["__str__", "status", "round_count"]
     inlines = [RoundInline]
 
 
 @admin.register(models.RoundChange)
-class RoundChangeAdmin(admin.ModelAdmin):
+class RoundChangeAdmin(admin.ModelAdmin[models.RoundChange]):
     list_display = ["game", "round_number", "action", "user", "at"]
     readonly_fields = ["game", "round_number", "action", "before", "after", "user", "at"]

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import User as Account
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,11 +23,10 @@ from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from scoring.signals import game_result_changed
 from tournaments.format import make_rng
 from tournaments.models import ScorerLink, Seating, Session, Table
-from tournaments.permissions import Actor, as_actor, can_direct, live_links
+from tournaments.permissions import Actor, User, as_actor, can_direct, live_links
 
 logger = logging.getLogger(__name__)
 
-User = AbstractBaseUser | AnonymousUser | None
 Who = Actor | User
 
 
@@ -47,7 +46,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class _Who:
-    user: Any
+    user: Account | None
     link: ScorerLink | None
     device: str
     director: bool
@@ -55,7 +54,7 @@ class _Who:
 
 def _who(who: Who, game: Game) -> _Who:
     actor = as_actor(who)
-    user = actor.user if actor.is_authenticated else None
+    user = actor.account
     link = None
     if actor.scorer_tokens:
         link = live_links(actor.scorer_tokens).filter(table_id=game.table_id).first()
@@ -63,7 +62,9 @@ def _who(who: Who, game: Game) -> _Who:
     return _Who(user=user, link=link, device=actor.device or "unknown", director=director)
 
 
-def game_record(game: Game, *, rounds: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+def game_record(
+    game: Game, *, rounds: Sequence[Mapping[str, Any]] | None = None
+) -> engine.GameRecord:
     """The game in the engine's record format (`buck-game/1`)."""
     game_players = list(game.game_players.all())
     first_dealer = next(gp.name for gp in game_players if gp.player_id == game.first_dealer_id)
@@ -79,7 +80,7 @@ def game_record(game: Game, *, rounds: Sequence[Mapping[str, Any]] | None = None
     }
 
 
-def game_check(game: Game) -> dict[str, Any]:
+def game_check(game: Game) -> engine.Verdict:
     return engine.check(game_record(game))
 
 
@@ -192,7 +193,7 @@ def _lock_game(game_id: int) -> Game:
     return game
 
 
-def _refuse(output: Mapping[str, Any], *, changed: int, verb: str) -> UserError:
+def _refuse(output: engine.Verdict, *, changed: int, verb: str) -> UserError:
     errors = list(output["errors"])
     where = errors[0].get("round") if errors else None
     if verb == "deleted" and where is not None:
@@ -215,12 +216,11 @@ def _refuse(output: Mapping[str, Any], *, changed: int, verb: str) -> UserError:
     )
 
 
-def _store_outcome(game: Game, output: Mapping[str, Any], *, rounds: int) -> None:
+def _store_outcome(game: Game, output: engine.Verdict, *, rounds: int) -> None:
     """Keep the game's summary rows in step with the engine's verdict."""
-    winners = output["winner"]
-    if isinstance(winners, str):
-        winners = [winners]
-    winners = set(winners or [])
+    winner = output["winner"]
+    # One name, a list of names for a shared win, or nobody yet.
+    winners = {winner} if isinstance(winner, str) else set(winner or [])
     hooks: dict[str, int] = {}
     for r in output["rounds"]:
         for name in r["hooks"]:
@@ -252,7 +252,7 @@ def _store_outcome(game: Game, output: Mapping[str, Any], *, rounds: int) -> Non
         )
 
 
-def _sync_next_game(game: Game, output: Mapping[str, Any]) -> None:
+def _sync_next_game(game: Game, output: engine.Verdict) -> None:
     """After a change, the next game at the table must follow from this one: started when
     this one ends, dealt first by its winner, gone again if this one is re-opened."""
     table = game.table
@@ -288,7 +288,7 @@ def _sync_next_game(game: Game, output: Mapping[str, Any]) -> None:
 
 def _recheck(
     game: Game, rounds: list[dict[str, Any]], *, changed: int, verb: str
-) -> dict[str, Any]:
+) -> engine.Verdict:
     output = engine.check(game_record(game, rounds=rounds))
     if not output["valid"]:
         raise _refuse(output, changed=changed, verb=verb)
@@ -390,9 +390,9 @@ def round_submit(*, game_id: int, number: int, data: Mapping[str, Any], actor: W
     return Entry(round=saved)
 
 
-def _describe(user: Any, link: ScorerLink | None) -> str:
+def _describe(user: Account | None, link: ScorerLink | None) -> str:
     if user is not None:
-        return str(user.get_username())
+        return user.get_username()
     return "the table's scorer link" if link is not None else "someone"
 
 

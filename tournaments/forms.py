@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django import forms
+from django.db.models import Model
 from django.utils import timezone
 
 from tournaments.models import Club, Player, Season, Session, rules_choices
+
+M = TypeVar("M", bound=Model)
+
+
+def _model_choices(form: forms.Form, name: str, model: type[M]) -> forms.ModelChoiceField[M]:
+    """The form's copy of a model choice field declared on its class, to narrow its
+    choices per request (`form.fields` is typed as holding any field)."""
+    return cast("forms.ModelChoiceField[M]", form.fields[name])
 
 
 class SessionForm(forms.Form):
@@ -59,14 +68,16 @@ class SessionForm(forms.Form):
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # A closed season takes no new session; an inactive player is left off the roster.
-        self.fields["season"].queryset = club.seasons.filter(closed_at__isnull=True)
-        self.fields["players"].queryset = club.players.filter(active=True)
-        latest = club.seasons.filter(closed_at__isnull=True).first()
+        open_seasons = club.seasons.filter(closed_at__isnull=True)
+        _model_choices(self, "season", Season).queryset = open_seasons
+        _model_choices(self, "players", Player).queryset = club.players.filter(active=True)
+        latest = open_seasons.first()
         if latest is not None:
             self.fields["season"].initial = latest.pk
 
     def names(self) -> list[str]:
-        return self.cleaned_data.get("new_names", "").splitlines()
+        new_names: str = self.cleaned_data.get("new_names", "")
+        return new_names.splitlines()
 
     def service_kwargs(self) -> dict[str, Any]:
         """The cleaned form as the keyword arguments of `services.session_create`."""
@@ -97,9 +108,8 @@ class AddPlayersForm(forms.Form):
     def __init__(self, *args: Any, club: Club, playing: Iterable[int] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Only club members who are not already playing can be added.
-        self.fields["players"].queryset = club.players.filter(active=True).exclude(
-            pk__in=list(playing)
-        )
+        players = _model_choices(self, "players", Player)
+        players.queryset = club.players.filter(active=True).exclude(pk__in=list(playing))
 
 
 class SeasonForm(forms.Form):

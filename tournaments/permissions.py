@@ -15,14 +15,36 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Account
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
 from tournaments.models import Club, Player, ScorerLink, Session, Table
 
+#: Who a call is from, as Django and DRF hand it over in `request.user`, or None where no
+#: request is behind the call (the simulation, the bench, management commands).
 User = AbstractBaseUser | AnonymousUser | None
+
+# `can_direct` keeps the clubs a user directs on the user object under this name: the
+# object lives as long as one request, which asks several times.
+_DIRECTED_CACHE = "_huckley_directed_clubs"
+
+
+def account(user: User) -> Account | None:
+    """The signed-in account behind `user`, or None for an anonymous visitor or nobody.
+
+    The project keeps Django's own user model (settings name no AUTH_USER_MODEL), so a
+    signed-in user is always an `auth.User`; anything else is a programming error.
+    """
+    if user is None or not user.is_authenticated:
+        return None
+    if not isinstance(user, Account):
+        raise TypeError(f"A signed-in user should be an auth.User, not {type(user).__name__}.")
+    return user
+
 
 SESSION_KEY = "scorer_tokens"
 HEADER = "HTTP_X_SCORER_TOKEN"
@@ -32,19 +54,25 @@ HEADER = "HTTP_X_SCORER_TOKEN"
 class Actor:
     """The person behind a request: an account (maybe anonymous) and any scorer links."""
 
-    user: Any = None
+    user: User = None
     scorer_tokens: frozenset[str] = field(default_factory=frozenset)
     # Tells two people at one table apart for double entry: the account, else the browser
     # session or the API client's token.
     device: str = ""
 
     @property
+    def account(self) -> Account | None:
+        """The signed-in account, or None."""
+        return account(self.user)
+
+    @property
     def is_authenticated(self) -> bool:
         return self.user is not None and bool(self.user.is_authenticated)
 
     def label(self) -> str:
-        if self.is_authenticated:
-            return str(self.user.get_username())
+        signed_in = self.account
+        if signed_in is not None:
+            return signed_in.get_username()
         return "scorer link" if self.scorer_tokens else "anonymous"
 
 
@@ -53,7 +81,7 @@ def actor_from_request(request: HttpRequest) -> Actor:
     header = request.META.get(HEADER, "").strip()
     if header:
         tokens.add(header)
-    user = getattr(request, "user", None)
+    user: User = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         device = f"user:{user.pk}"
     elif header:
@@ -72,21 +100,20 @@ def as_actor(who: Actor | User) -> Actor:
 
 
 def can_direct(who: Actor | User, club: Club | int) -> bool:
-    actor = as_actor(who)
-    if not actor.is_authenticated:
+    user = as_actor(who).account
+    if user is None:
         return False
-    if getattr(actor.user, "is_superuser", False):
+    if user.is_superuser:
         return True
     club_id = club if isinstance(club, int) else club.pk
-    # A request asks several times; the user object lives as long as the request.
-    directed: set[int] | None = getattr(actor.user, "_huckley_directed_clubs", None)
+    directed: set[int] | None = getattr(user, _DIRECTED_CACHE, None)
     if directed is None:
-        directed = set(actor.user.directed_clubs.values_list("pk", flat=True))
-        actor.user._huckley_directed_clubs = directed
+        directed = set(user.directed_clubs.values_list("pk", flat=True))
+        setattr(user, _DIRECTED_CACHE, directed)
     return club_id in directed
 
 
-def live_links(tokens: Iterable[str]) -> Any:
+def live_links(tokens: Iterable[str]) -> QuerySet[ScorerLink]:
     """Scorer links among `tokens` that still open their table."""
     return ScorerLink.objects.filter(
         token__in=list(tokens),
@@ -107,10 +134,10 @@ def can_score(who: Actor | User, table: Table) -> bool:
 
 
 def players_of(who: Actor | User) -> list[Player]:
-    actor = as_actor(who)
-    if not actor.is_authenticated:
+    user = as_actor(who).account
+    if user is None:
         return []
-    return list(Player.objects.filter(user=actor.user))
+    return list(Player.objects.filter(user=user))
 
 
 def can_view_session(who: Actor | User, session: Session) -> bool:
@@ -120,23 +147,23 @@ def can_view_session(who: Actor | User, session: Session) -> bool:
     actor = as_actor(who)
     if can_direct(actor, session.club_id):
         return True
-    if actor.is_authenticated and session.entries.filter(player__user=actor.user).exists():
+    user = actor.account
+    if user is not None and session.entries.filter(player__user=user).exists():
         return True
     return bool(actor.scorer_tokens) and (
         live_links(actor.scorer_tokens).filter(table__sitting__session=session).exists()
     )
 
 
-def visible_sessions(who: Actor | User) -> Any:
+def visible_sessions(who: Actor | User) -> QuerySet[Session]:
     """Sessions this person may see, for lists (home page, API)."""
-    from django.db.models import Q
-
     actor = as_actor(who)
     query = Q(is_public=True)
-    if actor.is_authenticated:
-        if getattr(actor.user, "is_superuser", False):
+    user = actor.account
+    if user is not None:
+        if user.is_superuser:
             return Session.objects.all()
-        query |= Q(club__directors=actor.user) | Q(entries__player__user=actor.user)
+        query |= Q(club__directors=user) | Q(entries__player__user=user)
     if actor.scorer_tokens:
         query |= Q(sittings__tables__scorer_links__in=live_links(actor.scorer_tokens))
     return Session.objects.filter(query).distinct()

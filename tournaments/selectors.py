@@ -74,6 +74,8 @@ def sitting_tables(sitting: Sitting) -> QuerySet[Table]:
 def sitting_progress(sitting: Sitting) -> list[TableProgress]:
     result = []
     for table in sitting_tables(sitting):
+        # `game_list` and `active_seatings` are the `Prefetch(to_attr=...)` lists of
+        # `sitting_tables`; django-stubs cannot see attributes a prefetch adds.
         games: list[Game] = table.game_list  # type: ignore[attr-defined]
         finished = sum(1 for g in games if g.status == Game.Status.FINISHED)
         current = games[-1] if games else None
@@ -124,6 +126,7 @@ def sitting_board(sitting: Sitting) -> list[BoardTable]:
 
 def sitting_active_tables(sitting: Sitting) -> list[tuple[Table, list[int]]]:
     return [
+        # `active_seatings`: the `Prefetch(to_attr=...)` list of `sitting_tables`.
         (t, [s.player_id for s in t.active_seatings])  # type: ignore[attr-defined]
         for t in sitting_tables(sitting)
     ]
@@ -286,14 +289,15 @@ def session_standings(session: Session) -> list[StandingRow]:
     )
     ordered += [(pid, None, None) for pid in rest]
     rows = []
-    for position, (pid, rank, place) in enumerate(ordered, start=1):
-        t = totals.get(pid, {})
+    no_games: dict[str, int | None] = {}
+    for position, (pid, table_rank, place) in enumerate(ordered, start=1):
+        t = totals.get(pid, no_games)
         rows.append(
             StandingRow(
                 position=position,
                 player_id=pid,
                 name=names.get(pid, "?"),
-                table_rank=rank,
+                table_rank=table_rank,
                 place=place,
                 points=t.get("points") or 0,
                 games_played=t.get("played") or 0,

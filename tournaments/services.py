@@ -54,7 +54,7 @@ from tournaments.models import (
     Sitting,
     Table,
 )
-from tournaments.permissions import User
+from tournaments.permissions import User, account
 
 # A new session is public unless the director says otherwise (docs/tournament.md).
 PUBLIC_BY_DEFAULT = Session.PUBLIC_BY_DEFAULT
@@ -189,7 +189,7 @@ def session_create(
         is_public=is_public,
         double_entry=double_entry,
         seeding=seeding,
-        created_by=user if user is not None and user.is_authenticated else None,
+        created_by=account(user),
     )
     SessionPlayer.objects.bulk_create(
         [SessionPlayer(session=session, player=p) for p in {p.pk: p for p in players}.values()]
@@ -256,7 +256,7 @@ def scorer_link_create(*, table_id: int, user: User) -> ScorerLink:
     return ScorerLink.objects.create(
         table=table,
         token=secrets.token_urlsafe(24),
-        created_by=user if user is not None and user.is_authenticated else None,
+        created_by=account(user),
     )
 
 
@@ -762,7 +762,7 @@ def big_loser_award(*, season_id: int, player_id: int, note: str = "", user: Use
         defaults={
             "player": player,
             "note": note,
-            "awarded_by": user if user and user.is_authenticated else None,
+            "awarded_by": account(user),
         },
     )
     return award

@@ -9,14 +9,13 @@ from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
-
 import engine
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments import services
 from tournaments.models import BigLoserAward, Club, Placing, Player, Season, Session, Sitting
+from tournaments.permissions import User
 
 FIRST_NAMES = [
     "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Max",
@@ -45,11 +44,13 @@ class PlayOptions:
     # leave a session in progress (None plays everything).
     stop_after_games: int | None = None
     stop_after_rounds: int | None = None
-    user: AbstractBaseUser | None = None
+    user: User = None
     names: list[str] = field(default_factory=list)
 
 
-def play_game(game: Game, *, seed: int, rounds: int | None = None, user: Any = None) -> None:
+def play_game(
+    game: Game, *, seed: int, rounds: int | None = None, user: scoring.Who = None
+) -> None:
     """Enter a simulated game round by round through the result-entry service."""
     record = scoring.game_record(game)
     played = engine.simulate(
@@ -67,7 +68,7 @@ def play_sitting(
     seed: int,
     games: int | None = None,
     rounds: int | None = None,
-    user: Any = None,
+    user: scoring.Who = None,
 ) -> None:
     for table in sitting.tables.order_by("rank"):
         for number in range(1, sitting.games_per_sitting + 1):

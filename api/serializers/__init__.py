@@ -7,16 +7,34 @@ Games and rounds are in the game record format `buck-game/1`
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 from rest_framework import serializers
 
-from scoring.models import Game
+from scoring.models import Game, Round
+from tournaments.models import Seating
+
+#: What a serializer of plain data reads: a dict a view built or the engine's output, key
+#: by key. The shapes that only document a body for the schema say so too.
+Data = Mapping[str, object]
+#: A serializer that only reads a request body or a query string: it gets no instance.
+Input = serializers.Serializer[None]
+R = TypeVar("R")
+T = TypeVar("T")
+
+
+def many_data(serializer: type[serializers.BaseSerializer[T]], items: Iterable[T]) -> list[Any]:
+    """`serializer(items, many=True).data`. The stubs take the instance of a serializer for
+    one item even with `many=True`; `many_init` is what `many=True` calls."""
+    data: list[Any] = serializer.many_init(items).data
+    return data
+
 
 # Errors -------------------------------------------------------------------------------
 
 
-class ErrorItemSerializer(serializers.Serializer):
+class ErrorItemSerializer(serializers.Serializer[Data]):
     code = serializers.CharField(help_text="Stable snake_case code.")
     message = serializers.CharField(help_text="What went wrong and what to do.")
     field = serializers.CharField(
@@ -31,7 +49,7 @@ class ErrorItemSerializer(serializers.Serializer):
     )
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Data]):
     code = serializers.CharField(
         help_text="Stable snake_case code: the services' and the engine's codes, or "
         "not_authenticated, authentication_failed, scorer_link_expired, not_director, "
@@ -42,7 +60,9 @@ class ErrorSerializer(serializers.Serializer):
     field = serializers.CharField(
         required=False, help_text="The request field the error is about, when there is one."
     )
-    errors = ErrorItemSerializer(
+    # DRF's metaclass takes declared fields off the class, so this body field does not
+    # shadow `Serializer.errors` at run time; the stubs cannot know that.
+    errors = ErrorItemSerializer(  # type: ignore[assignment]
         many=True,
         required=False,
         help_text="Every problem found: the engine's errors for a refused round, or one "
@@ -53,14 +73,14 @@ class ErrorSerializer(serializers.Serializer):
 # Rounds and games in the record format -------------------------------------------------
 
 
-class PenaltySerializer(serializers.Serializer):
+class PenaltySerializer(serializers.Serializer[Data]):
     player = serializers.CharField()
     kind = serializers.CharField(
         help_text="misdeal, renege, incorrect_hand, wrong_discards or undeclared_draw."
     )
 
 
-class RoundFieldsSerializer(serializers.Serializer):
+class _RoundFields(serializers.Serializer[R]):
     """The round fields of `buck-game/1`. A rule set may add its own; every field is
     checked by the engine, whose errors name it."""
 
@@ -82,16 +102,21 @@ class RoundFieldsSerializer(serializers.Serializer):
     cards = serializers.IntegerField(required=False, help_text="Bluke: the hand size.")
 
 
-class RoundSerializer(RoundFieldsSerializer):
+class RoundFieldsSerializer(_RoundFields[Data]):
+    """The round fields of `buck-game/1`. A rule set may add its own; every field is
+    checked by the engine, whose errors name it."""
+
+
+class RoundSerializer(_RoundFields[Round]):
     """A stored round: its number and its fields as entered."""
 
     number = serializers.IntegerField(min_value=1)
 
-    def to_representation(self, instance: Any) -> dict[str, Any]:
+    def to_representation(self, instance: Round) -> dict[str, Any]:
         return {"number": instance.number, **instance.data}
 
 
-class RecordSerializer(serializers.Serializer):
+class RecordSerializer(serializers.Serializer[Data]):
     format = serializers.CharField(help_text="Always buck-game/1.")
     rules = serializers.CharField()
     players = serializers.ListField(
@@ -102,14 +127,14 @@ class RecordSerializer(serializers.Serializer):
     rounds = RoundFieldsSerializer(many=True)
 
 
-class ScoredRoundSerializer(serializers.Serializer):
+class ScoredRoundSerializer(serializers.Serializer[Data]):
     dealer = serializers.CharField(allow_null=True)
     points = serializers.DictField(child=serializers.IntegerField())
     hooks = serializers.ListField(child=serializers.CharField())
     scores = serializers.DictField(child=serializers.IntegerField())
 
 
-class EngineErrorSerializer(serializers.Serializer):
+class EngineErrorSerializer(serializers.Serializer[Data]):
     round = serializers.IntegerField(allow_null=True)
     code = serializers.CharField()
     message = serializers.CharField()
@@ -117,7 +142,7 @@ class EngineErrorSerializer(serializers.Serializer):
     player = serializers.CharField(required=False)
 
 
-class VerdictSerializer(serializers.Serializer):
+class VerdictSerializer(serializers.Serializer[Data]):
     """The engine's output for the game (`engine.check`)."""
 
     valid = serializers.BooleanField()
@@ -129,10 +154,10 @@ class VerdictSerializer(serializers.Serializer):
         allow_null=True, help_text="A name, a list of names for a shared win, or null."
     )
     next_dealer = serializers.CharField(allow_null=True)
-    errors = EngineErrorSerializer(many=True)
+    errors = EngineErrorSerializer(many=True)  # type: ignore[assignment]  # as in ErrorSerializer
 
 
-class GameSummarySerializer(serializers.Serializer):
+class GameSummarySerializer(serializers.Serializer[Game]):
     id = serializers.IntegerField()
     table = serializers.IntegerField(source="table_id")
     number = serializers.IntegerField()
@@ -158,7 +183,7 @@ class GameSerializer(GameSummarySerializer):
     verdict = VerdictSerializer()
 
 
-class PendingRoundSerializer(serializers.Serializer):
+class PendingRoundSerializer(serializers.Serializer[Data]):
     """With double entry: a round entered once, waiting for a second matching entry."""
 
     number = serializers.IntegerField()
@@ -183,7 +208,7 @@ class RoundConflictSerializer(ErrorSerializer):
 # Tournament shapes ---------------------------------------------------------------------
 
 
-class SeatingSerializer(serializers.Serializer):
+class SeatingSerializer(serializers.Serializer[Seating]):
     seat = serializers.IntegerField(help_text="1, 2, ... clockwise.")
     player_id = serializers.IntegerField()
     name = serializers.CharField(source="player.name")

@@ -9,11 +9,12 @@ from typing import Any
 from rest_framework import serializers
 
 from api import selectors as api_selectors
-from api.serializers import SeatingSerializer
+from api.serializers import Data, SeatingSerializer, many_data
 from tournaments import format as fmt
 from tournaments import selectors
-from tournaments.models import Session, Sitting
+from tournaments.models import Session, SessionPlayer, Sitting
 from tournaments.permissions import Actor, can_direct
+from tournaments.selectors import StandingRow
 from tournaments.services import MovementPreview
 
 MAX_ID = 2**63 - 1
@@ -28,7 +29,7 @@ def id_list(**kwargs: Any) -> serializers.ListField:
     return serializers.ListField(child=id_field(), max_length=MAX_LIST, **kwargs)
 
 
-class SessionSerializer(serializers.Serializer):
+class SessionSerializer(serializers.Serializer[Session]):
     id = serializers.IntegerField()
     club = serializers.SlugField(source="club.slug")
     season = serializers.IntegerField(source="season_id")
@@ -48,7 +49,7 @@ class SessionSerializer(serializers.Serializer):
     ended_early = serializers.BooleanField()
 
 
-class EntrySerializer(serializers.Serializer):
+class EntrySerializer(serializers.Serializer[SessionPlayer]):
     player_id = serializers.IntegerField()
     name = serializers.CharField(source="player.name")
     checked_in = serializers.BooleanField()
@@ -56,7 +57,7 @@ class EntrySerializer(serializers.Serializer):
     withdrawn_at = serializers.DateTimeField(allow_null=True)
 
 
-class SittingRefSerializer(serializers.Serializer):
+class SittingRefSerializer(serializers.Serializer[Sitting]):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
 
@@ -70,7 +71,7 @@ class SessionDetailSerializer(SessionSerializer):
     entries = EntrySerializer(many=True, help_text="The roster, by name.")
 
 
-class TableProgressSerializer(serializers.Serializer):
+class TableProgressSerializer(serializers.Serializer[Data]):
     id = serializers.IntegerField()
     rank = serializers.IntegerField(help_text="1 is the top table.")
     seatings = SeatingSerializer(many=True, help_text="Seated players in seat order.")
@@ -79,7 +80,7 @@ class TableProgressSerializer(serializers.Serializer):
     current_game = serializers.IntegerField(allow_null=True, help_text="Its id.")
 
 
-class SittingSerializer(serializers.Serializer):
+class SittingSerializer(serializers.Serializer[Data]):
     id = serializers.IntegerField()
     session = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -94,12 +95,12 @@ class SittingDetailSerializer(SittingSerializer):
     tables = TableProgressSerializer(many=True)
 
 
-class SessionPageSerializer(serializers.Serializer):
+class SessionPageSerializer(serializers.Serializer[Data]):
     count = serializers.IntegerField()
     results = SessionSerializer(many=True)
 
 
-class PlacingSerializer(serializers.Serializer):
+class PlacingSerializer(serializers.Serializer[Data]):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     place = serializers.IntegerField()
@@ -116,18 +117,18 @@ class PlacingSerializer(serializers.Serializer):
     move_reason = serializers.CharField()
 
 
-class MovementTableSerializer(serializers.Serializer):
+class MovementTableSerializer(serializers.Serializer[Data]):
     table = serializers.IntegerField()
     rank = serializers.IntegerField()
     placings = PlacingSerializer(many=True)
 
 
-class MovementSerializer(serializers.Serializer):
+class MovementSerializer(serializers.Serializer[Data]):
     sitting = serializers.IntegerField(help_text="The sitting's number: send it to confirm.")
     tables = MovementTableSerializer(many=True)
 
 
-class MoveSerializer(serializers.Serializer):
+class MoveSerializer(serializers.Serializer[Data]):
     player_id = id_field()
     from_rank = serializers.IntegerField(min_value=0, max_value=32767)
     to_rank = serializers.IntegerField(min_value=0, max_value=32767)
@@ -138,18 +139,18 @@ class ProposalMoveSerializer(MoveSerializer):
     reason = serializers.CharField()
 
 
-class ProposalSerializer(serializers.Serializer):
+class ProposalSerializer(serializers.Serializer[Data]):
     moves = ProposalMoveSerializer(
         many=True, help_text="The fewest moves that bring every table back within size."
     )
 
 
-class RebalancedSerializer(serializers.Serializer):
+class RebalancedSerializer(serializers.Serializer[Data]):
     moved = serializers.IntegerField()
     sitting = SittingDetailSerializer()
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(serializers.Serializer[StandingRow]):
     position = serializers.IntegerField()
     player_id = serializers.IntegerField()
     name = serializers.CharField()
@@ -175,7 +176,7 @@ def session_detail(session: Session, actor: Actor) -> dict[str, Any]:
     data["seed"] = session.seed if directs else None
     data["may_direct"] = directs
     data["current_sitting"] = SittingRefSerializer(sitting).data if sitting else None
-    data["entries"] = EntrySerializer(api_selectors.session_entries(session), many=True).data
+    data["entries"] = many_data(EntrySerializer, api_selectors.session_entries(session))
     return data
 
 

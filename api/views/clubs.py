@@ -12,15 +12,16 @@ from rest_framework.response import Response
 from api import selectors as api_selectors
 from api.permissions import Need, Target
 from api.schema import doc
+from api.serializers import Data, many_data
 from api.views.base import ApiView
 from tournaments import selectors
-from tournaments.models import Club, Season
+from tournaments.models import BigLoserAward, Club, Player, Season
 from tournaments.permissions import can_direct
 
 TAGS = ["clubs"]
 
 
-class ClubSerializer(serializers.Serializer):
+class ClubSerializer(serializers.Serializer[Club | Data]):
     slug = serializers.SlugField()
     name = serializers.CharField()
     big_loser_criterion = serializers.ChoiceField(
@@ -29,13 +30,13 @@ class ClubSerializer(serializers.Serializer):
     )
 
 
-class BigLoserSerializer(serializers.Serializer):
+class BigLoserSerializer(serializers.Serializer[BigLoserAward]):
     player_id = serializers.IntegerField()
     name = serializers.CharField(source="player.name")
     note = serializers.CharField()
 
 
-class SeasonSerializer(serializers.Serializer):
+class SeasonSerializer(serializers.Serializer[Data]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     starts_on = serializers.DateField()
@@ -66,12 +67,12 @@ class ClubList(ApiView):
         tags=TAGS,
     )
     def get(self, request: Request) -> Response:
-        return Response(ClubSerializer(api_selectors.clubs(), many=True).data)
+        return Response(many_data(ClubSerializer, api_selectors.clubs()))
 
 
 class ClubView(ApiView):
     def club(self) -> Club:
-        return get_object_or_404(Club, slug=self.kwargs["slug"])  # type: ignore[no-any-return]
+        return get_object_or_404(Club, slug=self.kwargs["slug"])
 
     def load_target(self, **kwargs: Any) -> Target:
         club = self.club()
@@ -115,11 +116,11 @@ class ClubSeasons(ClubView):
         tags=TAGS,
     )
     def get(self, request: Request, slug: str) -> Response:
-        return Response(SeasonSerializer(_seasons(self.club()), many=True).data)
+        return Response(many_data(SeasonSerializer, _seasons(self.club())))
 
 
 class ClubPlayers(ClubView):
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Player]):
         class Meta:
             ref_name = "ClubPlayers"
 
@@ -134,12 +135,12 @@ class ClubPlayers(ClubView):
         tags=TAGS,
     )
     def get(self, request: Request, slug: str) -> Response:
-        club = self.target.obj
-        return Response(self.OutputSerializer(api_selectors.club_players(club), many=True).data)
+        club = self.target.obj_as(Club)
+        return Response(many_data(self.OutputSerializer, api_selectors.club_players(club)))
 
 
 class SeasonStandings(ApiView):
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Data]):
         class Meta:
             ref_name = "SeasonStandings"
 
@@ -178,4 +179,4 @@ class SeasonStandings(ApiView):
             }
             for i, r in enumerate(rows, start=1)
         ]
-        return Response(self.OutputSerializer(data, many=True).data)
+        return Response(many_data(self.OutputSerializer, data))

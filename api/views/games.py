@@ -18,13 +18,16 @@ from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
 from api.serializers import (
+    Data,
     GameSerializer,
     GameSummarySerializer,
+    Input,
     PendingRoundSerializer,
     RoundConflictSerializer,
     RoundFieldsSerializer,
     RoundSerializer,
     VerdictSerializer,
+    many_data,
 )
 from api.views.base import ApiView
 from huckley.errors import ConflictError, UserError
@@ -79,7 +82,7 @@ class GameView(ApiView):
 
     @property
     def game(self) -> Game:
-        return self.target.obj  # type: ignore[no-any-return]
+        return self.target.obj_as(Game)
 
 
 class GameDetail(GameView):
@@ -95,13 +98,13 @@ class GameDetail(GameView):
         return Response(game_data(self.game.pk))
 
 
-class EnteredSerializer(serializers.Serializer):
+class EnteredSerializer(serializers.Serializer[Data]):
     round = RoundSerializer()
     game = GameSummarySerializer()
     verdict = VerdictSerializer()
 
 
-class PendingAnswerSerializer(serializers.Serializer):
+class PendingAnswerSerializer(serializers.Serializer[Data]):
     message = serializers.CharField()
     pending = PendingRoundSerializer()
 
@@ -112,7 +115,7 @@ class RoundEntrySerializer(RoundFieldsSerializer):
     )
 
 
-class RoundNumberSerializer(serializers.Serializer):
+class RoundNumberSerializer(Input):
     number = serializers.IntegerField(min_value=1, max_value=MAX_ROUND)
 
 
@@ -125,7 +128,7 @@ class GameRounds(GameView):
         tags=TAGS,
     )
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(RoundSerializer(self.game.rounds.all(), many=True).data)
+        return Response(many_data(RoundSerializer, self.game.rounds.all()))
 
     @doc(
         need=Need.SCORE,
@@ -204,7 +207,7 @@ class GameRounds(GameView):
         }
 
 
-class ChangedSerializer(serializers.Serializer):
+class ChangedSerializer(serializers.Serializer[Data]):
     game = GameSummarySerializer()
     verdict = VerdictSerializer()
 
@@ -278,7 +281,7 @@ class GameRound(GameView):
         )
 
 
-class ChangeSerializer(serializers.Serializer):
+class ChangeSerializer(serializers.Serializer[Data]):
     id = serializers.IntegerField()
     round_number = serializers.IntegerField()
     action = serializers.ChoiceField(choices=["enter", "edit", "delete"])

@@ -14,17 +14,18 @@ from rest_framework.throttling import ScopedRateThrottle
 import engine
 from api.permissions import Need
 from api.schema import doc
+from api.serializers import Data, Input
 from api.views.base import ApiView
 
 
-class OptionSerializer(serializers.Serializer):
+class OptionSerializer(serializers.Serializer[Data]):
     default = serializers.JSONField()
     description = serializers.CharField()
     choices = serializers.ListField(child=serializers.JSONField(), required=False)
     minimum = serializers.IntegerField(required=False)
 
 
-class RulesSerializer(serializers.Serializer):
+class RulesSerializer(serializers.Serializer[Data]):
     id = serializers.CharField()
     name = serializers.CharField()
     min_players = serializers.IntegerField()
@@ -68,11 +69,11 @@ class LockedOut(exceptions.APIException):
     default_detail = "Too many failed sign-ins for this account from here; try again later."
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(serializers.Serializer[Data]):
     token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
 
 
-class TokenInputSerializer(serializers.Serializer):
+class TokenInputSerializer(Input):
     username = serializers.CharField()
     password = serializers.CharField(style={"input_type": "password"})
 

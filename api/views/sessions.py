@@ -15,6 +15,7 @@ from api import selectors as api_selectors
 from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
+from api.serializers import Input, many_data
 from api.serializers.sessions import (
     MAX_ID,
     MAX_LIST,
@@ -38,7 +39,7 @@ TAGS = ["sessions"]
 
 
 class SessionList(ApiView):
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(Input):
         class Meta:
             ref_name = "SessionListFilter"
 
@@ -78,7 +79,7 @@ class SessionList(ApiView):
 
 
 class ClubSessions(ApiView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "SessionCreateInput"
 
@@ -128,11 +129,11 @@ class ClubSessions(ApiView):
         tags=TAGS,
     )
     def get(self, request: Request, slug: str) -> Response:
-        club = self.target.obj
+        club = self.target.obj_as(Club)
         sessions = (visible_sessions(self.actor).filter(club=club).select_related("club")).order_by(
             "-date", "-id"
         )
-        return Response(SessionSerializer(sessions, many=True).data)
+        return Response(many_data(SessionSerializer, sessions))
 
     @doc(
         need=Need.DIRECT,
@@ -144,7 +145,7 @@ class ClubSessions(ApiView):
     )
     @idempotent
     def post(self, request: Request, slug: str) -> Response:
-        club = self.target.obj
+        club = self.target.obj_as(Club)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
@@ -176,11 +177,11 @@ class SessionView(ApiView):
 
     @property
     def session(self) -> Session:
-        return self.target.obj  # type: ignore[no-any-return]
+        return self.target.obj_as(Session)
 
 
 class SessionDetail(SessionView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "SessionSettingsInput"
 
@@ -234,7 +235,7 @@ class SessionDetail(SessionView):
 
 
 class SessionPlayers(SessionView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "SessionPlayersInput"
 
@@ -269,7 +270,7 @@ class SessionPlayers(SessionView):
 
 
 class SessionCheckIn(SessionView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "SessionCheckInInput"
 
@@ -316,7 +317,7 @@ class SessionStart(SessionView):
 
 
 class SessionWithdraw(SessionView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "SessionWithdrawInput"
 
@@ -344,7 +345,7 @@ class SessionWithdraw(SessionView):
 
 
 class SessionFinish(SessionView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "SessionFinishInput"
 
@@ -382,4 +383,4 @@ class SessionStandings(SessionView):
     )
     def get(self, request: Request, session_id: int) -> Response:
         rows = selectors.session_standings(self.session)
-        return Response(StandingSerializer(rows, many=True).data)
+        return Response(many_data(StandingSerializer, rows))

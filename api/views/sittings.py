@@ -16,6 +16,7 @@ from api import selectors as api_selectors
 from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
+from api.serializers import Input, many_data
 from api.serializers.sessions import (
     MovementSerializer,
     MoveSerializer,
@@ -31,12 +32,13 @@ from api.serializers.sessions import (
 from api.views.base import ApiView
 from api.views.sessions import SessionView
 from tournaments import selectors, services
+from tournaments.models import Sitting
 
 TAGS = ["sessions"]
 
 
 class SessionMovement(SessionView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "SessionMovementInput"
 
@@ -97,7 +99,7 @@ class SessionMovementUndo(SessionView):
 
 
 class SessionRebalance(SessionView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "SessionRebalanceInput"
 
@@ -153,7 +155,7 @@ class SessionSittings(SessionView):
     )
     def get(self, request: Request, session_id: int) -> Response:
         sittings = [sitting_fields(s) for s in api_selectors.session_sittings(self.session)]
-        return Response(SittingSerializer(sittings, many=True).data)
+        return Response(many_data(SittingSerializer, sittings))
 
 
 class SittingDetail(ApiView):
@@ -169,4 +171,4 @@ class SittingDetail(ApiView):
         parameters=[OpenApiParameter("sitting_id", int, OpenApiParameter.PATH)],
     )
     def get(self, request: Request, sitting_id: int) -> Response:
-        return Response(sitting_detail(self.target.obj))
+        return Response(sitting_detail(self.target.obj_as(Sitting)))

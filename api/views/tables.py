@@ -14,7 +14,7 @@ from api import selectors as api_selectors
 from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
-from api.serializers import GameSummarySerializer, SeatingSerializer
+from api.serializers import Data, GameSummarySerializer, SeatingSerializer
 from api.serializers.sessions import SittingRefSerializer
 from api.views.base import ApiView
 from tournaments import selectors, services
@@ -31,11 +31,11 @@ class TableView(ApiView):
 
     @property
     def table(self) -> Table:
-        return self.target.obj  # type: ignore[no-any-return]
+        return self.target.obj_as(Table)
 
 
 class TableDetail(TableView):
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Data]):
         class Meta:
             ref_name = "TableDetail"
 
@@ -66,7 +66,7 @@ class TableDetail(TableView):
         return Response(self.OutputSerializer(data).data)
 
 
-class ScorerLinkSerializer(serializers.Serializer):
+class ScorerLinkSerializer(serializers.Serializer[Data]):
     id = serializers.IntegerField()
     table = serializers.IntegerField(source="table_id")
     token = serializers.CharField(help_text="Send it as the X-Scorer-Token header.")
@@ -74,7 +74,7 @@ class ScorerLinkSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class RevokedSerializer(serializers.Serializer):
+class RevokedSerializer(serializers.Serializer[Data]):
     revoked = serializers.IntegerField(help_text="How many live links were revoked.")
 
 
