@@ -16,11 +16,12 @@ from api import selectors as api_selectors
 from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
+from api.serializers import Data, Input
 from api.views.base import ApiView
 from exchange import export, services
 from exchange.clubfile import club_export
 from exchange.roster import MAX_BYTES
-from tournaments.models import Club, Season
+from tournaments.models import Club, Season, Session
 
 TAGS = ["import and export"]
 
@@ -37,7 +38,7 @@ CSV_200: dict[Any, Any] = {
 }
 
 
-class GameExportSerializer(serializers.Serializer):
+class GameExportSerializer(serializers.Serializer[Data]):
     session_id = serializers.IntegerField()
     sitting_id = serializers.IntegerField()
     sitting = serializers.IntegerField(help_text="The sitting's number.")
@@ -52,8 +53,8 @@ class GameExportSerializer(serializers.Serializer):
     )
 
 
-class SessionExportSerializer(serializers.Serializer):
-    class SessionPart(serializers.Serializer):
+class SessionExportSerializer(serializers.Serializer[Data]):
+    class SessionPart(serializers.Serializer[Data]):
         id = serializers.IntegerField()
         club = serializers.CharField()
         season_id = serializers.IntegerField()
@@ -84,7 +85,7 @@ class SessionExportJson(SessionExportView):
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> Response:
-        return Response(export.session_export(self.target.obj))
+        return Response(export.session_export(self.target.obj_as(Session)))
 
 
 class SessionExportCsv(SessionExportView):
@@ -98,7 +99,7 @@ class SessionExportCsv(SessionExportView):
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
-        session = self.target.obj
+        session = self.target.obj_as(Session)
         name = export.csv_filename("session", session.pk, session.date.isoformat())
         return _csv_response(export.session_csv(session), f"{name}.csv")
 
@@ -119,7 +120,7 @@ class SeasonLadderCsv(ApiView):
         tags=TAGS,
     )
     def get(self, request: Request, season_id: int) -> HttpResponse:
-        season = self.target.obj
+        season = self.target.obj_as(Season)
         name = export.csv_filename(season.club.slug, "ladder", season.name)
         return _csv_response(export.ladder_csv(season), f"{name}.csv")
 
@@ -141,14 +142,14 @@ class ClubExportJson(ClubView):
         tags=TAGS,
     )
     def get(self, request: Request, slug: str) -> Response:
-        club = self.target.obj
+        club = self.target.obj_as(Club)
         response = Response(club_export(club))
         name = export.csv_filename(club.slug)
         response["Content-Disposition"] = f'attachment; filename="{name}.json"'
         return response
 
 
-class RosterRowSerializer(serializers.Serializer):
+class RosterRowSerializer(serializers.Serializer[Data]):
     line = serializers.IntegerField()
     name = serializers.CharField(allow_blank=True)
     action = serializers.ChoiceField(choices=["add", "match", "refuse"])
@@ -160,7 +161,7 @@ class RosterRowSerializer(serializers.Serializer):
     rating = serializers.FloatField(allow_null=True)
 
 
-class RosterPreviewSerializer(serializers.Serializer):
+class RosterPreviewSerializer(serializers.Serializer[Data]):
     columns = serializers.ListField(child=serializers.CharField())
     can_confirm = serializers.BooleanField()
     fingerprint = serializers.CharField()
@@ -170,14 +171,14 @@ class RosterPreviewSerializer(serializers.Serializer):
     rows = RosterRowSerializer(many=True)
 
 
-class RosterResultSerializer(serializers.Serializer):
+class RosterResultSerializer(serializers.Serializer[Data]):
     added = serializers.IntegerField()
     updated = serializers.IntegerField()
     unchanged = serializers.IntegerField()
 
 
 class RosterImport(ClubView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         csv = serializers.CharField(
             max_length=MAX_BYTES,
             trim_whitespace=False,
@@ -209,7 +210,7 @@ class RosterImport(ClubView):
     )
     @idempotent
     def post(self, request: Request, slug: str) -> Response:
-        club = self.target.obj
+        club = self.target.obj_as(Club)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data

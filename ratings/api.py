@@ -11,6 +11,7 @@ from rest_framework.response import Response
 import engine
 from api.permissions import Need
 from api.schema import doc
+from api.serializers import Data, many_data
 from api.views.clubs import ClubView
 from huckley.errors import UserError
 from ratings import selectors
@@ -18,7 +19,7 @@ from tournaments import format as fmt
 from tournaments.models import Club
 
 
-class RatingSerializer(serializers.Serializer):
+class RatingSerializer(serializers.Serializer[Data]):
     class Meta:
         ref_name = "ClubRating"
 
@@ -80,4 +81,4 @@ class ClubRatings(ClubView):
             }
             for r in selectors.club_ratings(club.pk, rules_id)
         ]
-        return Response(RatingSerializer(rows, many=True).data)
+        return Response(many_data(RatingSerializer, rows))
