@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
 from api.models import IdempotencyRecord
+from ratings.models import Rating, RatingHistory
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.models import (
     BigLoserAward,
@@ -263,3 +264,37 @@ class IdempotencyRecordFactory(factory.django.DjangoModelFactory[IdempotencyReco
     fingerprint = hashlib.sha256(b"{}").hexdigest()
     status_code = 201
     body = factory.LazyFunction(dict)
+
+
+class RatingFactory(factory.django.DjangoModelFactory[Rating]):
+    """A newcomer's rating (openskill's defaults: mu 25, sigma 25/3, ordinal 0)."""
+
+    class Meta:
+        model = Rating
+
+    player = factory.SubFactory(PlayerFactory)
+    club = factory.SelfAttribute("player.club")
+    rules_id = "huckley-buck"
+    mu = 25.0
+    sigma = 25.0 / 3
+    ordinal = factory.LazyAttribute(lambda o: o.mu - 3 * o.sigma)
+    games = 0
+
+
+class RatingHistoryFactory(factory.django.DjangoModelFactory[RatingHistory]):
+    """A player's rating after one game of a club."""
+
+    class Meta:
+        model = RatingHistory
+
+    game = factory.SubFactory(GameFactory)
+    player = factory.LazyAttribute(lambda o: o.game.game_players.first().player)
+    club = factory.SelfAttribute("game.table.sitting.session.club")
+    rules_id = factory.SelfAttribute("game.rules_id")
+    order_key = factory.Sequence(lambda n: f"{n:012d}")
+    rank = 1
+    ordinal_before = 0.0
+    mu = 27.0
+    sigma = 8.0
+    ordinal = factory.LazyAttribute(lambda o: o.mu - 3 * o.sigma)
+    games = 1
