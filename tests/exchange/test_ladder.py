@@ -192,7 +192,8 @@ def test_a_closed_season_stays_readable_as_an_archive(client: Client, club: Club
     page = client.get(url).content.decode()
     assert "This season ended on" in page
     for name in "ABCD":
-        assert f"<td>{name}</td>" in page
+        # Each name on the ladder links to the player's page.
+        assert f">{name}</a></td>" in page
     assert "Awards of 2019" in page
     assert "<th>Big Loser</th><td>D</td>" in page
 
