@@ -18,9 +18,10 @@ import sys
 from pathlib import Path
 
 import qrcode
-import qrcode.image.svg
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+from huckley.qr import qr_svg
 
 
 def _usable(address: str) -> bool:
@@ -68,12 +69,6 @@ def venue_url(port: int | None = None) -> str:
     addresses = lan_addresses()
     host = addresses[0] if addresses else "127.0.0.1"
     return f"http://{host}:{port}/"
-
-
-def qr_svg(text: str) -> str:
-    """A QR code as inline SVG markup (no image file, no external service)."""
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
-    return str(image.to_string(encoding="unicode"))
 
 
 def qr_terminal(text: str) -> str:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import qrcode
-import qrcode.image.svg
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -17,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
+from huckley.qr import qr_svg
 from tournaments import selectors, services
 from tournaments.forms import AddPlayersForm, SessionForm
 from tournaments.models import Club, ScorerLink, Season, Session, SessionPlayer, Table
@@ -374,7 +373,7 @@ def scorer_links(request: HttpRequest, pk: int) -> HttpResponse:
         else ""
     )
     context = {"table": table, "session": table.sitting.session, "link": link, "url": url}
-    return render(request, "tournaments/scorer_link.html", {**context, "qr": _qr_svg(url)})
+    return render(request, "tournaments/scorer_link.html", {**context, "qr": qr_svg(url)})
 
 
 def _scorer_link_change(request: HttpRequest, table: Table) -> str:
@@ -386,10 +385,3 @@ def _scorer_link_change(request: HttpRequest, table: Table) -> str:
     if replaced.revoked:
         return "A new scorer link replaces the old one; the old one no longer works."
     return "Scorer link created."
-
-
-def _qr_svg(text: str) -> str:
-    if not text:
-        return ""
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
-    return str(image.to_string(encoding="unicode"))
