@@ -65,7 +65,7 @@ def build(players: int) -> dict[str, Any]:
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
 
-    from tournaments import services
+    from tournaments import movements, services
     from tournaments.models import Club, Season, Seating
     from tournaments.simulation import finish_sitting_unplayed, generated_names
 
@@ -92,7 +92,7 @@ def build(players: int) -> dict[str, Any]:
     session.entries.update(checked_in=True)
     services.session_start(session_id=session.pk, user=user)
     finish_sitting_unplayed(session.sittings.get(number=1), random.Random(7))
-    sitting = services.sitting_move_players(session_id=session.pk, sitting_number=1, user=user)
+    sitting = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=user)
     seating = Seating.objects.filter(sitting=sitting).select_related("player").order_by("pk")
     name = seating[len(seating) // 2].player.name
     store = SessionStore()

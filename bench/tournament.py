@@ -8,7 +8,7 @@ each in its own subprocess and database, it times:
 - create + seat: `services.session_create` (roster of N new players), checking everyone
   in, and `services.session_start` (the split, 250 tables, seatings, and game 1 with its
   first-dealer draw at every table);
-- one movement: `services.sitting_move_players` after sitting 1 (preview, placings,
+- one movement: `movements.sitting_move_players` after sitting 1 (preview, placings,
   sitting 2 with its tables, seatings and first games). The sitting's games are finished
   beforehand, untimed, by writing scores directly
   (`tournaments.simulation.finish_sitting_unplayed`), not by playing them through the
@@ -92,7 +92,7 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
     from django.db import connection
     from django.test import Client
 
-    from tournaments import services
+    from tournaments import movements, services
     from tournaments.models import Club, Season, Seating, Session
     from tournaments.simulation import finish_sitting_unplayed as fake_results
     from tournaments.simulation import generated_names
@@ -180,7 +180,7 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
     def move(session: Session) -> tuple[float, float]:
         """(wall seconds, CPU seconds of this process) of one movement."""
         t0, c0 = time.perf_counter(), time.process_time()
-        services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+        movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
         return time.perf_counter() - t0, time.process_time() - c0
 
     # Warm-up run, with its queries counted (not part of the timed figures).

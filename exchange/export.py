@@ -16,7 +16,7 @@ from django.db.models import QuerySet
 
 from scoring.models import Game
 from scoring.services import game_record
-from tournaments import selectors
+from tournaments import club_selectors
 from tournaments.models import Season, Session
 
 SESSION_FORMAT = "huckley-session/1"
@@ -143,7 +143,7 @@ def session_csv(session: Session) -> str:
 
 
 def ladder_csv(season: Season) -> str:
-    rows = selectors.season_standings(season.pk)
+    rows = club_selectors.season_standings(season.pk)
     return _csv(
         LADDER_CSV_COLUMNS,
         (

@@ -13,7 +13,7 @@ import engine
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
-from tournaments import services
+from tournaments import movements, services
 from tournaments.models import BigLoserAward, Club, Placing, Player, Season, Session, Sitting
 from tournaments.permissions import User
 
@@ -156,7 +156,7 @@ def play_session(
             user=options.user,
         )
         if not last:
-            sitting = services.sitting_move_players(
+            sitting = movements.sitting_move_players(
                 session_id=session.pk, sitting_number=number, user=options.user
             )
     if options.finish and options.stop_after_games is None:
@@ -184,7 +184,7 @@ def session_as_json(session: Session) -> dict[str, Any]:
                 )
         else:
             try:
-                preview = services.movement_preview(sitting=sitting)
+                preview = movements.movement_preview(sitting=sitting)
             except Exception:  # an unfinished sitting has no standings yet
                 preview = None
             if preview is not None:

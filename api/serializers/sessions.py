@@ -13,9 +13,9 @@ from api.serializers import Data, SeatingSerializer, many_data
 from tournaments import format as fmt
 from tournaments import selectors
 from tournaments.models import Session, SessionPlayer, Sitting
+from tournaments.movements import MovementPreview
 from tournaments.permissions import Actor, can_direct
 from tournaments.selectors import StandingRow
-from tournaments.services import MovementPreview
 
 MAX_ID = 2**63 - 1
 MAX_LIST = 500

@@ -14,7 +14,7 @@ from api.permissions import Need, Target
 from api.schema import doc
 from api.serializers import Data, many_data
 from api.views.base import ApiView
-from tournaments import selectors
+from tournaments import club_selectors
 from tournaments.models import BigLoserAward, Club, Player, Season
 from tournaments.permissions import can_direct
 
@@ -166,7 +166,7 @@ class SeasonStandings(ApiView):
     )
     def get(self, request: Request, season_id: int) -> Response:
         season = get_object_or_404(Season, pk=season_id)
-        rows = selectors.season_standings_cached(season.pk)
+        rows = club_selectors.season_standings_cached(season.pk)
         data = [
             {
                 "position": i,

@@ -31,7 +31,7 @@ from api.serializers.sessions import (
 )
 from api.views.base import ApiView
 from huckley.errors import UserError
-from tournaments import selectors, services
+from tournaments import movements, selectors, services
 from tournaments.models import Club, Season, Session
 from tournaments.permissions import visible_sessions
 
@@ -336,7 +336,7 @@ class SessionWithdraw(SessionView):
     def post(self, request: Request, session_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.session_withdraw(
+        movements.session_withdraw(
             session_id=self.session.pk,
             player_id=data.validated_data["player_id"],
             user=request.user,

@@ -31,7 +31,7 @@ from api.serializers.sessions import (
 )
 from api.views.base import ApiView
 from api.views.sessions import SessionView
-from tournaments import selectors, services
+from tournaments import movements, selectors
 from tournaments.models import Sitting
 
 TAGS = ["sessions"]
@@ -58,7 +58,7 @@ class SessionMovement(SessionView):
     )
     def get(self, request: Request, session_id: int) -> Response:
         sitting = selectors.require_current_sitting(self.session)
-        return Response(movement_data(services.movement_preview(sitting=sitting)))
+        return Response(movement_data(movements.movement_preview(sitting=sitting)))
 
     @doc(
         need=Need.DIRECT,
@@ -74,7 +74,7 @@ class SessionMovement(SessionView):
     def post(self, request: Request, session_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        sitting = services.sitting_move_players(
+        sitting = movements.sitting_move_players(
             session_id=self.session.pk,
             sitting_number=data.validated_data["sitting"],
             user=request.user,
@@ -93,7 +93,7 @@ class SessionMovementUndo(SessionView):
     )
     @idempotent
     def post(self, request: Request, session_id: int) -> Response:
-        sitting = services.sitting_undo_movement(session_id=self.session.pk, user=request.user)
+        sitting = movements.sitting_undo_movement(session_id=self.session.pk, user=request.user)
         # Read again: the undo deleted the newer sitting the session's cache may still hold.
         return Response(sitting_detail(api_selectors.sitting_qs().get(pk=sitting.pk)))
 
@@ -118,7 +118,7 @@ class SessionRebalance(SessionView):
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> Response:
-        proposal = services.rebalance_proposal(session=self.session)
+        proposal = movements.rebalance_proposal(session=self.session)
         return Response(proposal_data(self.session, proposal))
 
     @doc(
@@ -139,7 +139,7 @@ class SessionRebalance(SessionView):
         expected = [
             (m["player_id"], m["from_rank"], m["to_rank"]) for m in data.validated_data["moves"]
         ]
-        moved = services.session_rebalance(
+        moved = movements.session_rebalance(
             session_id=self.session.pk, expected=expected, user=request.user
         )
         sitting = selectors.require_current_sitting(self.session)

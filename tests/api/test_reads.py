@@ -61,11 +61,11 @@ def test_season_standings_count_finished_sessions(
 ) -> None:
     from django.core.cache import cache
 
-    from tournaments import selectors, services
+    from tournaments import club_selectors, services
 
     session = make_session(8)
     services.session_finish(session_id=session.pk, early=True, user=director)
-    cache.delete(selectors.season_cache_key(season.pk))  # ids repeat across tests
+    cache.delete(club_selectors.season_cache_key(season.pk))  # ids repeat across tests
     rows = APIClient().get(f"/api/seasons/{season.pk}/standings/").json()
     assert [r["position"] for r in rows] == list(range(1, 9))
     assert set(rows[0]) == {

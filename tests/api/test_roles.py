@@ -21,7 +21,7 @@ from tests.api.conftest import (
     scorer_client,
     token_client,
 )
-from tournaments import services
+from tournaments import movements
 from tournaments.models import Season, Session
 from tournaments.simulation import finish_sitting_unplayed as fake_results
 
@@ -42,7 +42,7 @@ class World:
 
     def moved(self) -> Session:
         fake_results(self.running.sittings.get(), random.Random(3))
-        services.sitting_move_players(
+        movements.sitting_move_players(
             session_id=self.running.pk, sitting_number=1, user=self.director
         )
         return self.running

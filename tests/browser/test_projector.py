@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from scoring import services as scoring
 from scoring.models import Game
 from tests.browser.conftest import DESKTOP, PHONE
-from tournaments import services
+from tournaments import movements
 from tournaments.models import Seating, Session
 from tournaments.simulation import play_game, play_sitting
 
@@ -51,7 +51,7 @@ def test_the_projector_follows_a_round_and_a_movement_without_a_reload(
         timeout=WITHIN_MS
     )
     screenshots(wall, "projector-movement")
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
     expect(wall.get_by_text("Sitting 2 ·")).to_be_visible(timeout=WITHIN_MS)
     assert wall.evaluate("window.__sameDocument") is True
     # Nothing sticks out sideways on the wall.
@@ -88,7 +88,7 @@ def test_a_players_phone_shows_the_new_table_after_a_movement_without_a_reload(
     phone.get_by_role("button", name="Find").click()
     expect(phone.get_by_text("Sitting 1.")).to_be_visible()
     phone.evaluate("window.__sameDocument = true")
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
     new = Seating.objects.get(sitting__session=session, sitting__number=2, player=seating.player)
     expect(phone.locator(".found")).to_contain_text(
         f"table {new.table.rank}, seat {new.seat}", timeout=WITHIN_MS

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
-from tournaments import selectors
+from tournaments import club_selectors
 from tournaments.models import Club, Season, Session
 from tournaments.simulation import PlayOptions, generated_names, play_game, play_session
 
@@ -183,7 +183,7 @@ def test_the_ladder_csv_follows_the_season_ladder(
     response = APIClient().get(f"/api/seasons/{season.pk}/standings.csv")
     assert response.status_code == 200
     rows = rows_of(response.content.decode())
-    ladder = selectors.season_standings(season.pk)
+    ladder = club_selectors.season_standings(season.pk)
     assert [int(r["player_id"]) for r in rows] == [r.player.pk for r in ladder]
     assert [int(r["position"]) for r in rows] == list(range(1, len(ladder) + 1))
     assert [int(r["points"]) for r in rows] == [r.points for r in ladder]

@@ -16,7 +16,7 @@ from django.urls import reverse
 from exchange import services
 from huckley.errors import UserError
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
-from tournaments import selectors
+from tournaments import club_selectors
 from tournaments.models import BigLoserAward, Club, Season, Session, SessionStanding
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +66,7 @@ def play_nights(club: Club, season: Season, nights: list[dict[str, tuple[int, in
 
 
 def ladder(season: Season) -> list[str]:
-    return [r.player.name for r in selectors.season_standings(season.pk)]
+    return [r.player.name for r in club_selectors.season_standings(season.pk)]
 
 
 def set_scoring(club: Club, scoring: str, best: int | None = None) -> None:
@@ -85,7 +85,7 @@ def test_the_default_ladder_ranks_by_average_finish(
 ) -> None:
     # A 8/3, B 9/3, C 10/3, D 7/3, E 1/1, F 6/1.
     assert ladder(season) == ["E", "D", "A", "B", "C", "F"]
-    rows = {r.player.name: r for r in selectors.season_standings(season.pk)}
+    rows = {r.player.name: r for r in club_selectors.season_standings(season.pk)}
     assert rows["D"].score == pytest.approx(7 / 3)
     assert (rows["A"].sessions, rows["A"].games_won, rows["A"].points, rows["A"].hooks) == (
         3,
@@ -101,7 +101,7 @@ def test_points_per_placing_give_a_bigger_night_more_weight(
     set_scoring(club, "placings")
     # A 4+3+2 = 9, B 3+2+3 = 8, C 2+4+1 = 7, D 1+5+4 = 10, E 6, F 1.
     assert ladder(season) == ["D", "A", "B", "C", "E", "F"]
-    scores = {r.player.name: r.score for r in selectors.season_standings(season.pk)}
+    scores = {r.player.name: r.score for r in club_selectors.season_standings(season.pk)}
     assert scores == {"A": 9, "B": 8, "C": 7, "D": 10, "E": 6, "F": 1}
 
 
@@ -118,7 +118,7 @@ def test_best_nights_drop_each_players_worst_results(
     # Best two: A 30+20 = 50, B 25+20 = 45, C 30+10 = 40, D 40+35 = 75, E 50, F 0;
     # A and E tie on 50: A won 3 games, E 2.
     assert ladder(season) == ["D", "A", "E", "B", "C", "F"]
-    rows = {r.player.name: r for r in selectors.season_standings(season.pk)}
+    rows = {r.player.name: r for r in club_selectors.season_standings(season.pk)}
     assert (rows["A"].sessions, rows["A"].counted, rows["A"].score) == (3, 2, 50)
     # The dropped night still counts for the season's totals (and the Big Loser).
     assert rows["A"].points == 65
@@ -133,7 +133,7 @@ def test_best_nights_with_placings_and_average(club: Club, season: Season, night
     # A (1+3)/2 = 2, B (2+2)/2 = 2, C (3+3)/2 = 3, D (2+1)/2 = 1.5, E 1, F 6;
     # A and B tie on 2: games won A 3, B 2.
     assert ladder(season) == ["E", "D", "A", "B", "C", "F"]
-    rows = {r.player.name: r for r in selectors.season_standings(season.pk)}
+    rows = {r.player.name: r for r in club_selectors.season_standings(season.pk)}
     assert rows["D"].score == 1.5
     assert rows["D"].average_finish == pytest.approx(7 / 3)
 
@@ -154,7 +154,7 @@ def test_totals_in_a_lower_is_better_season_put_the_fewest_points_first(
 
 
 def test_the_most_wins_award_is_shared_on_a_tie(club: Club, season: Season, nights: Any) -> None:
-    awards = selectors.season_awards(season.pk)
+    awards = club_selectors.season_awards(season.pk)
     # Games won: A 2+0+1 = 3, D 0+1+2 = 3, B 2, C 1, E 2, F 0.
     assert sorted(r.player.name for r in awards.most_wins) == ["A", "D"]
 
@@ -166,7 +166,7 @@ def test_most_improved_is_left_to_the_ratings_app(
     fake = types.ModuleType("ratings.selectors")
     fake.season_most_improved = lambda season_id: [nights["C"]]  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "ratings.selectors", fake)
-    assert selectors.season_awards(season.pk).most_improved == ["C"]
+    assert club_selectors.season_awards(season.pk).most_improved == ["C"]
 
 
 def test_the_club_page_says_which_scoring_is_in_force(
@@ -206,7 +206,7 @@ def test_a_director_changes_the_scoring_and_the_cached_ladder_follows(
     nights: Any,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    assert selectors.season_standings_cached(season.pk)[0].player.name == "E"
+    assert club_selectors.season_standings_cached(season.pk)[0].player.name == "E"
     client.force_login(director)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
@@ -216,7 +216,7 @@ def test_a_director_changes_the_scoring_and_the_cached_ladder_follows(
     assert response.status_code == 302
     club.refresh_from_db()
     assert (club.ladder_scoring, club.ladder_best_nights) == ("placings", None)
-    assert selectors.season_standings_cached(season.pk)[0].player.name == "D"
+    assert club_selectors.season_standings_cached(season.pk)[0].player.name == "D"
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ def main() -> None:
     from django.conf import settings
 
     from tests.factories import ClubFactory, SeasonFactory, UserFactory
-    from tournaments import selectors, services
+    from tournaments import club_selectors, services
     from tournaments.simulation import generated_names
 
     assert not settings.CELERY_TASK_ALWAYS_EAGER, "the probe needs a real (unreachable) broker"
@@ -98,7 +98,7 @@ def main() -> None:
     session.refresh_from_db()
     out["finished"] = session.status == "finished"
     # The season ladder, computed whether or not the refresh task reached a worker.
-    out["ladder_rows"] = len(selectors.season_standings_cached(season.pk))
+    out["ladder_rows"] = len(club_selectors.season_standings_cached(season.pk))
     page, out["club_page_after_s"] = timed(lambda: client.get(f"/clubs/{club.slug}/"))
     out["club_page_after"] = page.status_code
     print(json.dumps(out))

@@ -12,13 +12,13 @@ from django.conf import settings
 from django.core.cache import cache
 
 from huckley.celery import app as celery_app
-from tournaments import selectors, services
+from tournaments import club_selectors, services
 from tournaments.models import Session
 
 
 def finish(make_session: Callable[..., Session]) -> Session:
     session = make_session(8)
-    cache.delete(selectors.season_cache_key(session.season_id))
+    cache.delete(club_selectors.season_cache_key(session.season_id))
     services.session_finish(session_id=session.pk, early=True, user=None)
     return session
 
@@ -34,9 +34,9 @@ def test_finishing_a_session_queues_the_season_refresh_after_commit(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         session = finish(make_session)
     assert len(callbacks) == 1
-    rows = cache.get(selectors.season_cache_key(session.season_id))
+    rows = cache.get(club_selectors.season_cache_key(session.season_id))
     assert [r.player.pk for r in rows] == [
-        r.player.pk for r in selectors.season_standings(session.season_id)
+        r.player.pk for r in club_selectors.season_standings(session.season_id)
     ]
     assert len(rows) == 8
 
@@ -47,7 +47,7 @@ def test_a_real_worker_refreshes_the_season_ladder(make_session: Callable[..., S
     if settings.CELERY_TASK_ALWAYS_EAGER:
         pytest.skip("needs REDIS_URL and a running Celery worker; .ci/run starts one")
     session = finish(make_session)
-    key = selectors.season_cache_key(session.season_id)
+    key = club_selectors.season_cache_key(session.season_id)
     deadline = time.monotonic() + 30
     while cache.get(key) is None and time.monotonic() < deadline:
         time.sleep(0.2)

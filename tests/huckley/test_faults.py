@@ -30,7 +30,7 @@ from huckley.proxies import parse_networks, resolve
 from scoring.models import Game, Round, RoundChange
 from tests.api.conftest import first_round, token_client
 from tests.factories import UserFactory
-from tournaments import selectors, services
+from tournaments import club_selectors, services
 from tournaments.models import Player, Session
 
 REPO = Path(__file__).resolve().parents[2]
@@ -228,14 +228,16 @@ def test_the_season_ladder_is_current_even_if_the_refresh_task_never_ran(
     make_session: Callable[..., Session],
 ) -> None:
     session = make_session(8)
-    before = selectors.season_standings_cached(session.season_id)  # cached, as the club page does
+    before = club_selectors.season_standings_cached(
+        session.season_id
+    )  # cached, as the club page does
     assert before == []
     # Finished with its on-commit refresh never run (this test's transaction never
     # commits): what a worker killed mid-task, or a lost task, leaves behind.
     services.session_finish(session_id=session.pk, early=True, user=None)
-    rows = selectors.season_standings_cached(session.season_id)
+    rows = club_selectors.season_standings_cached(session.season_id)
     assert [r.player.pk for r in rows] == [
-        r.player.pk for r in selectors.season_standings(session.season_id)
+        r.player.pk for r in club_selectors.season_standings(session.season_id)
     ]
     assert len(rows) == 8
 

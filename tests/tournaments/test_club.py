@@ -22,7 +22,7 @@ from huckley.errors import UserError
 from scoring.models import GamePlayer
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory, SessionFactory, UserFactory
 from tests.snapshots import db_snapshot
-from tournaments import club_services, selectors, services
+from tournaments import club_services, movements, selectors, services
 from tournaments.forms import AddPlayersForm, SessionForm
 from tournaments.models import (
     BigLoserAward,
@@ -257,7 +257,7 @@ def _finished_night(make_session: Callable[..., Session], director: Any) -> tupl
     session = make_session(9, rules_id="buck-euchre")
     first = session.sittings.get(number=1)
     finish_sitting_unplayed(first, random.Random(3))
-    second = services.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    second = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
     finish_sitting_unplayed(second, random.Random(4))
     services.session_finish(session_id=session.pk, user=director)
     out = SitOut.objects.get(sitting=second).player

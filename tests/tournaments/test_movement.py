@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from huckley.errors import ConflictError, UserError
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import services
+from tournaments import movements
 from tournaments.models import Placing, Seating, Session, Sitting
 from tournaments.simulation import finish_sitting_unplayed as fake_results
 from tournaments.simulation import play_sitting
@@ -33,7 +33,7 @@ def test_preview_is_refused_while_a_table_is_playing(make_session: Any) -> None:
     session = make_session(13)
     sitting = session.sittings.get()
     with pytest.raises(UserError) as caught:
-        services.movement_preview(sitting=sitting)
+        movements.movement_preview(sitting=sitting)
     assert caught.value.code == "sitting_unfinished"
     assert "Table 1, 2, 3" in caught.value.message
 
@@ -43,8 +43,8 @@ def test_movement_moves_halves_and_records_every_placing(make_session: Any, dire
     sitting = session.sittings.get()
     play_sitting(sitting, seed=11)
     before = seated(sitting)
-    preview = services.movement_preview(sitting=sitting)
-    new = services.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    preview = movements.movement_preview(sitting=sitting)
+    new = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
     after = seated(new)
     assert sorted(after) == sorted(before)
     placings = {p.player_id: p for p in Placing.objects.filter(sitting=sitting)}
@@ -71,9 +71,9 @@ def test_the_same_movement_cannot_be_confirmed_twice(make_session: Any) -> None:
     session = make_session(8)
     sitting = session.sittings.get()
     fake_results(sitting, random.Random(1))
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
     with pytest.raises(ConflictError):
-        services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+        movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
     assert session.sittings.count() == 2
 
 
@@ -81,8 +81,8 @@ def test_undo_restores_the_previous_sitting(make_session: Any) -> None:
     session = make_session(8)
     sitting = session.sittings.get()
     fake_results(sitting, random.Random(2))
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
-    services.sitting_undo_movement(session_id=session.pk, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_undo_movement(session_id=session.pk, user=None)
     sitting.refresh_from_db()
     assert sitting.moved_at is None
     assert session.sittings.count() == 1
@@ -92,14 +92,14 @@ def test_undo_restores_the_previous_sitting(make_session: Any) -> None:
 def test_undo_is_refused_once_the_new_sitting_has_a_round(make_session: Any) -> None:
     session = make_session(8)
     fake_results(session.sittings.get(), random.Random(3))
-    new = services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    new = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
     game = Game.objects.filter(table__sitting=new).first()
     record = scoring.game_record(game)
     dealer = record["first_dealer"]
     taker = record["players"][(record["players"].index(dealer) + 1) % 4]
     scoring.round_submit(game_id=game.pk, number=1, data={"tricks": {taker: 5}}, actor=None)
     with pytest.raises(UserError) as caught:
-        services.sitting_undo_movement(session_id=session.pk, user=None)
+        movements.sitting_undo_movement(session_id=session.pk, user=None)
     assert caught.value.code == "new_sitting_started"
     assert session.sittings.count() == 2
 
@@ -108,7 +108,7 @@ def test_results_of_a_moved_sitting_are_locked(make_session: Any) -> None:
     session = make_session(8)
     sitting = session.sittings.get()
     fake_results(sitting, random.Random(4))
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
     game = Game.objects.filter(table__sitting=sitting).first()
     with pytest.raises(UserError) as caught:
         scoring.round_delete(game_id=game.pk, number=1, actor=None)
@@ -130,7 +130,7 @@ def test_movement_keeps_tables_in_size_and_everyone_seated_once(
     sitting = session.sittings.get()
     fake_results(sitting, random.Random(seed))
     before = seated(sitting)
-    new = services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    new = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
     after_rows = list(Seating.objects.filter(sitting=new).values_list("player_id", "table__rank"))
     assert sorted(pid for pid, _ in after_rows) == sorted(before)
     assert all(4 <= n <= 7 for n in Counter(rank for _, rank in after_rows).values())

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from scoring.models import Game, Round, RoundChange
 from tests.factories import UserFactory
-from tournaments import services
+from tournaments import movements, services
 from tournaments.models import (
     BigLoserAward,
     Placing,
@@ -291,7 +291,7 @@ def test_finishing_asks_for_confirmation_first(running: Session, director: Any) 
 
 def test_the_movement_preview_shows_every_reason(running: Session, director: Any) -> None:
     fake_results(running.sittings.get(), random.Random(9))
-    preview = services.movement_preview(sitting=running.sittings.get())
+    preview = movements.movement_preview(sitting=running.sittings.get())
     client = Client()
     client.force_login(director)
     page = client.get(reverse("tournaments:movement", args=[running.pk])).content.decode()
@@ -308,7 +308,7 @@ def test_the_cached_board_follows_withdrawals_and_finished_games(
     client = Client()
     leaver = Seating.objects.filter(sitting__session=session, table__rank=1).first()
     assert leaver.player.name in client.get(url).content.decode()
-    services.session_withdraw(session_id=session.pk, player_id=leaver.player_id, user=None)
+    movements.session_withdraw(session_id=session.pk, player_id=leaver.player_id, user=None)
     page = client.get(url).content.decode()
     assert f"Seat {leaver.seat}: {leaver.player.name}<" not in page
     game = Game.objects.get(table__sitting__session=session, table__rank=2, number=1)

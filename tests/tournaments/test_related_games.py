@@ -18,7 +18,7 @@ from django.urls import reverse
 import engine
 from scoring import services as scoring
 from scoring.models import Game, Round
-from tournaments import services
+from tournaments import movements, services
 from tournaments.models import Seating, Session, SitOut
 from tournaments.simulation import finish_sitting_unplayed as fake_results
 
@@ -59,7 +59,7 @@ def test_buck_euchre_sit_outs_rotate_between_sittings(make_session: Callable[...
         assert len(resting | seated) == 10
         seen.append(resting)
         fake_results(sitting, random.Random(number))
-        services.sitting_move_players(session_id=session.pk, sitting_number=number, user=None)
+        movements.sitting_move_players(session_id=session.pk, sitting_number=number, user=None)
     # Nobody sits out twice while others have not sat out at all.
     assert len(seen[0] | seen[1] | seen[2]) == 6
 
@@ -78,7 +78,7 @@ def test_buck_euchre_moves_the_lower_scores_up(make_session: Callable[..., Sessi
     session = make_session(8, rules_id="buck-euchre")
     sitting = session.sittings.get()
     fake_results(sitting, random.Random(3))
-    preview = services.movement_preview(sitting=sitting)
+    preview = movements.movement_preview(sitting=sitting)
     bottom = dict(preview.tables)[sitting.tables.get(rank=2)]
     scores = [p.result.score for p in bottom]
     assert scores == sorted(scores)

@@ -16,7 +16,7 @@ from scoring import services as scoring
 from scoring.models import Game, PendingRound, Round
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.test_pages import db_state
-from tournaments import services
+from tournaments import movements, services
 from tournaments.models import Player, Session
 from tournaments.simulation import finish_sitting_unplayed as fake_results
 
@@ -101,7 +101,7 @@ def test_a_scorer_link_expires_when_the_players_move_on(
     session, top, _ = tables
     scorer = link_client(top.table_id, director)
     fake_results(session.sittings.get(), random.Random(1))
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
     new_top = Game.objects.get(
         table__sitting__session=session, table__sitting__number=2, table__rank=1
     )

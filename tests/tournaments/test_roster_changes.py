@@ -10,7 +10,7 @@ import pytest
 from huckley.errors import UserError
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import selectors, services
+from tournaments import movements, selectors, services
 from tournaments.models import Seating, Session, SessionPlayer, SessionStanding
 from tournaments.simulation import finish_sitting_unplayed as fake_results
 
@@ -53,7 +53,7 @@ def test_withdrawal_mid_game_is_refused(make_session: Any) -> None:
     scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=None)
     leaver = game.game_players.first().player
     with pytest.raises(UserError) as caught:
-        services.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=None)
+        movements.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=None)
     assert caught.value.code == "withdrawal_mid_game"
     assert SessionPlayer.objects.get(session=session, player=leaver).withdrawn_at is None
 
@@ -64,7 +64,7 @@ def test_withdrawal_between_games_leaves_the_table_and_keeps_finished_games(
     session = make_session(9)
     top = Game.objects.get(table__sitting__session=session, table__rank=1)
     leaver = top.game_players.first().player
-    services.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=None)
+    movements.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=None)
     assert not Seating.objects.filter(player=leaver, left_at__isnull=True).exists()
     new_game = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)
     assert leaver.name not in set(new_game.game_players.values_list("name", flat=True))
@@ -79,10 +79,10 @@ def test_rebalance_proposes_and_applies_the_fewest_moves(make_session: Any) -> N
         )
     )
     for pid in bottom_players[:2]:
-        services.session_withdraw(session_id=session.pk, player_id=pid, user=None)
-    proposal = services.rebalance_proposal(session=session)
+        movements.session_withdraw(session_id=session.pk, player_id=pid, user=None)
+    proposal = movements.rebalance_proposal(session=session)
     assert len(proposal) >= 1
-    moved = services.session_rebalance(
+    moved = movements.session_rebalance(
         session_id=session.pk,
         expected=[(m.player, m.from_rank, m.to_rank) for m in proposal],
         user=None,
@@ -91,13 +91,13 @@ def test_rebalance_proposes_and_applies_the_fewest_moves(make_session: Any) -> N
     sitting = session.sittings.get()
     for _table, ids in selectors.sitting_active_tables(sitting):
         assert 3 <= len(ids) <= 7
-    assert services.rebalance_proposal(session=session) == []
+    assert movements.rebalance_proposal(session=session) == []
 
 
 def test_a_stale_rebalance_is_refused(make_session: Any) -> None:
     session = make_session(8)
     with pytest.raises(UserError) as caught:
-        services.session_rebalance(session_id=session.pk, expected=[(1, 1, 2)], user=None)
+        movements.session_rebalance(session_id=session.pk, expected=[(1, 1, 2)], user=None)
     assert caught.value.code == "proposal_changed"
 
 

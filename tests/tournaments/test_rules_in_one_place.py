@@ -16,7 +16,7 @@ from huckley.errors import UserError
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import token_client
-from tournaments import selectors, services
+from tournaments import movements, selectors, services
 from tournaments.forms import SessionForm
 from tournaments.models import ScorerLink, Session
 from tournaments.simulation import finish_sitting_unplayed
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 def _move_on(session: Session) -> None:
     finish_sitting_unplayed(session.sittings.get(number=1), random.Random(5))
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
 
 
 def _enter_a_round(session: Session) -> None:
@@ -86,10 +86,10 @@ def test_an_undo_the_page_would_not_offer_is_refused_with_the_rules_own_reason(
     make_session: Callable[..., Session],
 ) -> None:
     session = _finished_after_a_movement(make_session)
-    refusal = services.movement_undo_refusal(session, selectors.current_sitting(session))
+    refusal = movements.movement_undo_refusal(session, selectors.current_sitting(session))
     assert refusal is not None
     with pytest.raises(UserError) as caught:
-        services.sitting_undo_movement(session_id=session.pk, user=None)
+        movements.sitting_undo_movement(session_id=session.pk, user=None)
     assert caught.value.code == refusal.code
 
 
@@ -173,7 +173,7 @@ def test_the_standings_place_each_table_as_the_movement_does(
     session = make_session(13, seed=11)
     sitting = session.sittings.get()
     finish_sitting_unplayed(sitting, random.Random(2))
-    preview = services.movement_preview(sitting=sitting)
+    preview = movements.movement_preview(sitting=sitting)
     by_movement = {p.player: (table.rank, p.place) for table, ps in preview.tables for p in ps}
     by_standings = {
         row.player_id: (row.table_rank, row.place)

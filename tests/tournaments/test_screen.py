@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Game
-from tournaments import services
+from tournaments import movements
 from tournaments.models import Seating, Session
 from tournaments.simulation import play_game, play_sitting
 
@@ -85,7 +85,7 @@ def test_a_finished_sitting_shows_who_moves_next(
     play_sitting(session.sittings.get(), seed=5)
     html = live(client, session, before["ETag"]).content.decode()
     assert "Next sitting: who moves" in html
-    preview = services.movement_preview(sitting=session.sittings.get())
+    preview = movements.movement_preview(sitting=session.sittings.get())
     movers = [m for m in preview.moves if m.direction != "stay"]
     assert movers
     for move in movers:
@@ -100,7 +100,7 @@ def test_a_movement_confirmed_changes_the_tables_on_the_screen(
     session = make_session(13)
     play_sitting(session.sittings.get(), seed=5)
     before = live(client, session)
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
     after = live(client, session, before["ETag"])
     assert after.status_code == 200
     assert "Sitting 2" in after.content.decode()
@@ -148,7 +148,7 @@ def test_find_my_table_follows_the_player_after_a_movement(
         client.get(url, {"name": mover.player.name}, HTTP_IF_NONE_MATCH=before["ETag"]).status_code
         == 304
     )
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
     after = client.get(url, {"name": mover.player.name}, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200
     seat = Seating.objects.get(sitting__session=session, sitting__number=2, player=mover.player)
@@ -172,7 +172,7 @@ def test_the_standings_say_which_tie_break_decided_each_place(
     play_sitting(session.sittings.get(), seed=5)
     html = client.get(reverse("tournaments:standings", args=[session.pk])).content.decode()
     html = html.replace("&#x27;", "'")
-    preview = services.movement_preview(sitting=session.sittings.get())
+    preview = movements.movement_preview(sitting=session.sittings.get())
     for table, placings in preview.tables:
         for placing in placings:
             assert f"table {table.rank}, {placing.reason}" in html

@@ -20,7 +20,7 @@ from scoring import services as scoring
 from scoring.models import Game
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory
 from tests.snapshots import changed_tables, db_snapshot
-from tournaments import services
+from tournaments import movements, services
 from tournaments.models import BigLoserAward, Player, Seating, Session, SessionPlayer
 from tournaments.simulation import finish_sitting_unplayed
 
@@ -141,7 +141,7 @@ def test_no_scorer_link_for_a_table_of_a_sitting_that_has_moved_on(
     session = make_session(8)
     sitting = session.sittings.get()
     finish_sitting_unplayed(sitting, random.Random(3))
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
     old_table = sitting.tables.get(rank=1)
     refused("sitting_closed", lambda: services.scorer_link_create(table_id=old_table.pk, user=None))
 
@@ -228,7 +228,7 @@ def test_a_movement_before_the_start_is_refused(make_session: MakeSession) -> No
     session = make_session(8, start=False)
     refused(
         "session_not_running",
-        lambda: services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None),
+        lambda: movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None),
     )
 
 
@@ -236,7 +236,7 @@ def test_a_movement_after_the_finish_is_refused(make_session: MakeSession) -> No
     session = finished(make_session)
     refused(
         "session_not_running",
-        lambda: services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None),
+        lambda: movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None),
     )
 
 
@@ -247,7 +247,7 @@ def test_a_movement_of_another_sitting_than_the_current_is_a_conflict(
     finish_sitting_unplayed(session.sittings.get(), random.Random(4))
     error = refused(
         "movement_already_confirmed",
-        lambda: services.sitting_move_players(session_id=session.pk, sitting_number=2, user=None),
+        lambda: movements.sitting_move_players(session_id=session.pk, sitting_number=2, user=None),
     )
     assert isinstance(error, ConflictError)
 
@@ -256,7 +256,7 @@ def test_a_movement_while_tables_play_records_no_placing(make_session: MakeSessi
     session = make_session(8)
     refused(
         "sitting_unfinished",
-        lambda: services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None),
+        lambda: movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None),
     )
 
 
@@ -267,14 +267,14 @@ def test_undoing_a_movement_before_the_start_is_refused(make_session: MakeSessio
     session = make_session(8, start=False)
     refused(
         "session_not_running",
-        lambda: services.sitting_undo_movement(session_id=session.pk, user=None),
+        lambda: movements.sitting_undo_movement(session_id=session.pk, user=None),
     )
 
 
 def test_there_is_no_movement_to_undo_in_the_first_sitting(make_session: MakeSession) -> None:
     session = make_session(8)
     refused(
-        "nothing_to_undo", lambda: services.sitting_undo_movement(session_id=session.pk, user=None)
+        "nothing_to_undo", lambda: movements.sitting_undo_movement(session_id=session.pk, user=None)
     )
 
 
@@ -283,23 +283,23 @@ def test_an_undo_after_the_new_sitting_has_a_round_keeps_both_sittings_whole(
 ) -> None:
     session = make_session(8)
     finish_sitting_unplayed(session.sittings.get(), random.Random(5))
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
     game = Game.objects.filter(table__sitting__session=session, table__sitting__number=2)[0]
     scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=None)
     refused(
         "new_sitting_started",
-        lambda: services.sitting_undo_movement(session_id=session.pk, user=None),
+        lambda: movements.sitting_undo_movement(session_id=session.pk, user=None),
     )
 
 
 def test_an_undo_after_the_finish_is_refused(make_session: MakeSession) -> None:
     session = make_session(8)
     finish_sitting_unplayed(session.sittings.get(), random.Random(6))
-    services.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
     services.session_finish(session_id=session.pk, early=True, user=None)
     refused(
         "session_not_running",
-        lambda: services.sitting_undo_movement(session_id=session.pk, user=None),
+        lambda: movements.sitting_undo_movement(session_id=session.pk, user=None),
     )
 
 
@@ -324,17 +324,17 @@ def test_withdrawing_a_player_who_is_not_on_the_roster_is_refused(
     outsider = PlayerFactory.create(club=session.club)
     refused(
         "not_on_roster",
-        lambda: services.session_withdraw(session_id=session.pk, player_id=outsider.pk, user=None),
+        lambda: movements.session_withdraw(session_id=session.pk, player_id=outsider.pk, user=None),
     )
 
 
 def test_a_player_cannot_withdraw_twice(make_session: MakeSession) -> None:
     session = make_session(9)
     leaver = seated_at(session, 1)[0]
-    services.session_withdraw(session_id=session.pk, player_id=leaver, user=None)
+    movements.session_withdraw(session_id=session.pk, player_id=leaver, user=None)
     refused(
         "already_withdrawn",
-        lambda: services.session_withdraw(session_id=session.pk, player_id=leaver, user=None),
+        lambda: movements.session_withdraw(session_id=session.pk, player_id=leaver, user=None),
     )
 
 
@@ -343,7 +343,7 @@ def test_nobody_withdraws_from_a_finished_session(make_session: MakeSession) -> 
     player_id = seated_at(session, 1)[0]
     refused(
         "session_not_running",
-        lambda: services.session_withdraw(session_id=session.pk, player_id=player_id, user=None),
+        lambda: movements.session_withdraw(session_id=session.pk, player_id=player_id, user=None),
     )
 
 
@@ -356,7 +356,7 @@ def test_a_refused_withdrawal_mid_game_leaves_every_seat_and_game_alone(
     player_id = seated_at(session, 1)[0]
     refused(
         "withdrawal_mid_game",
-        lambda: services.session_withdraw(session_id=session.pk, player_id=player_id, user=None),
+        lambda: movements.session_withdraw(session_id=session.pk, player_id=player_id, user=None),
     )
 
 
@@ -365,14 +365,14 @@ def test_a_refused_withdrawal_mid_game_leaves_every_seat_and_game_alone(
 
 def test_no_rebalance_is_proposed_before_the_start(make_session: MakeSession) -> None:
     session = make_session(8, start=False)
-    refused("session_not_started", lambda: services.rebalance_proposal(session=session))
+    refused("session_not_started", lambda: movements.rebalance_proposal(session=session))
 
 
 def test_a_rebalance_before_the_start_is_refused(make_session: MakeSession) -> None:
     session = make_session(8, start=False)
     refused(
         "session_not_running",
-        lambda: services.session_rebalance(session_id=session.pk, expected=[], user=None),
+        lambda: movements.session_rebalance(session_id=session.pk, expected=[], user=None),
     )
 
 
@@ -381,23 +381,23 @@ def test_a_rebalance_of_too_few_players_to_make_a_table_is_refused(
 ) -> None:
     session = make_session(5)  # one table of five
     for player_id in seated_at(session, 1)[:3]:
-        services.session_withdraw(session_id=session.pk, player_id=player_id, user=None)
+        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=None)
     refused(
         "too_few_players",
-        lambda: services.session_rebalance(session_id=session.pk, expected=[], user=None),
+        lambda: movements.session_rebalance(session_id=session.pk, expected=[], user=None),
     )
 
 
 def test_a_stale_rebalance_moves_nobody(make_session: MakeSession) -> None:
     session = make_session(8)
     for player_id in seated_at(session, 2)[:2]:
-        services.session_withdraw(session_id=session.pk, player_id=player_id, user=None)
-    proposal = services.rebalance_proposal(session=session)
+        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=None)
+    proposal = movements.rebalance_proposal(session=session)
     assert proposal
     stale = [(m.player, m.from_rank, m.to_rank + 1) for m in proposal]
     error = refused(
         "proposal_changed",
-        lambda: services.session_rebalance(session_id=session.pk, expected=stale, user=None),
+        lambda: movements.session_rebalance(session_id=session.pk, expected=stale, user=None),
     )
     assert isinstance(error, ConflictError)
 
@@ -410,15 +410,15 @@ def test_a_rebalance_that_would_move_a_player_mid_game_moves_nobody(
     the second move is refused, and the first, already made, must be undone with it."""
     session = make_session(16)
     for player_id in seated_at(session, 1)[:3]:
-        services.session_withdraw(session_id=session.pk, player_id=player_id, user=None)
-    proposal = services.rebalance_proposal(session=session)
+        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=None)
+    proposal = movements.rebalance_proposal(session=session)
     assert [(m.from_rank, m.to_rank) for m in proposal] == [(2, 1), (3, 1)]
     game = Game.objects.get(table__sitting__session=session, table__rank=3)
     scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=None)
     expected = [(m.player, m.from_rank, m.to_rank) for m in proposal]
     error = refused(
         "move_mid_game",
-        lambda: services.session_rebalance(session_id=session.pk, expected=expected, user=None),
+        lambda: movements.session_rebalance(session_id=session.pk, expected=expected, user=None),
     )
     assert "table 3" in error.message
 

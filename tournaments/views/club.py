@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
-from tournaments import club_services, selectors
+from tournaments import club_selectors, club_services
 from tournaments.forms import InviteForm, PlayerNameForm, SeasonForm, TimeZoneForm
 from tournaments.models import Club, Player, Season, Session
 from tournaments.views.common import directed_club, run, to_int
@@ -132,7 +132,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"{player.name} added.")
             return redirect(_url("club_player", club, player.pk))
     query = request.GET.get("q", "").strip()[:60]
-    page = Paginator(selectors.club_players(club.pk, query), PER_PAGE).get_page(
+    page = Paginator(club_selectors.club_players(club.pk, query), PER_PAGE).get_page(
         request.GET.get("page")
     )
     context = {"club": club, "form": form, "page": page, "query": query}
@@ -226,7 +226,9 @@ def _merge_confirm(request: HttpRequest, kept: Player, merged: Player, back: str
 @login_required
 def sessions(request: HttpRequest, slug: str) -> HttpResponse:
     club = directed_club(request, slug)
-    page = Paginator(selectors.club_sessions(club.pk), PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(club_selectors.club_sessions(club.pk), PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     context = {"club": club, "page": page, "Status": Session.Status}
     return render(request, "tournaments/club_sessions.html", context)
 

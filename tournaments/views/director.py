@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
 from huckley.qr import qr_svg
-from tournaments import selectors, services
+from tournaments import movements, selectors, services
 from tournaments.forms import AddPlayersForm, SessionForm
 from tournaments.models import Club, ScorerLink, Season, Session, SessionPlayer, Table
 from tournaments.permissions import can_direct, live_links
@@ -65,7 +65,7 @@ def _manage_context(session: Session) -> dict[str, Any]:
     proposal, proposal_error = [], None
     if session.status == Session.Status.RUNNING:
         try:
-            proposal = services.rebalance_proposal(session=session)
+            proposal = movements.rebalance_proposal(session=session)
         except UserError as e:
             proposal_error = e.message
     names = {e.player_id: e.player.name for e in entries}
@@ -85,7 +85,7 @@ def _manage_context(session: Session) -> dict[str, Any]:
         ),
         "seeding_choices": Session.Seeding.choices,
         # The service's own rule: the page offers the undo exactly when it would succeed.
-        "can_undo": services.movement_can_undo(session, sitting),
+        "can_undo": movements.movement_can_undo(session, sitting),
     }
 
 
@@ -184,7 +184,7 @@ def session_withdraw(request: HttpRequest, pk: int, player_id: int) -> HttpRespo
         return act(
             request,
             session,
-            lambda: services.session_withdraw(
+            lambda: movements.session_withdraw(
                 session_id=session.pk, player_id=player_id, user=request.user
             ),
             f"{entry.player.name} withdrew.",
@@ -221,13 +221,13 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
         return act(
             request,
             session,
-            lambda: services.sitting_move_players(
+            lambda: movements.sitting_move_players(
                 session_id=session.pk, sitting_number=number, user=request.user
             ),
             f"Players moved. Sitting {number + 1} has started.",
         )
     try:
-        preview = services.movement_preview(sitting=sitting)
+        preview = movements.movement_preview(sitting=sitting)
     except UserError as e:
         messages.error(request, e.message)
         return redirect("tournaments:manage", pk=session.pk)
@@ -248,7 +248,7 @@ def movement_undo(request: HttpRequest, pk: int) -> HttpResponse:
         return act(
             request,
             session,
-            lambda: services.sitting_undo_movement(session_id=session.pk, user=request.user),
+            lambda: movements.sitting_undo_movement(session_id=session.pk, user=request.user),
             "Movement undone: the previous sitting is open again.",
         )
     return _confirm(
@@ -270,7 +270,7 @@ def rebalance(request: HttpRequest, pk: int) -> HttpResponse:
     return act(
         request,
         session,
-        lambda: services.session_rebalance(
+        lambda: movements.session_rebalance(
             session_id=session.pk, expected=expected, user=request.user
         ),
         "Tables rebalanced.",

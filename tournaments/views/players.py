@@ -7,14 +7,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tournaments import selectors
+from tournaments import club_selectors
 from tournaments.permissions import players_of
 
 
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
     """A player's own assignments, games and history, for accounts linked to a Player."""
-    page = selectors.player_page(players_of(request.user))
+    page = club_selectors.player_page(players_of(request.user))
     return render(
         request,
         "tournaments/my_games.html",

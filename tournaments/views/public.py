@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import condition
 
-from tournaments import selectors
+from tournaments import club_selectors, selectors
 from tournaments.models import BigLoserAward, Club, Season, Session, Sitting
 from tournaments.permissions import actor_from_request, can_direct, visible_sessions
 from tournaments.views.common import live_version, public_session, use_time_zone
@@ -107,16 +107,16 @@ def _season_context(
         sessions = season.sessions.order_by("-date")
     else:
         sessions = visible_sessions(actor_from_request(request)).filter(season=season)
-    rows = selectors.season_standings_cached(season.pk) if season else []
+    rows = club_selectors.season_standings_cached(season.pk) if season else []
     return {
         "season": season,
         "rows": rows,
         "sessions": sessions,
         "awards": awards.order_by("-season__starts_on"),
-        "suggestion": selectors.big_loser_suggestion(season.pk, club.big_loser_criterion)
+        "suggestion": club_selectors.big_loser_suggestion(season.pk, club.big_loser_criterion)
         if season and may_direct
         else [],
         "award": next((a for a in awards if season and a.season_id == season.pk), None),
-        "season_awards": selectors.season_awards(season.pk, rows) if season else None,
+        "season_awards": club_selectors.season_awards(season.pk, rows) if season else None,
         "season_closed": bool(season and season.ends_on < timezone.localdate()),
     }

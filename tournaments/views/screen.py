@@ -20,7 +20,7 @@ from django.views.decorators.http import condition
 
 from huckley.errors import UserError
 from tournaments import format as fmt
-from tournaments import selectors, services
+from tournaments import movements, selectors
 from tournaments.models import Session
 from tournaments.views.common import live_version, public_session
 
@@ -41,7 +41,7 @@ def _live_context(session: Session) -> dict[str, Any]:
         and all(t.done for t in tables)
     ):
         try:
-            preview = services.movement_preview(sitting=sitting)
+            preview = movements.movement_preview(sitting=sitting)
         except UserError:
             preview = None
         if preview is not None:

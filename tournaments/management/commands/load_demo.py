@@ -51,9 +51,9 @@ class Command(BaseCommand):
                 players=names[: 11 + i],
                 options=PlayOptions(seed=100 + i, sittings=2, user=director),
             )
-        from tournaments import selectors
+        from tournaments import club_selectors
 
-        holder = selectors.big_loser_suggestion(last_season.pk, club.big_loser_criterion)[0]
+        holder = club_selectors.big_loser_suggestion(last_season.pk, club.big_loser_criterion)[0]
         BigLoserAward.objects.update_or_create(
             season=last_season, defaults={"player": holder.player, "awarded_by": director}
         )

@@ -1,0 +1,287 @@
+"""Writes that change who sits where once a session runs: the movement after a sitting
+(`sitting_move_players`, with its preview and its undo), a withdrawal, and the smallest
+rebalance when tables have become uneven.
+
+Each is keyword-only and atomic and takes the session's lock first
+(`services.lock_session`), as the session's other writes in `tournaments.services` do;
+the format decides (`tournaments.format`), these only write what it decided. Whether a
+movement can be undone is asked before the write as well as by it:
+`movement_undo_refusal` is what the page shows and what `sitting_undo_movement` refuses
+with."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count, Max
+from django.utils import timezone
+
+from huckley.errors import ConflictError, UserError
+from scoring import services as scoring
+from scoring.models import Game
+from tournaments import format as fmt
+from tournaments import selectors, services
+from tournaments.models import Placing, Seating, Session, SessionPlayer, SitOut, Sitting, Table
+from tournaments.permissions import User
+
+
+@dataclass(frozen=True)
+class MovementPreview:
+    sitting: Sitting
+    tables: list[tuple[Table, list[fmt.Placing[int]]]]
+    moves: list[fmt.Move[int]]
+    names: dict[int, str]
+
+
+def movement_preview(*, sitting: Sitting) -> MovementPreview:
+    """Each table's order over the sitting, with its tie-breaks, and the move it earns.
+    Refused while a table still has games to play."""
+    session = sitting.session
+    rules = services.format_for(session)
+    progress = selectors.sitting_progress(sitting)
+    unfinished = [p.table.rank for p in progress if not p.finished]
+    if unfinished:
+        listed = ", ".join(str(r) for r in unfinished)
+        raise UserError(
+            "sitting_unfinished",
+            f"Table {listed} still {'has' if len(unfinished) == 1 else 'have'} games to play.",
+        )
+    order = selectors.sitting_order(sitting, rules, [p.table for p in progress])
+    tables = {p.table.pk: p.table for p in progress}
+    ordered = [(tables[t.table_id], t.placings) for t in order.tables]
+    moves = fmt.movement([placings for _, placings in ordered])
+    return MovementPreview(sitting=sitting, tables=ordered, moves=moves, names=order.names)
+
+
+@transaction.atomic
+def sitting_move_players(*, session_id: int, sitting_number: int, user: User) -> Sitting:
+    """Confirm the movement after a sitting: record every placing and start the next
+    sitting with seats drawn at random."""
+    session = services.lock_session(session_id)
+    if session.status != Session.Status.RUNNING:
+        raise UserError("session_not_running", "This session is not running.")
+    sitting = selectors.require_current_sitting(session)
+    if sitting.number != sitting_number or sitting.moved_at is not None:
+        raise ConflictError(
+            "movement_already_confirmed",
+            f"Sitting {sitting_number} has already been moved on; reload the page.",
+        )
+    list(Game.objects.select_for_update().filter(table__sitting=sitting).order_by("pk"))
+    preview = movement_preview(sitting=sitting)
+    by_player = {m.player: m for m in preview.moves}
+    Placing.objects.bulk_create(
+        Placing(
+            sitting=sitting,
+            table=table,
+            player_id=pl.player,
+            place=pl.place,
+            score=pl.result.score,
+            games_won=pl.result.games_won,
+            hooks=pl.result.hooks,
+            last_game_score=pl.result.last_game_score,
+            decided_by=pl.decided_by or "",
+            direction=by_player[pl.player].direction,
+            to_rank=by_player[pl.player].to_rank,
+            reason=by_player[pl.player].reason[:300],
+        )
+        for table, placings in preview.tables
+        for pl in placings
+    )
+    sitting.moved_at = timezone.now()
+    sitting.save(update_fields=["moved_at"])
+    tables = fmt.seat_tables(
+        preview.moves,
+        table_count=len(preview.tables),
+        rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
+    )
+    tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
+    return services.sitting_create(
+        session=session, number=sitting.number + 1, tables=tables, sitting_out=sitting_out
+    )
+
+
+def _rotate_sit_outs(
+    session: Session, sitting: Sitting, tables: list[list[int]]
+) -> tuple[list[list[int]], list[int]]:
+    """Who sits out the next sitting, in turn (docs/format.md rule 8): those who sat out least.
+    The players coming back take the seats of those going out."""
+    rules = services.format_for(session)
+    # A withdrawal deletes the player's sit-out, so these are all still playing.
+    waiting = list(SitOut.objects.filter(sitting=sitting).values_list("player_id", flat=True))
+    seated = [pid for table in tables for pid in table]
+    everyone = seated + waiting
+    count = fmt.sit_out_count(len(everyone), rules) if everyone else 0
+    if not count and not waiting:
+        return tables, []
+    counts = dict(
+        SitOut.objects.filter(sitting__session=session)
+        .values_list("player_id")
+        .annotate(n=Count("id"))
+        .values_list("player_id", "n")
+    )
+    rng = fmt.make_rng(session.seed, "sit-out", sitting.number + 1)
+    chosen = fmt.choose_sit_outs(everyone, count, sat_out=counts, rng=rng)
+    returning = sorted(pid for pid in waiting if pid not in chosen)
+    rng.shuffle(returning)
+    result = []
+    for table in tables:
+        kept = []
+        for pid in table:
+            if pid in chosen:
+                if returning:
+                    kept.append(returning.pop())
+            else:
+                kept.append(pid)
+        result.append(kept)
+    # Any still waiting for a seat join the bottom table; a rebalance then fixes sizes.
+    result[-1].extend(returning)
+    return [t for t in result if t], chosen
+
+
+def movement_undo_refusal(session: Session, latest: Sitting | None) -> UserError | None:
+    """Why the last movement cannot be undone now, or None when it can: only in a running
+    session, after a movement, while no game of the new sitting has a round. `latest` is
+    `selectors.current_sitting(session)`, which the caller has read already. The page
+    offers the undo only when this is None; `sitting_undo_movement` raises it."""
+    if session.status != Session.Status.RUNNING:
+        return UserError("session_not_running", "This session is not running.")
+    if latest is None:
+        return UserError("session_not_started", "This session has not started yet.")
+    if latest.number == 1:
+        return UserError("nothing_to_undo", "No movement has been confirmed yet.")
+    if Game.objects.filter(table__sitting=latest, round_count__gt=0).exists():
+        return UserError(
+            "new_sitting_started",
+            f"Sitting {latest.number} already has results entered; "
+            "delete them first if the movement must be undone.",
+        )
+    return None
+
+
+def movement_can_undo(session: Session, latest: Sitting | None) -> bool:
+    return movement_undo_refusal(session, latest) is None
+
+
+@transaction.atomic
+def sitting_undo_movement(*, session_id: int, user: User) -> Sitting:
+    """Take back the last movement while no game of the new sitting has a round."""
+    session = services.lock_session(session_id)
+    latest = selectors.current_sitting(session)
+    if latest is not None:
+        # Lock the new sitting's games so that no round slips in between check and delete.
+        list(Game.objects.select_for_update().filter(table__sitting=latest).order_by("pk"))
+    refusal = movement_undo_refusal(session, latest)
+    if refusal is not None:
+        raise refusal
+    assert latest is not None
+    previous = session.sittings.get(number=latest.number - 1)
+    latest.delete()
+    Placing.objects.filter(sitting=previous).delete()
+    previous.moved_at = None
+    previous.save(update_fields=["moved_at"])
+    Session.board_changed(session.pk)
+    return previous
+
+
+def _game_under_way(seating: Seating) -> Game | None:
+    """The game at the player's table that has started and not ended, if they play in it."""
+    game = Game.objects.filter(table=seating.table).order_by("-number").first()
+    if game is None or game.status != Game.Status.PLAYING or not game.round_count:
+        return None
+    return game if game.game_players.filter(player_id=seating.player_id).exists() else None
+
+
+@transaction.atomic
+def session_withdraw(*, session_id: int, player_id: int, user: User) -> None:
+    """A player leaves between games; the finished games still count."""
+    session = services.lock_session(session_id)
+    entry = SessionPlayer.objects.filter(session=session, player_id=player_id).first()
+    if entry is None:
+        raise UserError("not_on_roster", "That player is not on this session's roster.")
+    if entry.withdrawn_at is not None:
+        raise UserError("already_withdrawn", f"{entry.player.name} has already withdrawn.")
+    if session.status == Session.Status.SETUP:
+        entry.delete()
+        return
+    if session.status != Session.Status.RUNNING:
+        raise UserError("session_not_running", "This session is not running.")
+    sitting = selectors.require_current_sitting(session)
+    SitOut.objects.filter(sitting=sitting, player_id=player_id).delete()
+    seating = Seating.objects.filter(sitting=sitting, player_id=player_id).first()
+    if seating is not None and seating.left_at is None:
+        game = _game_under_way(seating)
+        if game is not None:
+            raise UserError(
+                "withdrawal_mid_game",
+                f"{entry.player.name} is in the middle of game {game.number} at table "
+                f"{seating.table.rank}. Withdraw them when that game ends.",
+            )
+        seating.left_at = timezone.now()
+        seating.save(update_fields=["left_at"])
+        services.refresh_unstarted_game(seating.table)
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["withdrawn_at"])
+    Session.board_changed(session.pk)
+
+
+def rebalance_proposal(*, session: Session) -> list[fmt.Rebalance[int]]:
+    sitting = selectors.require_current_sitting(session)
+    rules = services.format_for(session)
+    tables = selectors.sitting_active_tables(sitting)
+    try:
+        return fmt.rebalance([ids for _, ids in tables], rules)
+    except fmt.FormatError as e:
+        raise UserError(e.code, str(e)) from None
+
+
+@transaction.atomic
+def session_rebalance(
+    *, session_id: int, expected: Sequence[tuple[int, int, int]], user: User
+) -> int:
+    """Apply the proposed moves the director saw. If the tables changed since, the
+    proposal is refused so that the director looks again."""
+    session = services.lock_session(session_id)
+    if session.status != Session.Status.RUNNING:
+        raise UserError("session_not_running", "This session is not running.")
+    proposal = rebalance_proposal(session=session)
+    current = [(m.player, m.from_rank, m.to_rank) for m in proposal]
+    if list(map(tuple, expected)) != current:
+        raise ConflictError(
+            "proposal_changed", "The tables changed since the proposal was shown; look again."
+        )
+    sitting = selectors.require_current_sitting(session)
+    tables = {t.rank: t for t in sitting.tables.all()}
+    for move in proposal:
+        seating = Seating.objects.select_related("table", "player").get(
+            sitting=sitting, player_id=move.player
+        )
+        game = _game_under_way(seating)
+        if game is not None:
+            raise UserError(
+                "move_mid_game",
+                f"{seating.player.name} is in the middle of game {game.number} at table "
+                f"{seating.table.rank}; rebalance when that game ends.",
+            )
+        source = seating.table
+        if move.to_rank not in tables:
+            tables[move.to_rank] = Table.objects.create(sitting=sitting, rank=move.to_rank)
+        target = tables[move.to_rank]
+        seating.table = target
+        seating.seat = (target.seatings.aggregate(m=Max("seat"))["m"] or 0) + 1
+        seating.save(update_fields=["table", "seat"])
+        services.refresh_unstarted_game(source)
+        if not Game.objects.filter(table=target).exists():
+            scoring.table_start_game(table=target, number=1)
+        else:
+            services.refresh_unstarted_game(target)
+    # A table left with nobody seated is closed.
+    for table in sitting.tables.all():
+        if (
+            not table.seatings.filter(left_at__isnull=True).exists()
+            and not table.games.filter(round_count__gt=0).exists()
+        ):
+            table.delete()
+    Session.board_changed(session.pk)
+    return len(proposal)
