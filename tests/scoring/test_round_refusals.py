@@ -26,6 +26,7 @@ from tests.scoring.helpers import (
     top_game,
 )
 from tests.snapshots import changed_tables, db_snapshot
+from tournaments import movements
 from tournaments import services as tournaments
 from tournaments.simulation import finish_sitting_unplayed
 
@@ -109,7 +110,7 @@ def test_no_result_changes_once_the_players_moved_on(
 ) -> None:
     session = make_session(8)
     finish_sitting_unplayed(session.sittings.get(), random.Random(2))
-    tournaments.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
     old = top_game(session)
     error = refused("sitting_closed", lambda: write(old))
     assert "undo the movement" in error.message

@@ -24,6 +24,7 @@ from tests.scoring.helpers import (
     top_game,
 )
 from tests.snapshots import changed_tables, db_snapshot
+from tournaments import movements
 from tournaments import services as tournaments
 from tournaments.models import Player, Session
 
@@ -175,7 +176,7 @@ def test_a_scorer_link_stops_scoring_once_the_players_move_on(
     game = top_game(session)
     scorer = link_client(game.table_id, director)
     finish_sitting_unplayed(session.sittings.get(), random.Random(9))
-    tournaments.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
     status, _ = get(scorer, sheet_url(game))
     assert status == 404  # a private session, and the link no longer counts
     status, page = get(signed_in(director), sheet_url(game))
