@@ -58,6 +58,13 @@ def sitting_qs() -> QuerySet[Sitting]:
     return Sitting.objects.select_related("session__club", "session__season")
 
 
+def sitting_session_id(sitting_id: int) -> int | None:
+    found: int | None = (
+        Sitting.objects.filter(pk=sitting_id).values_list("session_id", flat=True).first()
+    )
+    return found
+
+
 def table_qs() -> QuerySet[Table]:
     return Table.objects.select_related("sitting__session__club")
 

@@ -231,6 +231,10 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 DJANGO_REDIS_IGNORE_EXCEPTIONS = True
+# Whether every web process sees the same cache (Redis). Then a session's generation, the
+# key of its stored public pages, lives in the cache; with a per-process memory cache it
+# is read from the session's row instead (tournaments/pagecache.py).
+HUCKLEY_SHARED_CACHE = envbool("HUCKLEY_SHARED_CACHE", "true" if REDIS_URL else "false")
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"

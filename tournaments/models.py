@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 
 import engine
+from tournaments import pagecache
 
 
 def rules_choices() -> list[tuple[str, str]]:
@@ -237,11 +238,13 @@ class Session(models.Model):
             board_version=models.F("board_version") + 1,
             live_version=models.F("live_version") + 1,
         )
+        pagecache.bump(session_id)
 
     @staticmethod
     def live_changed(session_id: int) -> None:
         """Something a live screen shows changed (a round's scores, the session's end)."""
         Session.objects.filter(pk=session_id).update(live_version=models.F("live_version") + 1)
+        pagecache.bump(session_id)
 
 
 class SessionPlayer(models.Model):

@@ -4,6 +4,7 @@ or selector as the director's pages."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -31,7 +32,7 @@ from api.serializers.sessions import (
 )
 from api.views.base import ApiView
 from api.views.sessions import SessionView
-from tournaments import movements, selectors
+from tournaments import movements, pagecache, selectors
 from tournaments.models import Sitting
 
 TAGS = ["sessions"]
@@ -158,7 +159,32 @@ class SessionSittings(SessionView):
         return Response(many_data(SittingSerializer, sittings))
 
 
+# A sitting never moves to another session: once read, each process keeps the answer.
+# Only with a shared cache (PostgreSQL and Redis): SQLite may give a deleted sitting's id
+# to a new one.
+_SITTING_SESSION: dict[int, int] = {}
+
+
+def _session_of_sitting(kwargs: dict[str, Any]) -> int | None:
+    sitting_id = int(kwargs["sitting_id"])
+    known = _SITTING_SESSION.get(sitting_id)
+    if known is None:
+        known = api_selectors.sitting_session_id(sitting_id)
+        if known is not None and pagecache.shared():
+            if len(_SITTING_SESSION) > 100_000:
+                _SITTING_SESSION.clear()
+            _SITTING_SESSION[sitting_id] = known
+    return known
+
+
 class SittingDetail(ApiView):
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Callable[..., Any]:  # type: ignore[override]
+        # The public's copy is built once per change of the session, then served as
+        # stored bytes (tournaments/pagecache.py).
+        view = super().as_view(**initkwargs)
+        return pagecache.public_page("api-sitting", session_of=_session_of_sitting)(view)
+
     def load_target(self, **kwargs: Any) -> Target:
         sitting = get_object_or_404(api_selectors.sitting_qs(), pk=kwargs["sitting_id"])
         return Target(club=sitting.session.club, session=sitting.session, obj=sitting)

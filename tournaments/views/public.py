@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import condition
 
-from tournaments import club_selectors, selectors
+from tournaments import club_selectors, pagecache, selectors
 from tournaments.models import BigLoserAward, Club, Season, Session, Sitting
 from tournaments.permissions import actor_from_request, can_direct, visible_sessions
 from tournaments.views.common import live_version, public_session, use_time_zone
@@ -30,23 +30,31 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _searched(request: HttpRequest) -> str:
+    return request.GET.get("name", "").strip()
+
+
+# The public's copy of these pages is built once per change of the session and then
+# served as stored bytes (tournaments/pagecache.py): the crowd after a movement costs
+# one cache read a request, not a rendering.
+@pagecache.public_page("session", variant=_searched)
 def session_public(request: HttpRequest, pk: int) -> HttpResponse:
     """All tables of the current sitting, and "find my table" by name."""
     session = public_session(request, pk)
-    query = request.GET.get("name", "").strip()
-    context = _board_context(session, selectors.current_sitting(session), query)
+    context = _board_context(session, selectors.current_sitting(session), _searched(request))
     context["may_direct"] = can_direct(request.user, session.club_id)
-    context["live_etag"] = live_version(session)
+    # The ETag its poll (`session_found`) answers with, stored or not.
+    context["live_etag"] = pagecache.page_etag(request) or live_version(session)
     return render(request, "tournaments/session_public.html", context)
 
 
+@pagecache.public_page("found", variant=_searched)
 @condition(etag_func=lambda request, pk: live_version(public_session(request, pk)))
 def session_found(request: HttpRequest, pk: int) -> HttpResponse:
     """ "Find my table"'s answer alone, for the page's poll (static/live.js): a 304 while
     the session is unchanged, the new table and seat after a movement."""
     session = public_session(request, pk)
-    query = request.GET.get("name", "").strip()
-    context = _board_context(session, selectors.current_sitting(session), query)
+    context = _board_context(session, selectors.current_sitting(session), _searched(request))
     response = render(request, "tournaments/_found.html", context)
     response["Cache-Control"] = "no-cache"
     return response
@@ -76,6 +84,7 @@ def _board_context(session: Session, sitting: Sitting | None, query: str) -> dic
     }
 
 
+@pagecache.public_page("standings")
 def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
     session = public_session(request, pk)
     return render(

@@ -1,0 +1,300 @@
+"""A session's public pages for a crowd: built once per change, then served as stored bytes.
+
+Every public page of a session (its tables, "find my table", its standings, the API's
+sitting detail) shows only the session's own rows, and every write that changes them
+moves the session's *generation* (`bump`, called by `Session.board_changed`,
+`Session.live_changed` and the saves of a session or its club). A page is kept as the
+bytes of its last rendering with the generation it was built at; a request that finds
+the same generation gets those bytes, or a 304 when its ETag matches, with no rendering
+and no query. The next request after a change builds the page again: pages are keyed by
+what changed, never by a timeout (docs/performance.md, "Load").
+
+Where the generation lives:
+
+- With a cache that every web process shares (Redis: `HUCKLEY_SHARED_CACHE`, on when
+  `REDIS_URL` is set), a counter in the cache: one GET a request. A missing counter (Redis
+  restarted, the key expired or evicted) starts again from a random number, so no page
+  kept from before can match. A write moves it at once and again after its commit, so a
+  page built between the two from not-yet-committed rows does not outlive the commit. The
+  counter expires after `GENERATION_TTL` seconds only as a net for a bump that never
+  reached Redis (Redis unreachable from that process at the time of the write).
+- Otherwise (a laptop whose processes each keep their own memory cache), read from the
+  session's row: its two version counters and a digest of what the pages show of the
+  session and its club, in one small query. Every process reads the same row, so none can
+  serve a page older than the row.
+
+When Redis is down the generation cannot be read and every page is built from the
+database, as if there were no cache (django-redis logs the errors and does not raise).
+
+Only anonymous requests that carry no cookie of ours (no sign-in, no scorer link, no
+pending message) and no API credentials are served from the store: what they are shown
+is the same for all of them. Anyone else's page carries their name, a CSRF token or a
+message, and is always rendered.
+
+Stored pages live in two places: a small store in each process's memory (bounded by
+`LOCAL_BYTES`; a hit costs nothing), and the cache, so that the three web processes of a
+server build each page once between them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django.apps import apps
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
+from django.utils.cache import patch_vary_headers
+from django.utils.http import parse_etags
+
+#: Seconds a generation counter lives in a shared cache without a write: only the net for
+#: a bump that was lost; every change moves the counter at once.
+GENERATION_TTL = 300
+#: Bytes of stored pages each process keeps in its own memory.
+LOCAL_BYTES = 32 * 1024 * 1024
+#: How long a stored page is kept in the shared cache (it is useless once the generation
+#: moves on; this only lets Redis drop the dead ones).
+PAGE_TTL = 3600
+#: Request headers that make a request someone's own (API credentials, a scorer link).
+_PRIVATE_HEADERS = ("HTTP_AUTHORIZATION", "HTTP_X_SCORER_TOKEN")
+#: The attribute a view reads to put the ETag of the current generation into its page.
+_GENERATION_ATTR = "huckley_page_generation"
+
+
+def shared() -> bool:
+    return bool(getattr(settings, "HUCKLEY_SHARED_CACHE", False))
+
+
+def _generation_key(session_id: int) -> str:
+    return f"generation:{session_id}"
+
+
+def _incr(session_id: int) -> None:
+    # No counter: the next reader starts a fresh one, which no stored page matches.
+    with contextlib.suppress(ValueError):
+        cache.incr(_generation_key(session_id))
+
+
+def bump(session_id: int) -> None:
+    """Something a public page of the session shows changed: no stored page of it may be
+    served from now on. Once now (the next request rebuilds) and once after the commit
+    (in case it rebuilt from rows this write had not committed yet)."""
+    if not shared():
+        return  # the generation is read from the session's row, which the write changed
+    _incr(session_id)
+    transaction.on_commit(lambda: _incr(session_id))
+
+
+def bump_many(session_ids: list[int]) -> None:
+    for session_id in session_ids:
+        bump(session_id)
+
+
+def generation(session_id: int) -> str | None:
+    """The session's current generation; None when it cannot be read (Redis down, or no
+    such session), and then nothing is served from the store."""
+    if not shared():
+        return _row_generation(session_id)
+    key = _generation_key(session_id)
+    value = cache.get(key)
+    if value is None:
+        cache.add(key, secrets.randbits(52), timeout=GENERATION_TTL)
+        value = cache.get(key)
+    return None if value is None else f"g{value}"
+
+
+def _row_generation(session_id: int) -> str | None:
+    # By name: the models import this module (their writes call `bump`).
+    row = (
+        apps.get_model("tournaments", "Session")
+        .objects.filter(pk=session_id)
+        .values_list(
+            "board_version",
+            "live_version",
+            "created_at",
+            "name",
+            "date",
+            "status",
+            "is_public",
+            "ended_early",
+            "games_per_sitting",
+            "rules_id",
+            "club__name",
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    digest = hashlib.blake2b(repr(row[2:]).encode(), digest_size=6).hexdigest()
+    return f"r{row[0]}.{row[1]}.{digest}"
+
+
+def page_etag(request: HttpRequest) -> str | None:
+    """The ETag the stored copy of this request's page will carry, while it is being built
+    from the store's miss; None when the page is rendered for one visitor only."""
+    value = getattr(request, _GENERATION_ATTR, None)
+    return str(value) if value is not None else None
+
+
+@dataclass(frozen=True)
+class Stored:
+    generation: str
+    etag: str
+    content_type: str
+    body: bytes
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+class _Local:
+    """Each process's own store: most recently used pages up to a byte budget."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self.pages: OrderedDict[str, Stored] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> Stored | None:
+        with self.lock:
+            page = self.pages.get(key)
+            if page is not None:
+                self.pages.move_to_end(key)
+            return page
+
+    def put(self, key: str, page: Stored) -> None:
+        with self.lock:
+            old = self.pages.pop(key, None)
+            if old is not None:
+                self.size -= len(old.body)
+            self.pages[key] = page
+            self.size += len(page.body)
+            while self.size > self.budget and self.pages:
+                _, dropped = self.pages.popitem(last=False)
+                self.size -= len(dropped.body)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.pages.clear()
+            self.size = 0
+
+
+LOCAL = _Local(LOCAL_BYTES)
+
+
+def anonymous(request: HttpRequest) -> bool:
+    """Whether the request is the public's: no cookie that could make its page its own,
+    and no credentials."""
+    if request.method not in ("GET", "HEAD"):
+        return False
+    cookies = request.COOKIES
+    if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
+        return False
+    return not any(request.META.get(header) for header in _PRIVATE_HEADERS)
+
+
+def _lookup(key: str, current: str) -> Stored | None:
+    page = LOCAL.get(key)
+    if page is not None and page.generation == current:
+        return page
+    found = cache.get(key)
+    if isinstance(found, Stored) and found.generation == current:
+        LOCAL.put(key, found)
+        return found
+    return None
+
+
+def _keep(
+    key: str, current: str, request: HttpRequest, response: HttpResponseBase
+) -> Stored | None:
+    """The rendered response as a stored page, if it is one the public may share."""
+    if (
+        response.status_code != 200
+        or response.streaming
+        or response.cookies
+        or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+        or getattr(getattr(request, "session", None), "modified", False)
+        or not isinstance(response, HttpResponse)
+    ):
+        return None
+    render = getattr(response, "render", None)
+    if callable(render):
+        render()  # a DRF or template response renders late; its bytes are what we keep
+    page = Stored(
+        generation=current,
+        etag=page_etag(request) or current,
+        content_type=response.get("Content-Type", "text/html; charset=utf-8"),
+        body=response.content,
+        headers=tuple((h, response[h]) for h in ("Allow",) if h in response),
+    )
+    LOCAL.put(key, page)
+    cache.set(key, page, PAGE_TTL)
+    return page
+
+
+def _answer(request: HttpRequest, page: Stored) -> HttpResponseBase:
+    etags = parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
+    quoted = f'"{page.etag}"'
+    response: HttpResponseBase
+    if quoted in etags or f"W/{quoted}" in etags or "*" in etags:
+        response = HttpResponseNotModified()
+    else:
+        response = HttpResponse(page.body, content_type=page.content_type)
+        for header, value in page.headers:
+            response[header] = value
+    response["ETag"] = quoted
+    # Asked again every time: the ETag makes the answer a 304 while nothing changed.
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ("Cookie",))
+    return response
+
+
+View = Callable[..., HttpResponseBase]
+
+
+def public_page(
+    name: str,
+    *,
+    session_of: Callable[[dict[str, Any]], int | None] = lambda kwargs: int(kwargs["pk"]),
+    variant: Callable[[HttpRequest], str] = lambda request: "",
+) -> Callable[[View], View]:
+    """Serve the view's page to the public from the store while its session is unchanged.
+
+    `session_of` finds the session from the URL's arguments (None: serve as usual);
+    `variant` is whatever else of the request the page depends on (a searched name), so
+    that each is stored apart. The view itself still decides who may see the page: only a
+    200 it gave an anonymous request is stored, so a private session is never stored and
+    always answers as the view says.
+    """
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if not anonymous(request):
+                return view(request, *args, **kwargs)
+            session_id = session_of(kwargs)
+            current = generation(session_id) if session_id is not None else None
+            if current is None:
+                return view(request, *args, **kwargs)
+            which = hashlib.blake2b(variant(request).encode(), digest_size=8).hexdigest()
+            key = f"page:{name}:{session_id}:{which}:{'/'.join(map(str, kwargs.values()))}"
+            page = _lookup(key, current)
+            if page is None:
+                setattr(request, _GENERATION_ATTR, current)
+                response = view(request, *args, **kwargs)
+                page = _keep(key, current, request, response)
+                if page is None:
+                    return response
+            return _answer(request, page)
+
+        return wrapper
+
+    return decorate
