@@ -16,7 +16,8 @@ generator (Debian's package, installed if missing and this runs as root):
   the public standings, the API sitting detail, and the projector's live part answered
   with a 304 (an unchanged screen's poll);
 - `--screens` connections at once on the projector's live part (open screens polling);
-- the director's manage page, one client, sequential requests (server time, p95).
+- the director's pages (manage, movement preview, standings, the club's pages), one
+  client, sequential requests (server time, p95), with their sizes.
 
 Each page's requests/s is divided by the bare view's from the same run and client count,
 so a noisy shared machine moves both. It prints a table and, with --json, writes every
@@ -93,6 +94,10 @@ def build(players: int) -> dict[str, Any]:
     services.session_start(session_id=session.pk, user=user)
     finish_sitting_unplayed(session.sittings.get(number=1), random.Random(7))
     sitting = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=user)
+    # Sitting 2 finished too (its games written directly, as sitting 1's), so that the
+    # director's movement preview has 250 tables to order; the public pages show the same
+    # 250 tables either way.
+    finish_sitting_unplayed(sitting, random.Random(8))
     seating = Seating.objects.filter(sitting=sitting).select_related("player").order_by("pk")
     name = seating[len(seating) // 2].player.name
     store = SessionStore()
@@ -178,15 +183,21 @@ def start_server(env: dict[str, str], port: int, workers: int) -> subprocess.Pop
 
 
 def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
+    status, found, _ = fetch_body(url, headers)
+    return status, found
+
+
+def fetch_body(
+    url: str, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
     request = urllib.request.Request(url, headers=headers or {})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            response.read()
-            return response.status, dict(response.headers)
+            return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as error:
         if error.code != 304:
             raise
-        return error.code, dict(error.headers)
+        return error.code, dict(error.headers), b""
 
 
 def machine() -> str:
@@ -282,13 +293,7 @@ def main() -> None:
         screens = wrk(
             live_url, clients=args.screens, seconds=args.duration, headers={"If-None-Match": etag}
         )
-        print("director's manage page, sequential ...", flush=True)
-        director = wrk(
-            f"{base}/director/sessions/{pk}/",
-            clients=1,
-            seconds=min(args.duration, 15),
-            headers={"Cookie": built["cookie"]},
-        )
+        director = directors_pages(base, pk, built["cookie"], seconds=min(args.duration, 8))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -302,12 +307,37 @@ def main() -> None:
         "duration_s": args.duration,
         "summary": summary,
         "screens": {"connections": args.screens, **screens},
-        "director_manage_sequential": director,
+        "director_sequential": director,
         "runs": runs,
     }
     print_table(report)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
+
+
+DIRECTOR_PAGES = {
+    "manage": "/director/sessions/{pk}/",
+    "movement preview": "/director/sessions/{pk}/movement/",
+    "standings (signed in)": "/sessions/{pk}/standings/",
+    "tables (signed in)": "/sessions/{pk}/",
+    "club home": "/director/clubs/bench/",
+    "club players": "/director/clubs/bench/players/",
+    "club sessions": "/director/clubs/bench/sessions/",
+    "club season page": "/clubs/bench/",
+}
+
+
+def directors_pages(base: str, pk: int, cookie: str, *, seconds: int) -> list[dict[str, Any]]:
+    """Each director's page at 1,000 players: one client, one request after another (the
+    p95 of sequential requests is the server's time plus a local round trip)."""
+    rows = []
+    for label, path in DIRECTOR_PAGES.items():
+        url = base + path.format(pk=pk)
+        print(f"director, sequential: {label}", flush=True)
+        status, _, body = fetch_body(url, {"Cookie": cookie})
+        result = wrk(url, clients=1, seconds=seconds, headers={"Cookie": cookie})
+        rows.append({"page": label, "status": status, "kib": round(len(body) / 1024), **result})
+    return rows
 
 
 def summarise(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -349,8 +379,14 @@ def print_table(report: dict[str, Any]) -> None:
         f"\n{s['connections']} open screens on the projector poll: {s['rps']:,.0f} req/s, "
         f"p95 {s['p95_ms']} ms, {s['errors']} errors (a screen polls every 1.5 s)"
     )
-    d = report["director_manage_sequential"]
-    print(f"Director's manage page, sequential: p50 {d['p50_ms']} ms, p95 {d['p95_ms']} ms")
+    print("\nDirector's pages, one client, sequential requests:\n")
+    print("| page | p50 ms | p95 ms | p99 ms | size KiB | status |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for d in report["director_sequential"]:
+        print(
+            f"| {d['page']} | {d['p50_ms']} | {d['p95_ms']} | {d['p99_ms']} | "
+            f"{d['kib']} | {d['status']} |"
+        )
 
 
 if __name__ == "__main__":

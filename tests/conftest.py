@@ -46,8 +46,13 @@ def _fresh_cache() -> None:
     from django.conf import settings
     from django.core.cache import cache
 
+    from tournaments import pagecache
+
     if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
         cache.clear()
+    # Each process's own store of public pages (tournaments/pagecache.py), for the same
+    # reason.
+    pagecache.LOCAL.clear()
 
 
 # Fixtures shared by the tournament and scoring tests. They import Django models, so

@@ -125,7 +125,8 @@ def test_the_live_part_costs_the_same_queries_at_any_size(
             assert live(client, session).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
-    assert counts[1] <= 15
+    # One of them reads the session's generation (tournaments/pagecache.py).
+    assert counts[1] <= 16
 
 
 def test_find_my_table_follows_the_player_after_a_movement(

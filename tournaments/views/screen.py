@@ -20,7 +20,7 @@ from django.views.decorators.http import condition
 
 from huckley.errors import UserError
 from tournaments import format as fmt
-from tournaments import movements, selectors
+from tournaments import movements, pagecache, selectors
 from tournaments.models import Session
 from tournaments.views.common import live_version, public_session
 
@@ -84,6 +84,9 @@ def session_screen(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+# Open screens poll this: the public's answer comes from the store (a 304 while nothing
+# changed) with one cache read and no query (tournaments/pagecache.py).
+@pagecache.public_page("screen-live")
 @condition(etag_func=_live_etag)
 def session_screen_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The projector's live part; a 304 while nothing changed."""

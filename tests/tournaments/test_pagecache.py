@@ -1,0 +1,218 @@
+"""The public's stored copies of a session's pages (tournaments/pagecache.py): served with
+no rendering, never stale, never a signed-in visitor's page, and still served from the
+database when Redis is down. Each test runs with the generation read from the session's
+row ("row", a laptop's per-process cache) and kept in the shared cache ("shared", Redis
+in production; the test's own memory cache stands in for it, or a Redis of the test's own
+where Redis itself is the point)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from scoring.models import Game
+from tests.huckley.test_faults import own_redis  # noqa: F401 (a fixture)
+from tournaments import movements, pagecache, services
+from tournaments.models import Seating, Session
+from tournaments.simulation import play_game, play_sitting
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(params=["row", "shared"])
+def mode(request: pytest.FixtureRequest, settings: Any) -> str:
+    settings.HUCKLEY_SHARED_CACHE = request.param == "shared"
+    return str(request.param)
+
+
+def public_urls(session: Session, name: str) -> list[str]:
+    sitting = session.sittings.order_by("-number").first()
+    assert sitting is not None
+    board = reverse("tournaments:session", args=[session.pk])
+    return [
+        board,
+        f"{board}?name={name}",
+        reverse("tournaments:session_found", args=[session.pk]) + f"?name={name}",
+        reverse("tournaments:standings", args=[session.pk]),
+        reverse("api:sitting", args=[sitting.pk]),
+    ]
+
+
+def test_a_stored_page_is_served_without_rendering_or_more_than_one_query(
+    mode: str,
+    make_session: Callable[..., Session],
+    client: Client,
+    django_assert_max_num_queries: Any,
+) -> None:
+    session = make_session(13)
+    name = Seating.objects.filter(sitting__session=session).first().player.name  # type: ignore[union-attr]
+    for url in public_urls(session, name):
+        first = client.get(url)
+        assert first.status_code == 200, url
+        # The row's generation, and for the API which session the sitting is of; with a
+        # shared cache, nothing but the cache.
+        limit = 0 if mode == "shared" else (2 if url.startswith("/api/") else 1)
+        with django_assert_max_num_queries(limit):
+            again = client.get(url)
+        assert again.status_code == 200, url
+        assert again.content == first.content
+        assert again["ETag"] == first["ETag"]
+        assert again["Cache-Control"] == "no-cache"
+
+
+def test_an_unchanged_page_is_a_304_and_a_withdrawal_shows_on_the_next_request(
+    mode: str, make_session: Callable[..., Session], client: Client, director: Any
+) -> None:
+    session = make_session(13)
+    gone = Seating.objects.filter(sitting__session=session).select_related("player").last()
+    assert gone is not None
+    url = reverse("tournaments:session", args=[session.pk])
+    before = client.get(url)
+    assert gone.player.name in before.content.decode()
+    assert client.get(url, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 304
+
+    movements.session_withdraw(session_id=session.pk, player_id=gone.player_id, user=director)
+
+    after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    assert f": {gone.player.name}</li>" not in after.content.decode()
+
+
+def test_a_finished_game_and_a_movement_show_on_the_next_request(
+    mode: str, make_session: Callable[..., Session], client: Client, director: Any
+) -> None:
+    session = make_session(13)
+    standings = reverse("tournaments:standings", args=[session.pk])
+    sitting = session.sittings.get()
+    api = reverse("api:sitting", args=[sitting.pk])
+    game = Game.objects.filter(table__sitting=sitting, table__rank=1).get()
+    played = '<td class="num">{}</td><td class="num">1</td>'
+    assert played.format(0) not in client.get(standings).content.decode()
+    assert client.get(api).json()["tables"][0]["games_finished"] == 0
+
+    play_game(game, seed=3)
+
+    page = client.get(standings).content.decode()
+    for player in game.game_players.all():
+        assert played.format(player.score) in page
+    assert client.get(api).json()["tables"][0]["games_finished"] == 1
+
+
+def test_a_movement_shows_on_the_next_request(
+    mode: str, make_session: Callable[..., Session], client: Client, director: Any
+) -> None:
+    session = make_session(13)
+    sitting = session.sittings.get()
+    assert (
+        "Tables of sitting 1"
+        in client.get(reverse("tournaments:session", args=[session.pk])).content.decode()
+    )
+    play_sitting(sitting, seed=5)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    page = client.get(reverse("tournaments:session", args=[session.pk])).content.decode()
+    assert "Tables of sitting 2" in page
+
+
+def test_a_session_made_private_is_a_404_to_the_public_at_once(
+    mode: str, make_session: Callable[..., Session], client: Client
+) -> None:
+    session = make_session(13)
+    urls = public_urls(session, "a")
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+    session.is_public = False
+    session.save(update_fields=["is_public"])
+    for url in urls:
+        assert client.get(url).status_code == 404, url
+
+
+def test_a_renamed_session_shows_its_new_name_at_once(
+    mode: str, make_session: Callable[..., Session], client: Client, director: Any
+) -> None:
+    session = make_session(13)
+    url = reverse("tournaments:standings", args=[session.pk])
+    assert "Club night" in client.get(url).content.decode()
+    session.name = "Cup final"
+    session.save(update_fields=["name"])
+    assert "Cup final" in client.get(url).content.decode()
+
+
+def test_a_director_gets_their_own_page_and_the_public_never_does(
+    mode: str, make_session: Callable[..., Session], client: Client, director: Any
+) -> None:
+    session = make_session(13)
+    url = reverse("tournaments:session", args=[session.pk])
+    directing = Client()
+    directing.force_login(director)
+    mine = directing.get(url).content.decode()
+    assert "Run this session" in mine and "dee-director" in mine
+    public = client.get(url).content.decode()
+    assert "Run this session" not in public and "dee-director" not in public
+    assert "csrfmiddlewaretoken" not in public
+    # The director's next request is rendered for them again, not the public's copy.
+    assert "Run this session" in directing.get(url).content.decode()
+
+
+def test_a_private_session_is_never_stored(
+    mode: str, make_session: Callable[..., Session], client: Client, director: Any
+) -> None:
+    session = make_session(13, is_public=False)
+    url = reverse("tournaments:standings", args=[session.pk])
+    directing = Client()
+    directing.force_login(director)
+    assert directing.get(url).status_code == 200
+    assert client.get(url).status_code == 404
+    assert client.get(url).status_code == 404
+
+
+@pytest.fixture
+def redis_cache(own_redis: int) -> Iterator[int]:  # noqa: F811 (the imported fixture)
+    caches = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{own_redis}/0",
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 0.5,
+                "SOCKET_TIMEOUT": 0.5,
+            },
+        }
+    }
+    with override_settings(CACHES=caches, HUCKLEY_SHARED_CACHE=True):
+        pagecache.LOCAL.clear()
+        yield own_redis
+    pagecache.LOCAL.clear()
+
+
+def test_with_redis_stopped_the_pages_are_built_from_the_database_and_stay_current(
+    redis_cache: int,
+    make_session: Callable[..., Session],
+    client: Client,
+    director: Any,
+    django_assert_max_num_queries: Any,
+) -> None:
+    import redis
+
+    session = make_session(13)
+    url = reverse("tournaments:session", args=[session.pk])
+    assert client.get(url).status_code == 200
+    with django_assert_max_num_queries(0):
+        assert client.get(url).status_code == 200  # stored in Redis and in the process
+
+    with contextlib.suppress(redis.ConnectionError):  # SHUTDOWN drops its connection
+        redis.Redis(port=redis_cache).shutdown(nosave=True)
+
+    gone = Seating.objects.filter(sitting__session=session).select_related("player").last()
+    assert gone is not None
+    movements.session_withdraw(session_id=session.pk, player_id=gone.player_id, user=director)
+    page = client.get(url)
+    assert page.status_code == 200
+    assert f": {gone.player.name}</li>" not in page.content.decode()
+    services.session_finish(session_id=session.pk, user=director, early=True)
+    assert "Finished" in client.get(url).content.decode()
