@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any, TypeVar, cast
 
 from django import forms
+from django.db.models import QuerySet
 from django.db.models import Model
 from django.utils import timezone
 
@@ -105,11 +106,18 @@ class AddPlayersForm(forms.Form):
         required=False, widget=forms.Textarea(attrs={"rows": 2}), label="New players (one per line)"
     )
 
-    def __init__(self, *args: Any, club: Club, playing: Iterable[int] = (), **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        club: Club,
+        playing: Iterable[int] | QuerySet[Any, Any] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         # Only club members who are not already playing can be added.
         players = _model_choices(self, "players", Player)
-        players.queryset = club.players.filter(active=True).exclude(pk__in=list(playing))
+        # `playing` may be a query: then the exclusion is a subquery, not 1,000 parameters.
+        players.queryset = club.players.filter(active=True).exclude(pk__in=playing)
 
 
 class SeasonForm(forms.Form):

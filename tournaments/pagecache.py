@@ -196,6 +196,24 @@ class _Local:
 LOCAL = _Local(LOCAL_BYTES)
 
 
+def fragment(session_id: int, name: str, build: Callable[[], str]) -> str:
+    """A part of a page that anyone (a director too) may be shown, built once per
+    generation of the session: the standings table, the movement preview, the progress of
+    every table. `build` runs when the stored copy is missing or older; an exception it
+    raises (a refusal) passes through and nothing is stored."""
+    current = generation(session_id)
+    if current is None:
+        return build()
+    key = f"fragment:{name}:{session_id}"
+    page = _lookup(key, current)
+    if page is None:
+        html = build()
+        page = Stored(generation=current, etag="", content_type="", body=html.encode())
+        LOCAL.put(key, page)
+        cache.set(key, page, PAGE_TTL)
+    return page.body.decode()
+
+
 def anonymous(request: HttpRequest) -> bool:
     """Whether the request is the public's: no cookie that could make its page its own,
     and no credentials."""

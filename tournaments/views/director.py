@@ -11,14 +11,16 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
 from huckley.qr import qr_svg
-from tournaments import movements, selectors, services
+from tournaments import movements, pagecache, selectors, services
 from tournaments.forms import AddPlayersForm, SessionForm
-from tournaments.models import Club, ScorerLink, Season, Session, SessionPlayer, Table
+from tournaments.models import Club, ScorerLink, Season, Session, SessionPlayer, Sitting, Table
 from tournaments.permissions import can_direct, live_links
 from tournaments.views.common import act, directed_session, to_int, use_time_zone
 
@@ -46,47 +48,6 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
         {"club": club, "form": form},
         status=400 if form.is_bound and form.errors else 200,
     )
-
-
-@login_required
-def session_manage(request: HttpRequest, pk: int) -> HttpResponse:
-    session = directed_session(request, pk)
-    return render(request, "tournaments/manage.html", _manage_context(session))
-
-
-def _manage_context(session: Session) -> dict[str, Any]:
-    sitting = selectors.current_sitting(session)
-    progress = selectors.sitting_progress(sitting) if sitting else []
-    entries = list(
-        SessionPlayer.objects.filter(session=session)
-        .select_related("player")
-        .order_by("player__name")
-    )
-    proposal, proposal_error = [], None
-    if session.status == Session.Status.RUNNING:
-        try:
-            proposal = movements.rebalance_proposal(session=session)
-        except UserError as e:
-            proposal_error = e.message
-    names = {e.player_id: e.player.name for e in entries}
-    return {
-        "session": session,
-        "sitting": sitting,
-        "progress": progress,
-        "entries": entries,
-        "checked_in": sum(1 for e in entries if e.checked_in and not e.withdrawn_at),
-        "sitting_done": bool(progress) and all(p.finished for p in progress),
-        "proposal": [(m, names.get(m.player, "?")) for m in proposal],
-        "proposal_key": ";".join(f"{m.player},{m.from_rank},{m.to_rank}" for m in proposal),
-        "proposal_error": proposal_error,
-        "add_form": AddPlayersForm(
-            club=session.club,
-            playing=[e.player_id for e in entries if e.withdrawn_at is None],
-        ),
-        "seeding_choices": Session.Seeding.choices,
-        # The service's own rule: the page offers the undo exactly when it would succeed.
-        "can_undo": movements.movement_can_undo(session, sitting),
-    }
 
 
 @login_required
@@ -227,17 +188,25 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
             f"Players moved. Sitting {number + 1} has started.",
         )
     try:
-        preview = movements.movement_preview(sitting=sitting)
+        tables_html = pagecache.fragment(session.pk, "movement", lambda: _movement_html(sitting))
     except UserError as e:
         messages.error(request, e.message)
         return redirect("tournaments:manage", pk=session.pk)
+    # Our own template's output, escaped when it was rendered.
+    context = {"session": session, "sitting": sitting, "tables_html": mark_safe(tables_html)}
+    return render(request, "tournaments/movement.html", context)
+
+
+def _movement_html(sitting: Sitting) -> str:
+    """Every table's order and moves: built once per change of the session (250 tables
+    at 1,000 players); a sitting with games to play is refused, and nothing is kept."""
+    preview = movements.movement_preview(sitting=sitting)
     moves = {m.player: m for m in preview.moves}
     tables = [
         (table, [(p, moves[p.player], preview.names[p.player]) for p in placings])
         for table, placings in preview.tables
     ]
-    context = {"session": session, "sitting": sitting, "tables": tables}
-    return render(request, "tournaments/movement.html", context)
+    return render_to_string("tournaments/_movement_tables.html", {"tables": tables})
 
 
 @login_required

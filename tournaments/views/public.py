@@ -8,8 +8,10 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import condition
 
 from tournaments import club_selectors, pagecache, selectors
@@ -90,8 +92,26 @@ def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "tournaments/standings.html",
-        {"session": session, "rows": selectors.session_standings(session)},
+        {"session": session, "table": standings_table(session)},
     )
+
+
+def standings_table(session: Session) -> SafeString:
+    """The standings' table, built once per change of the session for everyone who sees
+    it (a director's page too): 1,000 rows cost more to render than to store."""
+
+    def build() -> str:
+        return render_to_string(
+            "tournaments/_standings_table.html",
+            {
+                "rows": selectors.session_standings(session),
+                # One URL reversed, the player's id filled in per row.
+                "player_url": reverse("ratings:player", args=[0]).replace("/0/", "/{}/"),
+            },
+        )
+
+    # Our own template's output, escaped when it was rendered.
+    return mark_safe(pagecache.fragment(session.pk, "standings", build))
 
 
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:

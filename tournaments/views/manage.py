@@ -1,0 +1,133 @@
+"""The director's page for running one session (`/director/sessions/N/`): check-in before
+the start; then every table's progress, the rebalancing proposal, arrivals and
+withdrawals, and the settings. The writes it offers are in `tournaments.views.director`.
+
+At 1,000 players (250 tables) the tables, the proposal and the roster cost far more to
+build than to keep, and while a session runs each changes only through writes that move
+the session's generation: each is kept per generation (tournaments/pagecache.py), so an
+unchanged page is one short rendering around three stored parts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+
+from huckley.errors import UserError
+from tournaments import movements, pagecache, selectors
+from tournaments.forms import AddPlayersForm
+from tournaments.models import Session, SessionPlayer, Sitting
+from tournaments.views.common import directed_session
+
+
+@login_required
+def session_manage(request: HttpRequest, pk: int) -> HttpResponse:
+    session = directed_session(request, pk)
+    return render(request, "tournaments/manage.html", _manage_context(session))
+
+
+def _manage_context(session: Session) -> dict[str, Any]:
+    sitting = selectors.current_sitting(session)
+    running = session.status == Session.Status.RUNNING and sitting is not None
+    # Check-in (before the start) is rendered every time: checking in does not move the
+    # generation, and its forms carry the director's CSRF token.
+    entries = [] if running else list(_entries(session))
+    context: dict[str, Any] = {
+        "session": session,
+        "sitting": sitting,
+        "entries": entries,
+        "checked_in": sum(1 for e in entries if e.checked_in and not e.withdrawn_at),
+        "add_form": AddPlayersForm(
+            club=session.club,
+            playing=SessionPlayer.objects.filter(session=session, withdrawn_at=None).values_list(
+                "player_id", flat=True
+            ),
+        ),
+        "seeding_choices": Session.Seeding.choices,
+        # The service's own rule: the page offers the undo exactly when it would succeed.
+        "can_undo": movements.movement_can_undo(session, sitting),
+    }
+    if running:
+        assert sitting is not None
+        proposal = json.loads(
+            pagecache.fragment(session.pk, "rebalance", lambda: _proposal(session))
+        )
+        context.update(
+            # Our own templates' output, escaped when it was rendered.
+            progress_html=mark_safe(
+                pagecache.fragment(session.pk, "progress", lambda: _progress_html(sitting))
+            ),
+            entries_html=mark_safe(
+                pagecache.fragment(session.pk, "entries", lambda: _entries_html(session))
+            ),
+            proposal=proposal["moves"],
+            proposal_key=";".join(
+                f"{m['player']},{m['from_rank']},{m['to_rank']}" for m in proposal["moves"]
+            ),
+            proposal_error=proposal["error"],
+        )
+    return context
+
+
+def _entries(session: Session) -> Any:
+    return (
+        SessionPlayer.objects.filter(session=session)
+        .select_related("player")
+        .order_by("player__name")
+    )
+
+
+def _progress_html(sitting: Sitting) -> str:
+    progress = selectors.sitting_progress(sitting)
+    return render_to_string(
+        "tournaments/_manage_progress.html",
+        {
+            "session": sitting.session,
+            "progress": progress,
+            "sitting_done": bool(progress) and all(p.finished for p in progress),
+            # Two URLs reversed, the table's id filled in per card.
+            "table_url": reverse("scoring:table", args=[0]).replace("/0/", "/{}/"),
+            "scorer_url": reverse("tournaments:scorer_links", args=[0]).replace("/0/", "/{}/"),
+        },
+    )
+
+
+def _entries_html(session: Session) -> str:
+    return render_to_string(
+        "tournaments/_manage_entries.html", {"session": session, "entries": _entries(session)}
+    )
+
+
+def _proposal(session: Session) -> str:
+    """The rebalancing proposal as plain data (kept as text: it is stored per generation)."""
+    try:
+        moves = movements.rebalance_proposal(session=session)
+    except UserError as e:
+        return json.dumps({"moves": [], "error": e.message})
+    names = dict(
+        SessionPlayer.objects.filter(
+            session=session, player_id__in=[m.player for m in moves]
+        ).values_list("player_id", "player__name")
+    )
+    return json.dumps(
+        {
+            "moves": [
+                {
+                    "player": m.player,
+                    "name": names.get(m.player, "?"),
+                    "from_rank": m.from_rank,
+                    "to_rank": m.to_rank,
+                    "reason": m.reason,
+                }
+                for m in moves
+            ],
+            "error": None,
+        }
+    )
