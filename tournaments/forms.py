@@ -6,8 +6,7 @@ from collections.abc import Iterable
 from typing import Any, TypeVar, cast
 
 from django import forms
-from django.db.models import QuerySet
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 from django.utils import timezone
 
 from tournaments.models import Club, Player, Season, Session, rules_choices

@@ -196,12 +196,15 @@ class _Local:
 LOCAL = _Local(LOCAL_BYTES)
 
 
-def fragment(session_id: int, name: str, build: Callable[[], str]) -> str:
+def fragment(
+    session_id: int, name: str, build: Callable[[], str], *, current: str | None = None
+) -> str:
     """A part of a page that anyone (a director too) may be shown, built once per
     generation of the session: the standings table, the movement preview, the progress of
     every table. `build` runs when the stored copy is missing or older; an exception it
-    raises (a refusal) passes through and nothing is stored."""
-    current = generation(session_id)
+    raises (a refusal) passes through and nothing is stored. `current`: the generation,
+    when the caller has read it already (`page_etag` while the public's copy is built)."""
+    current = current or generation(session_id)
     if current is None:
         return build()
     key = f"fragment:{name}:{session_id}"

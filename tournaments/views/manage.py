@@ -56,16 +56,21 @@ def _manage_context(session: Session) -> dict[str, Any]:
     }
     if running:
         assert sitting is not None
+        current = pagecache.generation(session.pk)  # read once for the three parts
         proposal = json.loads(
-            pagecache.fragment(session.pk, "rebalance", lambda: _proposal(session))
+            pagecache.fragment(session.pk, "rebalance", lambda: _proposal(session), current=current)
         )
         context.update(
             # Our own templates' output, escaped when it was rendered.
             progress_html=mark_safe(
-                pagecache.fragment(session.pk, "progress", lambda: _progress_html(sitting))
+                pagecache.fragment(
+                    session.pk, "progress", lambda: _progress_html(sitting), current=current
+                )
             ),
             entries_html=mark_safe(
-                pagecache.fragment(session.pk, "entries", lambda: _entries_html(session))
+                pagecache.fragment(
+                    session.pk, "entries", lambda: _entries_html(session), current=current
+                )
             ),
             proposal=proposal["moves"],
             proposal_key=";".join(

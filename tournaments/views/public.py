@@ -92,11 +92,11 @@ def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "tournaments/standings.html",
-        {"session": session, "table": standings_table(session)},
+        {"session": session, "table": standings_table(session, pagecache.page_etag(request))},
     )
 
 
-def standings_table(session: Session) -> SafeString:
+def standings_table(session: Session, current: str | None = None) -> SafeString:
     """The standings' table, built once per change of the session for everyone who sees
     it (a director's page too): 1,000 rows cost more to render than to store."""
 
@@ -111,7 +111,7 @@ def standings_table(session: Session) -> SafeString:
         )
 
     # Our own template's output, escaped when it was rendered.
-    return mark_safe(pagecache.fragment(session.pk, "standings", build))
+    return mark_safe(pagecache.fragment(session.pk, "standings", build, current=current))
 
 
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
