@@ -265,7 +265,7 @@ def test_director_pages_have_a_fixed_number_of_queries(
     for url, limit, again in [
         (reverse("tournaments:manage", args=[session.pk]), 15, 8),
         (reverse("tournaments:movement", args=[session.pk]), 11, 6),
-        (reverse("tournaments:standings", args=[session.pk]), 11, 5),
+        (reverse("tournaments:standings", args=[session.pk]), 12, 5),
     ]:
         with django_assert_max_num_queries(limit):
             response = client.get(url)
