@@ -52,7 +52,7 @@ def _fresh_cache() -> None:
         cache.clear()
     # Each process's own store of public pages (tournaments/pagecache.py), for the same
     # reason.
-    pagecache.LOCAL.clear()
+    pagecache.forget()
 
 
 # Fixtures shared by the tournament and scoring tests. They import Django models, so

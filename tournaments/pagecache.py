@@ -12,7 +12,7 @@ what changed, never by a timeout (docs/performance.md, "Load").
 Where the generation lives:
 
 - With a cache that every web process shares (Redis: `HUCKLEY_SHARED_CACHE`, on when
-  `REDIS_URL` is set), a counter in the cache: one GET a request. A missing counter (Redis
+  `REDIS_URL` is set), a counter in the cache. A missing counter (Redis
   restarted, the key expired or evicted) starts again from a random number, so no page
   kept from before can match. A write moves it at once and again after its commit, so a
   page built between the two from not-yet-committed rows does not outlive the commit. The
@@ -22,6 +22,10 @@ Where the generation lives:
   session's row: its two version counters and a digest of what the pages show of the
   session and its club, in one small query. Every process reads the same row, so none can
   serve a page older than the row.
+
+Each process trusts the generation it read last for `GENERATION_MEMO` (a quarter of a
+second), so a crowd on one session costs a few reads a second, not one a request: a change
+shows on every page within that time (at once through the process that made it).
 
 When Redis is down the generation cannot be read and every page is built from the
 database, as if there were no cache (django-redis logs the errors and does not raise).
@@ -43,6 +47,7 @@ import gzip
 import hashlib
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -60,6 +65,10 @@ from django.utils.http import parse_etags
 #: Seconds a generation counter lives in a shared cache without a write: only the net for
 #: a bump that was lost; every change moves the counter at once.
 GENERATION_TTL = 300
+#: Seconds a process trusts the generation it read last, so that a crowd on one session
+#: costs a few cache reads a second, not one a request. A change made through this
+#: process forgets it at once; any other process sees it within this time.
+GENERATION_MEMO = 0.25
 #: Bytes of stored pages each process keeps in its own memory.
 LOCAL_BYTES = 32 * 1024 * 1024
 #: How long a stored page is kept in the shared cache (it is useless once the generation
@@ -91,10 +100,16 @@ def bump(session_id: int) -> None:
     """Something a public page of the session shows changed: no stored page of it may be
     served from now on. Once now (the next request rebuilds) and once after the commit
     (in case it rebuilt from rows this write had not committed yet)."""
+    _MEMO.pop(session_id, None)
     if not shared():
         return  # the generation is read from the session's row, which the write changed
     _incr(session_id)
-    transaction.on_commit(lambda: _incr(session_id))
+    transaction.on_commit(lambda: _forget_and_incr(session_id))
+
+
+def _forget_and_incr(session_id: int) -> None:
+    _MEMO.pop(session_id, None)
+    _incr(session_id)
 
 
 def bump_many(session_ids: list[int]) -> None:
@@ -102,11 +117,33 @@ def bump_many(session_ids: list[int]) -> None:
         bump(session_id)
 
 
+_now = time.monotonic  # a name of its own, for the tests' clock
+#: session id -> (when read, generation): each process's memory of the last read.
+_MEMO: dict[int, tuple[float, str]] = {}
+
+
 def generation(session_id: int) -> str | None:
     """The session's current generation; None when it cannot be read (Redis down, or no
     such session), and then nothing is served from the store."""
-    if not shared():
-        return _row_generation(session_id)
+    now = _now()
+    known = _MEMO.get(session_id)
+    if known is not None and now - known[0] < GENERATION_MEMO:
+        return known[1]
+    current = _shared_generation(session_id) if shared() else _row_generation(session_id)
+    if current is not None:
+        if len(_MEMO) > 10_000:
+            _MEMO.clear()
+        _MEMO[session_id] = (now, current)
+    return current
+
+
+def forget() -> None:
+    """Drop this process's memory of every generation (tests: SQLite reuses ids)."""
+    _MEMO.clear()
+    LOCAL.clear()
+
+
+def _shared_generation(session_id: int) -> str | None:
     key = _generation_key(session_id)
     value = cache.get(key)
     if value is None:

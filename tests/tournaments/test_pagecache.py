@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -188,9 +189,9 @@ def redis_cache(own_redis: int) -> Iterator[int]:  # noqa: F811 (the imported fi
         }
     }
     with override_settings(CACHES=caches, HUCKLEY_SHARED_CACHE=True):
-        pagecache.LOCAL.clear()
+        pagecache.forget()
         yield own_redis
-    pagecache.LOCAL.clear()
+    pagecache.forget()
 
 
 def test_with_redis_stopped_the_pages_are_built_from_the_database_and_stay_current(
@@ -255,3 +256,24 @@ def test_the_directors_pages_show_a_finished_game_on_the_next_request(
     page = directing.get(standings).content.decode()
     for player in game.game_players.all():
         assert f'<td class="num">{player.score}</td><td class="num">1</td>' in page
+
+
+def test_another_process_change_shows_once_the_memory_of_the_generation_expires(
+    make_session: Callable[..., Session],
+    client: Client,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings.HUCKLEY_SHARED_CACHE = True
+    session = make_session(13)
+    url = reverse("tournaments:standings", args=[session.pk])
+    clock = [1000.0]
+    monkeypatch.setattr(pagecache, "_now", lambda: clock[0])
+    before = client.get(url)
+    # Another web process renames the session: its bump reaches the shared counter only.
+    Session.objects.filter(pk=session.pk).update(name="Cup final")
+    cache.incr(f"generation:{session.pk}")
+    clock[0] += pagecache.GENERATION_MEMO / 2
+    assert client.get(url).content == before.content
+    clock[0] += pagecache.GENERATION_MEMO
+    assert "Cup final" in client.get(url).content.decode()
