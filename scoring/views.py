@@ -44,12 +44,17 @@ def _games(table: Table | int) -> list[tuple[int, int]]:
     return list(Game.objects.filter(table=table).order_by("number").values_list("number", "pk"))
 
 
-def _render_game(request: HttpRequest, game: Game, form: RoundForm | None) -> HttpResponse:
+def _render_game(
+    request: HttpRequest,
+    game: Game,
+    form: RoundForm | None,
+    games: list[tuple[int, int]] | None = None,
+) -> HttpResponse:
     # The change history's times in the club's time zone (reset after the response by
     # huckley.middleware.TimeZoneResetMiddleware).
     timezone.activate(game.table.sitting.session.club.zone())
     context = pages.game_page(actor_from_request(request), game, form)
-    context["games"] = _games(game.table_id)
+    context["games"] = games if games is not None else _games(game.table_id)
     status = 400 if form is not None and form.is_bound and form.errors else 200
     return render(request, "scoring/table.html", context, status=status)
 
@@ -60,13 +65,13 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     actor = actor_from_request(request)
     if not (can_view_session(actor, table.sitting.session) or can_score(actor, table)):
         raise Http404("No such table.")
-    games = dict(_games(table))
+    games = _games(table)
     if not games:
         return render(request, "scoring/table.html", {"table": table, "games": [], "game": None})
     wanted = request.GET.get("game")
-    chosen = games.get(int(wanted)) if wanted and wanted.isdigit() else None
-    game = pages.game_qs().get(pk=chosen or games[max(games)])
-    return _render_game(request, game, form=None)
+    chosen = dict(games).get(int(wanted)) if wanted and wanted.isdigit() else None
+    game = pages.game_qs().get(pk=chosen or games[-1][1])
+    return _render_game(request, game, form=None, games=games)
 
 
 def _entered(request: HttpRequest, game: Game, number: int, entry: services.Entry) -> None:
