@@ -57,7 +57,8 @@ def test_the_preview_says_the_game_reopens_and_which_rounds_go(decided: Game) ->
     impact = corrections.correction_preview(
         game_id=decided.pk, number=4, data=split(decided, *NOBODY_WINS_ROUND_4)
     )
-    assert impact.needs_confirm and impact.reopens
+    assert impact.needs_confirm
+    assert impact.reopens
     assert impact.next_game.action == "withdraw"
     text = " ".join(impact.lines())
     assert "Game 1 is open again" in text
@@ -71,7 +72,8 @@ def test_the_preview_names_the_new_winner_and_who_deals_next(decided: Game) -> N
     impact = corrections.correction_preview(
         game_id=decided.pk, number=4, data=split(decided, *B_WINS_ROUND_4)
     )
-    assert impact.winners_before == [a] and impact.winners_after == [b]
+    assert impact.winners_before == [a]
+    assert impact.winners_after == [b]
     text = " ".join(impact.lines())
     assert f"Game 1 is won by {b} instead of {a}." in text
     assert f"Game 2 starts again with {b} dealing first instead of {a} dealing first." in text
@@ -79,7 +81,9 @@ def test_the_preview_names_the_new_winner_and_who_deals_next(decided: Game) -> N
 
 def test_the_preview_of_a_deletion(decided: Game) -> None:
     impact = corrections.correction_preview(game_id=decided.pk, number=4, data=None)
-    assert impact.deleting and impact.reopens and impact.next_game.rounds
+    assert impact.deleting
+    assert impact.reopens
+    assert impact.next_game.rounds
 
 
 def test_the_preview_refuses_what_the_change_would_refuse(game: Game) -> None:
@@ -199,7 +203,9 @@ def test_an_entry_key_makes_a_resend_a_success_even_after_a_correction(
     again = services.round_submit(
         game_id=game.pk, number=1, data=split(game, 3, 2), actor=None, entry_key="k-1"
     )
-    assert not again.created and again.round is not None and again.round.pk == first.round.pk
+    assert not again.created
+    assert again.round is not None
+    assert again.round.pk == first.round.pk
     assert game.rounds.count() == 1
     # Without the key the same resend is a conflict: round 1 says something else now.
     with pytest.raises(UserError) as refused:

@@ -84,7 +84,9 @@ def test_the_page_says_who_deals_and_the_scores_so_far(game: Game, director: Any
     a, b, c, _ = dealer_order(game)
     page = signed_in(director).get(sheet_url(game)).content.decode()
     assert f"<strong>{b}</strong> deals round 2." in page
-    assert f"{a} 3" in page and f"{b} 2" in page and f"{c} 0" in page
+    assert f"{a} 3" in page
+    assert f"{b} 2" in page
+    assert f"{c} 0" in page
 
 
 def test_bluke_shows_the_hand_size_and_the_bids_before_entry(
@@ -167,7 +169,8 @@ def test_a_correction_that_reopens_a_game_asks_first_and_changes_nothing(
     assert done.status_code == 302
     assert not Game.objects.filter(pk=following.pk).exists()
     change = RoundChange.objects.get(game=game, action=RoundChange.Action.EDIT)
-    assert change.removed is not None and len(change.removed["rounds"]) == 1
+    assert change.removed is not None
+    assert len(change.removed["rounds"]) == 1
 
 
 def test_a_confirmation_of_other_numbers_asks_again(game: Game, director: Any) -> None:
@@ -200,7 +203,8 @@ def test_a_director_restores_from_the_history(game: Game, director: Any) -> None
     response = client.post(url, follow=True)
     assert "Round 4 is back as it was." in response.content.decode()
     back = Game.objects.get(table=game.table, number=2)
-    assert back.pk != following.pk and back.round_count == 1
+    assert back.pk != following.pk
+    assert back.round_count == 1
 
 
 @pytest.mark.parametrize("who", ["scorer", "stranger", "anonymous"])
