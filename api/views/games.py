@@ -29,9 +29,11 @@ from api.serializers import (
     VerdictSerializer,
     many_data,
 )
+from api.serializers.corrections import ChangeOptions, CorrectionAnswer, impact_data
 from api.views.base import ApiView
 from huckley.errors import ConflictError, UserError
 from scoring import services as scoring
+from scoring.corrections import correction_preview
 from scoring.models import Game, PendingRound
 from tournaments.permissions import Actor
 
@@ -217,6 +219,11 @@ class CorrectedSerializer(ChangedSerializer):
 
 
 class GameRound(GameView):
+    def _options(self, request: Request) -> dict[str, bool]:
+        options = ChangeOptions(data=request.query_params)
+        options.is_valid(raise_exception=True)
+        return dict(options.validated_data)
+
     def _stored(self, number: int) -> Any:
         stored = api_selectors.game_round(self.game, number) if number <= MAX_ROUND else None
         if stored is None:
@@ -239,18 +246,32 @@ class GameRound(GameView):
         "is ignored). The whole game is checked again; a change that would make a later "
         "round wrong is refused (400 `later_round_invalid`, with the engine's errors), as "
         "is one that changes who won a game whose next game has rounds "
-        "(400 `next_game_started`). Results are locked once the sitting's movement is "
-        "confirmed.",
+        "(400 `next_game_started`) unless `confirm=true`: then those rounds go, are kept "
+        "in the change history, and a director can restore them. `preview=true` changes "
+        "nothing and answers with what the correction would do (`preview.lines` in plain "
+        "words; ask before sending it when `preview.needs_confirm`). Results are locked "
+        "once the sitting's movement is confirmed.",
         request=RoundFieldsSerializer,
-        responses={200: CorrectedSerializer},
+        parameters=[ChangeOptions],
+        responses={200: CorrectionAnswer(CorrectedSerializer, "RoundCorrectAnswer")},
         tags=TAGS,
     )
     @idempotent
     def put(self, request: Request, game_id: int, number: int) -> Response:
         fields = _round_fields(request.data)
         self._stored(number)
+        options = self._options(request)
         game_id = self.game.pk
-        scoring.round_correct(game_id=game_id, number=number, data=fields, actor=self.actor)
+        if options["preview"]:
+            impact = correction_preview(game_id=game_id, number=number, data=fields)
+            return Response({"preview": impact_data(impact)})
+        scoring.round_correct(
+            game_id=game_id,
+            number=number,
+            data=fields,
+            actor=self.actor,
+            confirm=options["confirm"],
+        )
         game = api_selectors.game_qs().get(pk=game_id)
         stored = next(r for r in game.rounds.all() if r.number == number)
         return Response(
@@ -266,15 +287,22 @@ class GameRound(GameView):
         summary="Delete a round",
         description="Later rounds move up one number and the whole game is checked again; "
         "a deletion that would make a later round wrong is refused "
-        "(400 `later_round_invalid`).",
-        responses={200: ChangedSerializer},
+        "(400 `later_round_invalid`). `preview` and `confirm` work as for a correction.",
+        parameters=[ChangeOptions],
+        responses={200: CorrectionAnswer(ChangedSerializer, "RoundDeleteAnswer")},
         tags=TAGS,
     )
     @idempotent
     def delete(self, request: Request, game_id: int, number: int) -> Response:
         self._stored(number)
+        options = self._options(request)
         game_id = self.game.pk
-        scoring.round_delete(game_id=game_id, number=number, actor=self.actor)
+        if options["preview"]:
+            impact = correction_preview(game_id=game_id, number=number, data=None)
+            return Response({"preview": impact_data(impact)})
+        scoring.round_delete(
+            game_id=game_id, number=number, actor=self.actor, confirm=options["confirm"]
+        )
         game = api_selectors.game_qs().get(pk=game_id)
         return Response(
             {"game": GameSummarySerializer(game).data, "verdict": scoring.game_check(game)}
