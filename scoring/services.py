@@ -3,6 +3,11 @@
 Every write builds the game's record from its rows, has the engine check the whole game,
 and stores the round together with the game's summary in one transaction, with the game
 row locked so that two scorers at one table cannot interleave.
+
+It is one module on purpose (over 400 lines): entering, correcting and deleting a round
+and keeping the table's next game in step with it share the lock, the engine check and
+the summary; splitting them would spread one transaction's rules over several files.
+What a correction will change, and a director's restore, are `scoring.corrections`.
 """
 
 from __future__ import annotations
