@@ -1,5 +1,6 @@
-"""What a correction or a deletion of a round would change (`?preview=true`), and the
-query parameters that ask for it or confirm it (docs/tournament.md, corrections)."""
+"""What a correction or a deletion of a round would change (`?preview=true`), the query
+parameters that ask for it or confirm it, and a game's change history with what each
+correction took off (docs/api.md, "Corrections that change more than their round")."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from api.serializers import Data, Input
+from api.serializers import Data, Input, RoundFieldsSerializer
 from scoring.corrections import Impact
+from scoring.models import RoundChange
 
 
 class ChangeOptions(Input):
@@ -79,4 +81,54 @@ def CorrectionAnswer(changed: type[serializers.Serializer[Data]], name: str) -> 
         component_name=name,
         serializers=[changed, PreviewSerializer],
         resource_type_field_name=None,
+    )
+
+
+class RemovedSerializer(serializers.Serializer[Data]):
+    game = serializers.IntegerField(help_text="The next game's number.")
+    first_dealer = serializers.CharField(allow_null=True)
+    rounds = RoundFieldsSerializer(many=True)
+
+
+class ChangeSerializer(serializers.Serializer[Data]):
+    id = serializers.IntegerField()
+    round_number = serializers.IntegerField()
+    action = serializers.ChoiceField(choices=["enter", "edit", "delete", "restore"])
+    before = RoundFieldsSerializer(allow_null=True, help_text="The round before (null: none).")
+    after = RoundFieldsSerializer(allow_null=True, help_text="The round after (null: none).")
+    user = serializers.CharField(allow_null=True, help_text="The account, if any.")
+    scorer_link = serializers.IntegerField(
+        allow_null=True, help_text="The scorer link used, if any (its id)."
+    )
+    note = serializers.CharField(allow_blank=True)
+    removed = RemovedSerializer(
+        allow_null=True, help_text="The next game a correction took off, with its rounds."
+    )
+    restored_at = serializers.DateTimeField(
+        allow_null=True, help_text="When a director restored this change (null: never)."
+    )
+    at = serializers.DateTimeField()
+
+
+def change_data(c: RoundChange) -> dict[str, Any]:
+    # before/after and the rounds taken off are rounds as stored: passed through as they
+    # are, not re-shaped.
+    stored = {"before": c.before, "after": c.after, "removed": c.removed}
+    return (
+        dict(
+            ChangeSerializer(
+                {
+                    "id": c.pk,
+                    "round_number": c.round_number,
+                    "action": c.action,
+                    "user": c.user.get_username() if c.user else None,
+                    "scorer_link": c.scorer_link_id,
+                    "note": c.note,
+                    "restored_at": c.restored_at,
+                    "at": c.at,
+                    **stored,
+                }
+            ).data
+        )
+        | stored
     )

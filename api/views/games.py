@@ -29,12 +29,18 @@ from api.serializers import (
     VerdictSerializer,
     many_data,
 )
-from api.serializers.corrections import ChangeOptions, CorrectionAnswer, impact_data
+from api.serializers.corrections import (
+    ChangeOptions,
+    ChangeSerializer,
+    CorrectionAnswer,
+    change_data,
+    impact_data,
+)
 from api.views.base import ApiView
 from huckley.errors import ConflictError, UserError
 from scoring import services as scoring
-from scoring.corrections import correction_preview
-from scoring.models import Game, PendingRound
+from scoring.corrections import correction_preview, round_change_restore
+from scoring.models import Game, PendingRound, RoundChange
 from tournaments.permissions import Actor
 
 TAGS = ["games"]
@@ -309,51 +315,37 @@ class GameRound(GameView):
         )
 
 
-class ChangeSerializer(serializers.Serializer[Data]):
-    id = serializers.IntegerField()
-    round_number = serializers.IntegerField()
-    action = serializers.ChoiceField(choices=["enter", "edit", "delete"])
-    before = RoundFieldsSerializer(allow_null=True, help_text="The round before (null: none).")
-    after = RoundFieldsSerializer(allow_null=True, help_text="The round after (null: none).")
-    user = serializers.CharField(allow_null=True, help_text="The account, if any.")
-    scorer_link = serializers.IntegerField(
-        allow_null=True, help_text="The scorer link used, if any (its id)."
-    )
-    note = serializers.CharField(allow_blank=True)
-    at = serializers.DateTimeField()
-
-
 class GameChanges(GameView):
     @doc(
         need=Need.DIRECT,
         summary="A game's change history",
-        description="Every entry, correction and deletion of a round: who (account or "
-        "scorer link), when, before and after. Newest first.",
+        description="Every entry, correction, deletion and restore of a round: who "
+        "(account or scorer link), when, before and after, and what a correction took off "
+        "(`removed`). Newest first.",
         responses={200: ChangeSerializer(many=True)},
         tags=TAGS,
     )
     def get(self, request: Request, game_id: int) -> Response:
-        changes = [
-            {
-                "id": c.pk,
-                "round_number": c.round_number,
-                "action": c.action,
-                "before": c.before,
-                "after": c.after,
-                "user": c.user.get_username() if c.user else None,
-                "scorer_link": c.scorer_link_id,
-                "note": c.note,
-                "at": c.at,
-            }
-            for c in api_selectors.game_changes(self.game)
-        ]
-        # before/after are rounds as stored: passed through as they are, not re-shaped.
-        return Response(
-            [
-                dict(ChangeSerializer(c).data) | {"before": c["before"], "after": c["after"]}
-                for c in changes
-            ]
-        )
+        return Response([change_data(c) for c in api_selectors.game_changes(self.game)])
+
+
+class GameChangeRestore(GameView):
+    @doc(
+        need=Need.DIRECT,
+        summary="Restore a correction or a deletion",
+        description="Puts the round back as it was before the change, and enters again "
+        "the next game's rounds the change took off; everything is checked by the engine "
+        "again (400 with the reason when play went on since in a way that no longer fits; "
+        "400 `not_restorable` for an entry, a restore, or a change restored already). "
+        "Answers with the restore, as a line of the change history.",
+        responses={200: ChangeSerializer},
+        tags=TAGS,
+    )
+    @idempotent
+    def post(self, request: Request, game_id: int, change_id: int) -> Response:
+        change = get_object_or_404(RoundChange, pk=change_id, game=self.game)
+        restore = round_change_restore(change_id=change.pk, actor=self.actor)
+        return Response(change_data(restore))
 
 
 class GamePending(GameView):

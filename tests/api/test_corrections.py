@@ -11,7 +11,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from scoring.models import Game, RoundChange
-from tests.api.conftest import db_state
+from tests.api.conftest import db_state, scorer_client
 from tests.scoring.helpers import A_WINS, NOBODY_WINS_ROUND_4, dealer_order, play, split
 
 pytestmark = pytest.mark.django_db
@@ -85,3 +85,35 @@ def test_a_bad_flag_is_a_400(decided: Game, as_director: APIClient) -> None:
     response = as_director.delete(url(decided, 4, "?confirm=perhaps"))
     assert response.status_code == 400
     assert Game.objects.filter(table=decided.table, number=2).exists()
+
+
+def restore_url(game: Game, change: RoundChange) -> str:
+    return f"/api/games/{game.pk}/changes/{change.pk}/restore/"
+
+
+def test_a_director_restores_a_confirmed_correction(decided: Game, as_director: APIClient) -> None:
+    as_director.put(url(decided, 4, "?confirm=true"), reopening(decided), format="json")
+    change = RoundChange.objects.get(game=decided, action=RoundChange.Action.EDIT)
+    history = as_director.get(f"/api/games/{decided.pk}/changes/").json()
+    assert history[0]["removed"]["game"] == 2
+    assert len(history[0]["removed"]["rounds"]) == 1
+    response = as_director.post(restore_url(decided, change))
+    assert response.status_code == 200, response.json()
+    assert response.json()["action"] == "restore"
+    assert Game.objects.get(table=decided.table, number=2).round_count == 1
+    again = as_director.post(restore_url(decided, change))
+    assert again.status_code == 400
+    assert again.json()["code"] == "not_restorable"
+
+
+def test_everyone_else_may_not_restore(
+    decided: Game, director: Any, roles: dict[str, APIClient]
+) -> None:
+    scorer = scorer_client(decided.table_id, director)
+    scorer.delete(url(decided, 4, "?confirm=true"))
+    change = RoundChange.objects.get(game=decided, action=RoundChange.Action.DELETE)
+    before = db_state()
+    for name, client in {**roles, "the table's scorer": scorer}.items():
+        response = client.post(restore_url(decided, change))
+        assert response.status_code in (401, 403, 404), name
+    assert db_state() == before
