@@ -143,6 +143,32 @@ def round_change_restore(*, change_id: int, actor: services.Who) -> RoundChange:
     """Put back what a correction or a deletion changed: the round as it was, and the
     rounds of the next game it took off. A director's action; the whole game (and the
     next one) is checked again, and the restore is itself kept in the history."""
+    game, change = _lock_restorable(change_id, actor)
+    who = services._who(actor, game)
+    stored = list(game.rounds.all())
+    current = next((r for r in stored if r.number == change.round_number), None)
+    rounds = _rounds_after_restore(game, change, stored)
+    output = services._recheck(game, rounds, changed=change.round_number, verb="restored")
+    _put_back(game, change, stored)
+    services._store_outcome(game, output, rounds=len(rounds))
+    services._sync_next_game(game, output, confirm=False)
+    if change.removed and change.removed.get("rounds"):
+        _restore_next_game(game, change.removed, who)
+    change.restored_at = timezone.now()
+    change.save(update_fields=["restored_at"])
+    return RoundChange.objects.create(
+        game=game,
+        round_number=change.round_number,
+        action=RoundChange.Action.RESTORE,
+        before=current.data if current is not None else None,
+        after=change.before,
+        user=who.user,
+        scorer_link=who.link,
+        note=f"put back the {change.get_action_display().lower()} change",
+    )
+
+
+def _lock_restorable(change_id: int, actor: services.Who) -> tuple[Game, RoundChange]:
     change = RoundChange.objects.select_related("game__table__sitting__session").get(pk=change_id)
     if not can_direct(actor, change.game.table.sitting.session.club_id):
         raise PermissionDenied("Only a director of this club may restore a change.")
@@ -155,45 +181,29 @@ def round_change_restore(*, change_id: int, actor: services.Who) -> RoundChange:
             if change.restored_at
             else "Only a correction or a deletion can be restored.",
         )
-    who = services._who(actor, game)
-    stored = list(game.rounds.all())
-    number = change.round_number
-    current = next((r for r in stored if r.number == number), None)
-    data = dict(change.before or {})
+    return game, change
+
+
+def _rounds_after_restore(
+    game: Game, change: RoundChange, stored: list[Round]
+) -> list[dict[str, Any]]:
+    number, data = change.round_number, dict(change.before or {})
     if change.action == RoundChange.Action.EDIT:
-        if current is None:
+        if not any(r.number == number for r in stored):
             raise UserError(
                 "no_such_round",
                 f"Game {game.number} has no round {number} any more; it cannot be restored.",
             )
-        rounds = [data if r.number == number else r.data for r in stored]
-    else:
-        if number > len(stored) + 1:
-            raise UserError(
-                "no_such_round",
-                f"Game {game.number} has only {len(stored)} rounds now; round {number} "
-                "cannot be put back.",
-            )
-        rounds = [r.data for r in stored]
-        rounds.insert(number - 1, data)
-    output = services._recheck(game, rounds, changed=number, verb="restored")
-    _put_back(game, change, stored)
-    services._store_outcome(game, output, rounds=len(rounds))
-    services._sync_next_game(game, output, confirm=False)
-    if change.removed and change.removed.get("rounds"):
-        _restore_next_game(game, change.removed, who)
-    change.restored_at = timezone.now()
-    change.save(update_fields=["restored_at"])
-    return RoundChange.objects.create(
-        game=game,
-        round_number=number,
-        action=RoundChange.Action.RESTORE,
-        before=current.data if current is not None else None,
-        after=data,
-        user=who.user,
-        scorer_link=who.link,
-        note=f"put back the {change.get_action_display().lower()} change",
-    )
+        return [data if r.number == number else r.data for r in stored]
+    if number > len(stored) + 1:
+        count = f"{len(stored)} round{'s' if len(stored) != 1 else ''}"
+        raise UserError(
+            "no_such_round",
+            f"Game {game.number} has only {count} now; round {number} cannot be put back.",
+        )
+    rounds = [r.data for r in stored]
+    rounds.insert(number - 1, data)
+    return rounds
 
 
 def _put_back(game: Game, change: RoundChange, stored: list[Round]) -> None:
