@@ -151,7 +151,14 @@ def round_change_restore(*, change_id: int, actor: services.Who) -> RoundChange:
     output = services._recheck(game, rounds, changed=change.round_number, verb="restored")
     _put_back(game, change, stored)
     services._store_outcome(game, output, rounds=len(rounds))
-    services._sync_next_game(game, output, confirm=False)
+    try:
+        services._sync_next_game(game, output, confirm=False)
+    except UserError as e:
+        raise UserError(
+            e.code,
+            f"Game {game.number + 1} has rounds entered since this change and would have "
+            "to go; a restore never takes rounds off. Correct or delete them first.",
+        ) from None
     if change.removed and change.removed.get("rounds"):
         _restore_next_game(game, change.removed, who)
     change.restored_at = timezone.now()
