@@ -211,3 +211,21 @@ def test_an_entry_key_makes_a_resend_a_success_even_after_a_correction(
     with pytest.raises(UserError) as refused:
         services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=None)
     assert refused.value.code == "round_number_taken"
+
+
+def test_a_restore_never_takes_off_rounds_entered_since(decided: Game, director: Any) -> None:
+    services.round_correct(
+        game_id=decided.pk,
+        number=4,
+        data=split(decided, *B_WINS_ROUND_4),
+        actor=director,
+        confirm=True,
+    )
+    redealt = next_game(decided)
+    assert redealt is not None
+    play(redealt, [(3, 2)])
+    change = RoundChange.objects.get(game=decided, action=RoundChange.Action.EDIT)
+    with pytest.raises(UserError) as refused:
+        corrections.round_change_restore(change_id=change.pk, actor=director)
+    assert "a restore never takes rounds off" in refused.value.message
+    assert Round.objects.filter(game=redealt).count() == 1
