@@ -83,10 +83,13 @@ def differences(
     second: Mapping[str, Any],
     players: Sequence[str],
 ) -> list[Difference]:
-    """Every field where two entries of a round differ, in the first entry's order."""
-    keys = dict(first)
-    for key, value in second.items():
-        keys.setdefault(key, value)
+    """Every field where two entries of a round differ, in the order of the round form."""
+    # In the form's order (PostgreSQL's JSONB keeps its own key order).
+    form = family.form
+    order = [*form.top, *(prefix for _h, prefix in form.columns)]
+    found = dict(second) | dict(first)
+    keys = {k: found[k] for k in order if k in found}
+    keys.update((k, v) for k, v in found.items() if k not in keys)
     a = _cells(family, first, keys, players)
     b = _cells(family, second, keys, players)
     return [Difference(label, a[label], b[label]) for label in a if a[label] != b[label]]
