@@ -82,3 +82,15 @@ def test_a_round_sent_while_offline_arrives_once_when_the_network_is_back(
     page.wait_for_timeout(300)
     assert Round.objects.filter(game=game).count() == 1
     assert page.evaluate("window.localStorage.getItem('huckley:outbox')") is None
+
+    # A round the rules refuse, kept while offline, comes back to the form when the
+    # server refuses it: nothing stored, nothing typed lost.
+    page.context.set_offline(True)
+    page.get_by_label(f"Tricks taken by {a}").fill("3")
+    page.get_by_label(f"Tricks taken by {b}").fill("3")
+    page.get_by_role("button", name="Enter round").click()
+    expect(page.get_by_text("saved on this phone, not sent yet")).to_be_visible()
+    page.context.set_offline(False)
+    expect(page.get_by_text("Round 2 was not stored")).to_be_visible(timeout=15_000)
+    expect(page.get_by_label(f"Tricks taken by {b}")).to_have_value("3")
+    assert Round.objects.filter(game=game).count() == 1
