@@ -25,7 +25,7 @@ class Difference:
     second: str
 
 
-def _label(family: GameFamily, key: str) -> str:
+def label(family: GameFamily, key: str) -> str:
     for header, prefix in family.form.columns:
         if prefix == key:
             return header
@@ -35,7 +35,7 @@ def _label(family: GameFamily, key: str) -> str:
     return LABELS.get(key, key.replace("_", " ").capitalize())
 
 
-def _text(value: Any) -> str:
+def text(value: Any) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -63,17 +63,17 @@ def _cells(
     value from either entry, for its shape): one cell per player for per-player fields."""
     cells: dict[str, str] = {}
     for key, shape in keys.items():
-        label, value = _label(family, key), data.get(key)
+        heading, value = label(family, key), data.get(key)
         if isinstance(shape, Mapping):
             value = value if isinstance(value, Mapping) else {}
             for name in players:
-                cells[f"{label}: {name}"] = _text(value[name]) if name in value else "—"
+                cells[f"{heading}: {name}"] = text(value[name]) if name in value else "—"
         elif key == "out":
             value = value if isinstance(value, list) else []
             for name in players:
-                cells[f"{label}: {name}"] = "dropped" if name in value else "stayed in"
+                cells[f"{heading}: {name}"] = "dropped" if name in value else "stayed in"
         else:
-            cells[label] = _text(value) if key in data else "—"
+            cells[heading] = text(value) if key in data else "—"
     return cells
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from scoring import compare, corrections, services
-from scoring.games import RoundForm, family_for, in_seat_order
+from scoring.games import GameFamily, RoundForm, family_for, in_seat_order
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.permissions import Actor, can_direct, can_score
 
@@ -31,20 +31,14 @@ def players_of(game: Game) -> list[str]:
     return [gp.name for gp in game.game_players.all()]
 
 
-def compact(data: Any, players: Sequence[str] = ()) -> str:
-    """A round as one short line for the history: what the scorer entered."""
+def compact(data: Any, players: Sequence[str], family: GameFamily) -> str:
+    """A round as one short line for the history, in the form's words: what was entered."""
     if not isinstance(data, dict):
         return ""
     parts = []
     for key, value in data.items():
-        if isinstance(value, dict):
-            value = in_seat_order(value, players)
-        elif isinstance(value, list):
-            value = ", ".join(
-                f"{v.get('player')} {v.get('kind')}" if isinstance(v, dict) else str(v)
-                for v in value
-            )
-        parts.append(f"{key}: {value}")
+        text = in_seat_order(value, players) if isinstance(value, dict) else compare.text(value)
+        parts.append(f"{compare.label(family, key)}: {text}")
     return "; ".join(parts)
 
 
@@ -129,7 +123,7 @@ def pending_entries(game: Game, players: Sequence[str], device: str | None) -> d
         {
             "entry": p,
             "who": "Your entry" if p.device == device else f"Entry by {_by(p)}",
-            "text": compact(p.data, players),
+            "text": compact(p.data, players, family_for(game.rules_id)),
         }
         for p in entries
     ]
@@ -141,11 +135,12 @@ def pending_entries(game: Game, players: Sequence[str], device: str | None) -> d
 
 
 def history(game: Game, players: Sequence[str], *, may_restore: bool) -> list[dict[str, Any]]:
+    family = family_for(game.rules_id)
     return [
         {
             "change": c,
-            "before": compact(c.before, players),
-            "after": compact(c.after, players),
+            "before": compact(c.before, players, family),
+            "after": compact(c.after, players, family),
             "removed": c.removed,
             "restorable": may_restore and corrections.restorable(c),
         }
