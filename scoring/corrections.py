@@ -5,6 +5,9 @@ table, shown before it is made, and a director's restore of what one took away.
 change (`scoring.services.round_correct`/`round_delete` with `confirm`).
 `round_change_restore` puts a correction or a deletion back in one action, with the next
 game's rounds it took off (kept in `RoundChange.removed`).
+
+It uses the steps of `scoring.services` (the game lock, the engine check, the summary,
+the next game) so that a restore follows exactly the rules of any other write.
 """
 
 from __future__ import annotations

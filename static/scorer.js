@@ -43,7 +43,23 @@
     });
   }
 
+  // Drafts of this game's earlier rounds are stale once a later round is on the page.
+  function pruneDrafts(form) {
+    var parts = form.dataset.draft.split(":");
+    if (parts[0] !== "round") { return; }
+    var mine = PREFIX + "draft:round:" + parts[1] + ":";
+    try {
+      for (var i = window.localStorage.length - 1; i >= 0; i--) {
+        var key = window.localStorage.key(i);
+        if (key && key.indexOf(mine) === 0 && Number(key.slice(mine.length)) < Number(parts[2])) {
+          window.localStorage.removeItem(key);
+        }
+      }
+    } catch (e) { /* storage off */ }
+  }
+
   function keepDrafts(form) {
+    pruneDrafts(form);
     var key = PREFIX + "draft:" + form.dataset.draft;
     var draft = load(key, null);
     // A page that comes back with errors shows what was sent: the server's values win.
