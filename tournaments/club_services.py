@@ -142,10 +142,9 @@ def player_rename(*, player_id: int, name: str, user: User) -> Player:
         )
     player.name = name
     player.save(update_fields=["name"])
-    # The cached boards and live screens of the sessions under way show the old name.
-    for session_id in player.entries.filter(session__status=Session.Status.RUNNING).values_list(
-        "session_id", flat=True
-    ):
+    # Every page of their sessions shows the new name: the boards and live screens of those
+    # under way, and the stored standings of finished ones too (tournaments/pagecache.py).
+    for session_id in player.entries.values_list("session_id", flat=True):
         Session.board_changed(session_id)
     _refresh_seasons(set(player.standings.values_list("session__season_id", flat=True)))
     return player

@@ -277,3 +277,17 @@ def test_another_process_change_shows_once_the_memory_of_the_generation_expires(
     assert client.get(url).content == before.content
     clock[0] += pagecache.GENERATION_MEMO
     assert "Cup final" in client.get(url).content.decode()
+
+
+def test_a_renamed_player_shows_on_a_finished_sessions_standings(
+    mode: str, make_session: Callable[..., Session], client: Client, director: Any
+) -> None:
+    from tournaments import club_services
+
+    session = make_session(13)
+    services.session_finish(session_id=session.pk, user=director, early=True)
+    player = session.entries.first().player  # type: ignore[union-attr]
+    url = reverse("tournaments:standings", args=[session.pk])
+    assert player.name in client.get(url).content.decode()
+    club_services.player_rename(player_id=player.pk, name="Zed Renamed", user=director)
+    assert "Zed Renamed" in client.get(url).content.decode()
