@@ -37,7 +37,8 @@ message, and is always rendered.
 
 Stored pages live in two places: a small store in each process's memory (bounded by
 `LOCAL_BYTES`; a hit costs nothing), and the cache, so that the three web processes of a
-server build each page once between them.
+server build each page once between them. A page for a searched name stays in the
+process's memory only: names are typed by anyone, and Redis is not to fill up with them.
 """
 
 from __future__ import annotations
@@ -265,10 +266,12 @@ def anonymous(request: HttpRequest) -> bool:
     return not any(request.META.get(header) for header in _PRIVATE_HEADERS)
 
 
-def _lookup(key: str, current: str) -> Stored | None:
+def _lookup(key: str, current: str, *, share: bool = True) -> Stored | None:
     page = LOCAL.get(key)
     if page is not None and page.generation == current:
         return page
+    if not share:
+        return None
     found = cache.get(key)
     if isinstance(found, Stored) and found.generation == current:
         LOCAL.put(key, found)
@@ -277,9 +280,11 @@ def _lookup(key: str, current: str) -> Stored | None:
 
 
 def _keep(
-    key: str, current: str, request: HttpRequest, response: HttpResponseBase
+    key: str, current: str, request: HttpRequest, response: HttpResponseBase, *, share: bool
 ) -> Stored | None:
-    """The rendered response as a stored page, if it is one the public may share."""
+    """The rendered response as a stored page, if it is one the public may share. Only in
+    this process's memory unless `share`: a searched name is the visitor's free choice,
+    and Redis must not fill up with a page for every string anyone typed."""
     if (
         response.status_code != 200
         or response.streaming
@@ -301,7 +306,8 @@ def _keep(
         headers=tuple((h, response[h]) for h in ("Allow",) if h in response),
     )
     LOCAL.put(key, page)
-    cache.set(key, page, PAGE_TTL)
+    if share:
+        cache.set(key, page, PAGE_TTL)
     return page
 
 
@@ -361,13 +367,14 @@ def public_page(
             current = generation(session_id) if session_id is not None else None
             if current is None:
                 return view(request, *args, **kwargs)
-            which = hashlib.blake2b(variant(request).encode(), digest_size=8).hexdigest()
+            chosen = variant(request)
+            which = hashlib.blake2b(chosen.encode(), digest_size=8).hexdigest()
             key = f"page:{name}:{session_id}:{which}:{'/'.join(map(str, kwargs.values()))}"
-            page = _lookup(key, current)
+            page = _lookup(key, current, share=not chosen)
             if page is None:
                 setattr(request, _GENERATION_ATTR, current)
                 response = view(request, *args, **kwargs)
-                page = _keep(key, current, request, response)
+                page = _keep(key, current, request, response, share=not chosen)
                 if page is None:
                     return response
             return _answer(request, page)

@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Game
@@ -291,3 +293,22 @@ def test_a_renamed_player_shows_on_a_finished_sessions_standings(
     assert player.name in client.get(url).content.decode()
     club_services.player_rename(player_id=player.pk, name="Zed Renamed", user=director)
     assert "Zed Renamed" in client.get(url).content.decode()
+
+
+def test_a_searched_names_page_stays_in_the_process_and_out_of_the_shared_cache(
+    make_session: Callable[..., Session],
+    client: Client,
+    settings: Any,
+    django_assert_num_queries: Any,
+) -> None:
+    settings.HUCKLEY_SHARED_CACHE = True
+    session = make_session(13)
+    board = reverse("tournaments:session", args=[session.pk])
+    client.get(board)
+    client.get(board, {"name": "anything at all"})
+    pagecache.LOCAL.clear()  # as another process would start: only the shared cache
+    with django_assert_num_queries(0):
+        client.get(board)
+    with CaptureQueriesContext(connection) as rebuilt:
+        assert "Nobody named" in client.get(board, {"name": "anything at all"}).content.decode()
+    assert len(rebuilt) > 0  # rendered again: it was never in the shared cache
