@@ -312,3 +312,26 @@ def test_a_searched_names_page_stays_in_the_process_and_out_of_the_shared_cache(
     with CaptureQueriesContext(connection) as rebuilt:
         assert "Nobody named" in client.get(board, {"name": "anything at all"}).content.decode()
     assert len(rebuilt) > 0  # rendered again: it was never in the shared cache
+
+
+def test_a_large_rosters_withdrawals_are_found_by_name(
+    make_session: Callable[..., Session], director: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournaments.views import manage as manage_view
+
+    monkeypatch.setattr(manage_view, "ROSTER_ALL", 5)
+    session = make_session(13)
+    someone = session.entries.select_related("player").first()
+    assert someone is not None
+    withdraw = reverse("tournaments:withdraw", args=[session.pk, someone.player_id])
+    directing = Client()
+    directing.force_login(director)
+    url = reverse("tournaments:manage", args=[session.pk])
+
+    page = directing.get(url).content.decode()
+    assert "Find a player to withdraw</strong> (13 on the roster)" in page
+    assert withdraw not in page
+    found = directing.get(url, {"player": someone.player.name}).content.decode()
+    assert withdraw in found
+    nobody = directing.get(url, {"player": "zzz"}).content.decode()
+    assert "Nobody on the roster has “zzz” in their name." in nobody

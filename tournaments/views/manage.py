@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from huckley.errors import UserError
 from tournaments import movements, pagecache, selectors
@@ -30,10 +30,16 @@ from tournaments.views.common import directed_session
 @login_required
 def session_manage(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
-    return render(request, "tournaments/manage.html", _manage_context(session))
+    context = _manage_context(session, request.GET.get("player", "").strip()[:60])
+    return render(request, "tournaments/manage.html", context)
 
 
-def _manage_context(session: Session) -> dict[str, Any]:
+#: Up to this many players on the roster, the arrivals-and-withdrawals list shows them all;
+#: beyond, it is searched by name (a page of 1,000 names is no use on a phone).
+ROSTER_ALL = 60
+
+
+def _manage_context(session: Session, player_query: str = "") -> dict[str, Any]:
     sitting = selectors.current_sitting(session)
     running = session.status == Session.Status.RUNNING and sitting is not None
     # Check-in (before the start) is rendered every time: checking in does not move the
@@ -67,11 +73,7 @@ def _manage_context(session: Session) -> dict[str, Any]:
                     session.pk, "progress", lambda: _progress_html(sitting), current=current
                 )
             ),
-            entries_html=mark_safe(
-                pagecache.fragment(
-                    session.pk, "entries", lambda: _entries_html(session), current=current
-                )
-            ),
+            entries_html=_roster_html(session, player_query, current),
             proposal=proposal["moves"],
             proposal_key=";".join(
                 f"{m['player']},{m['from_rank']},{m['to_rank']}" for m in proposal["moves"]
@@ -104,9 +106,36 @@ def _progress_html(sitting: Sitting) -> str:
     )
 
 
-def _entries_html(session: Session) -> str:
+def _roster_html(session: Session, query: str, current: str | None) -> SafeString:
+    """The roster with a withdrawal link per player: all of it for a small session (kept
+    per generation), the names matching `query` for a large one."""
+    size = SessionPlayer.objects.filter(session=session, checked_in=True).count()
+    if size <= ROSTER_ALL:
+        html = pagecache.fragment(
+            session.pk,
+            "entries",
+            lambda: _entries_html(session, _entries(session)),
+            current=current,
+        )
+    else:
+        found = _entries(session).filter(checked_in=True, player__name__icontains=query)[:50]
+        html = render_to_string(
+            "tournaments/_manage_search.html",
+            {
+                "session": session,
+                "size": size,
+                "query": query,
+                "html": mark_safe(_entries_html(session, found)) if query else "",
+                "none": bool(query) and not found,
+            },
+        )
+    # Our own templates' output, escaped when it was rendered.
+    return mark_safe(html)
+
+
+def _entries_html(session: Session, entries: Any) -> str:
     return render_to_string(
-        "tournaments/_manage_entries.html", {"session": session, "entries": _entries(session)}
+        "tournaments/_manage_entries.html", {"session": session, "entries": entries}
     )
 
 
