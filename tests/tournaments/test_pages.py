@@ -263,7 +263,7 @@ def test_director_pages_have_a_fixed_number_of_queries(
     # The first request builds the parts kept per generation (tournaments/pagecache.py);
     # the next one reads them back.
     for url, limit, again in [
-        (reverse("tournaments:manage", args=[session.pk]), 15, 8),
+        (reverse("tournaments:manage", args=[session.pk]), 16, 9),
         (reverse("tournaments:movement", args=[session.pk]), 11, 6),
         (reverse("tournaments:standings", args=[session.pk]), 12, 5),
     ]:
