@@ -17,6 +17,7 @@ back, with the checks in `inspect_backup`.
 
 from __future__ import annotations
 
+import filecmp
 import logging
 import os
 import re
@@ -146,12 +147,27 @@ def _pg_dump(target: Path) -> None:
         raise BackupError(f"pg_dump failed: {result.stderr.strip()}")
 
 
+def _same(one: Path, other: Path) -> bool:
+    return one.stat().st_size == other.stat().st_size and filecmp.cmp(one, other, shallow=False)
+
+
 _lock = threading.Lock()
 
 
-def take(reason: str, *, directory: Path | None = None, keep: int | None = None) -> Path:
+def take(
+    reason: str,
+    *,
+    directory: Path | None = None,
+    keep: int | None = None,
+    skip_unchanged: bool = False,
+) -> Path:
     """Write one backup now and prune the old ones; return its path. Raises
-    `BackupError` (pg_dump missing or failing, an engine that cannot be backed up)."""
+    `BackupError` (pg_dump missing or failing, an engine that cannot be backed up).
+
+    With `skip_unchanged` (the timer), a SQLite copy identical to the newest backup is
+    dropped and that one returned: an idle night does not push the backups of its
+    movements out of the kept ones. (A pg_dump archive carries its time, so PostgreSQL
+    backups are always kept.)"""
     folder = directory or backup_dir()
     folder.mkdir(parents=True, exist_ok=True)
     kind = engine()
@@ -167,6 +183,10 @@ def take(reason: str, *, directory: Path | None = None, keep: int | None = None)
                 _sqlite_copy(database_name(), temporary)
             else:
                 _pg_dump(temporary)
+            newest = backups(folder)[-1:]
+            if skip_unchanged and newest and _same(temporary, newest[0]):
+                log.info("no backup (%s): nothing changed since %s", reason, newest[0].name)
+                return newest[0]
             _fsync(temporary)
             os.replace(temporary, final)
             _fsync(folder)  # the rename itself survives a power cut
@@ -200,11 +220,11 @@ def prune(folder: Path, keep: int) -> list[Path]:
     return removed
 
 
-def take_logged(reason: str) -> Path | None:
+def take_logged(reason: str, *, skip_unchanged: bool = False) -> Path | None:
     """`take`, but a failure is logged rather than raised: a backup must never stop the
     night (the next trigger tries again)."""
     try:
-        return take(reason)
+        return take(reason, skip_unchanged=skip_unchanged)
     except BackupError as error:
         log.error("no backup (%s): %s", reason, error)
     except Exception:
@@ -240,7 +260,7 @@ def backup_on_commit(reason: str) -> None:
 
 
 class BackupTimer(threading.Thread):
-    """Takes a backup every `interval` seconds until `stop()`."""
+    """Takes a backup every `interval` seconds until `stop()`, unless nothing changed."""
 
     def __init__(self, interval: float, reason: str = "timer") -> None:
         super().__init__(name="huckley-backup-timer", daemon=True)
@@ -250,7 +270,7 @@ class BackupTimer(threading.Thread):
 
     def run(self) -> None:
         while not self._stopped.wait(self.interval):
-            take_logged(self.reason)
+            take_logged(self.reason, skip_unchanged=True)
             # The launcher holds no request: its connection must not stay open between runs.
             connections.close_all()
 
