@@ -234,23 +234,27 @@ def take_logged(reason: str, *, skip_unchanged: bool = False) -> Path | None:
 
 _executor: ThreadPoolExecutor | None = None
 _pending: list[Future[Path | None]] = []
+_pending_lock = threading.Lock()
 
 
 def request(reason: str) -> Future[Path | None]:
     """Take a backup on the process's backup thread; the caller does not wait."""
     global _executor
-    if _executor is None:
-        # Made on first use, so a forked web worker gets a thread of its own. The thread
-        # is not a daemon: a worker that is stopped finishes the backup first.
-        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="huckley-backup")
-    future = _executor.submit(take_logged, reason)
-    _pending[:] = [f for f in _pending if not f.done()] + [future]
+    with _pending_lock:  # a web worker's request threads may all confirm at once
+        if _executor is None:
+            # Made on first use, so a forked web worker gets a thread of its own. The
+            # thread is not a daemon: a worker that is stopped finishes the backup first.
+            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="huckley-backup")
+        future = _executor.submit(take_logged, reason)
+        _pending[:] = [f for f in _pending if not f.done()] + [future]
     return future
 
 
 def wait(timeout: float = 30) -> None:
-    """Wait for the backups this process has requested (tests, and the launcher's stop)."""
-    wait_for(list(_pending), timeout=timeout)
+    """Wait for the backups this process has requested (the tests)."""
+    with _pending_lock:
+        pending = list(_pending)
+    wait_for(pending, timeout=timeout)
 
 
 def backup_on_commit(reason: str) -> None:
