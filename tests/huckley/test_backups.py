@@ -24,6 +24,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from huckley import backups
+from tests.huckley.test_settings import run_settings
 from tournaments import movements, services
 from tournaments.simulation import play_sitting
 
@@ -313,3 +314,27 @@ def test_restore_never_replaces_a_database_with_data_without_force(
     assert "already holds 1 account" in message
     assert "--force" in message
     assert director.__class__.objects.filter(pk=director.pk).exists()
+
+
+@pytest.mark.django_db
+def test_restore_asks_at_the_terminal_and_a_no_changes_nothing(
+    backup_dir: Path, director: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    backup = backups.take("timer")
+    asked: list[str] = []
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or "n")
+    with pytest.raises(CommandError, match="Nothing restored"):
+        call_command("restore", str(backup))
+    assert len(asked) == 1
+    assert "already holds 1 account. Replace it with the backup? [y/N]" in asked[0]
+    assert director.__class__.objects.filter(pk=director.pk).exists()
+    assert reasons(backup_dir) == ["timer"]  # nothing saved, nothing replaced
+
+
+def test_backup_settings_refuse_nonsense() -> None:
+    result = run_settings({"HUCKLEY_BACKUP_KEEP": "0"}, "pass")
+    assert result.returncode != 0
+    assert "HUCKLEY_BACKUP_KEEP and HUCKLEY_BACKUP_INTERVAL must be at least 1" in result.stderr
+    result = run_settings({"HUCKLEY_BACKUP_INTERVAL": "five"}, "pass")
+    assert "HUCKLEY_BACKUP_INTERVAL must be a whole number" in result.stderr
