@@ -276,6 +276,9 @@ def test_restore_refuses_a_file_that_is_not_a_huckley_backup(tmp_path: Path) -> 
     assert "is not a Huckley backup" in _restore_refusal(other)
 
     assert "cannot be read" in _restore_refusal(tmp_path / "missing.sqlite3")
+    if not POSTGRES:
+        itself = Path(connection.settings_dict["NAME"])
+        assert "is the database Huckley uses here" in _restore_refusal(itself)
 
 
 @pytest.mark.django_db

@@ -70,6 +70,11 @@ class Command(BaseCommand):
     def _check(self, path: Path) -> str:
         kind = backups.file_kind(path)
         here = backups.engine()
+        if here == "sqlite" and path.resolve() == Path(backups.database_name()).resolve():
+            raise BackupError(
+                f"{path} is the database Huckley uses here, not a backup of it: name a "
+                "file from the backups folder."
+            )
         if kind != here:
             names = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
             switch = (
