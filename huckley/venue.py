@@ -20,10 +20,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import django
 import qrcode
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from huckley import backups
 from huckley.qr import qr_svg
 
 
@@ -129,10 +132,6 @@ def _ensure_a_director(manage: list[str]) -> None:
 
 def _backups_announce() -> bool:
     """Say where the backups go and how to restore one; False when they are off."""
-    from django.conf import settings
-
-    from huckley import backups
-
     if not backups.enabled():
         print("Backups are off (HUCKLEY_BACKUPS=0).")
         return False
@@ -155,10 +154,6 @@ def _backups_announce() -> bool:
 def _serve(command: list[str], *, backing_up: bool) -> int:
     """Run the server until it stops, with the backup timer beside it; a last backup
     once it has stopped."""
-    from django.conf import settings
-
-    from huckley import backups
-
     server = subprocess.Popen(command)
 
     def forward(signum: int, _frame: object) -> None:
@@ -166,24 +161,20 @@ def _serve(command: list[str], *, backing_up: bool) -> int:
 
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGINT, forward)
+    if not backing_up:
+        return server.wait()
     timer = backups.BackupTimer(settings.HUCKLEY_BACKUP_INTERVAL)
-    if backing_up:
-        timer.start()
+    timer.start()
     code = server.wait()
     timer.stop()
-    if backing_up:
-        backups.take_logged("venue-stop")
+    backups.take_logged("venue-stop")
     return code
 
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "huckley.settings")
     os.environ["HUCKLEY_VENUE"] = "1"
-    import django
-
     django.setup()
-    from huckley import backups
-
     port = int(os.getenv("PORT", "8000"))
     workers = int(os.getenv("WEB_CONCURRENCY", "3"))
     manage = [sys.executable, str(Path(__file__).resolve().parent.parent / "manage.py")]
