@@ -104,8 +104,9 @@ from huckley import backups
 call_command("migrate", "api", "zero", verbosity=0)
 older = str(backups.take("older-huckley"))
 call_command("migrate", verbosity=0)
+seats = sorted(sitting.seatings.values_list("player__name", "table__rank", "seat"))
 print(json.dumps({"sitting": sitting.number, "before": before, "after": game.round_count,
-                  "older": older}))
+                  "older": older, "seats": seats}))
 """
 
 
@@ -136,6 +137,11 @@ def test_a_movement_backup_restores_on_another_machine_and_the_night_carries_on(
     assert resumed.returncode == 0, resumed.stderr
     resume = json.loads(resumed.stdout.strip().splitlines()[-1])
     older = Path(resume.pop("older"))
+    # Everyone sits where the movement put them on the laptop that died.
+    seats = session.sittings.get(number=2).seatings.values_list(
+        "player__name", "table__rank", "seat"
+    )
+    assert resume.pop("seats") == [list(seat) for seat in sorted(seats)]
     assert resume == {"sitting": 2, "before": 0, "after": 1}
 
     # That database now holds the night (the refusal is tested below): --force replaces
