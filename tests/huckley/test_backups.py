@@ -49,8 +49,10 @@ def reasons(folder: Path) -> list[str]:
 @pytest.fixture
 def fresh_database(tmp_path: Path) -> Iterator[dict[str, str]]:
     """The environment of a manage.py on another machine: an empty database of the same
-    engine as the suite's."""
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SQLITE_PATH"}}
+    engine as the suite's. No Redis: its tasks run in the process, never on the suite's
+    Celery worker, which writes to the suite's database."""
+    drop = {"DATABASE_URL", "SQLITE_PATH", "REDIS_URL"}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     env["HUCKLEY_BACKUP_DIR"] = str(tmp_path / "other-machine-backups")
     if not POSTGRES:
         env["SQLITE_PATH"] = str(tmp_path / "other-machine.sqlite3")
