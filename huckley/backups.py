@@ -95,7 +95,8 @@ def _fsync(path: Path) -> None:
 def _sqlite_copy(source: str, target: Path) -> None:
     """One consistent snapshot of a live SQLite database into a new single file."""
     timeout = float(connections["default"].settings_dict.get("OPTIONS", {}).get("timeout", 20))
-    src = sqlite3.connect(source, timeout=timeout)
+    # mode=rw: a missing database is an error, not a new empty file.
+    src = sqlite3.connect(f"{Path(source).resolve().as_uri()}?mode=rw", uri=True, timeout=timeout)
     try:
         dst = sqlite3.connect(target)
         try:
@@ -307,8 +308,9 @@ def file_kind(path: Path) -> str:
 
 def _sqlite_migrations(path: Path) -> frozenset[tuple[str, str]]:
     try:
-        # Read-only and immutable: checking a backup never changes it.
-        db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+        # Read-only: checking a backup never changes it. (Not immutable: a database copied
+        # off a dead laptop with its -wal file beside it must be read with that file.)
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as error:
         raise BackupError(f"{path} cannot be opened as a SQLite database: {error}.") from error
     try:

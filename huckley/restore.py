@@ -51,7 +51,7 @@ def _restore_sqlite(path: Path) -> None:
     target = Path(backups.database_name())
     connections.close_all()
     target.parent.mkdir(parents=True, exist_ok=True)
-    source = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+    source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
         destination = sqlite3.connect(target, timeout=20)
         try:
