@@ -109,6 +109,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so that everything after it sees the real client address.
     "huckley.proxies.TrustedProxyMiddleware",
+    # Next, so that a request whose database connection was lost midway runs again
+    # through everything after it (huckley/retry.py says when that is safe).
+    "huckley.retry.LostConnectionRetryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from huckley.errors import UserError
+from huckley.retry import repeatable
 from scoring import services
 from scoring.games import RoundForm, family_for, in_seat_order
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
@@ -175,6 +176,7 @@ def _render_game(
     )
 
 
+@repeatable  # entering a round again with the same numbers stores it once
 @require_http_methods(["POST"])
 def round_enter(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(_game_qs(), pk=pk)

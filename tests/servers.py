@@ -76,9 +76,7 @@ def database_url() -> str:
 
 
 def node_env(**extra: str) -> dict[str, str]:
-    env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "HUCKLEY_STRICT"))
-    }
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "HUCKLEY_STRICT"))}
     env.update(
         DATABASE_URL=database_url(),
         REDIS_URL=settings.REDIS_URL,

@@ -137,9 +137,7 @@ def double_entry_game(make_session: Callable[..., Session], director: Any) -> tu
 
 def two_scorers(token: str) -> list[Client]:
     """Two phones at one table: the same scorer link, each its own device."""
-    return [
-        Client(headers={"X-Scorer-Token": token, "X-Device-Id": f"phone-{i}"}) for i in (1, 2)
-    ]
+    return [Client(headers={"X-Scorer-Token": token, "X-Device-Id": f"phone-{i}"}) for i in (1, 2)]
 
 
 @pytest.mark.parametrize("attempt", range(3))

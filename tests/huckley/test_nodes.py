@@ -73,7 +73,7 @@ def test_a_movement_confirmed_on_one_node_is_read_at_once_on_the_other(
     url = f"/api/sessions/{played.pk}/movement/"
 
     # The same movement confirmed on both nodes at the same moment: one wins.
-    answers = at_once([lambda n=n: n.post(url, {"sitting": 1}) for n in nodes])  # type: ignore[misc]
+    answers = at_once([lambda n=n: n.post(url, {"sitting": 1}) for n in nodes])
     assert sorted(a.status for a in answers) == [201, 409]
     winner = next(i for i, a in enumerate(answers) if a.status == 201)
     loser = answers[1 - winner].json()
@@ -87,9 +87,8 @@ def test_a_movement_confirmed_on_one_node_is_read_at_once_on_the_other(
     read = other.get(f"/api/sittings/{moved['id']}/").json()
     assert read["tables"] == moved["tables"]
     assert other.get(f"/api/sessions/{played.pk}/").json()["current_sitting"]["number"] == 2
-    for seating in Seating.objects.filter(sitting__number=2, sitting__session=played).select_related(
-        "player", "table"
-    ):
+    seatings = Seating.objects.filter(sitting__number=2, sitting__session=played)
+    for seating in seatings.select_related("player", "table"):
         query = urlencode({"name": seating.player.name})
         page = other.get(f"/sessions/{played.pk}/?{query}").body.decode()
         assert f"table <strong>{seating.table.rank}</strong>" in page, seating.player.name
@@ -110,7 +109,7 @@ def test_two_nodes_cannot_both_accept_a_round(
         headers = {"X-Scorer-Token": link.token}
         answers = at_once(
             [
-                lambda n=n, r=r: n.post(url, r, headers=headers)  # type: ignore[misc]
+                lambda n=n, r=r, u=url, h=headers: n.post(u, r, headers=h)  # type: ignore[misc]
                 for n, r in zip(nodes, rounds, strict=True)
             ]
         )
