@@ -207,3 +207,58 @@ def server_errors(node: Node) -> str:
     """Tracebacks in a node's log (an unhandled error is logged there)."""
     text = node.log.read_text(errors="replace")
     return text if "Traceback" in text else ""
+
+
+@dataclass
+class Worker:
+    """One Celery worker process (the solo pool: the task runs in this very process)."""
+
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def kill(self) -> None:
+        """SIGKILL: no ack, no clean-up, as when a machine dies or the OOM killer strikes."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@contextlib.contextmanager
+def celery_worker(queue: str, log: Path, **env: str) -> Iterator[Worker]:
+    """A worker on this test's database and Redis that takes tasks from `queue` only (so
+    that no other worker, such as the one .ci/run starts, takes the test's tasks)."""
+    celery = str(Path(sys.executable).parent / "celery")
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            [
+                celery,
+                "-A",
+                "huckley",
+                "worker",
+                "--pool=solo",
+                f"--queues={queue}",
+                f"--hostname={queue}-{time.monotonic_ns()}@%h",
+                "--without-mingle",
+                "--without-gossip",
+                "--loglevel=warning",
+            ],
+            cwd=REPO,
+            env=node_env(CONN_MAX_AGE="0", **env),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    worker = Worker(process=process, log=log)
+    try:
+        yield worker
+    finally:
+        worker.stop()
