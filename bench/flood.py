@@ -396,6 +396,8 @@ def main() -> None:
         "scorers": args.scorers,
         "tables": tables,
         "submissions_planned": args.submissions,
+        # Fewer when a table has played all the games of its sitting first.
+        "submissions": sum(tally.kinds.values()),
         "requests_sent": tally.sent,
         "seconds": round(elapsed, 1),
         "requests_per_s": round(tally.sent / elapsed, 1),
@@ -425,6 +427,7 @@ def main() -> None:
 def print_table(report: dict[str, Any]) -> None:
     rows = [
         ("scorers x submissions", f"{report['scorers']} x {report['submissions_planned']}"),
+        ("submissions made", f"{report['submissions']} ({report['kinds']})"),
         ("requests sent", report["requests_sent"]),
         ("seconds, requests/s", f"{report['seconds']}, {report['requests_per_s']}"),
         ("answers", ", ".join(f"{k}: {v}" for k, v in report["statuses"].items())),
