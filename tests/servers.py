@@ -211,7 +211,8 @@ def server_errors(node: Node) -> str:
 
 @dataclass
 class Worker:
-    """One Celery worker process (the solo pool: the task runs in this very process)."""
+    """One Celery worker process (with the solo pool the task runs in this very process;
+    with prefork, in a child of it)."""
 
     process: subprocess.Popen[bytes]
     log: Path
@@ -221,6 +222,11 @@ class Worker:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=10)
+
+    def children(self) -> list[int]:
+        """The pool's processes (Linux: /proc)."""
+        path = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in path.read_text().split()] if path.exists() else []
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -233,7 +239,7 @@ class Worker:
 
 
 @contextlib.contextmanager
-def celery_worker(queue: str, log: Path, **env: str) -> Iterator[Worker]:
+def celery_worker(queue: str, log: Path, *, pool: str = "solo", **env: str) -> Iterator[Worker]:
     """A worker on this test's database and Redis that takes tasks from `queue` only (so
     that no other worker, such as the one .ci/run starts, takes the test's tasks)."""
     celery = str(Path(sys.executable).parent / "celery")
@@ -244,7 +250,8 @@ def celery_worker(queue: str, log: Path, **env: str) -> Iterator[Worker]:
                 "-A",
                 "huckley",
                 "worker",
-                "--pool=solo",
+                f"--pool={pool}",
+                "--concurrency=1",
                 f"--queues={queue}",
                 f"--hostname={queue}-{time.monotonic_ns()}@%h",
                 "--without-mingle",

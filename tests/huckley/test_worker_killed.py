@@ -1,7 +1,8 @@
 """A Celery worker SIGKILLed in the middle of a task (docs/operations.md, Faults): the
 task is acknowledged late, so it stays in Redis's unacknowledged set; once it is older
 than the visibility timeout a worker that is back takes it again, and since the task
-recomputes from the database its effect happens exactly once.
+recomputes from the database its effect happens exactly once. A pool process killed
+alone puts its task back at once.
 
 The test holds the club's row lock, so the ratings task (which takes that lock first)
 is caught mid-run; it kills the worker there, releases the lock, starts a new worker and
@@ -10,8 +11,10 @@ times the task's second run. It shortens the visibility timeout to 10 s to stay 
 from __future__ import annotations
 
 import os
+import signal
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,11 +61,12 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str) -> float:
     return time.monotonic() - start
 
 
-def test_a_task_whose_worker_was_killed_runs_again_once_a_worker_is_back(
-    make_session: Callable[..., Session], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def stale(make_session: Callable[..., Session], monkeypatch: pytest.MonkeyPatch) -> Stale:
+    """A finished game whose ratings were computed once (eagerly, in this process, as a
+    worker would), kept as the expected rows, then deleted: a recompute must bring them
+    back."""
     needs_postgres_and_redis()
-    # A finished game, its ratings computed in this process (eagerly), as a worker would.
     monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)
@@ -72,46 +76,71 @@ def test_a_task_whose_worker_was_killed_runs_again_once_a_worker_is_back(
     assert len(expected) == 4
     RatingHistory.objects.filter(club=session.club).delete()
     Rating.objects.filter(club=session.club).delete()
+    return Stale(session=session, game=game, expected=expected)
 
-    queue = f"huckley-killed-{os.getpid()}"
-    env = {
+
+@dataclass
+class Stale:
+    session: Session
+    game: Game
+    expected: list[tuple[Any, ...]]
+
+    def queue_the_task(self, queue: str) -> None:
+        tasks.ratings_recompute_from_game.apply_async(
+            args=(self.session.club_id, self.game.rules_id, self.game.pk), queue=queue
+        )
+
+    def recomputed_once(self) -> None:
+        # Exactly once in effect: the same rows as one run, whatever ran twice.
+        time.sleep(1)
+        assert ratings_of(self.game) == self.expected
+        assert Rating.objects.filter(club=self.session.club).count() == 4
+
+
+def worker_env() -> dict[str, str]:
+    return {
         "DATABASE_URL": f"{database_url()}?application_name={APP}",
         "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY),
     }
+
+
+def task_waits_on_the_lock(db: psycopg.Connection[Any]) -> bool:
+    row = db.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s "
+        "AND wait_event_type = 'Lock'",
+        [APP],
+    ).fetchone()
+    return bool(row and row[0])
+
+
+def lock_club(locker: psycopg.Connection[Any], club_id: int) -> None:
+    locker.execute("SELECT 1 FROM tournaments_club WHERE id = %s FOR UPDATE", [club_id])
+
+
+def test_a_task_whose_worker_was_killed_runs_again_once_a_worker_is_back(
+    stale: Stale, tmp_path: Path
+) -> None:
+    queue = f"huckley-killed-{os.getpid()}"
     log = tmp_path / "worker.log"
     with admin() as db, admin() as locker:
         with locker.transaction():
-            locker.execute(
-                "SELECT 1 FROM tournaments_club WHERE id = %s FOR UPDATE", [session.club_id]
-            )
-            with celery_worker(queue, log, **env) as first:
-                tasks.ratings_recompute_from_game.apply_async(
-                    args=(session.club_id, game.rules_id, game.pk), queue=queue
-                )
-
-                def task_waits_on_the_lock() -> bool:
-                    row = db.execute(
-                        "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s "
-                        "AND wait_event_type = 'Lock'",
-                        [APP],
-                    ).fetchone()
-                    return bool(row and row[0])
-
-                wait_for(task_waits_on_the_lock, 60, "the worker starting the task")
+            lock_club(locker, stale.session.club_id)
+            with celery_worker(queue, log, **worker_env()) as first:
+                stale.queue_the_task(queue)
+                wait_for(lambda: task_waits_on_the_lock(db), 60, "the worker starting the task")
                 first.kill()
                 killed_at = time.monotonic()
         # The lock is released; the killed worker's transaction never committed.
-        assert ratings_of(game) == []
+        assert ratings_of(stale.game) == []
 
-        with celery_worker(queue, log, **env):
+        with celery_worker(queue, log, **worker_env()):
             back_at = time.monotonic()
             waited = wait_for(
-                lambda: len(ratings_of(game)) == 4, VISIBILITY + 40, "the task running again"
+                lambda: len(ratings_of(stale.game)) == 4,
+                VISIBILITY + 40,
+                "the task running again",
             )
-            # Exactly once in effect: the same rows as one run, whatever ran twice.
-            time.sleep(1)
-            assert ratings_of(game) == expected
-            assert Rating.objects.filter(club=session.club).count() == 4
+            stale.recomputed_once()
     since_kill = time.monotonic() - killed_at
     print(
         f"\ntask ran again {waited:.1f} s after a worker was back, "
@@ -119,3 +148,30 @@ def test_a_task_whose_worker_was_killed_runs_again_once_a_worker_is_back(
     )
     assert waited <= VISIBILITY + 20, log.read_text()[-3000:]
     assert back_at - killed_at < VISIBILITY, "the test meant to have the worker back early"
+
+
+def test_a_task_whose_pool_process_was_killed_runs_again_at_once(
+    stale: Stale, tmp_path: Path
+) -> None:
+    # The OOM killer's usual victim: the pool process running the task, not the worker.
+    queue = f"huckley-child-killed-{os.getpid()}"
+    log = tmp_path / "worker.log"
+    # A visibility timeout of a minute: a task back sooner was put back by the worker.
+    env = worker_env() | {"CELERY_VISIBILITY_TIMEOUT": "60"}
+    prefork = celery_worker(queue, log, pool="prefork", **env)
+    with admin() as db, admin() as locker, prefork as worker:
+        with locker.transaction():
+            lock_club(locker, stale.session.club_id)
+            stale.queue_the_task(queue)
+            wait_for(lambda: task_waits_on_the_lock(db), 60, "the pool starting the task")
+            (child,) = worker.children()
+            os.kill(child, signal.SIGKILL)
+            killed_at = time.monotonic()
+            time.sleep(0.5)
+            assert ratings_of(stale.game) == []
+        # Put back at once (CELERY_TASK_REJECT_ON_WORKER_LOST), not after the visibility
+        # timeout, and run by the pool process that replaces the dead one.
+        waited = wait_for(lambda: len(ratings_of(stale.game)) == 4, 30, "the task running again")
+        stale.recomputed_once()
+    print(f"\ntask ran again {time.monotonic() - killed_at:.1f} s after its process was killed")
+    assert waited < 30, log.read_text()[-3000:]
