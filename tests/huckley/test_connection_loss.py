@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import psycopg
 import pytest
@@ -27,8 +28,8 @@ from tournaments.models import Session
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 APP = "huckley-under-fire"
-SECONDS = 8.0
-KILL_EVERY = 1.0  # the probe killed every 2 s; a request takes ~0.1 s
+SECONDS = 10.0
+KILL_EVERY = 2.0  # as the probe did
 
 
 def admin() -> psycopg.Connection[Any]:
@@ -95,6 +96,7 @@ def test_killing_the_apps_database_connections_under_load_loses_and_breaks_nothi
                 f"/api/games/{game_id}/rounds/", {"number": number, **data}, headers=headers
             )
             answers.append((f"round {game_id}/{number}", answer.status))
+            assert answer.status in (201, 409), (number, answer.status, answer.body[:300])
             if answer.status == 409:  # a retry of a round that had committed: it is there
                 assert answer.json()["code"] == "round_number_taken", answer.json()
                 assert answer.json()["game"]["round_count"] == number
@@ -105,7 +107,7 @@ def test_killing_the_apps_database_connections_under_load_loses_and_breaks_nothi
         pages = itertools.cycle(
             [
                 f"/sessions/{session.pk}/",
-                f"/sessions/{session.pk}/?name={names[i % len(names)].replace(' ', '+')}",
+                f"/sessions/{session.pk}/?{urlencode({'name': names[i % len(names)]})}",
                 f"/api/sessions/{session.pk}/",
                 f"/sessions/{session.pk}/standings/",
                 f"/api/games/{games[i % len(games)].pk}/",
@@ -122,8 +124,16 @@ def test_killing_the_apps_database_connections_under_load_loses_and_breaks_nothi
             while not stop.wait(KILL_EVERY):
                 kills.append(kill_app_backends(db))
 
-    threads = [threading.Thread(target=scorer, args=(g.pk,)) for g in games]
-    threads += [threading.Thread(target=reader, args=(i,)) for i in range(4)]
+    failures: list[BaseException] = []
+
+    def guarded(work: Callable[[int], None], arg: int) -> None:
+        try:
+            work(arg)
+        except BaseException as exc:  # reported on the test's thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=guarded, args=(scorer, g.pk)) for g in games]
+    threads += [threading.Thread(target=guarded, args=(reader, i)) for i in range(4)]
     kill_thread = threading.Thread(target=killer)
     kill_thread.start()
     for t in threads:
@@ -133,9 +143,10 @@ def test_killing_the_apps_database_connections_under_load_loses_and_breaks_nothi
     stop.set()
     kill_thread.join(timeout=10)
 
+    assert not failures, failures
     server_errors = [(what, status) for what, status in answers if status >= 500]
     assert not server_errors, (server_errors, node.log.read_text(errors="replace")[-3000:])
-    assert sum(kills) >= 10, f"only {sum(kills)} backends were killed: the test proved little"
+    assert sum(kills) >= 8, f"only {sum(kills)} backends were killed: the test proved little"
     log = node.log.read_text(errors="replace")
     retried = log.count("running it again")
     assert retried >= 3, "no kill landed during a request: the retry was not exercised"
