@@ -23,6 +23,9 @@ game's change history, or stored numbers with a gap), 5xx answers, and conflicts
 answered 409 with the game's state (`game` with its round count). It prints a table
 and JSON (`--json FILE` writes it too) and exits 1 on any loss, duplicate or 5xx.
 docs/performance.md ("Flood") records the figures with the command and the machine.
+
+One module on purpose, like bench/load.py: the session it builds, the scorers that drive
+it and the check that reads it back are one script, run as one command.
 """
 
 from __future__ import annotations
