@@ -103,3 +103,11 @@ def test_views_marked_repeatable_run_again_after_a_write(path: str, again: bool)
     watch = retry._Watch()
     watch.may_have_committed = True
     assert retry._may_run_again(request, watch, retry._keep_body(request)) is again
+
+
+@pytest.mark.django_db
+def test_a_page_that_lost_its_connection_three_times_says_so_in_plain_words() -> None:
+    page = retry._unavailable(RequestFactory().get("/sessions/1/"))
+    assert page.status_code == 503
+    assert page["Retry-After"] == "1"
+    assert b"The database could not be reached just now" in page.content
