@@ -16,7 +16,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -34,6 +33,7 @@ from django.db import connection
 
 import engine
 from huckley.venue import _server_command
+from tests.servers import free_ports
 
 ROOT = Path(__file__).resolve().parents[2]
 SCORERS = 20
@@ -68,18 +68,6 @@ print(json.dumps(links))
 """.replace("PLAYERS", str(SCORERS * 4))
 
 
-def _free_port() -> int:
-    """A free port in this test's range (8300-8399), so it never takes another's."""
-    for port in random.sample(range(8300, 8400), 100):
-        with socket.socket() as sock:
-            try:
-                sock.bind(("0.0.0.0", port))
-            except OSError:
-                continue
-            return port
-    raise RuntimeError("no free port in 8300-8399")
-
-
 @pytest.fixture(scope="module")
 def venue(
     tmp_path_factory: pytest.TempPathFactory, django_db_setup: None
@@ -109,7 +97,7 @@ def venue(
     )
     assert setup.returncode == 0, setup.stderr
     links = json.loads(setup.stdout.strip().splitlines()[-1])
-    port = _free_port()
+    (port,) = free_ports(1)
     server = subprocess.Popen(
         _server_command(port, workers=3),
         cwd=ROOT,
