@@ -173,7 +173,8 @@ class UnknownSheet(SessionSheet):
     )
     def get(self, request: Request, session_id: int, sheet: str) -> HttpResponse:
         raise exceptions.NotFound(
-            f"There is no sheet “{sheet[:40]}”: print one of {', '.join(SHEETS)}.",
+            f"There is no sheet “{sheet[:40]}”: print one of {', '.join(SHEETS[:-1])} "
+            f"or {SHEETS[-1]}.",
             code="sheet_unknown",
         )
 
