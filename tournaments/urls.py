@@ -78,6 +78,9 @@ urlpatterns = [
     path("director/tables/<int:pk>/scorer-link/", director.scorer_links, name="scorer_links"),
     # Scorers
     path("score/<str:token>/", scorers.scorer_open, name="scorer_open"),
+    # Table cards (docs/tournament.md, "Table cards"): short, because they are printed.
+    path("t/<str:token>/", scorers.table_card, name="table_card"),
+    path("c/<str:token>/", scorers.club_card, name="club_card"),
     # Players
     path("me/", players.my_games, name="my_games"),
 ]

@@ -16,7 +16,7 @@ from api.models import IdempotencyRecord
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tests.factories import ClubFactory, UserFactory
-from tournaments import services
+from tournaments import table_links
 from tournaments.models import (
     Placing,
     Player,
@@ -80,7 +80,7 @@ def token_client(user: Any) -> APIClient:
 
 
 def scorer_client(table_id: int, director: Any) -> APIClient:
-    link = services.scorer_link_create(table_id=table_id, user=director)
+    link = table_links.scorer_link_create(table_id=table_id, user=director)
     client = APIClient()
     client.credentials(HTTP_X_SCORER_TOKEN=link.token)
     return client
@@ -126,7 +126,7 @@ def roles(running: Session, top: Game, bottom: Game, director: Any) -> dict[str,
     other_director = UserFactory(username="other-director")
     ClubFactory().directors.add(other_director)
     revoked = scorer_client(top.table_id, director)
-    services.scorer_link_revoke(table_id=top.table_id, user=director)
+    table_links.scorer_link_revoke(table_id=top.table_id, user=director)
     signed_in = APIClient()
     signed_in.force_login(UserFactory(username="signed-in-stranger"))
     return {
