@@ -23,7 +23,7 @@ from api.schema import doc
 from api.views.base import ApiView
 from huckley.errors import UserError
 from printing import pdf, sheets
-from tournaments.models import Season, Session
+from tournaments.models import Club, Season, Session
 
 TAGS = ["printing"]
 SHEETS = ("table-cards", "score-sheets", "assignments", "standings")
@@ -161,6 +161,30 @@ class Standings(SessionSheet):
         return self.respond(pdf.ladder_pdf(ladder, paper, "Standings"))
 
 
+class TableCards(SessionSheet):
+    sheet = "table-cards"
+
+    @doc(
+        need=Need.DIRECT,
+        summary="Table cards (PDF)",
+        description="One card per table number: the number as large as the page allows, "
+        "the QR code of the table's permanent link (it opens the game now played at that "
+        "table, whatever the movement did, until the director replaces the card), the "
+        "link written out, and the rules. Only a director prints them: the link scores "
+        "the table.",
+        parameters=[PAPER],
+        responses=PDF_200,
+        errors=[400],
+        tags=TAGS,
+    )
+    def get(self, request: Request, session_id: int) -> HttpResponse:
+        paper = paper_of(request)
+        cards = sheets.table_cards(self.session, request.build_absolute_uri)
+        heading = sheets.session_heading(self.session)
+        empty = "This session has no table yet: its cards print once it has started."
+        return self.respond(pdf.table_cards_pdf(cards, paper, heading, empty=empty))
+
+
 class UnknownSheet(SessionSheet):
     @doc(
         need=Need.VIEW,
@@ -198,3 +222,29 @@ class SeasonStandings(ApiView):
         season = self.target.obj_as(Season)
         content = pdf.ladder_pdf(sheets.season_ladder(season), paper, "Season standings")
         return pdf_response(content, season.club.slug, "season", season.name, "standings")
+
+
+class ClubTableCards(ApiView):
+    def load_target(self, **kwargs: Any) -> Target:
+        club = get_object_or_404(Club, slug=kwargs["slug"])
+        return Target(club=club, obj=club)
+
+    @doc(
+        need=Need.DIRECT,
+        summary="The club's laminated table cards (PDF)",
+        description="One card per table number of the club's cards: each opens that "
+        "table in the club's running session (the page asks which when two run at "
+        "once). Issue or rotate them on the club's page first.",
+        parameters=[PAPER],
+        responses=PDF_200,
+        errors=[400],
+        tags=TAGS,
+    )
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        paper = paper_of(request)
+        club = self.target.obj_as(Club)
+        cards = sheets.club_cards(club, request.build_absolute_uri)
+        heading = sheets.Heading(title=club.name, subtitle="the club's table cards")
+        empty = "The club has no table cards yet: issue them on the club's page first."
+        content = pdf.table_cards_pdf(cards, paper, heading, empty=empty)
+        return pdf_response(content, club.slug, "table-cards")

@@ -8,6 +8,11 @@ from printing import api
 
 urlpatterns = [
     path(
+        "sessions/<int:session_id>/print/table-cards.pdf",
+        api.TableCards.as_view(),
+        name="print_table_cards",
+    ),
+    path(
         "sessions/<int:session_id>/print/score-sheets.pdf",
         api.ScoreSheets.as_view(),
         name="print_score_sheets",
@@ -31,5 +36,10 @@ urlpatterns = [
         "seasons/<int:season_id>/print/standings.pdf",
         api.SeasonStandings.as_view(),
         name="print_season_standings",
+    ),
+    path(
+        "clubs/<slug:slug>/print/table-cards.pdf",
+        api.ClubTableCards.as_view(),
+        name="print_club_table_cards",
     ),
 ]

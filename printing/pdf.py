@@ -397,7 +397,9 @@ def _fit(canvas: Canvas, text: str, font: str, size: float, width: float) -> flo
     return size if natural <= width else max(8.0, size * width / natural)
 
 
-def table_cards_pdf(cards: Sequence[TableCard], paper: Paper, heading: Heading) -> bytes:
+def table_cards_pdf(
+    cards: Sequence[TableCard], paper: Paper, heading: Heading, *, empty: str
+) -> bytes:
     """One card per page: the table's number as large as the page allows, the QR code of
     its permanent link, the link written out for a phone with no camera, and the rules."""
     regular, bold = fonts()
@@ -431,7 +433,7 @@ def table_cards_pdf(cards: Sequence[TableCard], paper: Paper, heading: Heading) 
         canvas.showPage()
     if not cards:
         canvas.setFont(regular, 14)
-        canvas.drawString(MARGIN, height - MARGIN - 14, "This session has no table yet.")
+        canvas.drawString(MARGIN, height - MARGIN - 14, empty)
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()

@@ -9,14 +9,15 @@ started yet).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import engine
 from huckley.errors import UserError
 from scoring.games import PrintColumn, family_for
 from scoring.models import Game
-from tournaments import club_selectors, selectors
-from tournaments.models import Season, Seating, Session, Sitting
+from tournaments import card_selectors, club_selectors, selectors
+from tournaments.models import Club, Season, Seating, Session, Sitting
 
 
 class SittingNotFound(UserError):
@@ -258,3 +259,28 @@ class TableCard:
     url: str
     rules_name: str
     caption: str
+
+
+def table_cards(session: Session, absolute: Callable[[str], str]) -> list[TableCard]:
+    """The session's live cards (`tournaments.card_selectors`), one per table number;
+    `absolute` turns a card's path into the full URL its QR code holds."""
+    caption = f"{session.name} · {session.club.name} · {session.date.isoformat()}"
+    return [
+        TableCard(number=c.number, url=absolute(c.url), rules_name=c.rules_name, caption=caption)
+        for c in card_selectors.table_cards(session)
+    ]
+
+
+def club_cards(club: Club, absolute: Callable[[str], str]) -> list[TableCard]:
+    """The club's live laminated cards: each opens its table in whichever session of the
+    club is running."""
+    return [
+        TableCard(
+            number=c.number,
+            url=absolute(c.url),
+            rules_name=f"Every session of {club.name}",
+            caption="Keep this card: it works at every club night until the club's cards "
+            "are replaced.",
+        )
+        for c in card_selectors.club_table_cards(club)
+    ]
