@@ -1,0 +1,104 @@
+"""Where a director finds the sheets: the Print panel of the session's page and the
+club page's ladder; and what a sheet costs: a fixed number of queries, whatever the
+size of the night."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tournaments.models import Club, Season, Session
+
+pytestmark = pytest.mark.django_db
+
+
+def page(user: Any, path: str) -> str:
+    client = Client()
+    client.force_login(user)
+    response = client.get(path)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_print_panel_offers_every_sheet_of_the_current_sitting_and_both_papers(
+    make_session: Callable[..., Session], director: Any
+) -> None:
+    session = make_session(8)
+    html = page(director, reverse("tournaments:manage", args=[session.pk]))
+    panel = html[html.index('aria-labelledby="print-title"') :]
+    for sheet in ("table-cards", "assignments", "score-sheets"):
+        assert f'formaction="/api/sessions/{session.pk}/print/{sheet}.pdf"' in panel
+    assert f'action="/api/sessions/{session.pk}/print/standings.pdf"' in panel
+    assert '<option value="a4">A4</option><option value="letter">Letter</option>' in panel
+    assert re.search(r'name="sitting" min="1" max="1" value="1"', panel)
+
+
+def test_before_the_start_the_panel_offers_only_the_standings(
+    make_session: Callable[..., Session], director: Any
+) -> None:
+    session = make_session(8, start=False)
+    html = page(director, reverse("tournaments:manage", args=[session.pk]))
+    assert "print/standings.pdf" in html
+    assert "print/table-cards.pdf" not in html
+    assert 'name="sitting"' not in html
+
+
+def test_the_club_page_prints_the_season_ladder_and_directors_the_clubs_cards(
+    club: Club, season: Season, director: Any
+) -> None:
+    html = page(director, reverse("tournaments:club", args=[club.slug]))
+    assert f'href="/api/seasons/{season.pk}/print/standings.pdf?paper=letter"' in html
+    assert f'href="/api/clubs/{club.slug}/print/table-cards.pdf"' in html
+    public = Client().get(reverse("tournaments:club", args=[club.slug])).content.decode()
+    assert f"/api/seasons/{season.pk}/print/standings.pdf" in public
+    assert "table-cards.pdf" not in public
+
+
+SHEETS = ("table-cards", "score-sheets", "assignments", "standings")
+
+
+def test_each_sheet_reads_the_same_number_of_queries_for_eight_players_or_forty(
+    make_session: Callable[..., Session],
+    director: Any,
+    api_as: Callable[..., Any],
+    django_assert_max_num_queries: Any,
+) -> None:
+    small, large = make_session(8, seed=1), make_session(40, seed=2)
+    api = api_as(director)
+    for sheet in SHEETS:
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as counted:
+            assert api.get(f"/api/sessions/{small.pk}/print/{sheet}.pdf").status_code == 200
+        with django_assert_max_num_queries(len(counted)):
+            assert api.get(f"/api/sessions/{large.pk}/print/{sheet}.pdf").status_code == 200
+        with django_assert_max_num_queries(12):
+            api.get(f"/api/sessions/{large.pk}/print/{sheet}.pdf")
+
+
+def test_a_night_of_a_thousand_players_prints_in_seconds(
+    make_session: Callable[..., Session],
+    director: Any,
+    api_as: Callable[..., Any],
+    pdf_text: Callable[[bytes], list[str]],
+) -> None:
+    """The festival's size: 250 tables. The slowest test of this folder (about 20 s on
+    two cores, most of it starting the session), kept because it is the promise."""
+    session = make_session(1000, seed=3)
+    api = api_as(director)
+    for sheet, pages in (("assignments", 30), ("score-sheets", 250), ("table-cards", 250)):
+        started = time.perf_counter()
+        response = api.get(f"/api/sessions/{session.pk}/print/{sheet}.pdf")
+        elapsed = time.perf_counter() - started
+        assert response.status_code == 200
+        assert elapsed < 30, f"{sheet} took {elapsed:.1f} s"
+        text = pdf_text(bytes(response.content))
+        assert len(text) >= pages, (sheet, len(text))
+    assert "Table 250" in text[-1]
