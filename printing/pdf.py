@@ -79,10 +79,16 @@ def fonts() -> tuple[str, str]:
     return "Helvetica", "Helvetica-Bold"
 
 
-def style(size: float, *, bold: bool = False, center: bool = False) -> ParagraphStyle:
+@cache
+def style(
+    size: float, *, bold: bool = False, center: bool = False, split: bool = True
+) -> ParagraphStyle:
+    """A paragraph style; `split=False` never cuts a word across lines (the caller has
+    made every word fit)."""
     regular, heavy = fonts()
     return ParagraphStyle(
-        f"s{size}{bold}{center}",
+        f"s{size}{bold}{center}{split}",
+        splitLongWords=int(split),
         fontName=heavy if bold else regular,
         fontSize=size,
         leading=size * 1.2,
@@ -307,9 +313,18 @@ def assignments_pdf(rows: Sequence[Assignment], paper: Paper, heading: Heading, 
         [r.name, str(r.table) if r.table is not None else "sits out", str(r.seat or "")]
         for r in rows
     ]
-    name_style = style(WALL_FONT)
+    room = width * 0.6 - 12
+
+    def name_cell(name: str) -> Paragraph:
+        # A name wraps between its words; a single word too long for the column is set
+        # smaller rather than broken in two.
+        longest = max(name.split() or [name], key=len)
+        return Paragraph(
+            escape(name), style(_fit(longest, fonts()[0], WALL_FONT, room), split=False)
+        )
+
     cells: list[list[Any]] = [data[0]] + [
-        [Paragraph(escape(name), name_style), table, seat] for name, table, seat in data[1:]
+        [name_cell(name), table, seat] for name, table, seat in data[1:]
     ]
     table = Table(
         cells,
@@ -411,7 +426,7 @@ def _qr(canvas: Canvas, url: str, x: float, y: float, side: float) -> None:
     canvas.restoreState()
 
 
-def _fit(canvas: Canvas, text: str, font: str, size: float, width: float) -> float:
+def _fit(text: str, font: str, size: float, width: float) -> float:
     """The largest size up to `size` at which `text` fits `width`."""
     natural = pdfmetrics.stringWidth(text, font, size)
     return size if natural <= width else max(8.0, size * width / natural)
@@ -434,7 +449,7 @@ def table_cards_pdf(
         number = str(card.number)
         canvas.setFont(bold, 28)
         canvas.drawCentredString(width / 2, height - MARGIN - 28, label)
-        size = _fit(canvas, number, bold, 220, inner)
+        size = _fit(number, bold, 220, inner)
         canvas.setFont(bold, size)
         canvas.drawCentredString(width / 2, height - MARGIN - 40 - size * 0.8, number)
         side = min(95 * mm, inner)
@@ -443,7 +458,7 @@ def table_cards_pdf(
         y = qr_top - side - 24
         canvas.setFont(regular, 14)
         canvas.drawCentredString(width / 2, y, "Scan to score this table's game, all night:")
-        url_size = _fit(canvas, card.url, bold, 16, inner)
+        url_size = _fit(card.url, bold, 16, inner)
         canvas.setFont(bold, url_size)
         canvas.drawCentredString(width / 2, y - 24, card.url)
         canvas.setFont(regular, 16)

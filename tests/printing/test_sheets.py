@@ -218,3 +218,31 @@ def test_an_earlier_sitting_prints_with_sitting(
         assert f"{name} {rank} {seat}" in text
     current = " ".join(pdf_text(get_pdf(api_as(), url(session, "assignments"))))
     assert "Where to sit · sitting 2" in current
+
+
+def test_names_in_any_script_and_of_any_length_print_whole(
+    make_session: Callable[..., Session],
+    api_as: Callable[..., Any],
+    director: Any,
+    pdf_text: Callable[[bytes], list[str]],
+) -> None:
+    session = make_session(8, start=False)
+    odd = {
+        "Zoë O'Brien-Smith & <Co>",
+        "Łukasz Żółć",
+        "王小明",
+        "Maximiliana Bartholomew-Featherstonehaugh of Little Snoring",
+    }
+    for entry, name in zip(session.entries.order_by("pk"), sorted(odd), strict=False):
+        entry.player.name = name
+        entry.player.save()
+    from tournaments import services
+
+    services.session_start(session_id=session.pk, user=director)
+    for sheet in ("score-sheets", "assignments"):
+        text = " ".join(pdf_text(get_pdf(api_as(director), url(session, sheet))))
+        # Markup characters print as themselves; a long name wraps between its words,
+        # and a long word is set smaller rather than cut.
+        assert "Zoë O'Brien-Smith & <Co>" in text
+        for word in ("Maximiliana", "Bartholomew-Featherstonehaugh", "Snoring"):
+            assert f" {word} " in f" {text} "
