@@ -59,7 +59,8 @@ def sitting_number(request: Request) -> int | None:
     text = request.query_params.get("sitting", "").strip()
     if not text:
         return None
-    if not text.isdigit() or int(text) < 1:
+    # ASCII digits only: str.isdigit() also accepts "¹", which int() refuses.
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
         raise UserError(
             "sitting_invalid",
             "The sitting is a whole number from 1 (for example ?sitting=2).",
