@@ -90,7 +90,9 @@ def test_an_unknown_paper_is_a_400_that_says_which_papers_exist(
     make_session: Callable[..., Session], api_as: Callable[..., Any], director: Any
 ) -> None:
     session = make_session(8)
-    for paper, sheet in zip(["a3", "A5", "letterx", "%00"], [*PUBLIC_SHEETS, "table-cards"]):
+    for paper, sheet in zip(
+        ["a3", "A5", "letterx", "%00"], [*PUBLIC_SHEETS, "table-cards"], strict=True
+    ):
         response = api_as(director).get(url(session, sheet, f"?paper={paper}"))
         assert response.status_code == 400
         assert response.json() == {
