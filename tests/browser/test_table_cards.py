@@ -6,12 +6,15 @@ violation. Screenshots go to $HUCKLEY_SCREENSHOTS or the test's tmp dir."""
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+import zxingcpp
 from axe_playwright_python.sync_playwright import Axe
+from PIL import Image
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Round
@@ -149,6 +152,7 @@ def test_a_sitting_through_the_table_cards_and_every_page_a_scorer_sees(
 
 def test_a_director_replaces_a_card_and_rotates_the_clubs_from_a_phone(
     new_page: Callable[..., Page],
+    live_server: Any,
     sign_in: Callable[[Page, str], None],
     screenshots: Callable[[Page, str], Any],
     make_session: Callable[..., Session],
@@ -164,6 +168,15 @@ def test_a_director_replaces_a_card_and_rotates_the_clubs_from_a_phone(
     desk.get_by_role("link", name="Show the cards with their QR codes").click()
     expect(desk.get_by_role("img", name="QR code of the card of table 2")).to_be_visible()
     check_page(desk, screenshots, "21-session-cards")
+    # Scanned from the screen: the QR code of table 1 is its card's link.
+    qr = desk.get_by_role("img", name="QR code of the card of table 1").screenshot()
+    decoded = zxingcpp.read_barcodes(Image.open(io.BytesIO(qr)))
+    assert [d.text for d in decoded] == [
+        f"{live_server.url}{card_selectors.table_cards(session)[0].url}"
+    ]
+    phone = new_page(PHONE)
+    phone.goto(decoded[0].text)
+    expect(phone.get_by_text("You can now enter results for table 1.")).to_be_visible()
     desk.get_by_role("link", name="Replace the card of table 2…").click()
     expect(desk.get_by_role("heading", name="Replace the card of table 2?")).to_be_visible()
     desk.get_by_role("button", name="Replace card").click()
