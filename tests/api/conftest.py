@@ -18,6 +18,7 @@ from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tests.factories import ClubFactory, UserFactory
 from tournaments import table_links
 from tournaments.models import (
+    ClubTableCard,
     Placing,
     Player,
     ScorerLink,
@@ -27,6 +28,7 @@ from tournaments.models import (
     SessionStanding,
     Sitting,
     Table,
+    TableCard,
 )
 
 
@@ -65,6 +67,8 @@ def db_state() -> tuple[Any, ...]:
         list(RoundChange.objects.order_by("pk").values_list("pk")),
         list(PendingRound.objects.order_by("pk").values_list("pk", "data")),
         list(ScorerLink.objects.order_by("pk").values_list("pk", "revoked_at")),
+        list(TableCard.objects.order_by("pk").values_list("pk", "token", "replaced_at")),
+        list(ClubTableCard.objects.order_by("pk").values_list("pk", "token", "replaced_at")),
         list(Player.objects.order_by("pk").values_list("pk", "name")),
         Placing.objects.count(),
         SessionStanding.objects.count(),

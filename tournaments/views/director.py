@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
 from huckley.qr import qr_svg
-from tournaments import movements, selectors, services, table_links
+from tournaments import card_selectors, movements, selectors, services, table_links
 from tournaments.forms import AddPlayersForm, SessionForm
 from tournaments.models import Club, ScorerLink, Season, Session, SessionPlayer, Table
 from tournaments.permissions import can_direct, live_links
@@ -71,6 +71,7 @@ def _manage_context(session: Session) -> dict[str, Any]:
     names = {e.player_id: e.player.name for e in entries}
     return {
         "session": session,
+        "cards": card_selectors.table_cards(session) if sitting else [],
         "sitting": sitting,
         "progress": progress,
         "entries": entries,

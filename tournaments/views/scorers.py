@@ -30,7 +30,8 @@ def scorer_open(request: HttpRequest, token: str) -> HttpResponse:
         error = UserError(
             "scorer_link_expired",
             "This scorer link has expired (the sitting has moved on or the session "
-            "ended) or was revoked. Ask the director for a new one.",
+            "ended) or was revoked. Scan the card on your table, or ask the director for "
+            "a new link.",
         )
         return render(request, "error.html", {"error": error}, status=410)
     return _let_score(request, link, link.table.rank)
