@@ -102,3 +102,16 @@ def test_a_night_of_a_thousand_players_prints_in_seconds(
         text = pdf_text(bytes(response.content))
         assert len(text) >= pages, (sheet, len(text))
     assert "Table 250" in text[-1]
+
+
+def test_the_cards_pages_print_their_cards(
+    make_session: Callable[..., Session], director: Any, club: Club
+) -> None:
+    from tournaments import table_links
+
+    session = make_session(8)
+    html = page(director, reverse("tournaments:session_cards", args=[session.pk]))
+    assert f'href="/api/sessions/{session.pk}/print/table-cards.pdf?paper=letter"' in html
+    table_links.club_cards_issue(club_id=club.pk, count=2, user=director)
+    html = page(director, reverse("tournaments:club_cards", args=[club.slug]))
+    assert f'href="/api/clubs/{club.slug}/print/table-cards.pdf"' in html
