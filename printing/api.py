@@ -22,7 +22,7 @@ from api.permissions import Need, Target
 from api.schema import doc
 from api.views.base import ApiView
 from huckley.errors import UserError
-from printing import pdf, sheets
+from printing import pdf, services, sheets
 from tournaments.models import Club, Season, Session
 
 TAGS = ["printing"]
@@ -33,7 +33,8 @@ PAPER = OpenApiParameter(
     "paper",
     str,
     enum=sorted(pdf.PAPERS),
-    description="`a4` (the default) or `letter`; anything else is a 400 `paper_unknown`.",
+    description="`a4` or `letter`; by default the club's paper (A4 unless the club chose "
+    "Letter). Anything else is a 400 `paper_unknown`.",
 )
 SITTING = OpenApiParameter(
     "sitting",
@@ -43,15 +44,12 @@ SITTING = OpenApiParameter(
 )
 
 
-def paper_of(request: Request) -> pdf.Paper:
-    name = request.query_params.get("paper", "a4").strip().lower() or "a4"
+def paper_of(request: Request, club: Club) -> pdf.Paper:
+    """The paper asked for, else the club's own (`Club.paper`, A4 unless set)."""
+    name = request.query_params.get("paper", "").strip().lower() or club.paper
     paper = pdf.PAPERS.get(name)
     if paper is None:
-        raise UserError(
-            "paper_unknown",
-            "Choose the paper: a4 or letter (for example ?paper=letter).",
-            field="paper",
-        )
+        raise services.paper_refusal()
     return paper
 
 
@@ -111,7 +109,7 @@ class ScoreSheets(SessionSheet):
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
-        paper, number = paper_of(request), sitting_number(request)
+        paper, number = paper_of(request, self.session.club), sitting_number(request)
         sitting = sheets.pick_sitting(self.session, number)
         data = sheets.score_sheets(self.session, sitting)
         heading = sheets.session_heading(self.session, sitting)
@@ -133,7 +131,7 @@ class Assignments(SessionSheet):
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
-        paper, number = paper_of(request), sitting_number(request)
+        paper, number = paper_of(request, self.session.club), sitting_number(request)
         sitting = sheets.pick_sitting(self.session, number)
         heading = sheets.session_heading(self.session, sitting)
         rows = sheets.assignments(sitting)
@@ -157,7 +155,7 @@ class Standings(SessionSheet):
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
-        paper = paper_of(request)
+        paper = paper_of(request, self.session.club)
         ladder = sheets.session_ladder(self.session)
         return self.respond(pdf.ladder_pdf(ladder, paper, "Standings"))
 
@@ -179,7 +177,7 @@ class TableCards(SessionSheet):
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
-        paper = paper_of(request)
+        paper = paper_of(request, self.session.club)
         cards = sheets.table_cards(self.session, request.build_absolute_uri)
         heading = sheets.session_heading(self.session)
         empty = "This session has no table yet: its cards print once it has started."
@@ -219,8 +217,8 @@ class SeasonStandings(ApiView):
         tags=TAGS,
     )
     def get(self, request: Request, season_id: int) -> HttpResponse:
-        paper = paper_of(request)
         season = self.target.obj_as(Season)
+        paper = paper_of(request, season.club)
         content = pdf.ladder_pdf(sheets.season_ladder(season), paper, "Season standings")
         return pdf_response(content, season.club.slug, "season", season.name, "standings")
 
@@ -242,8 +240,8 @@ class ClubTableCards(ApiView):
         tags=TAGS,
     )
     def get(self, request: Request, slug: str) -> HttpResponse:
-        paper = paper_of(request)
         club = self.target.obj_as(Club)
+        paper = paper_of(request, club)
         cards = sheets.club_cards(club, request.build_absolute_uri)
         heading = sheets.Heading(title=club.name, subtitle="the club's table cards")
         empty = "The club has no table cards yet: issue them on the club's page first."

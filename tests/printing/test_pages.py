@@ -35,7 +35,7 @@ def test_the_print_panel_offers_every_sheet_of_the_current_sitting_and_both_pape
     for sheet in ("table-cards", "assignments", "score-sheets"):
         assert f'formaction="/api/sessions/{session.pk}/print/{sheet}.pdf"' in panel
     assert f'action="/api/sessions/{session.pk}/print/standings.pdf"' in panel
-    assert '<option value="a4">A4</option><option value="letter">Letter</option>' in panel
+    assert '<option value="a4" selected>A4</option><option value="letter">Letter</option>' in panel
     assert re.search(r'name="sitting" min="1" max="1" value="1"', panel)
 
 
@@ -115,3 +115,58 @@ def test_the_cards_pages_print_their_cards(
     table_links.club_cards_issue(club_id=club.pk, count=2, user=director)
     html = page(director, reverse("tournaments:club_cards", args=[club.slug]))
     assert f'href="/api/clubs/{club.slug}/print/table-cards.pdf"' in html
+
+
+def test_a_director_sets_the_clubs_paper_and_every_sheet_then_prints_on_it(
+    make_session: Callable[..., Session],
+    club: Club,
+    season: Season,
+    director: Any,
+    api_as: Callable[..., Any],
+    page_sizes: Callable[[bytes], list[tuple[int, int]]],
+) -> None:
+    session = make_session(8)
+    client = Client()
+    client.force_login(director)
+    html = client.get(reverse("tournaments:club_home", args=[club.slug])).content.decode()
+    assert 'action="/director/clubs/tuesday/paper/"' in html
+    response = client.post(reverse("printing:club_paper", args=[club.slug]), {"paper": "Letter"})
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.paper == "letter"
+    followed = client.get(response["Location"]).content.decode()
+    assert "The club&#x27;s sheets now print on Letter unless you pick another." in followed
+    api = api_as(director)
+    letter, a4 = (612, 792), (595, 842)
+    for path in (
+        f"/api/sessions/{session.pk}/print/assignments.pdf",
+        f"/api/sessions/{session.pk}/print/table-cards.pdf",
+        f"/api/seasons/{season.pk}/print/standings.pdf",
+    ):
+        assert set(page_sizes(api.get(path).content)) == {letter}, path
+        assert set(page_sizes(api.get(f"{path}?paper=a4").content)) == {a4}, path
+    manage = client.get(reverse("tournaments:manage", args=[session.pk])).content.decode()
+    assert '<option value="letter" selected>Letter</option>' in manage
+
+
+def test_only_a_director_sets_the_clubs_paper_and_only_to_a_paper(
+    club: Club, director: Any
+) -> None:
+    from tests.factories import UserFactory
+
+    path = reverse("printing:club_paper", args=[club.slug])
+    stranger = Client()
+    stranger.force_login(UserFactory())
+    assert stranger.post(path, {"paper": "letter"}).status_code == 403
+    anonymous = Client().post(path, {"paper": "letter"})
+    assert anonymous.status_code == 302
+    assert anonymous["Location"].startswith("/accounts/login/")
+    client = Client()
+    client.force_login(director)
+    assert client.get(path).status_code == 405
+    response = client.post(path, {"paper": "A3"}, follow=True)
+    assert (
+        "Choose the paper: a4 or letter (for example ?paper=letter)." in response.content.decode()
+    )
+    club.refresh_from_db()
+    assert club.paper == "a4"
