@@ -170,6 +170,8 @@ def _grid(
 # -- Score sheets ----------------------------------------------------------------------
 
 ROW_HEIGHT = 15
+#: The round number's column: "Round" in the header's type, whatever the other columns.
+ROUND_WIDTH = 32
 #: A table with more cells than this to a round is printed in landscape.
 PORTRAIT_MAX_COLUMNS = 16
 #: Lines per game: a game of most rules takes fewer rounds than MIN_ROWS; one that takes
@@ -223,15 +225,15 @@ def _game_table(sheet: ScoreSheet, game_index: int, width: float, rows: int) -> 
     # An empty list is an empty cell that ReportLab skips; "" would be drawn as text, and
     # 250 tables have 50,000 such cells.
     body: list[list[Any]] = [[str(n), *[[] for _ in top[1:]]] for n in range(1, rows + 1)]
-    # Widths: the round number narrow, a text column (a card, a name) wider, the players
+    # Widths: the round number fixed, a text column (a card, a name) wider, the players
     # sharing the rest, a tick column narrower than a number.
-    weights = [0.7] + [1.6 if c.kind == "text" else 1.0 for c in per_round]
+    weights = [1.6 if c.kind == "text" else 1.0 for c in per_round]
     for _ in sheet.players:
         weights += [0.9 if c.kind == "mark" else 1.0 for c in per_player]
-    unit = width / sum(weights)
+    unit = (width - ROUND_WIDTH) / sum(weights)
     table = Table(
         [top, sub, *body],
-        colWidths=[w * unit for w in weights],
+        colWidths=[ROUND_WIDTH, *[w * unit for w in weights]],
         rowHeights=[None, 11] + [ROW_HEIGHT] * rows,
         repeatRows=2,
     )
@@ -242,6 +244,9 @@ def _game_table(sheet: ScoreSheet, game_index: int, width: float, rows: int) -> 
             extra=[
                 *spans,
                 ("FONT", (0, 1), (-1, 1), fonts()[1], 6.5),
+                # Headers as wide as the narrow columns allow ("Dropped" over a tick box).
+                ("LEFTPADDING", (0, 0), (-1, 1), 1),
+                ("RIGHTPADDING", (0, 0), (-1, 1), 1),
                 ("ALIGN", (0, 0), (-1, -1), "CENTER"),
                 ("LINEAFTER", (fixed - 1, 0), (fixed - 1, -1), 1.5, colors.black),
                 *[
@@ -429,7 +434,7 @@ def _qr(canvas: Canvas, url: str, x: float, y: float, side: float) -> None:
 def _fit(text: str, font: str, size: float, width: float) -> float:
     """The largest size up to `size` at which `text` fits `width`."""
     natural = pdfmetrics.stringWidth(text, font, size)
-    return size if natural <= width else max(8.0, size * width / natural)
+    return size if natural <= width else max(5.0, size * width / natural)
 
 
 def table_cards_pdf(
@@ -461,10 +466,11 @@ def table_cards_pdf(
         url_size = _fit(card.url, bold, 16, inner)
         canvas.setFont(bold, url_size)
         canvas.drawCentredString(width / 2, y - 24, card.url)
-        canvas.setFont(regular, 16)
+        # Long session and club names are set smaller to fit the width, never cut.
+        canvas.setFont(regular, _fit(card.rules_name, regular, 16, inner))
         canvas.drawCentredString(width / 2, y - 54, card.rules_name)
-        canvas.setFont(regular, 11)
-        canvas.drawCentredString(width / 2, y - 76, card.caption[:100])
+        canvas.setFont(regular, _fit(card.caption, regular, 11, inner))
+        canvas.drawCentredString(width / 2, y - 76, card.caption)
         canvas.showPage()
     if not cards:
         canvas.setFont(regular, 14)
