@@ -5,6 +5,7 @@ holder do no more than a scorer link; only directors manage cards."""
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -359,3 +360,16 @@ def test_only_directors_of_the_club_manage_its_cards(running: Session, director:
             assert changed_tables(before) == [], role
         for url in reads:
             assert client.get(url).status_code == (403 if signed else 302), (role, url)
+
+
+def test_the_migration_gives_a_session_already_running_its_cards(
+    running: Session, make_session: Callable[..., Session]
+) -> None:
+    from django.apps import apps
+
+    migration = importlib.import_module("tournaments.migrations.0009_table_cards")
+    waiting = make_session(8, start=False, seed=3)
+    TableCard.objects.all().delete()
+    migration.cards_for_running_sessions(apps, None)
+    assert [c.number for c in card_selectors.table_cards(running)] == [1, 2]
+    assert card_selectors.table_cards(waiting) == []
