@@ -373,3 +373,21 @@ def test_the_migration_gives_a_session_already_running_its_cards(
     migration.cards_for_running_sessions(apps, None)
     assert [c.number for c in card_selectors.table_cards(running)] == [1, 2]
     assert card_selectors.table_cards(waiting) == []
+
+
+def test_opening_a_card_takes_a_fixed_number_of_queries(
+    make_session: Callable[..., Session], director: Any, django_assert_max_num_queries: Any
+) -> None:
+    session = make_session(13)
+    table_links.club_cards_issue(club_id=session.club_id, count=5, user=director)
+    for url, limit in [
+        # The first time, the card's link for the table is made; each open also saves the
+        # browser's session (the link's token) and a message.
+        (card_url(session, 3), 11),
+        (card_url(session, 3), 10),
+        (club_card_url(session, 2), 12),
+        (club_card_url(session, 5), 5),  # no table 5: a plain page
+    ]:
+        with django_assert_max_num_queries(limit):
+            response = Client().get(url)
+        assert response.status_code in (200, 302), url
