@@ -245,8 +245,13 @@ def test_a_club_card_asks_which_session_when_two_run(
     assert "2 sessions of Tuesday Club are running now" in text
     assert f"?session={first.pk}" in text
     assert f"?session={second.pk}" in text
-    chosen = Client().get(f"{url}?session={second.pk}")
+    phone = Client()
+    chosen = phone.get(f"{url}?session={second.pk}")
     assert chosen.url == reverse("scoring:table", args=[game_at(second, 1, 1).table_id])
+    # The phone remembers its choice: the next scan (after the movement) goes straight on.
+    move_on(second, director)
+    again = phone.get(url)
+    assert again.url == reverse("scoring:table", args=[game_at(second, 2, 1).table_id])
     # A session that is not one of the club's running ones is asked again, not opened.
     stranger = make_session(8, seed=5, start=False)
     assert Client().get(f"{url}?session={stranger.pk}").status_code == 200
