@@ -27,7 +27,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from huckley.errors import UserError
-from tournaments.models import ClubTableCard, ScorerLink, Session, Table, TableCard
+from tournaments.models import Club, ClubTableCard, ScorerLink, Session, Table, TableCard
 from tournaments.permissions import User, account
 
 # A card's token is printed as a short URL (/t/<token>/): 12 characters of URL-safe
@@ -142,9 +142,9 @@ def club_cards_issue(*, club_id: int, count: int, user: User) -> list[ClubTableC
         raise UserError(
             "card_count", f"A club has from 1 to {CLUB_CARDS_MAX} table cards.", field="count"
         )
-    live = ClubTableCard.objects.select_for_update().filter(
-        club_id=club_id, replaced_at__isnull=True
-    )
+    # The club's row is the lock: two rotations at once run one after the other.
+    Club.objects.select_for_update().get(pk=club_id)
+    live = ClubTableCard.objects.filter(club_id=club_id, replaced_at__isnull=True)
     old_ids = list(live.values_list("pk", flat=True))
     ClubTableCard.objects.filter(pk__in=old_ids).update(replaced_at=timezone.now())
     _revoke_card_links(club_card_id__in=old_ids)

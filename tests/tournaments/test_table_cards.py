@@ -5,6 +5,7 @@ holder do no more than a scorer link; only directors manage cards."""
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -244,8 +245,13 @@ def test_a_club_card_asks_which_session_when_two_run(
     assert "2 sessions of Tuesday Club are running now" in text
     assert f"?session={first.pk}" in text
     assert f"?session={second.pk}" in text
-    chosen = Client().get(f"{url}?session={second.pk}")
+    phone = Client()
+    chosen = phone.get(f"{url}?session={second.pk}")
     assert chosen.url == reverse("scoring:table", args=[game_at(second, 1, 1).table_id])
+    # The phone remembers its choice: the next scan (after the movement) goes straight on.
+    move_on(second, director)
+    again = phone.get(url)
+    assert again.url == reverse("scoring:table", args=[game_at(second, 2, 1).table_id])
     # A session that is not one of the club's running ones is asked again, not opened.
     stranger = make_session(8, seed=5, start=False)
     assert Client().get(f"{url}?session={stranger.pk}").status_code == 200
@@ -359,3 +365,34 @@ def test_only_directors_of_the_club_manage_its_cards(running: Session, director:
             assert changed_tables(before) == [], role
         for url in reads:
             assert client.get(url).status_code == (403 if signed else 302), (role, url)
+
+
+def test_the_migration_gives_a_session_already_running_its_cards(
+    running: Session, make_session: Callable[..., Session]
+) -> None:
+    from django.apps import apps
+
+    migration = importlib.import_module("tournaments.migrations.0009_table_cards")
+    waiting = make_session(8, start=False, seed=3)
+    TableCard.objects.all().delete()
+    migration.cards_for_running_sessions(apps, None)
+    assert [c.number for c in card_selectors.table_cards(running)] == [1, 2]
+    assert card_selectors.table_cards(waiting) == []
+
+
+def test_opening_a_card_takes_a_fixed_number_of_queries(
+    make_session: Callable[..., Session], director: Any, django_assert_max_num_queries: Any
+) -> None:
+    session = make_session(13)
+    table_links.club_cards_issue(club_id=session.club_id, count=5, user=director)
+    for url, limit in [
+        # The first time, the card's link for the table is made; each open also saves the
+        # browser's session (the link's token) and a message.
+        (card_url(session, 3), 11),
+        (card_url(session, 3), 10),
+        (club_card_url(session, 2), 12),
+        (club_card_url(session, 5), 5),  # no table 5: a plain page
+    ]:
+        with django_assert_max_num_queries(limit):
+            response = Client().get(url)
+        assert response.status_code in (200, 302), url

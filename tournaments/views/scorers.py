@@ -58,8 +58,14 @@ def table_card(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def club_card(request: HttpRequest, token: str) -> HttpResponse:
-    """A club's laminated card: that table number of the club's running session."""
+    """A club's laminated card: that table number of the club's running session. When two
+    run, the session chosen is remembered by this browser, so the card opens the table at
+    once on the next scan (after a movement, say)."""
     card = get_object_or_404(ClubTableCard.objects.select_related("club"), token=token)
-    asked = request.GET.get("session", "")
+    remembered = f"club_card_session:{card.pk}"
+    asked = request.GET.get("session", "") or str(request.session.get(remembered, ""))
     chosen = int(asked) if asked.isdigit() else None
-    return _card_page(request, card, card_selectors.club_card_target(card, chosen))
+    target = card_selectors.club_card_target(card, chosen)
+    if target.table is not None and target.session is not None:
+        request.session[remembered] = target.session.pk
+    return _card_page(request, card, target)
