@@ -131,7 +131,7 @@ def double_entry_game(make_session: Callable[..., Session], director: Any) -> tu
     needs_postgres()
     session = make_session(8, double_entry=True)
     game = Game.objects.get(table__sitting__session=session, table__rank=1)
-    link = services.scorer_link_create(table_id=game.table_id, user=director)
+    link = table_links.scorer_link_create(table_id=game.table_id, user=director)
     return game, link.token
 
 
