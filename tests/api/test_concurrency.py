@@ -22,7 +22,7 @@ from django.test import Client
 from api.models import IdempotencyRecord
 from scoring.models import Game, PendingRound, Round, RoundChange
 from tests.api.conftest import first_round
-from tournaments import services
+from tournaments import table_links
 from tournaments.models import Session
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -64,7 +64,7 @@ def scored_game(make_session: Callable[..., Session], director: Any) -> tuple[Ga
     needs_postgres()
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1)
-    link = services.scorer_link_create(table_id=game.table_id, user=director)
+    link = table_links.scorer_link_create(table_id=game.table_id, user=director)
     return game, link.token
 
 
@@ -131,7 +131,7 @@ def double_entry_game(make_session: Callable[..., Session], director: Any) -> tu
     needs_postgres()
     session = make_session(8, double_entry=True)
     game = Game.objects.get(table__sitting__session=session, table__rank=1)
-    link = services.scorer_link_create(table_id=game.table_id, user=director)
+    link = table_links.scorer_link_create(table_id=game.table_id, user=director)
     return game, link.token
 
 
