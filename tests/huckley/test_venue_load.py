@@ -46,7 +46,7 @@ import json
 from datetime import date
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from tournaments import services
+from tournaments import services, table_links
 from tournaments.models import Club
 from tournaments.simulation import ensure_season, generated_names
 call_command("migrate", verbosity=0)
@@ -61,7 +61,7 @@ session = services.session_create(
 session.entries.update(checked_in=True)
 sitting = services.session_start(session_id=session.pk, user=user)
 links = [
-    {"table": t.pk, "token": services.scorer_link_create(table_id=t.pk, user=user).token}
+    {"table": t.pk, "token": table_links.scorer_link_create(table_id=t.pk, user=user).token}
     for t in sitting.tables.order_by("rank")
 ]
 print(json.dumps(links))
