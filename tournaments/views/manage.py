@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from huckley.errors import UserError
-from tournaments import movements, pagecache, selectors
+from tournaments import card_selectors, movements, pagecache, selectors
 from tournaments.forms import AddPlayersForm
 from tournaments.models import Session, SessionPlayer, Sitting
 from tournaments.views.common import directed_session
@@ -47,6 +47,7 @@ def _manage_context(session: Session, player_query: str = "") -> dict[str, Any]:
     entries = [] if running else list(_entries(session))
     context: dict[str, Any] = {
         "session": session,
+        "cards": card_selectors.table_cards(session) if sitting else [],
         "sitting": sitting,
         "entries": entries,
         "checked_in": sum(1 for e in entries if e.checked_in and not e.withdrawn_at),
