@@ -181,22 +181,25 @@ def session_withdraw(request: HttpRequest, pk: int, player_id: int) -> HttpRespo
         SessionPlayer.objects.select_related("player"), session=session, player_id=player_id
     )
     if request.method == "POST":
+        name = request.POST.get("substitute", "")
+        done = f"{entry.player.name} withdrew" + (
+            f"; {' '.join(name.split())} takes their seat." if name.strip() else "."
+        )
         return act(
             request,
             session,
             lambda: movements.session_withdraw(
-                session_id=session.pk, player_id=player_id, user=request.user
+                session_id=session.pk, player_id=player_id, user=request.user, substitute=name
             ),
-            f"{entry.player.name} withdrew.",
+            done,
         )
-    return _confirm(
-        request,
-        session,
-        title=f"Withdraw {entry.player.name}?",
-        body="They leave their table before the next game. Their finished games still "
-        "count. If a table becomes too small, the app proposes moves to fix it.",
-        action="Withdraw",
-    )
+    context = {
+        "session": session,
+        "entry": entry,
+        "mid_game": movements.withdrawal_game(session, player_id),
+        "candidates": movements.substitute_candidates(session),
+    }
+    return render(request, "tournaments/withdraw.html", context)
 
 
 def _confirm(
