@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.views import club, director, players, public, scorers, screen
+from tournaments.views import club, director, players, public, scorers, screen, timer
 
 app_name = "tournaments"
 
@@ -74,6 +74,8 @@ urlpatterns = [
     path("director/sessions/<int:pk>/movement/undo/", director.movement_undo, name="movement_undo"),
     path("director/sessions/<int:pk>/rebalance/", director.rebalance, name="rebalance"),
     path("director/sessions/<int:pk>/finish/", director.session_finish, name="finish"),
+    path("director/sessions/<int:pk>/timer/", timer.sitting_timer, name="timer"),
+    path("director/sessions/<int:pk>/timer/minutes/", timer.sitting_minutes, name="timer_minutes"),
     path("director/seasons/<int:season_pk>/big-loser/", director.big_loser, name="big_loser"),
     path("director/tables/<int:pk>/scorer-link/", director.scorer_links, name="scorer_links"),
     # Scorers

@@ -4,6 +4,7 @@ links. Each needs a signed-in director of the club; every write is one service c
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.contrib import messages
@@ -16,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
 from huckley.qr import qr_svg
-from tournaments import movements, selectors, services
+from tournaments import movements, selectors, services, timer
 from tournaments.forms import AddPlayersForm, SessionForm
 from tournaments.models import Club, ScorerLink, Season, Session, SessionPlayer, Table
 from tournaments.permissions import can_direct, live_links
@@ -69,12 +70,17 @@ def _manage_context(session: Session) -> dict[str, Any]:
         except UserError as e:
             proposal_error = e.message
     names = {e.player_id: e.player.name for e in entries}
+    checked_in = sum(1 for e in entries if e.checked_in and not e.withdrawn_at)
     return {
         "session": session,
         "sitting": sitting,
         "progress": progress,
         "entries": entries,
-        "checked_in": sum(1 for e in entries if e.checked_in and not e.withdrawn_at),
+        "checked_in": checked_in,
+        # The service's own rule: Start is offered exactly when it would not be refused.
+        "start_refusal": services.start_refusal(session, checked_in)
+        if session.status == Session.Status.SETUP
+        else None,
         "sitting_done": bool(progress) and all(p.finished for p in progress),
         "proposal": [(m, names.get(m.player, "?")) for m in proposal],
         "proposal_key": ";".join(f"{m.player},{m.from_rank},{m.to_rank}" for m in proposal),
@@ -85,7 +91,9 @@ def _manage_context(session: Session) -> dict[str, Any]:
         ),
         "seeding_choices": Session.Seeding.choices,
         # The service's own rule: the page offers the undo exactly when it would succeed.
-        "can_undo": movements.movement_can_undo(session, sitting),
+        "undo_refusal": movements.movement_undo_refusal(session, sitting),
+        "timer": timer.sitting_timer(session, sitting),
+        "server_now_ms": int(time.time() * 1000),
     }
 
 
@@ -254,6 +262,10 @@ def movement_undo(request: HttpRequest, pk: int) -> HttpResponse:
             lambda: movements.sitting_undo_movement(session_id=session.pk, user=request.user),
             "Movement undone: the previous sitting is open again.",
         )
+    refusal = movements.movement_undo_refusal(session, selectors.current_sitting(session))
+    if refusal is not None:  # Say why at once, rather than after a confirmation.
+        messages.error(request, refusal.message)
+        return redirect("tournaments:manage", pk=session.pk)
     return _confirm(
         request,
         session,
