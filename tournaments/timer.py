@@ -113,10 +113,10 @@ def sitting_timer_change(
     sitting's timer. Each refusal says what to do instead."""
     session = _directed(session_id, user)
     if session.status != Session.Status.RUNNING:
-        raise UserError(
-            "session_not_running", "The timer runs only while the session is running."
-        )
-    sitting = Sitting.objects.select_for_update().get(pk=selectors.require_current_sitting(session).pk)
+        raise UserError("session_not_running", "The timer runs only while the session is running.")
+    sitting = Sitting.objects.select_for_update().get(
+        pk=selectors.require_current_sitting(session).pk
+    )
     now = timezone.now()
     timer = sitting_timer(session, sitting)
     state = timer.state if timer else "off"
@@ -155,9 +155,7 @@ def sitting_timer_change(
                 extra.total_seconds()
             )
         else:
-            raise UserError(
-                "timer_not_started", "The timer has not started; start it first."
-            )
+            raise UserError("timer_not_started", "The timer has not started; start it first.")
     elif action == "reset":
         if state not in ("running", "paused"):
             raise UserError("timer_not_started", "The timer has not started; nothing to reset.")

@@ -71,6 +71,7 @@ def _manage_context(session: Session) -> dict[str, Any]:
             proposal_error = e.message
     names = {e.player_id: e.player.name for e in entries}
     checked_in = sum(1 for e in entries if e.checked_in and not e.withdrawn_at)
+    undo_refusal = movements.movement_undo_refusal(session, sitting)
     return {
         "session": session,
         "sitting": sitting,
@@ -91,7 +92,8 @@ def _manage_context(session: Session) -> dict[str, Any]:
         ),
         "seeding_choices": Session.Seeding.choices,
         # The service's own rule: the page offers the undo exactly when it would succeed.
-        "undo_refusal": movements.movement_undo_refusal(session, sitting),
+        "can_undo": undo_refusal is None,
+        "undo_refusal": undo_refusal,
         "timer": timer.sitting_timer(session, sitting),
         "server_now_ms": int(time.time() * 1000),
     }

@@ -59,7 +59,9 @@ def sitting_minutes(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         session,
         lambda: timer.session_set_sitting_minutes(
-            session_id=session.pk, minutes=minutes_from(request.POST.get("minutes")), user=request.user
+            session_id=session.pk,
+            minutes=minutes_from(request.POST.get("minutes")),
+            user=request.user,
         ),
         "Minutes per sitting saved; each new sitting starts its timer."
         if (request.POST.get("minutes") or "").strip()
