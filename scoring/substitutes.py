@@ -14,7 +14,7 @@ from typing import Any
 
 import engine
 from huckley.errors import UserError
-from scoring.models import Game, GamePlayer, PendingRound
+from scoring.models import Game, GamePlayer, PendingRound, Round
 from scoring.services import game_check
 from tournaments.models import Player, Session
 
@@ -74,7 +74,8 @@ def game_substitute(*, game: Game, player_id: int, substitute: Player) -> GamePl
         )
     old, new = seat.name, substitute.name
     before = _as(game_check(game), old, new)
-    for row in [*game.rounds.all(), *PendingRound.objects.filter(game=game)]:
+    rows: list[Round | PendingRound] = [*game.rounds.all(), *game.pending_rounds.all()]
+    for row in rows:
         row.data = _renamed(row.data, old, new)
         row.save(update_fields=["data"])
     seat.replaced_id = seat.player_id

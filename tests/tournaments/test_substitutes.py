@@ -39,7 +39,8 @@ def under_way(session: Session, rank: int = 1, rounds: int = 2) -> Game:
     )
     play_game(game, seed=seed, rounds=rounds)
     game.refresh_from_db()
-    assert game.status == Game.Status.PLAYING and game.round_count == rounds
+    assert game.status == Game.Status.PLAYING
+    assert game.round_count == rounds
     return game
 
 
@@ -57,7 +58,8 @@ def test_a_substitute_takes_the_seat_its_score_and_the_rounds_played(
     chosen = movements.session_withdraw(
         session_id=session.pk, player_id=leaver.player_id, user=director, substitute=" Zed  Sub "
     )
-    assert chosen is not None and chosen.name == "Zed Sub"
+    assert chosen is not None
+    assert chosen.name == "Zed Sub"
     seat = GamePlayer.objects.get(game=game, seat=leaver.seat)
     assert (seat.player_id, seat.name) == (chosen.pk, "Zed Sub")
     assert (seat.replaced_id, seat.replaced_name) == (leaver.player_id, leaver.name)
@@ -65,7 +67,8 @@ def test_a_substitute_takes_the_seat_its_score_and_the_rounds_played(
     assert seat.score == leaver.score
     # The game record stays valid: the same verdict, the seat under its new name.
     record = scoring.game_record(game)
-    assert "Zed Sub" in record["players"] and leaver.name not in record["players"]
+    assert "Zed Sub" in record["players"]
+    assert leaver.name not in record["players"]
     assert record["substitutes"] == [
         {"player": "Zed Sub", "replaced": leaver.name, "after_round": 2}
     ]
@@ -189,7 +192,8 @@ def test_a_mid_game_withdrawal_without_a_usable_substitute_changes_nothing(
         ),
     )
     if code == "withdrawal_mid_game":
-        assert "Name a substitute" in error.message and "when the game ends" in error.message
+        assert "Name a substitute" in error.message
+        assert "when the game ends" in error.message
 
 
 def test_a_substitute_is_refused_where_there_is_no_seat_to_take(
@@ -242,7 +246,8 @@ def test_the_page_asks_for_a_substitute_mid_game_and_seats_them(
     assert page.status_code == 200
     text = page.content.decode()
     assert "in the middle of game 1 at table 1" in text
-    assert 'name="substitute"' in text and "required" in text
+    assert 'name="substitute"' in text
+    assert "required" in text
     refusal = client.post(url, {"substitute": ""}, follow=True)
     assert "Name a substitute" in refusal.content.decode()
     assert not SessionPlayer.objects.get(session=session, player_id=leaver.player_id).withdrawn_at

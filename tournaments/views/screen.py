@@ -3,8 +3,9 @@
 The page loads once; `static/live.js` then asks for its live part every 1.5 s with the
 ETag it has. The ETag is the session's (board, live) version pair, read in one query, so
 an unchanged screen costs a 304 and no rendering; a change (a round, a movement, a
-withdrawal, a change of the sitting timer, the end) bumps the version, the next poll renders the part once per change
-(cached under that version) and every screen swaps it in without a reload.
+withdrawal, the sitting timer, the end) bumps the version, the next poll renders the
+part once per change (cached under that version) and every screen swaps it in without a
+reload. The timer's countdown itself runs in the page (`static/timer.js`).
 """
 
 from __future__ import annotations
