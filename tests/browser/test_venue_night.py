@@ -251,29 +251,31 @@ def test_a_club_night_in_venue_mode_with_every_screen_open(
         page.evaluate(OBSERVER)
     on_wall, on_phone = Stamps(wall), Stamps(player)
 
-    # Two games at each table, three rounds each: the first seat takes every trick.
+    # Two games at each table, three rounds each: the first seat takes every trick. Each
+    # round is entered at the four tables in turn, then every screen is checked: the
+    # stamps time each table's change from its own round.
     for game in (1, 2):
         for number in (1, 2, 3):
+            entered = {}
             for rank, phone in enumerate(phones, start=1):
                 expect(phone.get_by_role("heading", name=f"Enter round {number}")).to_be_visible()
                 phone.get_by_label(re.compile("^Tricks taken by ")).first.fill("5")
                 phone.get_by_role("button", name="Enter round").click()
                 expect(phone.get_by_text(f"Round {number} entered.")).to_be_visible()
-                entered = now_ms()
+                entered[rank] = now_ms()
+                if number == 3 and game == 1:
+                    phone.get_by_role("link", name="Game 2", exact=True).click()
+            if number < 3:
+                state = f"Game {game} of 2 · round {number} · leads:"
+            else:
+                state = "Game 2 of 2 · no round yet" if game == 1 else "Sitting done (2 of 2 games)"
+            for rank in entered:
                 article = wall.locator("article").filter(
                     has=wall.get_by_role("heading", name=f"Table {rank}")
                 )
-                if number < 3:
-                    state = f"Game {game} of 2 · round {number} · leads:"
-                elif game == 1:
-                    state = "Game 2 of 2 · no round yet"
-                    phone.get_by_role("link", name="Game 2", exact=True).click()
-                else:
-                    state = "Sitting done (2 of 2 games)"
-                on_wall.seen(article, state, entered, where=f"Table {rank} ")
-                if rank == 1:
-                    mine = state.replace("Sitting done (2 of 2 games)", "played its 2 games")
-                    on_phone.seen(player.locator(".found"), mine, entered)
+                on_wall.seen(article, state, entered[rank], where=f"Table {rank} ")
+            mine = state.replace("Sitting done (2 of 2 games)", "played its 2 games")
+            on_phone.seen(player.locator(".found"), mine, entered[1])
 
     # Every table is done: the wall shows who moves; the director confirms.
     expect(wall.get_by_role("heading", name="Next sitting: who moves")).to_be_visible()
