@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from django.test import Client
 
 import engine
 from scoring import services as scoring
+from scoring import substitutes
 from scoring.models import Game, GamePlayer
 from tests.api.conftest import db_state, token_client
 from tests.factories import ClubFactory, UserFactory
@@ -287,3 +289,88 @@ def test_the_api_takes_a_substitute_and_refuses_a_mid_game_withdrawal_without_on
     stranger = token_client(UserFactory(username="stranger"))
     response = stranger.post(url, {"player_id": seat_of(game, 1).player_id}, format="json")
     assert response.status_code == 403
+
+
+def test_a_pending_double_entry_follows_the_seat_to_its_new_name(
+    make_session: MakeSession, director: Any
+) -> None:
+    session = make_session(8, double_entry=True)
+    game = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)
+    record = scoring.game_record(game)
+    played = engine.simulate(
+        record["rules"], record["players"], seed=3, first_dealer=record["first_dealer"]
+    )
+    scoring.round_submit(game_id=game.pk, number=1, data=played["rounds"][0], actor=director)
+    scoring.round_submit(game_id=game.pk, number=2, data=played["rounds"][1], actor=None)
+    game.refresh_from_db()
+    assert game.round_count == 1
+    pending = game.pending_rounds.get()
+    leaver = seat_of(game, 0)
+    movements.session_withdraw(
+        session_id=session.pk, player_id=leaver.player_id, user=director, substitute="Zed"
+    )
+    pending.refresh_from_db()
+    assert leaver.name not in json.dumps(pending.data)
+    assert pending.data == substitutes._renamed(played["rounds"][1], leaver.name, "Zed")
+    # The second person at the table enters the same numbers, under the new name.
+    scoring.round_submit(game_id=game.pk, number=2, data=pending.data, actor=director)
+    game.refresh_from_db()
+    assert game.round_count == 2
+
+
+def test_the_exported_record_says_who_played_the_seat_before(
+    make_session: MakeSession, director: Any
+) -> None:
+    session = make_session(8)
+    game = under_way(session)
+    leaver = seat_of(game, 3)
+    movements.session_withdraw(
+        session_id=session.pk, player_id=leaver.player_id, user=director, substitute="Zed"
+    )
+    exported = token_client(director).get(f"/api/sessions/{session.pk}/export.json").json()
+    [entry] = [g for g in exported["games"] if g["game_id"] == game.pk]
+    assert entry["record"]["substitutes"] == [
+        {"player": "Zed", "replaced": leaver.name, "after_round": 2}
+    ]
+    assert engine.check(entry["record"])["valid"]
+
+
+def test_a_rename_that_would_change_the_game_is_never_stored(
+    make_session: MakeSession, director: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine's second opinion: were the rounds renamed wrongly (here, the rename is
+    made to forget the rounds' tricks), the verdict would change, and nothing is kept."""
+    session = make_session(8)
+    game = under_way(session)
+    real = substitutes._renamed
+
+    def broken(value: Any, old: str, new: str) -> Any:
+        renamed = real(value, old, new)
+        if isinstance(renamed, dict) and "tricks" in renamed:
+            renamed = {**renamed, "tricks": {}}
+        return renamed
+
+    monkeypatch.setattr(substitutes, "_renamed", broken)
+    refused(
+        "substitute_name_clash",
+        lambda: movements.session_withdraw(
+            session_id=session.pk,
+            player_id=seat_of(game).player_id,
+            user=director,
+            substitute="Zed",
+        ),
+    )
+
+
+def test_the_withdrawal_page_costs_a_few_queries_however_big_the_session(
+    make_session: MakeSession,
+    director: Any,
+    client: Client,
+    django_assert_max_num_queries: Any,
+) -> None:
+    session = make_session(40)
+    game = under_way(session)
+    client.force_login(director)
+    url = f"/director/sessions/{session.pk}/players/{seat_of(game).player_id}/withdraw/"
+    with django_assert_max_num_queries(14):
+        assert client.get(url).status_code == 200
