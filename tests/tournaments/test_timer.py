@@ -11,7 +11,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.utils import timezone
+from rest_framework.test import APIClient
 
+from tests.api.conftest import token_client
 from tests.factories import UserFactory
 from tests.snapshots import changed_tables, db_snapshot
 from tests.tournaments.test_service_refusals import MakeSession, refused
@@ -218,3 +220,33 @@ def test_the_projector_counts_down_to_the_servers_end_time_and_says_when_time_is
     assert "Time is up" in live
     untimed = make_session(8, seed=9)
     assert "timer-line" not in client.get(f"/sessions/{untimed.pk}/screen/").content.decode()
+
+
+def test_the_api_reads_and_runs_the_timer_and_refuses_in_words(
+    make_session: MakeSession, director: Any, clock: Callable[[float], None]
+) -> None:
+    session = make_session(8)
+    api = token_client(director)
+    url = f"/api/sessions/{session.pk}/timer/"
+    off = api.get(url).json()
+    assert (off["state"], off["sitting_minutes"], off["seconds_left"]) == ("off", None, None)
+    ready = api.patch(url, {"sitting_minutes": 20}, format="json")
+    assert ready.status_code == 200, ready.json()
+    assert (ready.json()["state"], ready.json()["seconds_left"]) == ("ready", 1200)
+    started = api.post(url, {"action": "start"}, format="json").json()
+    assert started["state"] == "running"
+    assert started["ends_at"].startswith("2026-11-03T19:50:00")
+    clock(21 * 60)
+    up = APIClient().get(url).json()  # the public reads it too
+    assert (up["seconds_left"], up["time_is_up"]) == (0, True)
+    before = db_snapshot()
+    refusal = api.post(url, {"action": "pause"}, format="json")
+    assert (refusal.status_code, refusal.json()["code"]) == (400, "timer_not_running")
+    assert "Time is already up" in refusal.json()["message"]
+    bad = api.post(url, {"action": "start", "minutes": 0}, format="json")
+    assert (bad.status_code, bad.json()["code"]) == (400, "invalid_input")
+    assert changed_tables(before) == []
+    stranger = token_client(UserFactory(username="stranger"))
+    assert stranger.post(url, {"action": "reset"}, format="json").status_code == 403
+    assert stranger.patch(url, {"sitting_minutes": None}, format="json").status_code == 403
+    assert api.get(url).json()["state"] == "running"
