@@ -13,6 +13,7 @@ from django.test import Client
 import engine
 from scoring import services as scoring
 from scoring import substitutes
+from ratings.models import RatingHistory
 from scoring.models import Game, GamePlayer
 from tests.api.conftest import db_state, token_client
 from tests.factories import ClubFactory, UserFactory
@@ -90,7 +91,7 @@ def test_a_substitute_takes_the_seat_its_score_and_the_rounds_played(
 
 
 def test_the_game_the_substitute_finishes_counts_for_them_and_the_next_game_seats_them(
-    make_session: MakeSession, director: Any
+    make_session: MakeSession, director: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)
@@ -104,9 +105,13 @@ def test_the_game_the_substitute_finishes_counts_for_them_and_the_next_game_seat
     )
     assert chosen is not None
     second.refresh_from_db()
-    play_game(second, seed=4)  # the rest of it, the substitute playing the seat
+    with django_capture_on_commit_callbacks(execute=True):  # the ratings follow on commit
+        play_game(second, seed=4)  # the rest of it, the substitute playing the seat
     second.refresh_from_db()
     assert second.status == Game.Status.FINISHED
+    rated = set(RatingHistory.objects.filter(game=second).values_list("player_id", flat=True))
+    assert chosen.pk in rated
+    assert leaver.player_id not in rated
     rows = {r.player_id: r for r in selectors.session_standings(session)}
     seat_score = GamePlayer.objects.get(game=second, player=chosen).score
     assert (rows[chosen.pk].games_played, rows[chosen.pk].points) == (1, seat_score)
