@@ -7,7 +7,10 @@ Each is keyword-only and atomic and takes the session's lock first
 the format decides (`tournaments.format`), these only write what it decided. Whether a
 movement can be undone is asked before the write as well as by it:
 `movement_undo_refusal` is what the page shows and what `sitting_undo_movement` refuses
-with."""
+with.
+
+A little over 400 lines on purpose: these are every write that changes who sits where
+in a running session, and they share the session's lock and `_game_under_way`."""
 
 from __future__ import annotations
 

@@ -2,7 +2,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.views import club, director, players, public, scorers, screen, timer
+from tournaments.views import (
+    club,
+    director,
+    players,
+    public,
+    scorers,
+    screen,
+    timer,
+    withdrawals,
+)
 
 app_name = "tournaments"
 
@@ -67,7 +76,7 @@ urlpatterns = [
     path("director/sessions/<int:pk>/players/", director.session_add_players, name="add_players"),
     path(
         "director/sessions/<int:pk>/players/<int:player_id>/withdraw/",
-        director.session_withdraw,
+        withdrawals.session_withdraw,
         name="withdraw",
     ),
     path("director/sessions/<int:pk>/movement/", director.movement, name="movement"),

@@ -11,9 +11,9 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 
 import engine
+from ratings.models import RatingHistory
 from scoring import services as scoring
 from scoring import substitutes
-from ratings.models import RatingHistory
 from scoring.models import Game, GamePlayer
 from tests.api.conftest import db_state, token_client
 from tests.factories import ClubFactory, UserFactory

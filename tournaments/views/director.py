@@ -183,35 +183,6 @@ def session_add_players(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def session_withdraw(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
-    session = directed_session(request, pk)
-    entry = get_object_or_404(
-        SessionPlayer.objects.select_related("player"), session=session, player_id=player_id
-    )
-    if request.method == "POST":
-        name = request.POST.get("substitute", "")
-        done = f"{entry.player.name} withdrew" + (
-            f"; {' '.join(name.split())} takes their seat." if name.strip() else "."
-        )
-        return act(
-            request,
-            session,
-            lambda: movements.session_withdraw(
-                session_id=session.pk, player_id=player_id, user=request.user, substitute=name
-            ),
-            done,
-        )
-    context = {
-        "session": session,
-        "entry": entry,
-        "mid_game": movements.withdrawal_game(session, player_id),
-        "candidates": movements.substitute_candidates(session),
-    }
-    return render(request, "tournaments/withdraw.html", context)
-
-
 def _confirm(
     request: HttpRequest, session: Session, *, title: str, body: str, action: str, **extra: Any
 ) -> HttpResponse:
