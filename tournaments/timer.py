@@ -127,6 +127,12 @@ def sitting_timer_change(
                 "The timer has already started: pause, resume or extend it, or reset it first.",
             )
         length = minutes if minutes is not None else session.sitting_minutes
+        if length is None:
+            raise UserError(
+                "timer_minutes",
+                "Say how many minutes the timer runs, or set the minutes per sitting first.",
+                field="minutes",
+            )
         sitting.timer_ends_at = now + timedelta(minutes=_minutes(length, what="The timer"))
     elif action == "pause":
         if timer is None or timer.state != "running" or timer.over(now):

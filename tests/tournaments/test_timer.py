@@ -146,6 +146,9 @@ def test_no_timer_before_the_start_or_after_the_end(
 ) -> None:
     waiting = make_session(8, start=False)
     refused("session_not_running", lambda: change(waiting, "start", director, 10))
+    untimed = make_session(8, seed=3)
+    error = refused("timer_minutes", lambda: change(untimed, "start", director))
+    assert "set the minutes per sitting first" in error.message
     refused(
         "timer_minutes",
         lambda: timer.session_set_sitting_minutes(session_id=waiting.pk, minutes=0, user=director),
