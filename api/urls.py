@@ -103,6 +103,7 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/pending/", games.GamePending.as_view(), name="game_pending"),
     path("", include("exchange.api_urls")),
+    path("", include("printing.api_urls")),
     # Any other path, newlines included (a plain `.` would leave them to the HTML 404).
     re_path(r"^[\s\S]*$", not_found, name="not_found"),
 ]

@@ -69,6 +69,14 @@ class Club(models.Model):
         blank=True,
         help_text="Only each player's best N nights count; empty: every night counts.",
     )
+    # The printed sheets' paper unless a director picks another (docs/tournament.md,
+    # Printing): A4, or Letter for a club in North America.
+    paper = models.CharField(
+        max_length=10,
+        choices=[("a4", "A4"), ("letter", "Letter")],
+        default="a4",
+        help_text="The paper the printed sheets use unless the director picks another.",
+    )
 
     class Meta:
         ordering = ["name"]

@@ -27,6 +27,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 import engine
+from huckley.backups import backup_on_commit
 from huckley.celery import enqueue_on_commit
 from huckley.errors import ConflictError, UserError
 from ratings import selectors as rating_selectors
@@ -330,6 +331,7 @@ def session_start(*, session_id: int, user: User) -> Sitting:
     session.started_at = timezone.now()
     session.big_loser_id = big_loser_id
     session.save(update_fields=["status", "started_at", "big_loser"])
+    backup_on_commit("session-start")
     return sitting
 
 
@@ -396,6 +398,7 @@ def session_finish(*, session_id: int, early: bool = False, user: User) -> Sessi
     Session.live_changed(session.pk)
     season_id = session.season_id
     enqueue_on_commit(tasks.season_standings_refresh, season_id)
+    backup_on_commit("session-finish")
     return session
 
 
