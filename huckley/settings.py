@@ -69,6 +69,16 @@ if PRODUCTION and VENUE:
 DEBUG = envbool("DEBUG", "false" if PRODUCTION or VENUE else "true")
 VAR_DIR = Path(os.getenv("HUCKLEY_VAR_DIR", str(BASE_DIR / "var")))
 
+# Venue backups (`huckley.backups`, docs/operations.md): a copy of the database after
+# every session start, movement and finish, and every HUCKLEY_BACKUP_INTERVAL seconds
+# while the venue runs, the last HUCKLEY_BACKUP_KEEP of them kept. On in venue mode only.
+HUCKLEY_BACKUPS = envbool("HUCKLEY_BACKUPS", "true" if VENUE else "false")
+HUCKLEY_BACKUP_DIR = Path(os.getenv("HUCKLEY_BACKUP_DIR", str(VAR_DIR / "backups")))
+HUCKLEY_BACKUP_KEEP = envint("HUCKLEY_BACKUP_KEEP", "12")
+HUCKLEY_BACKUP_INTERVAL = envint("HUCKLEY_BACKUP_INTERVAL", "300")
+if HUCKLEY_BACKUP_KEEP < 1 or HUCKLEY_BACKUP_INTERVAL < 1:
+    raise ImproperlyConfigured("HUCKLEY_BACKUP_KEEP and HUCKLEY_BACKUP_INTERVAL must be at least 1")
+
 if PRODUCTION and not os.getenv("SECRET_KEY"):
     raise ImproperlyConfigured("SECRET_KEY must be set when HUCKLEY_PRODUCTION is on")
 if VENUE and not os.getenv("SECRET_KEY"):
@@ -109,6 +119,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so that everything after it sees the real client address.
     "huckley.proxies.TrustedProxyMiddleware",
+    # Next, so that a request whose database connection was lost midway runs again
+    # through everything after it (huckley/retry.py says when that is safe).
+    "huckley.retry.LostConnectionRetryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -246,15 +259,23 @@ CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT
 # A worker that dies mid-task (acks late) leaves the task unacknowledged in Redis; Redis
 # hands it out again once it is older than the visibility timeout (Celery's default is an
 # hour). The tasks are short and idempotent, so a short timeout is safe: a task still
-# running after it may run twice, to the same effect.
+# running after it may run twice, to the same effect. Workers look for such tasks every
+# `unacked_restore_interval` seconds, but kombu scans only on every
+# `unacked_restore_throttle`-th look (by default every 10th of one every 10 s: a killed
+# task waited 100 s beyond its timeout); one scan every 5 s is a cheap Redis query.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", "30"),
+    "unacked_restore_interval": 5,
+    "unacked_restore_throttle": 1,
     "socket_timeout": REDIS_TIMEOUT,
     "socket_connect_timeout": REDIS_TIMEOUT,
 }
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
+# A pool process killed mid-task (the OOM killer picks the biggest process) puts its task
+# back at once instead of acknowledging it as failed: the tasks are safe to run twice.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TASK_DEFAULT_QUEUE = os.getenv("CELERY_QUEUE", "huckley")
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"

@@ -22,12 +22,13 @@ from django.db import transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
+from huckley.backups import backup_on_commit
 from huckley.errors import ConflictError, UserError
 from scoring import services as scoring
 from scoring import substitutes
 from scoring.models import Game
 from tournaments import format as fmt
-from tournaments import selectors, services
+from tournaments import selectors, services, table_links
 from tournaments.models import (
     Placing,
     Player,
@@ -111,6 +112,7 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: User) ->
         rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
     )
     tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
+    backup_on_commit("movement")
     return services.sitting_create(
         session=session, number=sitting.number + 1, tables=tables, sitting_out=sitting_out
     )
@@ -196,6 +198,7 @@ def sitting_undo_movement(*, session_id: int, user: User) -> Sitting:
     previous.moved_at = None
     previous.save(update_fields=["moved_at"])
     Session.board_changed(session.pk)
+    backup_on_commit("undo-movement")
     return previous
 
 
@@ -410,5 +413,6 @@ def session_rebalance(
             and not table.games.filter(round_count__gt=0).exists()
         ):
             table.delete()
+    table_links.table_cards_ensure(session=session)
     Session.board_changed(session.pk)
     return len(proposal)

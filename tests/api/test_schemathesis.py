@@ -30,7 +30,7 @@ from huckley.wsgi import application
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import first_round
-from tournaments import services
+from tournaments import table_links
 from tournaments.models import Season, Session
 
 MAX_EXAMPLES = 15
@@ -56,7 +56,7 @@ def world(make_session: Callable[..., Session], director: Any, season: Season) -
     data = first_round(game)
     del data["number"]
     scoring.round_submit(game_id=game.pk, number=1, data=data, actor=director)
-    link = services.scorer_link_create(table_id=game.table_id, user=director)
+    link = table_links.scorer_link_create(table_id=game.table_id, user=director)
     token, _ = Token.objects.get_or_create(user=director)
     return {
         "director": {"Authorization": f"Token {token.key}"},

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
 from huckley.qr import qr_svg
-from tournaments import movements, selectors, services, timer
+from tournaments import card_selectors, movements, selectors, services, table_links, timer
 from tournaments.forms import AddPlayersForm, SessionForm
 from tournaments.models import Club, ScorerLink, Season, Session, SessionPlayer, Table
 from tournaments.permissions import can_direct, live_links
@@ -74,6 +74,7 @@ def _manage_context(session: Session) -> dict[str, Any]:
     undo_refusal = movements.movement_undo_refusal(session, sitting)
     return {
         "session": session,
+        "cards": card_selectors.table_cards(session) if sitting else [],
         "sitting": sitting,
         "progress": progress,
         "entries": entries,
@@ -353,7 +354,9 @@ def scorer_links(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, e.message)
         return redirect("tournaments:scorer_links", pk=table.pk)
     link = live_links(
-        ScorerLink.objects.filter(table=table).values_list("token", flat=True)
+        ScorerLink.objects.filter(table=table, card=None, club_card=None).values_list(
+            "token", flat=True
+        )
     ).first()
     url = (
         request.build_absolute_uri(reverse("tournaments:scorer_open", args=[link.token]))
@@ -366,10 +369,10 @@ def scorer_links(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _scorer_link_change(request: HttpRequest, table: Table) -> str:
     if request.POST.get("action") == "revoke":
-        count = services.scorer_link_revoke(table_id=table.pk, user=request.user)
+        count = table_links.scorer_link_revoke(table_id=table.pk, user=request.user)
         return f"{count} scorer link(s) revoked."
     # Revoke and create in one transaction, as the API does: a refusal keeps the old link.
-    replaced = services.scorer_link_replace(table_id=table.pk, user=request.user)
+    replaced = table_links.scorer_link_replace(table_id=table.pk, user=request.user)
     if replaced.revoked:
         return "A new scorer link replaces the old one; the old one no longer works."
     return "Scorer link created."
