@@ -18,9 +18,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
 from huckley.qr import qr_svg
-from tournaments import movements, pagecache, selectors, services, table_links
+from tournaments import (
+    movements,
+    pagecache,
+    selectors,
+    services,
+    table_links,
+)
 from tournaments.forms import AddPlayersForm, SessionForm
-from tournaments.models import Club, ScorerLink, Season, Session, SessionPlayer, Sitting, Table
+from tournaments.models import Club, ScorerLink, Season, Session, Sitting, Table
 from tournaments.permissions import can_direct, live_links
 from tournaments.views.common import act, directed_session, to_int, use_time_zone
 
@@ -134,32 +140,6 @@ def session_add_players(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def session_withdraw(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
-    session = directed_session(request, pk)
-    entry = get_object_or_404(
-        SessionPlayer.objects.select_related("player"), session=session, player_id=player_id
-    )
-    if request.method == "POST":
-        return act(
-            request,
-            session,
-            lambda: movements.session_withdraw(
-                session_id=session.pk, player_id=player_id, user=request.user
-            ),
-            f"{entry.player.name} withdrew.",
-        )
-    return _confirm(
-        request,
-        session,
-        title=f"Withdraw {entry.player.name}?",
-        body="They leave their table before the next game. Their finished games still "
-        "count. If a table becomes too small, the app proposes moves to fix it.",
-        action="Withdraw",
-    )
-
-
 def _confirm(
     request: HttpRequest, session: Session, *, title: str, body: str, action: str, **extra: Any
 ) -> HttpResponse:
@@ -220,6 +200,10 @@ def movement_undo(request: HttpRequest, pk: int) -> HttpResponse:
             lambda: movements.sitting_undo_movement(session_id=session.pk, user=request.user),
             "Movement undone: the previous sitting is open again.",
         )
+    refusal = movements.movement_undo_refusal(session, selectors.current_sitting(session))
+    if refusal is not None:  # Say why at once, rather than after a confirmation.
+        messages.error(request, refusal.message)
+        return redirect("tournaments:manage", pk=session.pk)
     return _confirm(
         request,
         session,

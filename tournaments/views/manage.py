@@ -11,6 +11,7 @@ unchanged page is one short rendering around three stored parts.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -21,7 +22,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from huckley.errors import UserError
-from tournaments import card_selectors, movements, pagecache, selectors
+from tournaments import card_selectors, movements, pagecache, selectors, services, timer
 from tournaments.forms import AddPlayersForm
 from tournaments.models import Session, SessionPlayer, Sitting
 from tournaments.views.common import directed_session
@@ -45,12 +46,18 @@ def _manage_context(session: Session, player_query: str = "") -> dict[str, Any]:
     # Check-in (before the start) is rendered every time: checking in does not move the
     # generation, and its forms carry the director's CSRF token.
     entries = [] if running else list(_entries(session))
+    checked_in = sum(1 for e in entries if e.checked_in and not e.withdrawn_at)
+    undo_refusal = movements.movement_undo_refusal(session, sitting)
     context: dict[str, Any] = {
         "session": session,
         "cards": card_selectors.table_cards(session) if sitting else [],
         "sitting": sitting,
         "entries": entries,
-        "checked_in": sum(1 for e in entries if e.checked_in and not e.withdrawn_at),
+        "checked_in": checked_in,
+        # The service's own rule: Start is offered exactly when it would not be refused.
+        "start_refusal": services.start_refusal(session, checked_in)
+        if session.status == Session.Status.SETUP
+        else None,
         "add_form": AddPlayersForm(
             club=session.club,
             playing=SessionPlayer.objects.filter(session=session, withdrawn_at=None).values_list(
@@ -59,7 +66,10 @@ def _manage_context(session: Session, player_query: str = "") -> dict[str, Any]:
         ),
         "seeding_choices": Session.Seeding.choices,
         # The service's own rule: the page offers the undo exactly when it would succeed.
-        "can_undo": movements.movement_can_undo(session, sitting),
+        "can_undo": undo_refusal is None,
+        "undo_refusal": undo_refusal,
+        "timer": timer.sitting_timer(session, sitting),
+        "server_now_ms": int(time.time() * 1000),
     }
     if running:
         assert sitting is not None
