@@ -161,7 +161,7 @@ def tables_start_first_games(*, tables: Sequence[Table], session: Session) -> No
 def game_refresh_players(*, game: Game) -> None:
     """Re-seat a game that has no round yet after an arrival, withdrawal or move."""
     if game.round_count:
-        raise UserError(
+        raise ConflictError(
             "game_in_progress", f"Game {game.number} has rounds entered; its players are fixed."
         )
     table, number = game.table, game.number
@@ -181,11 +181,11 @@ def _lock_game(game_id: int) -> Game:
         raise UserError("no_such_game", "That game does not exist.") from None
     sitting = game.table.sitting
     if sitting.session.status != Session.Status.RUNNING:
-        raise UserError(
+        raise ConflictError(
             "session_not_running", "This session is not running; results can no longer change."
         )
     if sitting.moved_at is not None:
-        raise UserError(
+        raise ConflictError(
             "sitting_closed",
             f"Players have moved on from sitting {sitting.number}. "
             "The director can undo the movement to correct a result.",
@@ -275,7 +275,7 @@ def _sync_next_game(game: Game, output: engine.Verdict) -> None:
         if unchanged:
             return
         if next_game.round_count:
-            raise UserError(
+            raise ConflictError(
                 "next_game_started",
                 f"This change would alter who won game {game.number}, but game "
                 f"{next_game.number} has rounds entered already. Delete those rounds first.",

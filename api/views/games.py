@@ -144,7 +144,9 @@ class GameRounds(GameView):
         "next one (another scorer was first, or the same round was sent twice without an "
         "Idempotency-Key); `game` is the game as stored now.\n"
         "- 409 `double_entry_mismatch`: with double entry, someone else entered this round "
-        "differently; `entries` holds both. Both stay pending until one is entered again.",
+        "differently; `entries` holds both. Both stay pending until one is entered again.\n"
+        "- 409 `sitting_closed` / `session_not_running`: the players have moved on from this "
+        "sitting, or the session is over; results can no longer change.",
         request=RoundEntrySerializer,
         responses={
             201: EnteredSerializer,
@@ -239,8 +241,8 @@ class GameRound(GameView):
         "is ignored). The whole game is checked again; a change that would make a later "
         "round wrong is refused (400 `later_round_invalid`, with the engine's errors), as "
         "is one that changes who won a game whose next game has rounds "
-        "(400 `next_game_started`). Results are locked once the sitting's movement is "
-        "confirmed.",
+        "(409 `next_game_started`). Results are locked once the sitting's movement is "
+        "confirmed (409 `sitting_closed`).",
         request=RoundFieldsSerializer,
         responses={200: CorrectedSerializer},
         tags=TAGS,
