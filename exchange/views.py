@@ -17,6 +17,7 @@ from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from exchange import roster, services
@@ -92,7 +93,10 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
             return render(request, "exchange/roster_import.html", context, status=400)
         messages.success(
             request,
-            f"Roster imported: {result.added} player(s) added, {result.updated} updated, "
+            "Roster imported: "
+            + ngettext("%(count)d player added", "%(count)d players added", result.added)
+            % {"count": result.added}
+            + f", {result.updated} updated, "
             f"{result.unchanged} unchanged.",
         )
         return redirect("tournaments:club", slug=club.slug)

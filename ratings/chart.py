@@ -53,7 +53,7 @@ def line_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
             'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">',
             WIDTH,
             HEIGHT,
-            f"{title}: from {_fmt(values[0])} to {_fmt(values[-1])} over {len(values)} games",
+            f"{title}: from {_fmt(values[0])} to {_fmt(values[-1])} over {len(values)} game{'' if len(values) == 1 else 's'}",
         ),
         format_html("<title>{}</title>", title),
         # the axes, and the newcomer's level (0) as a dashed guide

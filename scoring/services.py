@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth.models import User as Account
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 import engine
 from huckley.errors import ConflictError, UserError
@@ -342,10 +343,13 @@ def round_submit(*, game_id: int, number: int, data: Mapping[str, Any], actor: W
         existing = Round.objects.filter(game=game, number=number).first()
         if existing is not None and existing.data == cleaned:
             return Entry(round=existing, created=False)
+        entered = ngettext("%(count)d round", "%(count)d rounds", game.round_count) % {
+            "count": game.round_count
+        }
         raise ConflictError(
             "round_number_taken" if existing else "round_number_out_of_order",
-            f"Round {number} cannot be entered: this game has {game.round_count} rounds, "
-            f"so the next one is round {game.round_count + 1}. Reload the score sheet.",
+            f"Round {number} cannot be entered: this game has {entered}, so the next one is "
+            f"round {game.round_count + 1}. Reload the score sheet.",
         )
     rounds = [r.data for r in game.rounds.all()] + [cleaned]
     output = _recheck(game, rounds, changed=number, verb="entered")
