@@ -444,8 +444,8 @@ CASES: list[tuple[str, dict[str, Any], str | None, str | None, str]] = [
         game(small(tricks={"Cy": 2}), players=THREE, rules="bluke", options=SMALL),
         "tricks",
         None,
-        "The tricks entered give Ann 0, Cy 2 but the cards played give Ann 1, Cy 1; correct the tricks "
-        "or the cards.",
+        "The tricks entered give Ann 0, Cy 2 but the cards played give Ann 1, Cy 1; correct the "
+        "tricks or the cards.",
     ),
 ]
 
