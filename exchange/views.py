@@ -17,7 +17,6 @@ from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from exchange import roster, services
@@ -62,44 +61,9 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload a roster file, see what it would do, confirm: three steps, one page."""
     club = _directed_club(request, slug)
     context: dict[str, Any] = {"club": club, "columns": roster.COLUMNS}
-    status = 200
     if request.method == "POST" and "token" in request.POST:
-        try:
-            payload = signing.loads(request.POST["token"], salt=TOKEN_SALT, max_age=TOKEN_MAX_AGE)
-            if payload.get("club") != club.pk:
-                raise signing.BadSignature("another club")
-        except signing.BadSignature:
-            context["error"] = (
-                "This preview has expired or is not this club's; upload the file again. "
-                "Nothing was imported."
-            )
-            return render(request, "exchange/roster_import.html", context, status=400)
-        content = str(payload["csv"]).encode("utf-8")
-        try:
-            result = services.roster_import(
-                club_id=club.pk,
-                content=content,
-                expected=payload.get("fingerprint"),
-                user=request.user,
-            )
-        except ConflictError as e:
-            # Show the preview as it stands now, to be confirmed again.
-            preview = services.roster_preview(club=club, content=content)
-            context |= {"error": e.message, "preview": preview}
-            context["token"] = _token(club, content, preview)
-            return render(request, "exchange/roster_import.html", context, status=409)
-        except UserError as e:
-            context["error"] = e.message
-            return render(request, "exchange/roster_import.html", context, status=400)
-        messages.success(
-            request,
-            "Roster imported: "
-            + ngettext("%(count)d player added", "%(count)d players added", result.added)
-            % {"count": result.added}
-            + f", {result.updated} updated, "
-            f"{result.unchanged} unchanged.",
-        )
-        return redirect("tournaments:club", slug=club.slug)
+        return _roster_confirm(request, club, context)
+    status = 200
     if request.method == "POST":
         try:
             content = _upload(request)
@@ -112,6 +76,49 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
             if preview.can_confirm:
                 context["token"] = _token(club, content, preview)
     return render(request, "exchange/roster_import.html", context, status=status)
+
+
+def _players(count: int) -> str:
+    return f"{count} {'player' if count == 1 else 'players'}"
+
+
+def _signed_payload(token: str, club: Club) -> dict[str, Any] | None:
+    """The preview token's content, or None when it is forged, expired or another club's."""
+    try:
+        payload = signing.loads(token, salt=TOKEN_SALT, max_age=TOKEN_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    return payload if isinstance(payload, dict) and payload.get("club") == club.pk else None
+
+
+def _roster_confirm(request: HttpRequest, club: Club, context: dict[str, Any]) -> HttpResponse:
+    """The confirm step: the file comes back inside the signed preview token."""
+    payload = _signed_payload(request.POST["token"], club)
+    if payload is None:
+        context["error"] = (
+            "This preview has expired or is not this club's; upload the file again. "
+            "Nothing was imported."
+        )
+        return render(request, "exchange/roster_import.html", context, status=400)
+    content = str(payload["csv"]).encode("utf-8")
+    try:
+        result = services.roster_import(
+            club_id=club.pk, content=content, expected=payload.get("fingerprint"), user=request.user
+        )
+    except ConflictError as e:
+        # Show the preview as it stands now, to be confirmed again.
+        preview = services.roster_preview(club=club, content=content)
+        context |= {"error": e.message, "preview": preview, "token": _token(club, content, preview)}
+        return render(request, "exchange/roster_import.html", context, status=409)
+    except UserError as e:
+        context["error"] = e.message
+        return render(request, "exchange/roster_import.html", context, status=400)
+    messages.success(
+        request,
+        f"Roster imported: {_players(result.added)} added, {result.updated} updated, "
+        f"{result.unchanged} unchanged.",
+    )
+    return redirect("tournaments:club", slug=club.slug)
 
 
 def _int_or_none(text: str) -> int | None:

@@ -4,6 +4,10 @@ session and the club's time zone (docs/tournament.md, "Running the club").
 Like `tournaments.services`, each service is keyword-only and atomic, locks the rows it
 changes, and refuses with a `UserError` (a stable code, plain words) before writing
 anything. Who may call them is decided by the views with `tournaments.permissions`.
+
+Why one module of over 400 lines: it is the one workflow of running a club, and its
+services share the lock-then-refuse helpers below; split by model it would scatter that
+workflow across files that each repeat them.
 """
 
 from __future__ import annotations

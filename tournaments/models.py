@@ -1,7 +1,12 @@
 """Clubs, seasons, players and the shape of a session: sittings, tables and seatings.
 
 The rules of the format live in `tournaments.format` (pure Python); writes go through
-`tournaments.services`, reads through `tournaments.selectors`.
+`tournaments.services` and its siblings, reads through `tournaments.selectors`.
+
+Why one module of over 400 lines: it is one thing, the tournament's tables and the
+constraints between them (a player sits once per sitting, a seat holds one player, table
+ranks are unique), and Django's migrations read it as one app's models. Each class is
+short; behaviour beyond small helpers lives in the services.
 """
 
 from __future__ import annotations
