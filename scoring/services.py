@@ -310,10 +310,12 @@ def _clean(data: Mapping[str, Any], *, rules_id: str) -> dict[str, Any]:
     if unknown:
         # The engine would ignore them, but the round is stored, audited and served back
         # as entered: refuse what no rule reads rather than keep it.
+        game = engine.RULES[rules_id].name if rules_id in engine.RULES else rules_id
         raise UserError(
             "unknown_round_field",
-            f"A {rules_id} round has no field {', '.join(repr(k[:40]) for k in unknown[:5])}; "
-            f"its fields are {', '.join(known)}.",
+            # An API client's mistake (the form sends only known fields): the keys, quoted.
+            f"A {game} round has no field {', '.join(repr(k[:40]) for k in unknown[:5])}; "
+            f"its fields are {', '.join(repr(k) for k in known)}.",
             field=unknown[0][:40],
         )
     size = len(json.dumps(dict(data), ensure_ascii=False, separators=(",", ":"), default=str))
