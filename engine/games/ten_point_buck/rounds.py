@@ -237,7 +237,7 @@ def _read_doe_bonus(
         return None
     bonus = seat.get(raw) if type(raw) is str else None
     if bonus is None:
-        hint = "; give the name of the player who took the Doe and the Buck with the Doe, or null"
+        hint = ": the player who took the Doe and the Buck with the Doe, or nobody"
         errors.append(unknown_player(number, "doe_bonus", raw, players, hint))
     return bonus
 
