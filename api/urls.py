@@ -85,6 +85,11 @@ urlpatterns = [
     path("games/<int:game_id>/rounds/", games.GameRounds.as_view(), name="game_rounds"),
     path("games/<int:game_id>/rounds/<int:number>/", games.GameRound.as_view(), name="game_round"),
     path("games/<int:game_id>/changes/", games.GameChanges.as_view(), name="game_changes"),
+    path(
+        "games/<int:game_id>/changes/<int:change_id>/restore/",
+        games.GameChangeRestore.as_view(),
+        name="game_change_restore",
+    ),
     path("games/<int:game_id>/pending/", games.GamePending.as_view(), name="game_pending"),
     path("", include("exchange.api_urls")),
     # Any other path, newlines included (a plain `.` would leave them to the HTML 404).

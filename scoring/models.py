@@ -84,6 +84,9 @@ class Round(models.Model):
     )
     entered_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The key the scorer's page (or an API client) sent with the round: a resend of a
+    # round kept on a phone while the network was down answers as success, never twice.
+    entry_key = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["game", "number"]
@@ -103,6 +106,7 @@ class RoundChange(models.Model):
         ENTER = "enter", "Entered"
         EDIT = "edit", "Corrected"
         DELETE = "delete", "Deleted"
+        RESTORE = "restore", "Restored"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     round_number = models.PositiveSmallIntegerField()
@@ -116,6 +120,12 @@ class RoundChange(models.Model):
         ScorerLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     note = models.CharField(max_length=200, blank=True)
+    # What the change took away at the table besides its own round: the next game, set
+    # up by this game's old result, with the rounds it had ({"game", "first_dealer",
+    # "rounds"}). Kept so that nothing is deleted silently and a director can restore it.
+    removed = models.JSONField(null=True, blank=True)
+    # When a director put this change back (`scoring.corrections.round_change_restore`).
+    restored_at = models.DateTimeField(null=True, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -3,6 +3,11 @@
 Every write builds the game's record from its rows, has the engine check the whole game,
 and stores the round together with the game's summary in one transaction, with the game
 row locked so that two scorers at one table cannot interleave.
+
+It is one module on purpose (over 400 lines): entering, correcting and deleting a round
+and keeping the table's next game in step with it share the lock, the engine check and
+the summary; splitting them would spread one transaction's rules over several files.
+What a correction will change, and a director's restore, are `scoring.corrections`.
 """
 
 from __future__ import annotations
@@ -253,38 +258,88 @@ def _store_outcome(game: Game, output: engine.Verdict, *, rounds: int) -> None:
         )
 
 
-def _sync_next_game(game: Game, output: engine.Verdict) -> None:
-    """After a change, the next game at the table must follow from this one: started when
-    this one ends, dealt first by its winner, gone again if this one is re-opened."""
-    table = game.table
-    next_game = Game.objects.filter(table=table, number=game.number + 1).first()
-    last_number = table.sitting.games_per_sitting
-    if next_game is not None:
-        new_dealer = engine.next_game_first_dealer(output) if output["finished"] else None
-        current = next(
-            (
-                gp.name
-                for gp in next_game.game_players.all()
-                if gp.player_id == next_game.first_dealer_id
-            ),
-            None,
-        )
-        unchanged = output["finished"] and (
-            next_game.first_dealer_source != Game.DealerSource.PREVIOUS_WINNER
-            or new_dealer == current
-        )
-        if unchanged:
-            return
-        if next_game.round_count:
+@dataclass(frozen=True)
+class NextGamePlan:
+    """What a change to a game does to the next game at the table.
+
+    `action`: "none" (there is none and none starts), "keep", "start" (this game ends, so
+    the next one starts), "redeal" (the next game goes and starts again with the new
+    winner dealing) or "withdraw" (this game is open again, so the next one goes).
+    """
+
+    action: str
+    number: int | None = None
+    dealer_before: str | None = None
+    # The new first dealer; None with "start"/"redeal" means a high-card draw decides.
+    dealer_after: str | None = None
+    #: The rounds of the next game that would go with it.
+    rounds: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def removes(self) -> bool:
+        return self.action in ("redeal", "withdraw")
+
+
+def plan_next_game(game: Game, output: engine.Verdict) -> NextGamePlan:
+    """The next game at the table must follow from this one: started when this one ends,
+    dealt first by its winner, gone again if this one is re-opened."""
+    next_game = Game.objects.filter(table=game.table, number=game.number + 1).first()
+    more = game.number < game.table.sitting.games_per_sitting
+    new_dealer = engine.next_game_first_dealer(output) if output["finished"] else None
+    if next_game is None:
+        if output["finished"] and more:
+            return NextGamePlan("start", game.number + 1, dealer_after=new_dealer)
+        return NextGamePlan("none")
+    current = next(
+        (
+            gp.name
+            for gp in next_game.game_players.all()
+            if gp.player_id == next_game.first_dealer_id
+        ),
+        None,
+    )
+    if output["finished"] and (
+        next_game.first_dealer_source != Game.DealerSource.PREVIOUS_WINNER or new_dealer == current
+    ):
+        return NextGamePlan("keep", next_game.number, current, current)
+    return NextGamePlan(
+        "redeal" if output["finished"] and more else "withdraw",
+        next_game.number,
+        dealer_before=current,
+        dealer_after=new_dealer,
+        rounds=tuple(dict(r.data) for r in next_game.rounds.order_by("number")),
+    )
+
+
+def _sync_next_game(
+    game: Game, output: engine.Verdict, *, confirm: bool = False
+) -> dict[str, Any] | None:
+    """Bring the next game at the table in line with this one (`plan_next_game`).
+
+    A next game that has rounds goes only with `confirm` (the scorer saw what goes and
+    agreed); what goes is returned, for the change history and for a restore.
+    """
+    plan = plan_next_game(game, output)
+    removed = None
+    if plan.removes:
+        if plan.rounds and not confirm:
+            count = len(plan.rounds)
             raise ConflictError(
                 "next_game_started",
                 f"This change would alter who won game {game.number}, but game "
-                f"{next_game.number} has rounds entered already. Delete those rounds first.",
+                f"{plan.number} has {count} round{'s' if count != 1 else ''} entered "
+                "already. Confirm the change to take them off (they stay in the game's "
+                "history and a director can restore them).",
             )
-        next_game.delete()
-        next_game = None
-    if output["finished"] and game.number < last_number:
-        table_start_game(table=table, number=game.number + 1, previous=game)
+        removed = {
+            "game": plan.number,
+            "first_dealer": plan.dealer_before,
+            "rounds": list(plan.rounds),
+        }
+        Game.objects.filter(table=game.table, number=game.number + 1).delete()
+    if plan.action in ("start", "redeal"):
+        table_start_game(table=game.table, number=game.number + 1, previous=game)
+    return removed
 
 
 def _recheck(
@@ -330,17 +385,26 @@ def _clean(data: Mapping[str, Any], *, rules_id: str) -> dict[str, Any]:
 
 
 @transaction.atomic
-def round_submit(*, game_id: int, number: int, data: Mapping[str, Any], actor: Who) -> Entry:
+def round_submit(
+    *, game_id: int, number: int, data: Mapping[str, Any], actor: Who, entry_key: str = ""
+) -> Entry:
     """Enter round `number` of a game.
 
     Entering the same round twice (a double submit or a retry) returns the stored round
-    with `created=False`; a different round under a taken number is a conflict. With
-    double entry on, a scorer's round waits until a second person at the table (or a
-    director) enters the same numbers; different numbers are a conflict shown to both.
+    with `created=False`; so does a resend with the `entry_key` of a stored round (the
+    scorer's page sends one with every round, and resends a round it kept while the
+    network was down), even if that round was corrected since. A different round under a
+    taken number is a conflict. With double entry on, a scorer's round waits until a
+    second person at the table (or a director) enters the same numbers; different
+    numbers are a conflict shown to both.
     """
     game = _lock_game(game_id)
     who = _who(actor, game)
     cleaned = _clean(data, rules_id=game.rules_id)
+    if entry_key:
+        sent = Round.objects.filter(game=game, entry_key=entry_key).first()
+        if sent is not None:
+            return Entry(round=sent, created=False)
     if number != game.round_count + 1:
         existing = Round.objects.filter(game=game, number=number).first()
         if existing is not None and existing.data == cleaned:
@@ -380,7 +444,9 @@ def round_submit(*, game_id: int, number: int, data: Mapping[str, Any], actor: W
                     "entries on the score sheet and enter the right numbers again."
                 )
             return Entry(round=None, pending=mine, mismatch=mismatch)
-    saved = Round.objects.create(game=game, number=number, data=cleaned, entered_by=who.user)
+    saved = Round.objects.create(
+        game=game, number=number, data=cleaned, entered_by=who.user, entry_key=entry_key
+    )
     PendingRound.objects.filter(game=game, number=number).delete()
     RoundChange.objects.create(
         game=game,
@@ -403,8 +469,15 @@ def _describe(user: Account | None, link: ScorerLink | None) -> str:
 
 
 @transaction.atomic
-def round_correct(*, game_id: int, number: int, data: Mapping[str, Any], actor: Who) -> Round:
-    """Replace what a round says; the whole game is checked again."""
+def round_correct(
+    *, game_id: int, number: int, data: Mapping[str, Any], actor: Who, confirm: bool = False
+) -> Round:
+    """Replace what a round says; the whole game is checked again.
+
+    A correction that changes who won takes the next game at the table with it; if that
+    game has rounds, only with `confirm` (see `scoring.corrections.correction_preview`
+    for what a correction will change), and they are kept in the change history.
+    """
     game = _lock_game(game_id)
     who = _who(actor, game)
     cleaned = _clean(data, rules_id=game.rules_id)
@@ -419,6 +492,8 @@ def round_correct(*, game_id: int, number: int, data: Mapping[str, Any], actor: 
         return target
     target.data = cleaned
     target.save(update_fields=["data", "updated_at"])
+    _store_outcome(game, output, rounds=len(rounds))
+    removed = _sync_next_game(game, output, confirm=confirm)
     RoundChange.objects.create(
         game=game,
         round_number=number,
@@ -427,15 +502,15 @@ def round_correct(*, game_id: int, number: int, data: Mapping[str, Any], actor: 
         after=cleaned,
         user=who.user,
         scorer_link=who.link,
+        removed=removed,
     )
-    _store_outcome(game, output, rounds=len(rounds))
-    _sync_next_game(game, output)
     return target
 
 
 @transaction.atomic
-def round_delete(*, game_id: int, number: int, actor: Who) -> None:
-    """Delete a round; later rounds move up one number and the game is checked again."""
+def round_delete(*, game_id: int, number: int, actor: Who, confirm: bool = False) -> None:
+    """Delete a round; later rounds move up one number and the game is checked again.
+    The next game at the table follows as with `round_correct`."""
     game = _lock_game(game_id)
     who = _who(actor, game)
     stored = list(game.rounds.all())
@@ -449,6 +524,8 @@ def round_delete(*, game_id: int, number: int, actor: Who) -> None:
         if later.number > number:
             later.number -= 1
             later.save(update_fields=["number"])
+    _store_outcome(game, output, rounds=len(rounds))
+    removed = _sync_next_game(game, output, confirm=confirm)
     RoundChange.objects.create(
         game=game,
         round_number=number,
@@ -456,6 +533,5 @@ def round_delete(*, game_id: int, number: int, actor: Who) -> None:
         before=target.data,
         user=who.user,
         scorer_link=who.link,
+        removed=removed,
     )
-    _store_outcome(game, output, rounds=len(rounds))
-    _sync_next_game(game, output)

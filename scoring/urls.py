@@ -11,4 +11,9 @@ urlpatterns = [
     path("games/<int:pk>/rounds/", views.round_enter, name="round_enter"),
     path("games/<int:pk>/rounds/<int:number>/edit/", views.round_edit, name="round_edit"),
     path("games/<int:pk>/rounds/<int:number>/delete/", views.round_delete, name="round_delete"),
+    path(
+        "games/<int:pk>/changes/<int:change_id>/restore/",
+        views.change_restore,
+        name="change_restore",
+    ),
 ]

@@ -29,10 +29,18 @@ from api.serializers import (
     VerdictSerializer,
     many_data,
 )
+from api.serializers.corrections import (
+    ChangeOptions,
+    ChangeSerializer,
+    CorrectionAnswer,
+    change_data,
+    impact_data,
+)
 from api.views.base import ApiView
 from huckley.errors import ConflictError, UserError
 from scoring import services as scoring
-from scoring.models import Game, PendingRound
+from scoring.corrections import correction_preview, round_change_restore
+from scoring.models import Game, PendingRound, RoundChange
 from tournaments.permissions import Actor
 
 TAGS = ["games"]
@@ -219,6 +227,11 @@ class CorrectedSerializer(ChangedSerializer):
 
 
 class GameRound(GameView):
+    def _options(self, request: Request) -> dict[str, bool]:
+        options = ChangeOptions(data=request.query_params)
+        options.is_valid(raise_exception=True)
+        return dict(options.validated_data)
+
     def _stored(self, number: int) -> Any:
         stored = api_selectors.game_round(self.game, number) if number <= MAX_ROUND else None
         if stored is None:
@@ -241,18 +254,32 @@ class GameRound(GameView):
         "is ignored). The whole game is checked again; a change that would make a later "
         "round wrong is refused (400 `later_round_invalid`, with the engine's errors), as "
         "is one that changes who won a game whose next game has rounds "
-        "(409 `next_game_started`). Results are locked once the sitting's movement is "
-        "confirmed (409 `sitting_closed`).",
+        "(409 `next_game_started`) unless `confirm=true`: then those rounds go, are kept "
+        "in the change history, and a director can restore them. `preview=true` changes "
+        "nothing and answers with what the correction would do (`preview.lines` in plain "
+        "words; ask before sending it when `preview.needs_confirm`). Results are locked "
+        "once the sitting's movement is confirmed (409 `sitting_closed`).",
         request=RoundFieldsSerializer,
-        responses={200: CorrectedSerializer},
+        parameters=[ChangeOptions],
+        responses={200: CorrectionAnswer(CorrectedSerializer, "RoundCorrectAnswer")},
         tags=TAGS,
     )
     @idempotent
     def put(self, request: Request, game_id: int, number: int) -> Response:
         fields = _round_fields(request.data)
         self._stored(number)
+        options = self._options(request)
         game_id = self.game.pk
-        scoring.round_correct(game_id=game_id, number=number, data=fields, actor=self.actor)
+        if options["preview"]:
+            impact = correction_preview(game_id=game_id, number=number, data=fields)
+            return Response({"preview": impact_data(impact)})
+        scoring.round_correct(
+            game_id=game_id,
+            number=number,
+            data=fields,
+            actor=self.actor,
+            confirm=options["confirm"],
+        )
         game = api_selectors.game_qs().get(pk=game_id)
         stored = next(r for r in game.rounds.all() if r.number == number)
         return Response(
@@ -268,66 +295,59 @@ class GameRound(GameView):
         summary="Delete a round",
         description="Later rounds move up one number and the whole game is checked again; "
         "a deletion that would make a later round wrong is refused "
-        "(400 `later_round_invalid`).",
-        responses={200: ChangedSerializer},
+        "(400 `later_round_invalid`). `preview` and `confirm` work as for a correction.",
+        parameters=[ChangeOptions],
+        responses={200: CorrectionAnswer(ChangedSerializer, "RoundDeleteAnswer")},
         tags=TAGS,
     )
     @idempotent
     def delete(self, request: Request, game_id: int, number: int) -> Response:
         self._stored(number)
+        options = self._options(request)
         game_id = self.game.pk
-        scoring.round_delete(game_id=game_id, number=number, actor=self.actor)
+        if options["preview"]:
+            impact = correction_preview(game_id=game_id, number=number, data=None)
+            return Response({"preview": impact_data(impact)})
+        scoring.round_delete(
+            game_id=game_id, number=number, actor=self.actor, confirm=options["confirm"]
+        )
         game = api_selectors.game_qs().get(pk=game_id)
         return Response(
             {"game": GameSummarySerializer(game).data, "verdict": scoring.game_check(game)}
         )
 
 
-class ChangeSerializer(serializers.Serializer[Data]):
-    id = serializers.IntegerField()
-    round_number = serializers.IntegerField()
-    action = serializers.ChoiceField(choices=["enter", "edit", "delete"])
-    before = RoundFieldsSerializer(allow_null=True, help_text="The round before (null: none).")
-    after = RoundFieldsSerializer(allow_null=True, help_text="The round after (null: none).")
-    user = serializers.CharField(allow_null=True, help_text="The account, if any.")
-    scorer_link = serializers.IntegerField(
-        allow_null=True, help_text="The scorer link used, if any (its id)."
-    )
-    note = serializers.CharField(allow_blank=True)
-    at = serializers.DateTimeField()
-
-
 class GameChanges(GameView):
     @doc(
         need=Need.DIRECT,
         summary="A game's change history",
-        description="Every entry, correction and deletion of a round: who (account or "
-        "scorer link), when, before and after. Newest first.",
+        description="Every entry, correction, deletion and restore of a round: who "
+        "(account or scorer link), when, before and after, and what a correction took off "
+        "(`removed`). Newest first.",
         responses={200: ChangeSerializer(many=True)},
         tags=TAGS,
     )
     def get(self, request: Request, game_id: int) -> Response:
-        changes = [
-            {
-                "id": c.pk,
-                "round_number": c.round_number,
-                "action": c.action,
-                "before": c.before,
-                "after": c.after,
-                "user": c.user.get_username() if c.user else None,
-                "scorer_link": c.scorer_link_id,
-                "note": c.note,
-                "at": c.at,
-            }
-            for c in api_selectors.game_changes(self.game)
-        ]
-        # before/after are rounds as stored: passed through as they are, not re-shaped.
-        return Response(
-            [
-                dict(ChangeSerializer(c).data) | {"before": c["before"], "after": c["after"]}
-                for c in changes
-            ]
-        )
+        return Response([change_data(c) for c in api_selectors.game_changes(self.game)])
+
+
+class GameChangeRestore(GameView):
+    @doc(
+        need=Need.DIRECT,
+        summary="Restore a correction or a deletion",
+        description="Puts the round back as it was before the change, and enters again "
+        "the next game's rounds the change took off; everything is checked by the engine "
+        "again (400 with the reason when play went on since in a way that no longer fits; "
+        "400 `not_restorable` for an entry, a restore, or a change restored already). "
+        "Answers with the restore, as a line of the change history.",
+        responses={200: ChangeSerializer},
+        tags=TAGS,
+    )
+    @idempotent
+    def post(self, request: Request, game_id: int, change_id: int) -> Response:
+        change = get_object_or_404(RoundChange, pk=change_id, game=self.game)
+        restore = round_change_restore(change_id=change.pk, actor=self.actor)
+        return Response(change_data(restore))
 
 
 class GamePending(GameView):

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from scoring.games._base import (
+    BeforeEntry,
     DropsAndTricksForm,
     GameFamily,
     PrintColumn,
@@ -29,6 +30,7 @@ from scoring.games._base import (
 )
 
 __all__ = [
+    "BeforeEntry",
     "DropsAndTricksForm",
     "GameFamily",
     "PrintColumn",

@@ -22,6 +22,11 @@ class RoundForm(forms.Form):
     """
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    # Made when the page is drawn and sent with the round, so that a resend (a double tap,
+    # or the page sending a round it kept while the network was down) is stored once.
+    entry_key = forms.RegexField(
+        regex=r"^[A-Za-z0-9_-]{1,64}$", required=False, widget=forms.HiddenInput
+    )
     dealer = forms.ChoiceField(label="Dealer")
 
     #: Round-level fields, shown above the players (names of form fields).
@@ -152,6 +157,20 @@ def no_details(data: Mapping[str, Any], players: Sequence[str]) -> str:
 
 
 @dataclass(frozen=True)
+class BeforeEntry:
+    """What the scorer is told before entering a round, and what the form fills in."""
+
+    lines: tuple[str, ...] = ()
+    initial: Mapping[str, Any] | None = None
+
+
+def nothing_before_entry(
+    rules_id: str, options: Mapping[str, Any], players: int, number: int
+) -> BeforeEntry:
+    return BeforeEntry()
+
+
+@dataclass(frozen=True)
 class GameFamily:
     """The Django side of one or more rules ids that share a round form and a sheet."""
 
@@ -164,6 +183,9 @@ class GameFamily:
     #: The game's own fields of a round, as a line under the round on the score sheet.
     details: Callable[[Mapping[str, Any], Sequence[str]], str] = no_details
     print_columns: tuple[PrintColumn, ...] = ()
+    #: Told before round `number` is entered (Bluke: the hand size and the bids allowed);
+    #: called with the rules id, the game's options, the number of players and `number`.
+    before_entry: Callable[[str, Mapping[str, Any], int, int], BeforeEntry] = nothing_before_entry
 
     def __post_init__(self) -> None:
         if not self.rules_ids:

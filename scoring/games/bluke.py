@@ -8,7 +8,9 @@ from typing import Any
 
 from django import forms
 
-from scoring.games._base import GameFamily, PrintColumn, RoundForm, in_seat_order
+from engine import EngineUsageError
+from engine.games.bluke import schedule
+from scoring.games._base import BeforeEntry, GameFamily, PrintColumn, RoundForm, in_seat_order
 
 
 class BlukeRoundForm(RoundForm):
@@ -59,12 +61,35 @@ def round_details(data: Mapping[str, Any], players: Sequence[str]) -> str:
     return "; ".join(parts)
 
 
+def before_entry(
+    rules_id: str, options: Mapping[str, Any], players: int, number: int
+) -> BeforeEntry:
+    """The hand size of round `number` from the schedule, and the bids it allows."""
+    try:
+        sizes = schedule(rules_id, players, int(options.get("max_cards") or 0))
+    except (EngineUsageError, ValueError):  # the engine says what is wrong on entry
+        return BeforeEntry()
+    if not 1 <= number <= len(sizes):
+        return BeforeEntry()
+    size = sizes[number - 1]
+    lowest = 0 if options.get("allow_zero_bid") else 1
+    cards = "card" if size == 1 else "cards"
+    return BeforeEntry(
+        lines=(
+            f"Hand {number} of {len(sizes)}: deal {size} {cards} to each player.",
+            f"Each player bids {lowest} to {size} before play; tricks taken run from 0 to {size}.",
+        ),
+        initial={"cards": size},
+    )
+
+
 FAMILY = GameFamily(
     name="bluke",
     rules_ids=("bluke", "bluke-nj"),
     form=BlukeRoundForm,
     legend="* went set (-10 x bid)",
     details=round_details,
+    before_entry=before_entry,
     print_columns=(
         PrintColumn("cards", "Cards", per_player=False),
         PrintColumn("upcard", "Upcard", per_player=False, kind="text"),

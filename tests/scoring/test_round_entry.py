@@ -214,11 +214,11 @@ def test_the_history_shows_a_correction_before_and_after(game: Game, director: A
     client.force_login(director)
     page = client.get(reverse("scoring:table", args=[game.table_id])).content.decode()
     assert f"round 1 corrected by {director.username}" in page
-    assert f"before: tricks: {order[1]} 5" in page
+    assert f"before: Tricks: {order[1]} 5" in page
     # Listed in seat order, whatever order the database keeps the keys in.
     after = {order[1]: 4, order[2]: 1}
     line = ", ".join(f"{name} {after[name]}" for name in names(game) if name in after)
-    assert f"after: tricks: {line}" in page
+    assert f"after: Tricks: {line}" in page
 
 
 def test_the_history_gives_each_change_in_the_club_s_time_zone_and_says_which(
