@@ -185,7 +185,7 @@ def _lock_restorable(change_id: int, actor: services.Who) -> tuple[Game, RoundCh
     game = services._lock_game(change.game_id)
     change = RoundChange.objects.select_for_update().get(pk=change_id)
     if not restorable(change):
-        raise UserError(
+        raise ConflictError(
             "not_restorable",
             "This change was restored already."
             if change.restored_at

@@ -337,8 +337,9 @@ class GameChangeRestore(GameView):
         summary="Restore a correction or a deletion",
         description="Puts the round back as it was before the change, and enters again "
         "the next game's rounds the change took off; everything is checked by the engine "
-        "again (400 with the reason when play went on since in a way that no longer fits; "
-        "400 `not_restorable` for an entry, a restore, or a change restored already). "
+        "again (400 with the engine's reason when play went on since in a way that no "
+        "longer fits, 409 when the next game has changed or has rounds since; "
+        "409 `not_restorable` for an entry, a restore, or a change restored already). "
         "Answers with the restore, as a line of the change history.",
         responses={200: ChangeSerializer},
         tags=TAGS,

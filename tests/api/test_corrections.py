@@ -102,7 +102,7 @@ def test_a_director_restores_a_confirmed_correction(decided: Game, as_director: 
     assert response.json()["action"] == "restore"
     assert Game.objects.get(table=decided.table, number=2).round_count == 1
     again = as_director.post(restore_url(decided, change))
-    assert again.status_code == 400
+    assert again.status_code == 409
     assert again.json()["code"] == "not_restorable"
 
 
