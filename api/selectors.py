@@ -87,5 +87,8 @@ def pending_rounds(game: Game) -> QuerySet[PendingRound]:
 
 
 def table_live_links(table: Table) -> QuerySet[ScorerLink]:
-    tokens = ScorerLink.objects.filter(table=table).values_list("token", flat=True)
+    # A table card's own links belong to the card (tournaments.table_links), not listed here.
+    tokens = ScorerLink.objects.filter(table=table, card=None, club_card=None).values_list(
+        "token", flat=True
+    )
     return live_links(tokens).filter(table=table)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import clubs, games, misc, sessions, sittings, tables
+from api.views import cards, clubs, games, misc, sessions, sittings, tables
 from api.views.docs import SwaggerDocs
 from api.views.errors import not_found
 
@@ -22,6 +22,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/seasons/", clubs.ClubSeasons.as_view(), name="club_seasons"),
     path("clubs/<slug:slug>/players/", clubs.ClubPlayers.as_view(), name="club_players"),
     path("clubs/<slug:slug>/sessions/", sessions.ClubSessions.as_view(), name="club_sessions"),
+    path("clubs/<slug:slug>/table-cards/", cards.ClubTableCards.as_view(), name="club_table_cards"),
     path("", include("ratings.api_urls")),
     path(
         "seasons/<int:season_id>/standings/",
@@ -74,6 +75,16 @@ urlpatterns = [
         sittings.SessionSittings.as_view(),
         name="session_sittings",
     ),
+    path(
+        "sessions/<int:session_id>/table-cards/",
+        cards.SessionTableCards.as_view(),
+        name="session_table_cards",
+    ),
+    path(
+        "sessions/<int:session_id>/table-cards/<int:number>/replace/",
+        cards.SessionTableCardReplace.as_view(),
+        name="session_table_card_replace",
+    ),
     path("sittings/<int:sitting_id>/", sittings.SittingDetail.as_view(), name="sitting"),
     path("tables/<int:table_id>/", tables.TableDetail.as_view(), name="table"),
     path(
@@ -92,6 +103,7 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/pending/", games.GamePending.as_view(), name="game_pending"),
     path("", include("exchange.api_urls")),
+    path("", include("printing.api_urls")),
     # Any other path, newlines included (a plain `.` would leave them to the HTML 404).
     re_path(r"^[\s\S]*$", not_found, name="not_found"),
 ]

@@ -6,7 +6,7 @@ placings and standings, and every game with its players, rounds, round history a
 pending double entries. Accounts (directors, players' accounts, who entered what) are
 named by username.
 
-Left out on purpose: scorer links (they are keys to a table; references to them are
+Left out on purpose: scorer links and table cards (they are keys to a table; references to them are
 blanked) and anything derived that can be rebuilt (cached standings). Rows are written
 field by field from the models, so a field another part of the site adds later travels
 without a change here.

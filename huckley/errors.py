@@ -48,3 +48,10 @@ class ConflictError(UserError):
     now; the same request may succeed once the state allows it."""
 
     status = 409
+
+
+class NotFoundError(UserError):
+    """The request names something that does not exist (a table card number with no
+    card, say): HTTP 404, with its own code."""
+
+    status = 404

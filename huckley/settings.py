@@ -109,6 +109,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so that everything after it sees the real client address.
     "huckley.proxies.TrustedProxyMiddleware",
+    # Next, so that a request whose database connection was lost midway runs again
+    # through everything after it (huckley/retry.py says when that is safe).
+    "huckley.retry.LostConnectionRetryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -246,15 +249,23 @@ CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT
 # A worker that dies mid-task (acks late) leaves the task unacknowledged in Redis; Redis
 # hands it out again once it is older than the visibility timeout (Celery's default is an
 # hour). The tasks are short and idempotent, so a short timeout is safe: a task still
-# running after it may run twice, to the same effect.
+# running after it may run twice, to the same effect. Workers look for such tasks every
+# `unacked_restore_interval` seconds, but kombu scans only on every
+# `unacked_restore_throttle`-th look (by default every 10th of one every 10 s: a killed
+# task waited 100 s beyond its timeout); one scan every 5 s is a cheap Redis query.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", "30"),
+    "unacked_restore_interval": 5,
+    "unacked_restore_throttle": 1,
     "socket_timeout": REDIS_TIMEOUT,
     "socket_connect_timeout": REDIS_TIMEOUT,
 }
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
+# A pool process killed mid-task (the OOM killer picks the biggest process) puts its task
+# back at once instead of acknowledging it as failed: the tasks are safe to run twice.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TASK_DEFAULT_QUEUE = os.getenv("CELERY_QUEUE", "huckley")
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"

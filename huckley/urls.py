@@ -26,6 +26,7 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("", include("exchange.urls")),
+    path("", include("printing.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
     path("", include("ratings.urls")),

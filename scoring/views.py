@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
+from huckley.retry import repeatable
 from scoring import corrections, pages, services
 from scoring.games import RoundForm, family_for
 from scoring.models import Game, Round, RoundChange
@@ -96,6 +97,7 @@ def _form_error(form: RoundForm, error: UserError) -> None:
         form.add_error(None, error.message)
 
 
+@repeatable  # entering a round again with the same numbers (or entry key) stores it once
 @require_POST
 def round_enter(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(pages.game_qs(), pk=pk)

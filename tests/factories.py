@@ -25,6 +25,7 @@ from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.models import (
     BigLoserAward,
     Club,
+    ClubTableCard,
     Placing,
     Player,
     ScorerLink,
@@ -36,6 +37,7 @@ from tournaments.models import (
     SitOut,
     Sitting,
     Table,
+    TableCard,
 )
 
 
@@ -146,6 +148,24 @@ class ScorerLinkFactory(factory.django.DjangoModelFactory[ScorerLink]):
 
     table = factory.SubFactory(TableFactory)
     token = factory.LazyFunction(lambda: secrets.token_urlsafe(24))
+
+
+class TableCardFactory(factory.django.DjangoModelFactory[TableCard]):
+    class Meta:
+        model = TableCard
+
+    session = factory.SubFactory(SessionFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    token = factory.LazyFunction(lambda: secrets.token_urlsafe(9))
+
+
+class ClubTableCardFactory(factory.django.DjangoModelFactory[ClubTableCard]):
+    class Meta:
+        model = ClubTableCard
+
+    club = factory.SubFactory(ClubFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    token = factory.LazyFunction(lambda: secrets.token_urlsafe(9))
 
 
 class PlacingFactory(factory.django.DjangoModelFactory[Placing]):

@@ -22,7 +22,7 @@ from huckley.errors import ConflictError, UserError
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments import format as fmt
-from tournaments import selectors, services
+from tournaments import selectors, services, table_links
 from tournaments.models import Placing, Seating, Session, SessionPlayer, SitOut, Sitting, Table
 from tournaments.permissions import User
 
@@ -283,5 +283,6 @@ def session_rebalance(
             and not table.games.filter(round_count__gt=0).exists()
         ):
             table.delete()
+    table_links.table_cards_ensure(session=session)
     Session.board_changed(session.pk)
     return len(proposal)

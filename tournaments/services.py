@@ -1,8 +1,8 @@
 """Writes for a session's life outside its movements: creating it and its players,
-its settings, the scorer links, arrivals, starting it (the split and the first sitting),
+its settings, arrivals, starting it (the split and the first sitting),
 finishing it and the season's Big Loser. The movements, withdrawals and rebalancing are
 in `tournaments.movements`; the club's own writes (seasons, players, directors) in
-`tournaments.club_services`.
+`tournaments.club_services`; scorer links and table cards in `tournaments.table_links`.
 
 Each service is keyword-only and atomic. Services that change a session lock its row
 first (`lock_session`; then, where needed, its games in id order), so that two
@@ -19,9 +19,7 @@ module alike.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date as Date
 
 from django.db import transaction
@@ -35,12 +33,11 @@ from ratings import selectors as rating_selectors
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments import format as fmt
-from tournaments import selectors, tasks
+from tournaments import selectors, table_links, tasks
 from tournaments.models import (
     BigLoserAward,
     Club,
     Player,
-    ScorerLink,
     Season,
     Seating,
     Session,
@@ -191,45 +188,6 @@ def session_update_settings(
     session.double_entry = double_entry
     session.save(update_fields=["games_per_sitting", "is_public", "double_entry", "seeding"])
     return session
-
-
-@transaction.atomic
-def scorer_link_create(*, table_id: int, user: User) -> ScorerLink:
-    """A new scorer link for a table of the running sitting."""
-    table = Table.objects.select_related("sitting__session").get(pk=table_id)
-    session = Session.objects.select_for_update().get(pk=table.sitting.session_id)
-    if session.status != Session.Status.RUNNING or table.sitting.moved_at is not None:
-        raise ConflictError(
-            "sitting_closed", "Scorer links are only for the tables of the current sitting."
-        )
-    return ScorerLink.objects.create(
-        table=table,
-        token=secrets.token_urlsafe(24),
-        created_by=account(user),
-    )
-
-
-@transaction.atomic
-def scorer_link_revoke(*, table_id: int, user: User) -> int:
-    """Revoke every live link of a table; whoever holds one can no longer enter results."""
-    return ScorerLink.objects.filter(table_id=table_id, revoked_at__isnull=True).update(
-        revoked_at=timezone.now()
-    )
-
-
-@dataclass(frozen=True)
-class ScorerLinkReplaced:
-    link: ScorerLink
-    revoked: int
-
-
-@transaction.atomic
-def scorer_link_replace(*, table_id: int, user: User) -> ScorerLinkReplaced:
-    """Hand out a new scorer link in place of the table's live ones, all or nothing: if
-    the new link is refused, the old ones keep working."""
-    revoked = scorer_link_revoke(table_id=table_id, user=user)
-    link = scorer_link_create(table_id=table_id, user=user)
-    return ScorerLinkReplaced(link=link, revoked=revoked)
 
 
 @transaction.atomic
@@ -403,6 +361,7 @@ def sitting_create(
     for table in table_rows:
         table.sitting = sitting
     scoring.tables_start_first_games(tables=table_rows, session=session)
+    table_links.table_cards_ensure(session=session)
     Session.board_changed(session.pk)
     return sitting
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.views import club, director, players, public, scorers, screen
+from tournaments.views import cards, club, director, players, public, scorers, screen
 
 app_name = "tournaments"
 
@@ -55,7 +55,14 @@ urlpatterns = [
         club.director_remove,
         name="club_director_remove",
     ),
+    path("director/clubs/<slug:slug>/table-cards/", cards.club_cards, name="club_cards"),
     path("director/sessions/<int:pk>/", director.session_manage, name="manage"),
+    path("director/sessions/<int:pk>/table-cards/", cards.session_cards, name="session_cards"),
+    path(
+        "director/sessions/<int:pk>/table-cards/<int:number>/replace/",
+        cards.table_card_replace,
+        name="table_card_replace",
+    ),
     path("director/sessions/<int:pk>/check-in/", director.session_check_in, name="check_in"),
     path(
         "director/sessions/<int:pk>/check-in-all/",
@@ -78,6 +85,9 @@ urlpatterns = [
     path("director/tables/<int:pk>/scorer-link/", director.scorer_links, name="scorer_links"),
     # Scorers
     path("score/<str:token>/", scorers.scorer_open, name="scorer_open"),
+    # Table cards (docs/tournament.md, "Table cards"): short, because they are printed.
+    path("t/<str:token>/", scorers.table_card, name="table_card"),
+    path("c/<str:token>/", scorers.club_card, name="club_card"),
     # Players
     path("me/", players.my_games, name="my_games"),
 ]

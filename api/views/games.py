@@ -128,6 +128,10 @@ class RoundNumberSerializer(Input):
 
 
 class GameRounds(GameView):
+    # A retry after a lost database connection (huckley/retry.py) may run a round entry
+    # that had committed again: it finds the round stored and answers 409 with the game.
+    repeatable = True
+
     @doc(
         need=Need.VIEW,
         summary="A game's rounds",

@@ -17,7 +17,7 @@ from api.schema import doc
 from api.serializers import Data, GameSummarySerializer, SeatingSerializer
 from api.serializers.sessions import SittingRefSerializer
 from api.views.base import ApiView
-from tournaments import selectors, services
+from tournaments import selectors, table_links
 from tournaments.models import ScorerLink, Table
 
 TAGS = ["tables"]
@@ -112,7 +112,7 @@ class TableScorerLinks(TableView):
     )
     @idempotent
     def post(self, request: Request, table_id: int) -> Response:
-        replaced = services.scorer_link_replace(table_id=self.table.pk, user=request.user)
+        replaced = table_links.scorer_link_replace(table_id=self.table.pk, user=request.user)
         return Response(self._out(replaced.link), status=status.HTTP_201_CREATED)
 
     @doc(
@@ -124,5 +124,5 @@ class TableScorerLinks(TableView):
     )
     @idempotent
     def delete(self, request: Request, table_id: int) -> Response:
-        count = services.scorer_link_revoke(table_id=self.table.pk, user=request.user)
+        count = table_links.scorer_link_revoke(table_id=self.table.pk, user=request.user)
         return Response(RevokedSerializer({"revoked": count}).data)

@@ -16,8 +16,9 @@ from api.models import IdempotencyRecord
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tests.factories import ClubFactory, UserFactory
-from tournaments import services
+from tournaments import table_links
 from tournaments.models import (
+    ClubTableCard,
     Placing,
     Player,
     ScorerLink,
@@ -27,6 +28,7 @@ from tournaments.models import (
     SessionStanding,
     Sitting,
     Table,
+    TableCard,
 )
 
 
@@ -65,6 +67,8 @@ def db_state() -> tuple[Any, ...]:
         list(RoundChange.objects.order_by("pk").values_list("pk")),
         list(PendingRound.objects.order_by("pk").values_list("pk", "data")),
         list(ScorerLink.objects.order_by("pk").values_list("pk", "revoked_at")),
+        list(TableCard.objects.order_by("pk").values_list("pk", "token", "replaced_at")),
+        list(ClubTableCard.objects.order_by("pk").values_list("pk", "token", "replaced_at")),
         list(Player.objects.order_by("pk").values_list("pk", "name")),
         Placing.objects.count(),
         SessionStanding.objects.count(),
@@ -80,7 +84,7 @@ def token_client(user: Any) -> APIClient:
 
 
 def scorer_client(table_id: int, director: Any) -> APIClient:
-    link = services.scorer_link_create(table_id=table_id, user=director)
+    link = table_links.scorer_link_create(table_id=table_id, user=director)
     client = APIClient()
     client.credentials(HTTP_X_SCORER_TOKEN=link.token)
     return client
@@ -126,7 +130,7 @@ def roles(running: Session, top: Game, bottom: Game, director: Any) -> dict[str,
     other_director = UserFactory(username="other-director")
     ClubFactory().directors.add(other_director)
     revoked = scorer_client(top.table_id, director)
-    services.scorer_link_revoke(table_id=top.table_id, user=director)
+    table_links.scorer_link_revoke(table_id=top.table_id, user=director)
     signed_in = APIClient()
     signed_in.force_login(UserFactory(username="signed-in-stranger"))
     return {

@@ -1,5 +1,6 @@
 """Real concurrent requests on PostgreSQL: scorers racing to enter the same round, and a
-client retrying with one Idempotency-Key while its first request is still running.
+client retrying with one Idempotency-Key while its first request is still running, and
+two scorers of a double-entry session entering the same round at once.
 
 Each thread has its own client and database connection, and all start together at a
 barrier; the game row lock in `scoring.services` and the idempotency record's unique
@@ -19,9 +20,9 @@ from django.db import connection
 from django.test import Client
 
 from api.models import IdempotencyRecord
-from scoring.models import Game, Round, RoundChange
+from scoring.models import Game, PendingRound, Round, RoundChange
 from tests.api.conftest import first_round
-from tournaments import services
+from tournaments import table_links
 from tournaments.models import Session
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -63,7 +64,7 @@ def scored_game(make_session: Callable[..., Session], director: Any) -> tuple[Ga
     needs_postgres()
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1)
-    link = services.scorer_link_create(table_id=game.table_id, user=director)
+    link = table_links.scorer_link_create(table_id=game.table_id, user=director)
     return game, link.token
 
 
@@ -123,3 +124,50 @@ def test_one_idempotency_key_sent_at_once_is_applied_once(
     assert sorted(replayed or "" for _, _, replayed in results) == [""] + ["true"] * (THREADS - 1)
     assert Round.objects.filter(game=game).count() == 1
     assert IdempotencyRecord.objects.count() == 1
+
+
+@pytest.fixture
+def double_entry_game(make_session: Callable[..., Session], director: Any) -> tuple[Game, str]:
+    needs_postgres()
+    session = make_session(8, double_entry=True)
+    game = Game.objects.get(table__sitting__session=session, table__rank=1)
+    link = table_links.scorer_link_create(table_id=game.table_id, user=director)
+    return game, link.token
+
+
+def two_scorers(token: str) -> list[Client]:
+    """Two phones at one table: the same scorer link, each its own device."""
+    return [Client(headers={"X-Scorer-Token": token, "X-Device-Id": f"phone-{i}"}) for i in (1, 2)]
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_scorers_entering_the_same_round_at_once_confirm_it_once(
+    double_entry_game: tuple[Game, str], attempt: int
+) -> None:
+    game, token = double_entry_game
+    data = first_round(game)
+    results = race([post_round(f"/api/games/{game.pk}/rounds/", data)] * 2, two_scorers(token))
+    # Whoever the game's row lock lets in first waits; the second confirms it.
+    assert sorted(status for status, _, _ in results) == [201, 202]
+    assert Round.objects.filter(game=game).count() == 1
+    assert not PendingRound.objects.filter(game=game).exists()
+    change = RoundChange.objects.get(game=game)
+    assert change.note.startswith("double entry: confirmed")
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_scorers_entering_a_round_differently_at_once_store_nothing(
+    double_entry_game: tuple[Game, str], attempt: int
+) -> None:
+    game, token = double_entry_game
+    url = f"/api/games/{game.pk}/rounds/"
+    players = [gp.name for gp in game.game_players.order_by("seat")]
+    rounds = [first_round(game, taker=players[0]), first_round(game, taker=players[1])]
+    results = race([post_round(url, r) for r in rounds], two_scorers(token))
+    statuses = sorted(status for status, _, _ in results)
+    assert statuses == [202, 409]
+    mismatch = next(body for status, body, _ in results if status == 409)
+    assert mismatch["code"] == "double_entry_mismatch"
+    assert len(mismatch["entries"]) == 2
+    assert not Round.objects.filter(game=game).exists()
+    assert PendingRound.objects.filter(game=game).count() == 2

@@ -152,6 +152,22 @@ def pending_rounds(w: World) -> Request:
     return "get", f"/api/games/{w.top.pk}/pending/", None, 200
 
 
+def table_cards(w: World) -> Request:
+    return "get", f"/api/sessions/{w.running.pk}/table-cards/", None, 200
+
+
+def table_card_replace(w: World) -> Request:
+    return "post", f"/api/sessions/{w.running.pk}/table-cards/1/replace/", None, 201
+
+
+def club_table_cards(w: World) -> Request:
+    return "get", f"/api/clubs/{w.running.club.slug}/table-cards/", None, 200
+
+
+def club_cards_rotate(w: World) -> Request:
+    return "post", f"/api/clubs/{w.running.club.slug}/table-cards/", {"count": 4}, 201
+
+
 CASES: dict[str, Callable[[World], Request]] = {
     f.__name__: f
     for f in [
@@ -176,6 +192,10 @@ CASES: dict[str, Callable[[World], Request]] = {
         game_changes,
         scorer_links,
         pending_rounds,
+        table_cards,
+        table_card_replace,
+        club_table_cards,
+        club_cards_rotate,
     ]
 }
 # After the movement, the links of sitting 1 have expired: a credential no longer valid.

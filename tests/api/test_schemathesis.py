@@ -38,7 +38,7 @@ from rest_framework.authtoken.models import Token
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import first_round
-from tournaments import services
+from tournaments import table_links
 from tournaments.models import Season, Session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -100,7 +100,7 @@ def world(make_session: Any, director: Any, season: Season) -> dict[str, Any]:
     data = first_round(game)
     del data["number"]
     scoring.round_submit(game_id=game.pk, number=1, data=data, actor=director)
-    link = services.scorer_link_create(table_id=game.table_id, user=director)
+    link = table_links.scorer_link_create(table_id=game.table_id, user=director)
     token, _ = Token.objects.get_or_create(user=director)
     return {
         "director": ["-H", f"Authorization: Token {token.key}"],

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer, Round, RoundChange
 from tests.factories import PlayerFactory, UserFactory
-from tournaments import services
+from tournaments import services, table_links
 from tournaments.models import BigLoserAward, Club, Player, Season, Session
 from tournaments.simulation import PlayOptions, generated_names, play_game, play_session
 
@@ -66,7 +66,7 @@ def build_club(club: Club, season: Season, director: Any) -> None:
     last = Round.objects.filter(game=game).order_by("-number").first()
     assert last is not None
     scoring.round_delete(game_id=game.pk, number=last.number, actor=director)
-    services.scorer_link_create(table_id=game.table_id, user=director)
+    table_links.scorer_link_create(table_id=game.table_id, user=director)
 
 
 def export(api: APIClient, slug: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Game
-from tournaments import services as tournaments
+from tournaments import table_links
 from tournaments.models import Session
 from tournaments.permissions import Actor
 
@@ -58,13 +58,13 @@ def play(game: Game, rounds: list[tuple[int, int]], actor: Any = None) -> None:
 
 def scorer(game: Game, director: Any, device: str = "browser:one") -> Actor:
     """Whoever holds a fresh scorer link to the game's table, on one device."""
-    link = tournaments.scorer_link_create(table_id=game.table_id, user=director)
+    link = table_links.scorer_link_create(table_id=game.table_id, user=director)
     return Actor(scorer_tokens=frozenset([link.token]), device=device)
 
 
 def link_client(table_id: int, director: Any) -> Client:
     """A browser that opened a fresh scorer link to the table."""
-    link = tournaments.scorer_link_create(table_id=table_id, user=director)
+    link = table_links.scorer_link_create(table_id=table_id, user=director)
     client = Client()
     client.get(reverse("tournaments:scorer_open", args=[link.token]))
     return client

@@ -24,8 +24,7 @@ from tests.scoring.helpers import (
     top_game,
 )
 from tests.snapshots import changed_tables, db_snapshot
-from tournaments import movements
-from tournaments import services as tournaments
+from tournaments import movements, table_links
 from tournaments.models import Player, Session
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +37,7 @@ PENDING = "Waiting for a second entry"
 
 def revoked_client(table_id: int, director: Any) -> Client:
     client = link_client(table_id, director)
-    tournaments.scorer_link_revoke(table_id=table_id, user=director)
+    table_links.scorer_link_revoke(table_id=table_id, user=director)
     return client
 
 

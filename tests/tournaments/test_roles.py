@@ -16,7 +16,7 @@ from scoring import services as scoring
 from scoring.models import Game, PendingRound, Round
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.test_pages import db_state
-from tournaments import movements, services
+from tournaments import movements, table_links
 from tournaments.models import Player, Session
 from tournaments.simulation import finish_sitting_unplayed as fake_results
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 
 def link_client(table_id: int, director: Any) -> Client:
-    link = services.scorer_link_create(table_id=table_id, user=director)
+    link = table_links.scorer_link_create(table_id=table_id, user=director)
     client = Client()
     client.get(reverse("tournaments:scorer_open", args=[link.token]))
     return client
@@ -58,7 +58,7 @@ def roles(session: Session, top: Game, bottom: Game, director: Any) -> dict[str,
     other_director = UserFactory(username="other-director")
     ClubFactory().directors.add(other_director)
     revoked = link_client(top.table_id, director)
-    services.scorer_link_revoke(table_id=top.table_id, user=director)
+    table_links.scorer_link_revoke(table_id=top.table_id, user=director)
     return {
         "anonymous": Client(),
         "signed-in stranger": signed_in(UserFactory(username="stranger")),
@@ -177,7 +177,7 @@ class TestDoubleEntry:
     def test_a_scorers_round_waits_for_a_second_matching_entry(
         self, game: Game, director: Any
     ) -> None:
-        link = services.scorer_link_create(table_id=game.table_id, user=director)
+        link = table_links.scorer_link_create(table_id=game.table_id, user=director)
         from tournaments.permissions import Actor
 
         first = Actor(scorer_tokens=frozenset([link.token]), device="browser:one")
@@ -199,7 +199,7 @@ class TestDoubleEntry:
     ) -> None:
         from tournaments.permissions import Actor
 
-        link = services.scorer_link_create(table_id=game.table_id, user=director)
+        link = table_links.scorer_link_create(table_id=game.table_id, user=director)
         first = Actor(scorer_tokens=frozenset([link.token]), device="browser:one")
         second = Actor(scorer_tokens=frozenset([link.token]), device="browser:two")
         scoring.round_submit(game_id=game.pk, number=1, data=self.round(game, 1), actor=first)
@@ -215,7 +215,7 @@ class TestDoubleEntry:
     def test_a_director_confirms_a_pending_round(self, game: Game, director: Any) -> None:
         from tournaments.permissions import Actor
 
-        link = services.scorer_link_create(table_id=game.table_id, user=director)
+        link = table_links.scorer_link_create(table_id=game.table_id, user=director)
         scorer = Actor(scorer_tokens=frozenset([link.token]), device="browser:one")
         scoring.round_submit(game_id=game.pk, number=1, data=self.round(game), actor=scorer)
         entry = scoring.round_submit(
@@ -247,7 +247,7 @@ def test_api_clients_on_one_scorer_link_are_told_apart_by_their_device_id(
     from tournaments.permissions import actor_from_request
 
     _, top, _ = tables
-    link = services.scorer_link_create(table_id=top.table_id, user=director)
+    link = table_links.scorer_link_create(table_id=top.table_id, user=director)
     factory = RequestFactory()
     one = factory.get("/", HTTP_X_SCORER_TOKEN=link.token, HTTP_X_DEVICE_ID="phone-1")
     two = factory.get("/", HTTP_X_SCORER_TOKEN=link.token, HTTP_X_DEVICE_ID="phone-2")

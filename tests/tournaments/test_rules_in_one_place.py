@@ -16,7 +16,7 @@ from huckley.errors import UserError
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import token_client
-from tournaments import movements, selectors, services
+from tournaments import movements, selectors, services, table_links
 from tournaments.forms import SessionForm
 from tournaments.models import ScorerLink, Session
 from tournaments.simulation import finish_sitting_unplayed
@@ -97,7 +97,7 @@ def _refuse_new_links(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(**kwargs: Any) -> ScorerLink:
         raise UserError("sitting_closed", "Refused for the test.")
 
-    monkeypatch.setattr(services, "scorer_link_create", refuse)
+    monkeypatch.setattr(table_links, "scorer_link_create", refuse)
 
 
 def test_a_scorer_link_replacement_refused_midway_on_the_page_keeps_the_old_link(
@@ -105,7 +105,7 @@ def test_a_scorer_link_replacement_refused_midway_on_the_page_keeps_the_old_link
 ) -> None:
     session = make_session(8)
     table = selectors.current_sitting(session).tables.get(rank=1)
-    old = services.scorer_link_create(table_id=table.pk, user=director)
+    old = table_links.scorer_link_create(table_id=table.pk, user=director)
     _refuse_new_links(monkeypatch)
     page = Client()
     page.force_login(director)
@@ -121,7 +121,7 @@ def test_a_scorer_link_replacement_refused_midway_in_the_api_keeps_the_old_link(
 ) -> None:
     session = make_session(8)
     table = selectors.current_sitting(session).tables.get(rank=1)
-    old = services.scorer_link_create(table_id=table.pk, user=director)
+    old = table_links.scorer_link_create(table_id=table.pk, user=director)
     _refuse_new_links(monkeypatch)
     answer = token_client(director).post(f"/api/tables/{table.pk}/scorer-links/")
     assert answer.status_code == 400
@@ -134,8 +134,8 @@ def test_a_scorer_link_replacement_revokes_the_old_link_in_the_same_step(
 ) -> None:
     session = make_session(8)
     table = selectors.current_sitting(session).tables.get(rank=1)
-    old = services.scorer_link_create(table_id=table.pk, user=director)
-    replaced = services.scorer_link_replace(table_id=table.pk, user=director)
+    old = table_links.scorer_link_create(table_id=table.pk, user=director)
+    replaced = table_links.scorer_link_replace(table_id=table.pk, user=director)
     old.refresh_from_db()
     assert old.revoked_at is not None
     assert replaced.revoked == 1

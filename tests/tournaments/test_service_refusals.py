@@ -20,7 +20,7 @@ from scoring import services as scoring
 from scoring.models import Game
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory
 from tests.snapshots import changed_tables, db_snapshot
-from tournaments import movements, services
+from tournaments import movements, services, table_links
 from tournaments.models import BigLoserAward, Player, Seating, Session, SessionPlayer
 from tournaments.simulation import finish_sitting_unplayed
 
@@ -143,13 +143,15 @@ def test_no_scorer_link_for_a_table_of_a_sitting_that_has_moved_on(
     finish_sitting_unplayed(sitting, random.Random(3))
     movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
     old_table = sitting.tables.get(rank=1)
-    refused("sitting_closed", lambda: services.scorer_link_create(table_id=old_table.pk, user=None))
+    refused(
+        "sitting_closed", lambda: table_links.scorer_link_create(table_id=old_table.pk, user=None)
+    )
 
 
 def test_no_scorer_link_once_the_session_is_finished(make_session: MakeSession) -> None:
     session = finished(make_session)
     table = session.sittings.get().tables.get(rank=1)
-    refused("sitting_closed", lambda: services.scorer_link_create(table_id=table.pk, user=None))
+    refused("sitting_closed", lambda: table_links.scorer_link_create(table_id=table.pk, user=None))
 
 
 # session_add_players --------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Every director write of the pages, scorer links included, refused to each role that
-may not make it, with every table of the project unchanged. Anonymous visitors and
+"""Every director write of the pages, scorer links and table cards included, refused to
+each role that may not make it, with every table of the project unchanged. Anonymous visitors and
 signed-in strangers are in `test_pages.py`; these are the roles closer to the session:
 a director of another club, a player of the session, and a table's scorer."""
 
@@ -52,6 +52,12 @@ def director_writes(session: Session) -> list[tuple[str, str, dict[str, Any]]]:
         ("big loser", url("big_loser", session.season_id), {"player": entry.player_id}),
         ("new scorer link", url("scorer_links", table.pk), {"action": "new"}),
         ("revoke scorer links", url("scorer_links", table.pk), {"action": "revoke"}),
+        ("replace a table card", url("table_card_replace", pk, 1), {}),
+        (
+            "rotate the club cards",
+            url("club_cards", session.club.slug),
+            {"count": 4, "confirmed": 1},
+        ),
     ]
 
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
 from huckley.qr import qr_svg
-from tournaments import movements, selectors, services
+from tournaments import card_selectors, movements, selectors, services, table_links
 from tournaments.forms import AddPlayersForm, SessionForm
 from tournaments.models import Club, ScorerLink, Season, Session, SessionPlayer, Table
 from tournaments.permissions import can_direct, live_links
@@ -72,6 +72,7 @@ def _manage_context(session: Session) -> dict[str, Any]:
     names = {e.player_id: e.player.name for e in entries}
     return {
         "session": session,
+        "cards": card_selectors.table_cards(session) if sitting else [],
         "sitting": sitting,
         "progress": progress,
         "entries": entries,
@@ -372,7 +373,9 @@ def scorer_links(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, e.message)
         return redirect("tournaments:scorer_links", pk=table.pk)
     link = live_links(
-        ScorerLink.objects.filter(table=table).values_list("token", flat=True)
+        ScorerLink.objects.filter(table=table, card=None, club_card=None).values_list(
+            "token", flat=True
+        )
     ).first()
     url = (
         request.build_absolute_uri(reverse("tournaments:scorer_open", args=[link.token]))
@@ -385,12 +388,12 @@ def scorer_links(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _scorer_link_change(request: HttpRequest, table: Table) -> str:
     if request.POST.get("action") == "revoke":
-        count = services.scorer_link_revoke(table_id=table.pk, user=request.user)
+        count = table_links.scorer_link_revoke(table_id=table.pk, user=request.user)
         return ngettext(
             "%(count)d scorer link revoked.", "%(count)d scorer links revoked.", count
         ) % {"count": count}
     # Revoke and create in one transaction, as the API does: a refusal keeps the old link.
-    replaced = services.scorer_link_replace(table_id=table.pk, user=request.user)
+    replaced = table_links.scorer_link_replace(table_id=table.pk, user=request.user)
     if replaced.revoked:
         return "A new scorer link replaces the old one; the old one no longer works."
     return "Scorer link created."

@@ -1,0 +1,249 @@
+"""The printed sheets under /api/ (docs/api.md, Printing): thin views over
+`printing.sheets` (what a sheet shows) and `printing.pdf` (how it is drawn).
+
+Who may print what follows what the sheet carries: a table card holds a link that scores
+the table, so only a director prints them; the score sheets, the wall list and the
+standings show what the session's public page shows, so they follow its visibility.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import exceptions
+from rest_framework.request import Request
+
+from api import selectors as api_selectors
+from api.permissions import Need, Target
+from api.schema import doc
+from api.views.base import ApiView
+from huckley.errors import UserError
+from printing import pdf, services, sheets
+from tournaments.models import Club, Season, Session
+
+TAGS = ["printing"]
+SHEETS = ("table-cards", "score-sheets", "assignments", "standings")
+
+PDF_200: dict[Any, Any] = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, "PDF.")}
+PAPER = OpenApiParameter(
+    "paper",
+    str,
+    enum=sorted(pdf.PAPERS),
+    description="`a4` or `letter`; by default the club's paper (A4 unless the club chose "
+    "Letter). Anything else is a 400 `paper_unknown`.",
+)
+SITTING = OpenApiParameter(
+    "sitting",
+    int,
+    description="The sitting's number; by default the current one. One that does not "
+    "exist is a 404 `sitting_not_found`.",
+)
+
+
+def paper_of(request: Request, club: Club) -> pdf.Paper:
+    """The paper asked for, else the club's own (`Club.paper`, A4 unless set)."""
+    name = request.query_params.get("paper", "").strip().lower() or club.paper
+    paper = pdf.PAPERS.get(name)
+    if paper is None:
+        raise services.paper_refusal()
+    return paper
+
+
+def sitting_number(request: Request) -> int | None:
+    text = request.query_params.get("sitting", "").strip()
+    if not text:
+        return None
+    # ASCII digits only: str.isdigit() also accepts "¹", which int() refuses.
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
+        raise UserError(
+            "sitting_invalid",
+            "The sitting is a whole number from 1 (for example ?sitting=2).",
+            field="sitting",
+        )
+    return int(text)
+
+
+def pdf_response(content: bytes, *parts: object) -> HttpResponse:
+    safe = "-".join(str(p) for p in parts)
+    name = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in safe)
+    response = HttpResponse(content, content_type="application/pdf")
+    # Inline: the browser opens it, ready to print; saving keeps this name.
+    response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
+    return response
+
+
+class SessionSheet(ApiView):
+    #: The sheet's name in the URL and the downloaded file.
+    sheet: ClassVar[str] = ""
+
+    def load_target(self, **kwargs: Any) -> Target:
+        session = get_object_or_404(api_selectors.session_qs(), pk=kwargs["session_id"])
+        return Target(club=session.club, session=session, obj=session)
+
+    @property
+    def session(self) -> Session:
+        return self.target.obj_as(Session)
+
+    def respond(self, content: bytes, *parts: object) -> HttpResponse:
+        session = self.session
+        return pdf_response(content, session.club.slug, session.date, *parts, self.sheet)
+
+
+class ScoreSheets(SessionSheet):
+    sheet = "score-sheets"
+
+    @doc(
+        need=Need.VIEW,
+        summary="Score sheets (PDF)",
+        description="One page per table of the sitting: the players in seat order, one "
+        "block per game with its first dealer, one line per round and the columns the "
+        "game needs (tricks, drops and hooks; bids; card points). The paper fallback, "
+        "typed in later. A table too wide for the page is printed in landscape.",
+        parameters=[PAPER, SITTING],
+        responses=PDF_200,
+        errors=[400],
+        tags=TAGS,
+    )
+    def get(self, request: Request, session_id: int) -> HttpResponse:
+        paper, number = paper_of(request, self.session.club), sitting_number(request)
+        sitting = sheets.pick_sitting(self.session, number)
+        data = sheets.score_sheets(self.session, sitting)
+        heading = sheets.session_heading(self.session, sitting)
+        content = pdf.score_sheets_pdf(data, paper, heading)
+        return self.respond(content, f"sitting-{sitting.number}")
+
+
+class Assignments(SessionSheet):
+    sheet = "assignments"
+
+    @doc(
+        need=Need.VIEW,
+        summary="Where everyone sits (PDF)",
+        description="The wall list for a sitting: every player alphabetically with their "
+        "table and seat (or that they sit out), in letters read from two metres.",
+        parameters=[PAPER, SITTING],
+        responses=PDF_200,
+        errors=[400],
+        tags=TAGS,
+    )
+    def get(self, request: Request, session_id: int) -> HttpResponse:
+        paper, number = paper_of(request, self.session.club), sitting_number(request)
+        sitting = sheets.pick_sitting(self.session, number)
+        heading = sheets.session_heading(self.session, sitting)
+        rows = sheets.assignments(sitting)
+        content = pdf.assignments_pdf(
+            rows, paper, heading, f"Where to sit · sitting {sitting.number}"
+        )
+        return self.respond(content, f"sitting-{sitting.number}")
+
+
+class Standings(SessionSheet):
+    sheet = "standings"
+
+    @doc(
+        need=Need.VIEW,
+        summary="The session's standings (PDF)",
+        description="The session ladder: final once the session is finished, marked as "
+        "standings so far before.",
+        parameters=[PAPER],
+        responses=PDF_200,
+        errors=[400],
+        tags=TAGS,
+    )
+    def get(self, request: Request, session_id: int) -> HttpResponse:
+        paper = paper_of(request, self.session.club)
+        ladder = sheets.session_ladder(self.session)
+        return self.respond(pdf.ladder_pdf(ladder, paper, "Standings"))
+
+
+class TableCards(SessionSheet):
+    sheet = "table-cards"
+
+    @doc(
+        need=Need.DIRECT,
+        summary="Table cards (PDF)",
+        description="One card per table number: the number as large as the page allows, "
+        "the QR code of the table's permanent link (it opens the game now played at that "
+        "table, whatever the movement did, until the director replaces the card), the "
+        "link written out, and the rules. Only a director prints them: the link scores "
+        "the table.",
+        parameters=[PAPER],
+        responses=PDF_200,
+        errors=[400],
+        tags=TAGS,
+    )
+    def get(self, request: Request, session_id: int) -> HttpResponse:
+        paper = paper_of(request, self.session.club)
+        cards = sheets.table_cards(self.session, request.build_absolute_uri)
+        heading = sheets.session_heading(self.session)
+        empty = "This session has no table yet: its cards print once it has started."
+        return self.respond(pdf.table_cards_pdf(cards, paper, heading, empty=empty))
+
+
+class UnknownSheet(SessionSheet):
+    @doc(
+        need=Need.VIEW,
+        summary="Any other sheet: 404",
+        description="A sheet name that is not one of "
+        + ", ".join(f"`{s}`" for s in SHEETS)
+        + " is a 404 `sheet_unknown` that lists them.",
+        responses={},
+        tags=TAGS,
+    )
+    def get(self, request: Request, session_id: int, sheet: str) -> HttpResponse:
+        raise exceptions.NotFound(
+            f"There is no sheet “{sheet[:40]}”: print one of {', '.join(SHEETS[:-1])} "
+            f"or {SHEETS[-1]}.",
+            code="sheet_unknown",
+        )
+
+
+class SeasonStandings(ApiView):
+    def load_target(self, **kwargs: Any) -> Target:
+        season = get_object_or_404(Season.objects.select_related("club"), pk=kwargs["season_id"])
+        return Target(club=season.club, obj=season)
+
+    @doc(
+        need=Need.PUBLIC,
+        summary="A season's ladder (PDF)",
+        description="The season ladder as the club page shows it, by the club's ladder scoring.",
+        parameters=[PAPER],
+        responses=PDF_200,
+        errors=[400, 404],
+        tags=TAGS,
+    )
+    def get(self, request: Request, season_id: int) -> HttpResponse:
+        season = self.target.obj_as(Season)
+        paper = paper_of(request, season.club)
+        content = pdf.ladder_pdf(sheets.season_ladder(season), paper, "Season standings")
+        return pdf_response(content, season.club.slug, "season", season.name, "standings")
+
+
+class ClubTableCards(ApiView):
+    def load_target(self, **kwargs: Any) -> Target:
+        club = get_object_or_404(Club, slug=kwargs["slug"])
+        return Target(club=club, obj=club)
+
+    @doc(
+        need=Need.DIRECT,
+        summary="The club's laminated table cards (PDF)",
+        description="One card per table number of the club's cards: each opens that "
+        "table in the club's running session (the page asks which when two run at "
+        "once). Issue or rotate them on the club's page first.",
+        parameters=[PAPER],
+        responses=PDF_200,
+        errors=[400],
+        tags=TAGS,
+    )
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        club = self.target.obj_as(Club)
+        paper = paper_of(request, club)
+        cards = sheets.club_cards(club, request.build_absolute_uri)
+        heading = sheets.Heading(title=club.name, subtitle="the club's table cards")
+        empty = "The club has no table cards yet: issue them on the club's page first."
+        content = pdf.table_cards_pdf(cards, paper, heading, empty=empty)
+        return pdf_response(content, club.slug, "table-cards")

@@ -1,0 +1,34 @@
+"""The printing's page: the club's paper, set from the club's page (the sheets
+themselves are `printing.api`)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.http import require_POST
+
+from huckley.errors import UserError
+from printing import services
+from tournaments.models import Club
+from tournaments.permissions import can_direct
+
+
+@login_required
+@require_POST
+def club_paper(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    if not can_direct(request.user, club):
+        raise PermissionDenied("Only a director of this club may choose its paper.")
+    try:
+        club = services.club_paper_set(
+            club_id=club.pk, paper=request.POST.get("paper", ""), user=request.user
+        )
+    except UserError as e:
+        messages.error(request, e.message)
+    else:
+        name = services.PAPERS[club.paper]
+        messages.success(request, f"The club's sheets now print on {name} unless you pick another.")
+    return redirect("tournaments:club_home", slug=club.slug)

@@ -1,0 +1,172 @@
+"""Writes for the ways into a table without an account: scorer links and table cards.
+
+- A **scorer link** opens one table of one sitting; it dies at the movement.
+- A **table card** (`TableCard`) is the permanent link of one table number of a session:
+  it opens the game now played at that number whatever the movements did. The session's
+  cards are made as its tables are (the start, a rebalance that adds a table).
+- A **club card** (`ClubTableCard`) opens that table number of whichever session of the
+  club is running.
+
+A card opens its table through a scorer link of its own (`ScorerLink.card` or
+`.club_card`), made the first time the card is opened for that table (`card_link`). So a
+card lets its holder do exactly what a scorer link does (score that table's current game,
+see that session), `tournaments.permissions` needs no second kind of token, and a round
+entered through a card is on record as entered through the table's scorer link. Replacing
+a card revokes its links at once.
+
+Each service is keyword-only and atomic; the views check that the caller directs the club.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from huckley.errors import ConflictError, NotFoundError, UserError
+from tournaments.models import Club, ClubTableCard, ScorerLink, Session, Table, TableCard
+from tournaments.permissions import User, account
+
+# A card's token is printed as a short URL (/t/<token>/): 12 characters of URL-safe
+# base64, 72 random bits; far beyond guessing, short enough to type from the card.
+CARD_TOKEN_BYTES = 9
+# The most table cards a club keeps: more tables than any club room holds.
+CLUB_CARDS_MAX = 60
+
+
+def _card_token() -> str:
+    return secrets.token_urlsafe(CARD_TOKEN_BYTES)
+
+
+# Scorer links -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def scorer_link_create(*, table_id: int, user: User) -> ScorerLink:
+    """A new scorer link for a table of the running sitting."""
+    table = Table.objects.select_related("sitting__session").get(pk=table_id)
+    session = Session.objects.select_for_update().get(pk=table.sitting.session_id)
+    if session.status != Session.Status.RUNNING or table.sitting.moved_at is not None:
+        raise ConflictError(
+            "sitting_closed", "Scorer links are only for the tables of the current sitting."
+        )
+    return ScorerLink.objects.create(
+        table=table,
+        token=secrets.token_urlsafe(24),
+        created_by=account(user),
+    )
+
+
+@transaction.atomic
+def scorer_link_revoke(*, table_id: int, user: User) -> int:
+    """Revoke every live link of a table; whoever holds one can no longer enter results.
+    A table card keeps working: it makes a new link the next time it is opened."""
+    return ScorerLink.objects.filter(
+        table_id=table_id, revoked_at__isnull=True, card__isnull=True, club_card__isnull=True
+    ).update(revoked_at=timezone.now())
+
+
+@dataclass(frozen=True)
+class ScorerLinkReplaced:
+    link: ScorerLink
+    revoked: int
+
+
+@transaction.atomic
+def scorer_link_replace(*, table_id: int, user: User) -> ScorerLinkReplaced:
+    """Hand out a new scorer link in place of the table's live ones, all or nothing: if
+    the new link is refused, the old ones keep working."""
+    revoked = scorer_link_revoke(table_id=table_id, user=user)
+    link = scorer_link_create(table_id=table_id, user=user)
+    return ScorerLinkReplaced(link=link, revoked=revoked)
+
+
+# A session's table cards ------------------------------------------------------------------
+
+
+def table_cards_ensure(*, session: Session) -> int:
+    """Give every table number of the session a live card; called (inside their
+    transaction) by the writes that add tables. Returns how many cards were made."""
+    top = Table.objects.filter(sitting__session=session).aggregate(m=Max("rank"))["m"] or 0
+    have = set(
+        TableCard.objects.filter(session=session, replaced_at__isnull=True).values_list(
+            "number", flat=True
+        )
+    )
+    new = [
+        TableCard(session=session, number=n, token=_card_token())
+        for n in range(1, top + 1)
+        if n not in have
+    ]
+    TableCard.objects.bulk_create(new)
+    return len(new)
+
+
+def _revoke_card_links(**match: object) -> int:
+    return ScorerLink.objects.filter(revoked_at__isnull=True, **match).update(
+        revoked_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def table_card_replace(*, session_id: int, number: int, user: User) -> TableCard:
+    """A new card for one table number in place of its live one: the old card stops
+    opening the table at once and its page says when it was replaced."""
+    session = Session.objects.select_for_update().get(pk=session_id)
+    if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
+        raise ConflictError(
+            "session_over", f"This session is {session.get_status_display().lower()}."
+        )
+    old = (
+        TableCard.objects.select_for_update()
+        .filter(session=session, number=number, replaced_at__isnull=True)
+        .first()
+    )
+    if old is None:
+        raise NotFoundError("no_such_card", f"This session has no card for table {number}.")
+    old.replaced_at = timezone.now()
+    old.save(update_fields=["replaced_at"])
+    _revoke_card_links(card=old)
+    return TableCard.objects.create(session=session, number=number, token=_card_token())
+
+
+# The club's cards -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def club_cards_issue(*, club_id: int, count: int, user: User) -> list[ClubTableCard]:
+    """Issue the club's cards for tables 1 to `count`, replacing every live one: the
+    one action that rotates the club's cards (the old ones say they were replaced)."""
+    if not 1 <= count <= CLUB_CARDS_MAX:
+        raise UserError(
+            "card_count", f"A club has from 1 to {CLUB_CARDS_MAX} table cards.", field="count"
+        )
+    # The club's row is the lock: two rotations at once run one after the other.
+    Club.objects.select_for_update().get(pk=club_id)
+    live = ClubTableCard.objects.filter(club_id=club_id, replaced_at__isnull=True)
+    old_ids = list(live.values_list("pk", flat=True))
+    ClubTableCard.objects.filter(pk__in=old_ids).update(replaced_at=timezone.now())
+    _revoke_card_links(club_card_id__in=old_ids)
+    return ClubTableCard.objects.bulk_create(
+        ClubTableCard(club_id=club_id, number=n, token=_card_token()) for n in range(1, count + 1)
+    )
+
+
+# Opening a card ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def card_link(*, table: Table, card: TableCard | ClubTableCard) -> ScorerLink:
+    """The card's scorer link for this table (made on first use; every phone that opens
+    the card for this table shares it, and double entry tells them apart by browser)."""
+    field = "card" if isinstance(card, TableCard) else "club_card"
+    type(card).objects.select_for_update().filter(pk=card.pk).first()
+    link = ScorerLink.objects.filter(table=table, revoked_at__isnull=True, **{field: card}).first()
+    if link is None:
+        link = ScorerLink.objects.create(
+            table=table, token=secrets.token_urlsafe(24), **{field: card}
+        )
+    return link
