@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import GamePlayer
-from tournaments import services
+from tournaments import table_links
 from tournaments.models import Session
 from tournaments.simulation import finish_sitting_unplayed as fake_results
 
@@ -60,7 +60,7 @@ def test_revoking_a_table_link_counts_it_in_words(
 ) -> None:
     session = make_session(4)
     table = session.sittings.get().tables.get()
-    services.scorer_link_create(table_id=table.pk, user=director)
+    table_links.scorer_link_create(table_id=table.pk, user=director)
     client = _director(director)
     url = reverse("tournaments:scorer_links", args=[table.pk])
     answer = client.post(url, {"action": "revoke"}, follow=True)
