@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import cards, clubs, games, misc, sessions, sittings, tables
+from api.views import cards, clubs, games, misc, sessions, sittings, tables, timer
 from api.views.docs import SwaggerDocs
 from api.views.errors import not_found
 
@@ -42,6 +42,7 @@ urlpatterns = [
         name="session_check_in",
     ),
     path("sessions/<int:session_id>/start/", sessions.SessionStart.as_view(), name="session_start"),
+    path("sessions/<int:session_id>/timer/", timer.SessionTimer.as_view(), name="session_timer"),
     path(
         "sessions/<int:session_id>/withdraw/",
         sessions.SessionWithdraw.as_view(),

@@ -63,7 +63,7 @@ def build(tables: int) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from tournaments import services
+    from tournaments import services, table_links
     from tournaments.models import Club, Season
     from tournaments.simulation import generated_names
 
@@ -91,7 +91,7 @@ def build(tables: int) -> dict[str, Any]:
     services.session_start(session_id=session.pk, user=user)
     sitting = session.sittings.get(number=1)
     links = [
-        services.scorer_link_create(table_id=table.pk, user=user)
+        table_links.scorer_link_create(table_id=table.pk, user=user)
         for table in sitting.tables.order_by("rank")
     ]
     from rest_framework.authtoken.models import Token

@@ -199,6 +199,9 @@ class GameRecord(TypedDict):
     first_dealer: str
     options: dict[str, Any]
     rounds: list[dict[str, Any]]
+    # Extension (docs/game-record.md): who took a seat in the middle of the game.
+    # `check` does not read it.
+    substitutes: NotRequired[list[dict[str, Any]]]
 
 
 class Verdict(TypedDict):

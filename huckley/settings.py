@@ -69,6 +69,16 @@ if PRODUCTION and VENUE:
 DEBUG = envbool("DEBUG", "false" if PRODUCTION or VENUE else "true")
 VAR_DIR = Path(os.getenv("HUCKLEY_VAR_DIR", str(BASE_DIR / "var")))
 
+# Venue backups (`huckley.backups`, docs/operations.md): a copy of the database after
+# every session start, movement and finish, and every HUCKLEY_BACKUP_INTERVAL seconds
+# while the venue runs, the last HUCKLEY_BACKUP_KEEP of them kept. On in venue mode only.
+HUCKLEY_BACKUPS = envbool("HUCKLEY_BACKUPS", "true" if VENUE else "false")
+HUCKLEY_BACKUP_DIR = Path(os.getenv("HUCKLEY_BACKUP_DIR", str(VAR_DIR / "backups")))
+HUCKLEY_BACKUP_KEEP = envint("HUCKLEY_BACKUP_KEEP", "12")
+HUCKLEY_BACKUP_INTERVAL = envint("HUCKLEY_BACKUP_INTERVAL", "300")
+if HUCKLEY_BACKUP_KEEP < 1 or HUCKLEY_BACKUP_INTERVAL < 1:
+    raise ImproperlyConfigured("HUCKLEY_BACKUP_KEEP and HUCKLEY_BACKUP_INTERVAL must be at least 1")
+
 if PRODUCTION and not os.getenv("SECRET_KEY"):
     raise ImproperlyConfigured("SECRET_KEY must be set when HUCKLEY_PRODUCTION is on")
 if VENUE and not os.getenv("SECRET_KEY"):

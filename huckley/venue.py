@@ -1,9 +1,11 @@
 """Venue mode: one laptop serves a club night to every phone in the hall, with no internet.
 
 `make venue` runs `python -m huckley.venue`, which migrates, collects the static files,
-prints the address phones should open (with a QR code in the terminal) and then replaces
-itself with the production server: gunicorn, or waitress on Windows where gunicorn cannot
-run. The lobby page (`/lobby/`) shows the same address and QR code on the laptop's screen.
+prints the address phones should open (with a QR code in the terminal) and where the
+backups go, and then runs the production server (gunicorn, or waitress on Windows where
+gunicorn cannot run) with the backup timer beside it (`huckley.backups`): a backup as
+the venue starts, every few minutes while it runs, and once the server has stopped.
+The lobby page (`/lobby/`) shows the same address and QR code on the laptop's screen.
 """
 
 from __future__ import annotations
@@ -12,15 +14,19 @@ import io
 import ipaddress
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import django
 import qrcode
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from huckley import backups
 from huckley.qr import qr_svg
 
 
@@ -124,9 +130,51 @@ def _ensure_a_director(manage: list[str]) -> None:
         print("No account yet: run `.venv/bin/python manage.py createsuperuser` to sign in.")
 
 
+def _backups_announce() -> bool:
+    """Say where the backups go and how to restore one; False when they are off."""
+    if not backups.enabled():
+        print("Backups are off (HUCKLEY_BACKUPS=0).")
+        return False
+    if backups.engine() == "postgresql" and shutil.which("pg_dump") is None:
+        print("No backups: pg_dump is not installed (Debian: apt install postgresql-client).")
+        return False
+    minutes = settings.HUCKLEY_BACKUP_INTERVAL / 60
+    every = f"{minutes:g} minutes" if minutes >= 1 else f"{settings.HUCKLEY_BACKUP_INTERVAL} s"
+    print(
+        f"Backups: after every start, movement and finish, and every {every}, into "
+        f"{backups.backup_dir()} (the last {settings.HUCKLEY_BACKUP_KEEP} kept)."
+    )
+    print(
+        "If this laptop fails: copy the newest backup to another one with Huckley and run "
+        "`.venv/bin/python manage.py restore FILE` there, then `make venue`."
+    )
+    return True
+
+
+def _serve(command: list[str], *, backing_up: bool) -> int:
+    """Run the server until it stops, with the backup timer beside it; a last backup
+    once it has stopped."""
+    server = subprocess.Popen(command)
+
+    def forward(signum: int, _frame: object) -> None:
+        server.send_signal(signum)
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    if not backing_up:
+        return server.wait()
+    timer = backups.BackupTimer(settings.HUCKLEY_BACKUP_INTERVAL)
+    timer.start()
+    code = server.wait()
+    timer.stop()
+    backups.take_logged("venue-stop")
+    return code
+
+
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "huckley.settings")
     os.environ["HUCKLEY_VENUE"] = "1"
+    django.setup()
     port = int(os.getenv("PORT", "8000"))
     workers = int(os.getenv("WEB_CONCURRENCY", "3"))
     manage = [sys.executable, str(Path(__file__).resolve().parent.parent / "manage.py")]
@@ -137,8 +185,11 @@ def main() -> None:
     print(qr_terminal(url))
     print(f"Huckley is serving the hall. Phones open: {url}")
     print(f"The lobby page with this QR code: {url}lobby/  (stop with Ctrl+C)", flush=True)
-    command = _server_command(port, workers)
-    os.execv(command[0], command)
+    backing_up = _backups_announce()
+    if backing_up:
+        backups.take_logged("venue-start")
+    sys.stdout.flush()
+    sys.exit(_serve(_server_command(port, workers), backing_up=backing_up))
 
 
 if __name__ == "__main__":

@@ -62,6 +62,14 @@ class GamePlayer(models.Model):
     score = models.IntegerField(default=0)
     hooks = models.PositiveSmallIntegerField(default=0)
     won = models.BooleanField(default=False)
+    # A substitute took this seat in the middle of the game (docs/tournament.md,
+    # "Withdrawals"): `player` and `name` are the substitute's; these say who played the
+    # seat before and for how many rounds. The game's result counts for the substitute.
+    replaced = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    replaced_name = models.CharField(max_length=60, blank=True, default="")
+    replaced_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "seat"]

@@ -76,7 +76,7 @@ def game_record(
     first_dealer = next(gp.name for gp in game_players if gp.player_id == game.first_dealer_id)
     if rounds is None:
         rounds = [r.data for r in game.rounds.all()]
-    return {
+    record: engine.GameRecord = {
         "format": "buck-game/1",
         "rules": game.rules_id,
         "players": [gp.name for gp in game_players],
@@ -84,6 +84,14 @@ def game_record(
         "options": dict(game.options),
         "rounds": [dict(r) for r in rounds],
     }
+    substitutes = [
+        {"player": gp.name, "replaced": gp.replaced_name, "after_round": gp.replaced_after_round}
+        for gp in game_players
+        if gp.replaced_name
+    ]
+    if substitutes:  # Extension (docs/game-record.md): seats that changed hands mid-game.
+        record["substitutes"] = substitutes
+    return record
 
 
 def game_check(game: Game) -> engine.Verdict:

@@ -219,6 +219,13 @@ class Session(models.Model):
         "table, or a director, enters the same numbers.",
     )
 
+    sitting_minutes = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="A club that plays to time: each sitting's timer, in minutes, started with "
+        "the sitting. Empty: no timer.",
+    )
+
     class Seeding(models.TextChoices):
         RANDOM = "random", "Random split"
         STRONGEST_TOP = "strongest_top", "From ratings: the strongest at the top table"
@@ -284,6 +291,12 @@ class Sitting(models.Model):
     moved_at = models.DateTimeField(
         null=True, blank=True, help_text="When the movement after this sitting was confirmed."
     )
+    # The sitting's timer (docs/tournament.md, "The sitting timer"): running while
+    # `timer_ends_at` is set, paused while `timer_paused_left` (seconds) is, not started
+    # when neither is. Screens count down to the end time the server keeps, never from a
+    # counter of their own, so a screen that slept shows the right time when it wakes.
+    timer_ends_at = models.DateTimeField(null=True, blank=True)
+    timer_paused_left = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["session", "number"]

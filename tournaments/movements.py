@@ -7,24 +7,39 @@ Each is keyword-only and atomic and takes the session's lock first
 the format decides (`tournaments.format`), these only write what it decided. Whether a
 movement can be undone is asked before the write as well as by it:
 `movement_undo_refusal` is what the page shows and what `sitting_undo_movement` refuses
-with."""
+with.
+
+A little over 400 lines on purpose: these are every write that changes who sits where
+in a running session, and they share the session's lock and `_game_under_way`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
+from huckley.backups import backup_on_commit
 from huckley.errors import ConflictError, UserError
 from scoring import services as scoring
+from scoring import substitutes
 from scoring.models import Game
 from tournaments import format as fmt
 from tournaments import selectors, services, table_links
-from tournaments.models import Placing, Seating, Session, SessionPlayer, SitOut, Sitting, Table
-from tournaments.permissions import User
+from tournaments.models import (
+    Placing,
+    Player,
+    Seating,
+    Session,
+    SessionPlayer,
+    SitOut,
+    Sitting,
+    Table,
+)
+from tournaments.permissions import User, can_direct
 
 
 @dataclass(frozen=True)
@@ -97,6 +112,7 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: User) ->
         rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
     )
     tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
+    backup_on_commit("movement")
     return services.sitting_create(
         session=session, number=sitting.number + 1, tables=tables, sitting_out=sitting_out
     )
@@ -182,6 +198,7 @@ def sitting_undo_movement(*, session_id: int, user: User) -> Sitting:
     previous.moved_at = None
     previous.save(update_fields=["moved_at"])
     Session.board_changed(session.pk)
+    backup_on_commit("undo-movement")
     return previous
 
 
@@ -193,37 +210,150 @@ def _game_under_way(seating: Seating) -> Game | None:
     return game if game.game_players.filter(player_id=seating.player_id).exists() else None
 
 
+def withdrawal_game(session: Session, player_id: int) -> tuple[Seating, Game] | None:
+    """Where a withdrawal would be mid-game: the player's seat and the game under way
+    there, or None. The withdrawal page asks it to offer a substitute."""
+    sitting = selectors.current_sitting(session)
+    if session.status != Session.Status.RUNNING or sitting is None:
+        return None
+    seating = (
+        Seating.objects.select_related("table")
+        .filter(sitting=sitting, player_id=player_id, left_at__isnull=True)
+        .first()
+    )
+    game = _game_under_way(seating) if seating is not None else None
+    return (seating, game) if seating is not None and game is not None else None
+
+
+def substitute_candidates(session: Session) -> list[str]:
+    """Names the withdrawal page suggests for a substitute: on the roster and not playing
+    now (sitting out, or withdrawn earlier)."""
+    sitting = selectors.current_sitting(session)
+    playing = Seating.objects.filter(sitting=sitting, left_at__isnull=True).values("player_id")
+    return list(
+        SessionPlayer.objects.filter(session=session)
+        .exclude(player_id__in=playing)
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+
+
 @transaction.atomic
-def session_withdraw(*, session_id: int, player_id: int, user: User) -> None:
-    """A player leaves between games; the finished games still count."""
+def session_withdraw(
+    *, session_id: int, player_id: int, user: User, substitute: str = ""
+) -> Player | None:
+    """A player leaves; their finished games still count. Between games their seat is left
+    empty. In the middle of a game a substitute must take the seat (docs/tournament.md,
+    "Withdrawals"): someone sitting out, someone on the roster not seated now, or a new
+    name; the substitute plays on with the seat's score, and that game counts for them.
+    A substitute may also take the seat between games. Returns the substitute, if any.
+    `user` None is the system (commands, simulations); anyone else must direct the club."""
     session = services.lock_session(session_id)
-    entry = SessionPlayer.objects.filter(session=session, player_id=player_id).first()
+    if user is not None and not can_direct(user, session.club_id):
+        raise PermissionDenied("Only a director of this club may withdraw its players.")
+    entry = (
+        SessionPlayer.objects.select_related("player")
+        .filter(session=session, player_id=player_id)
+        .first()
+    )
     if entry is None:
         raise UserError("not_on_roster", "That player is not on this session's roster.")
     if entry.withdrawn_at is not None:
         raise ConflictError("already_withdrawn", f"{entry.player.name} has already withdrawn.")
     if session.status == Session.Status.SETUP:
+        if substitute.strip():
+            raise UserError(
+                "substitute_before_start",
+                "Nobody is seated before the start: remove this player, then add the "
+                "other person to the roster.",
+            )
         entry.delete()
-        return
+        return None
     if session.status != Session.Status.RUNNING:
         raise ConflictError("session_not_running", "This session is not running.")
     sitting = selectors.require_current_sitting(session)
     SitOut.objects.filter(sitting=sitting, player_id=player_id).delete()
-    seating = Seating.objects.filter(sitting=sitting, player_id=player_id).first()
-    if seating is not None and seating.left_at is None:
-        game = _game_under_way(seating)
-        if game is not None:
-            raise ConflictError(
-                "withdrawal_mid_game",
-                f"{entry.player.name} is in the middle of game {game.number} at table "
-                f"{seating.table.rank}. Withdraw them when that game ends.",
+    seating = (
+        Seating.objects.select_related("table")
+        .filter(sitting=sitting, player_id=player_id, left_at__isnull=True)
+        .first()
+    )
+    game = _game_under_way(seating) if seating is not None else None
+    if game is not None:
+        # Lock the game so that no round slips in while its seat changes hands.
+        game = Game.objects.select_for_update().get(pk=game.pk)
+    name = substitute.strip()
+    if game is not None and not name:
+        assert seating is not None
+        raise ConflictError(
+            "withdrawal_mid_game",
+            f"{entry.player.name} is in the middle of game {game.number} at table "
+            f"{seating.table.rank}. Name a substitute to take their seat and score for the "
+            "rest of that game, or withdraw them when the game ends.",
+            field="substitute",
+        )
+    chosen = None
+    if name:
+        if seating is None:
+            raise UserError(
+                "no_seat_to_take",
+                f"{entry.player.name} has no seat at a table now, so a substitute has "
+                "nothing to take. Withdraw them without one; add the other person as a "
+                "late arrival.",
+                field="substitute",
             )
+        chosen = _seat_substitute(session, sitting, seating, name)
+        if game is not None:
+            substitutes.game_substitute(game=game, player_id=player_id, substitute=chosen)
+        else:
+            services.refresh_unstarted_game(seating.table)
+    elif seating is not None:
         seating.left_at = timezone.now()
         seating.save(update_fields=["left_at"])
         services.refresh_unstarted_game(seating.table)
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
     Session.board_changed(session.pk)
+    return chosen
+
+
+def _seat_substitute(session: Session, sitting: Sitting, seating: Seating, name: str) -> Player:
+    """Put the substitute named `name` in `seating`'s seat (the leaver's row keeps its
+    history under a free seat number) and on the roster, checked in."""
+    chosen = services.players_get_or_create(club=session.club, names=[name])
+    if not chosen:
+        raise UserError("substitute_required", "Type the substitute's name.", field="substitute")
+    player = chosen[0]
+    if player.pk == seating.player_id:
+        raise UserError(
+            "substitute_is_player",
+            f"{player.name} cannot stand in for themself; name someone else.",
+            field="substitute",
+        )
+    other = Seating.objects.select_related("table").filter(sitting=sitting, player=player).first()
+    if other is not None and other.left_at is None:
+        raise UserError(
+            "substitute_playing",
+            f"{player.name} is playing at table {other.table.rank}. Choose someone sitting "
+            "out or not seated now, or type a new name.",
+            field="substitute",
+        )
+    entry, created = SessionPlayer.objects.get_or_create(session=session, player=player)
+    entry.checked_in = True
+    entry.arrived_late = entry.arrived_late or created
+    entry.withdrawn_at = None
+    entry.save()
+    SitOut.objects.filter(sitting=sitting, player=player).delete()
+    seat = seating.seat
+    seating.left_at = timezone.now()
+    seating.seat = (seating.table.seatings.aggregate(m=Max("seat"))["m"] or 0) + 1
+    seating.save(update_fields=["left_at", "seat"])
+    if other is not None:
+        other.table, other.seat, other.left_at = seating.table, seat, None
+        other.save(update_fields=["table", "seat", "left_at"])
+    else:
+        Seating.objects.create(sitting=sitting, table=seating.table, player=player, seat=seat)
+    return player
 
 
 def rebalance_proposal(*, session: Session) -> list[fmt.Rebalance[int]]:

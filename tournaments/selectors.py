@@ -11,7 +11,7 @@ pages, the API and the services all ask: which sitting is the current one
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
@@ -348,18 +348,27 @@ class ScreenTable:
     leader_score: int | None
     games_finished: int
     games_total: int
+    table_id: int = 0
 
     @property
     def done(self) -> bool:
         return self.games_finished >= self.games_total
 
 
-def sitting_screen(sitting: Sitting, *, lower_is_better: bool) -> list[ScreenTable]:
-    """Every table of a sitting for the wall, in four queries whatever its size."""
-    tables = list(sitting.tables.order_by("rank").values_list("pk", "rank"))
+def sitting_screen(
+    sitting: Sitting, *, lower_is_better: bool, table_ids: Collection[int] | None = None
+) -> list[ScreenTable]:
+    """Every table of a sitting for the wall (or only `table_ids`: a player's own table on
+    "find my table"), in four queries whatever its size."""
+    only = {} if table_ids is None else {"table_id__in": list(table_ids)}
+    tables = list(
+        sitting.tables.filter(**({} if table_ids is None else {"pk__in": list(table_ids)}))
+        .order_by("rank")
+        .values_list("pk", "rank")
+    )
     seats: dict[int, list[str]] = defaultdict(list)
     for table_id, name in (
-        Seating.objects.filter(sitting=sitting, left_at__isnull=True)
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True, **only)
         .order_by("table_id", "seat")
         .values_list("table_id", "player__name")
     ):
@@ -367,7 +376,7 @@ def sitting_screen(sitting: Sitting, *, lower_is_better: bool) -> list[ScreenTab
     latest: dict[int, tuple[int, int, int]] = {}
     finished: dict[int, int] = defaultdict(int)
     for game_id, table_id, number, status, rounds in (
-        Game.objects.filter(table__sitting=sitting)
+        Game.objects.filter(table__sitting=sitting, **only)
         .order_by("table_id", "number")
         .values_list("pk", "table_id", "number", "status", "round_count")
     ):
@@ -397,6 +406,7 @@ def sitting_screen(sitting: Sitting, *, lower_is_better: bool) -> list[ScreenTab
                 leader_score=best,
                 games_finished=finished[pk],
                 games_total=sitting.games_per_sitting,
+                table_id=pk,
             )
         )
     return result

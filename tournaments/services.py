@@ -21,12 +21,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import date as Date
+from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 import engine
+from huckley.backups import backup_on_commit
 from huckley.celery import enqueue_on_commit
 from huckley.errors import ConflictError, UserError
 from ratings import selectors as rating_selectors
@@ -290,6 +292,26 @@ def last_season_big_loser(session: Session) -> Player | None:
     return award.player if award else None
 
 
+def start_refusal(session: Session, checked_in: int) -> UserError | None:
+    """Why a session in check-in cannot start with `checked_in` players, in words that say
+    what to do, or None when it can. The session page shows this instead of the Start
+    button; `session_start` refuses with it."""
+    need = format_for(session).play_min
+    if checked_in == 0:
+        return UserError(
+            "nobody_checked_in",
+            "Nobody is checked in yet. Check players in as they arrive (or “Check everyone "
+            "in”), then start.",
+        )
+    if checked_in < need:
+        return UserError(
+            "too_few_players",
+            f"Only {checked_in} player{'s are' if checked_in != 1 else ' is'} checked in; "
+            f"a table needs at least {need}. Check in more players, or add them to the roster.",
+        )
+    return None
+
+
 @transaction.atomic
 def session_start(*, session_id: int, user: User) -> Sitting:
     """Split the checked-in players into ranked tables and start the first games."""
@@ -302,6 +324,9 @@ def session_start(*, session_id: int, user: User) -> Sitting:
     entries = list(
         SessionPlayer.objects.filter(session=session, checked_in=True, withdrawn_at__isnull=True)
     )
+    refusal = start_refusal(session, len(entries))
+    if refusal is not None:
+        raise refusal
     ids = sorted(e.player_id for e in entries)
     big_loser = last_season_big_loser(session)
     big_loser_id = big_loser.pk if big_loser and big_loser.pk in ids else None
@@ -334,6 +359,7 @@ def session_start(*, session_id: int, user: User) -> Sitting:
     session.started_at = timezone.now()
     session.big_loser_id = big_loser_id
     session.save(update_fields=["status", "started_at", "big_loser"])
+    backup_on_commit("session-start")
     return sitting
 
 
@@ -345,7 +371,15 @@ def sitting_create(
     sitting_out: Sequence[int] = (),
 ) -> Sitting:
     sitting = Sitting.objects.create(
-        session=session, number=number, games_per_sitting=session.games_per_sitting
+        session=session,
+        number=number,
+        games_per_sitting=session.games_per_sitting,
+        # A club that plays to time: the sitting's timer starts with it (tournaments.timer).
+        timer_ends_at=(
+            timezone.now() + timedelta(minutes=session.sitting_minutes)
+            if session.sitting_minutes
+            else None
+        ),
     )
     SitOut.objects.bulk_create(SitOut(sitting=sitting, player_id=pid) for pid in sitting_out)
     table_rows = Table.objects.bulk_create(
@@ -400,6 +434,7 @@ def session_finish(*, session_id: int, early: bool = False, user: User) -> Sessi
     Session.live_changed(session.pk)
     season_id = session.season_id
     enqueue_on_commit(tasks.season_standings_refresh, season_id)
+    backup_on_commit("session-finish")
     return session
 
 

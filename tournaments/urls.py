@@ -2,7 +2,17 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.views import cards, club, director, players, public, scorers, screen
+from tournaments.views import (
+    cards,
+    club,
+    director,
+    players,
+    public,
+    scorers,
+    screen,
+    timer,
+    withdrawals,
+)
 
 app_name = "tournaments"
 
@@ -74,13 +84,15 @@ urlpatterns = [
     path("director/sessions/<int:pk>/players/", director.session_add_players, name="add_players"),
     path(
         "director/sessions/<int:pk>/players/<int:player_id>/withdraw/",
-        director.session_withdraw,
+        withdrawals.session_withdraw,
         name="withdraw",
     ),
     path("director/sessions/<int:pk>/movement/", director.movement, name="movement"),
     path("director/sessions/<int:pk>/movement/undo/", director.movement_undo, name="movement_undo"),
     path("director/sessions/<int:pk>/rebalance/", director.rebalance, name="rebalance"),
     path("director/sessions/<int:pk>/finish/", director.session_finish, name="finish"),
+    path("director/sessions/<int:pk>/timer/", timer.sitting_timer, name="timer"),
+    path("director/sessions/<int:pk>/timer/minutes/", timer.sitting_minutes, name="timer_minutes"),
     path("director/seasons/<int:season_pk>/big-loser/", director.big_loser, name="big_loser"),
     path("director/tables/<int:pk>/scorer-link/", director.scorer_links, name="scorer_links"),
     # Scorers

@@ -324,12 +324,21 @@ class SessionWithdraw(SessionView):
             ref_name = "SessionWithdrawInput"
 
         player_id = id_field()
+        substitute = serializers.CharField(
+            required=False,
+            allow_blank=True,
+            max_length=200,
+            help_text="Who takes the seat: needed when the player is in the middle of a game "
+            "(a club player's name, or a new name). The substitute plays on with the seat's "
+            "score and that game counts for them.",
+        )
 
     @doc(
         need=Need.DIRECT,
         summary="Withdraw a player",
-        description="Between games only; their finished games still count. Before the "
-        "start, this takes them off the roster.",
+        description="Their finished games still count. Between games their seat is left "
+        "empty (or taken by `substitute`); in the middle of a game a `substitute` must take "
+        "it, else 400 `withdrawal_mid_game`. Before the start, this takes them off the roster.",
         request=InputSerializer,
         responses={200: SessionDetailSerializer},
         tags=TAGS,
@@ -342,6 +351,7 @@ class SessionWithdraw(SessionView):
             session_id=self.session.pk,
             player_id=data.validated_data["player_id"],
             user=request.user,
+            substitute=data.validated_data.get("substitute", ""),
         )
         return Response(session_detail(self.session, self.actor))
 

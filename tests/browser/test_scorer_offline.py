@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from scoring.models import Game, Round
 from tests.browser.conftest import PHONE
 from tests.scoring.helpers import MakeSession, dealer_order, top_game
-from tournaments import services as tournaments
+from tournaments import table_links
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,7 +32,7 @@ def test_a_round_sent_while_offline_arrives_once_when_the_network_is_back(
     # Ten players: two tables of five, where players may drop (a column of checkboxes).
     game: Game = top_game(make_session(10))
     a, b = dealer_order(game)[:2]
-    link = tournaments.scorer_link_create(table_id=game.table_id, user=director)
+    link = table_links.scorer_link_create(table_id=game.table_id, user=director)
     page = new_page(PHONE)
     page.goto(reverse("tournaments:scorer_open", args=[link.token]))
     expect(page.get_by_role("heading", name="Enter round 1")).to_be_visible()

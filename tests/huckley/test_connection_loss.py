@@ -22,7 +22,7 @@ import engine
 from scoring import services as scoring
 from scoring.models import Game, Round, RoundChange
 from tests.servers import Node, gunicorn_nodes, needs_postgres_and_redis
-from tournaments import services
+from tournaments import table_links
 from tournaments.models import Session
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -75,7 +75,8 @@ def test_killing_the_apps_database_connections_under_load_loses_and_breaks_nothi
     games = list(Game.objects.filter(table__sitting__session=session, number=1).order_by("pk"))
     plans = {g.pk: planned_rounds(g, seed=g.pk) for g in games}
     tokens = {
-        g.pk: services.scorer_link_create(table_id=g.table_id, user=director).token for g in games
+        g.pk: table_links.scorer_link_create(table_id=g.table_id, user=director).token
+        for g in games
     }
     names = list(session.entries.values_list("player__name", flat=True))
     answers: list[tuple[str, int]] = []

@@ -16,7 +16,7 @@ from rest_framework.authtoken.models import Token
 from scoring.models import Game, Round
 from tests.api.conftest import first_round
 from tests.servers import Answer, Node, gunicorn_nodes, needs_postgres_and_redis, server_errors
-from tournaments import services
+from tournaments import table_links
 from tournaments.models import Seating, Session, Sitting
 from tournaments.simulation import play_sitting
 
@@ -101,7 +101,7 @@ def test_two_nodes_cannot_both_accept_a_round(
     session = make_session(8)
     for attempt, rank in enumerate((1, 2)):
         game = Game.objects.get(table__sitting__session=session, table__rank=rank, number=1)
-        link = services.scorer_link_create(table_id=game.table_id, user=director)
+        link = table_links.scorer_link_create(table_id=game.table_id, user=director)
         players = [gp.name for gp in game.game_players.order_by("seat")]
         # Different numbers for round 1 from a scorer on each node, at the same moment.
         rounds = [first_round(game, taker=players[0]), first_round(game, taker=players[1])]

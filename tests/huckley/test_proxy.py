@@ -21,7 +21,7 @@ import pytest
 from scoring.models import Game, Round
 from tests.api.conftest import first_round
 from tests.servers import Node, free_ports, gunicorn_nodes, needs_postgres_and_redis
-from tournaments import services
+from tournaments import table_links
 from tournaments.models import Session
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -104,7 +104,7 @@ def test_the_shipped_proxy_serves_both_nodes_and_survives_one_dying(
     base, nodes = proxied
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)
-    token = services.scorer_link_create(table_id=game.table_id, user=director).token
+    token = table_links.scorer_link_create(table_id=game.table_id, user=director).token
     pages = [f"/sessions/{session.pk}/", f"/api/sessions/{session.pk}/", f"/api/games/{game.pk}/"]
     assert [call(base, p) for p in pages * 2] == [200] * 6
 

@@ -6,6 +6,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -21,7 +22,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from huckley import venue
+from huckley import backups, venue
 from tests.huckley.test_settings import run_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,8 +147,16 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture
-def venue_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+@pytest.fixture(scope="module")
+def venue_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("venue")
+
+
+# One venue for the module: starting one (migrate, collectstatic, gunicorn) takes half a
+# minute on a busy 2-core machine. The backup test, last, stops it.
+@pytest.fixture(scope="module")
+def venue_server(venue_home: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    tmp_path = venue_home
     port = _free_port()
     env = {
         k: v
@@ -160,6 +169,7 @@ def venue_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
         HUCKLEY_VAR_DIR=str(tmp_path / "var"),
         HUCKLEY_VENUE_URL=f"http://127.0.0.1:{port}/",
         WEB_CONCURRENCY="1",
+        HUCKLEY_BACKUP_INTERVAL="1",
     )
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     process = subprocess.Popen(
@@ -186,12 +196,18 @@ def venue_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
             pytest.fail("venue did not answer within 90 s")
         yield base, process
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        _stop(process)
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def _get(url: str) -> tuple[int, dict[str, Any], str]:
@@ -223,3 +239,31 @@ def test_make_venue_serves_the_app_with_its_static_files_and_debug_off(
     assert "Traceback" not in missing
     assert "DEBUG = True" not in missing
     assert process.poll() is None
+
+
+def test_the_venue_backs_up_as_it_starts_after_a_change_and_as_it_stops(
+    venue_server: tuple[str, subprocess.Popen[str]], venue_home: Path
+) -> None:
+    """`make venue` with HUCKLEY_BACKUP_INTERVAL=1: the launcher's own timer, the real
+    server and a write from another connection while it serves."""
+    _, process = venue_server
+    tmp_path = venue_home
+    folder = tmp_path / "var" / "backups"
+
+    def reasons() -> list[str]:
+        return [p.name.split("_")[3].split(".")[0] for p in backups.backups(folder)]
+
+    assert reasons() == ["venue-start"]
+    with sqlite3.connect(tmp_path / "venue.sqlite3") as db:
+        db.execute("INSERT INTO auth_group (name) VALUES ('scorers')")
+    deadline = time.monotonic() + 20
+    while len(reasons()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    _stop(process)
+    assert process.returncode == 0
+    output = process.stdout.read() if process.stdout else ""
+    assert f"every 1 s, into {folder} (the last 12 kept)" in output
+    assert "manage.py restore FILE" in output
+    # Nothing changed after the timer's copy, but the last one is taken whatever happened.
+    assert reasons() == ["venue-start", "timer", "venue-stop"]
+    assert backups.inspect_backup(backups.backups(folder)[-1]).kind == "sqlite"

@@ -4,6 +4,7 @@ links. Each needs a signed-in director of the club; every write is one service c
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.contrib import messages
@@ -17,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
 from huckley.qr import qr_svg
-from tournaments import card_selectors, movements, selectors, services, table_links
+from tournaments import card_selectors, movements, selectors, services, table_links, timer
 from tournaments.forms import AddPlayersForm, SessionForm
 from tournaments.models import Club, ScorerLink, Season, Session, SessionPlayer, Table
 from tournaments.permissions import can_direct, live_links
@@ -70,13 +71,19 @@ def _manage_context(session: Session) -> dict[str, Any]:
         except UserError as e:
             proposal_error = e.message
     names = {e.player_id: e.player.name for e in entries}
+    checked_in = sum(1 for e in entries if e.checked_in and not e.withdrawn_at)
+    undo_refusal = movements.movement_undo_refusal(session, sitting)
     return {
         "session": session,
         "cards": card_selectors.table_cards(session) if sitting else [],
         "sitting": sitting,
         "progress": progress,
         "entries": entries,
-        "checked_in": sum(1 for e in entries if e.checked_in and not e.withdrawn_at),
+        "checked_in": checked_in,
+        # The service's own rule: Start is offered exactly when it would not be refused.
+        "start_refusal": services.start_refusal(session, checked_in)
+        if session.status == Session.Status.SETUP
+        else None,
         "sitting_done": bool(progress) and all(p.finished for p in progress),
         "proposal": [(m, names.get(m.player, "?")) for m in proposal],
         "proposal_key": ";".join(f"{m.player},{m.from_rank},{m.to_rank}" for m in proposal),
@@ -87,7 +94,10 @@ def _manage_context(session: Session) -> dict[str, Any]:
         ),
         "seeding_choices": Session.Seeding.choices,
         # The service's own rule: the page offers the undo exactly when it would succeed.
-        "can_undo": movements.movement_can_undo(session, sitting),
+        "can_undo": undo_refusal is None,
+        "undo_refusal": undo_refusal,
+        "timer": timer.sitting_timer(session, sitting),
+        "server_now_ms": int(time.time() * 1000),
     }
 
 
@@ -175,32 +185,6 @@ def session_add_players(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def session_withdraw(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
-    session = directed_session(request, pk)
-    entry = get_object_or_404(
-        SessionPlayer.objects.select_related("player"), session=session, player_id=player_id
-    )
-    if request.method == "POST":
-        return act(
-            request,
-            session,
-            lambda: movements.session_withdraw(
-                session_id=session.pk, player_id=player_id, user=request.user
-            ),
-            f"{entry.player.name} withdrew.",
-        )
-    return _confirm(
-        request,
-        session,
-        title=f"Withdraw {entry.player.name}?",
-        body="They leave their table before the next game. Their finished games still "
-        "count. If a table becomes too small, the app proposes moves to fix it.",
-        action="Withdraw",
-    )
-
-
 def _confirm(
     request: HttpRequest, session: Session, *, title: str, body: str, action: str, **extra: Any
 ) -> HttpResponse:
@@ -253,6 +237,10 @@ def movement_undo(request: HttpRequest, pk: int) -> HttpResponse:
             lambda: movements.sitting_undo_movement(session_id=session.pk, user=request.user),
             "Movement undone: the previous sitting is open again.",
         )
+    refusal = movements.movement_undo_refusal(session, selectors.current_sitting(session))
+    if refusal is not None:  # Say why at once, rather than after a confirmation.
+        messages.error(request, refusal.message)
+        return redirect("tournaments:manage", pk=session.pk)
     return _confirm(
         request,
         session,

@@ -3,12 +3,14 @@
 The page loads once; `static/live.js` then asks for its live part every 1.5 s with the
 ETag it has. The ETag is the session's (board, live) version pair, read in one query, so
 an unchanged screen costs a 304 and no rendering; a change (a round, a movement, a
-withdrawal, the end) bumps the version, the next poll renders the part once per change
-(cached under that version) and every screen swaps it in without a reload.
+withdrawal, the sitting timer, the end) bumps the version, the next poll renders the
+part once per change (cached under that version) and every screen swaps it in without a
+reload. The timer's countdown itself runs in the page (`static/timer.js`).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.core.cache import cache
@@ -20,7 +22,7 @@ from django.views.decorators.http import condition
 
 from huckley.errors import UserError
 from tournaments import format as fmt
-from tournaments import movements, selectors
+from tournaments import movements, selectors, timer
 from tournaments.models import Session
 from tournaments.views.common import live_version, public_session
 
@@ -57,6 +59,7 @@ def _live_context(session: Session) -> dict[str, Any]:
         "standings": selectors.session_standings(session),
         "movement": movement,
         "lower_is_better": lower,
+        "timer": timer.sitting_timer(session, sitting),
     }
 
 
@@ -80,6 +83,9 @@ def session_screen(request: HttpRequest, pk: int) -> HttpResponse:
             "live": _live_html(session),
             "live_url": reverse("tournaments:screen_live", args=[session.pk]),
             "etag": live_version(session),
+            # The timer counts down to the server's end time; the page corrects the
+            # screen's own clock by the server's (static/timer.js).
+            "server_now_ms": int(time.time() * 1000),
         },
     )
 
