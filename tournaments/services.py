@@ -298,13 +298,13 @@ def start_refusal(session: Session, checked_in: int) -> UserError | None:
     button; `session_start` refuses with it."""
     need = format_for(session).play_min
     if checked_in == 0:
-        return UserError(
+        return ConflictError(
             "nobody_checked_in",
             "Nobody is checked in yet. Check players in as they arrive (or “Check everyone "
             "in”), then start.",
         )
     if checked_in < need:
-        return UserError(
+        return ConflictError(
             "too_few_players",
             f"Only {checked_in} player{'s are' if checked_in != 1 else ' is'} checked in; "
             f"a table needs at least {need}. Check in more players, or add them to the roster.",
