@@ -2,8 +2,11 @@
 and which club, session and table a request is about (`load_target`); this class asks
 `tournaments.permissions`, the module the pages ask too, and nothing else decides.
 
-- A session the caller may not see answers 404, as if it did not exist (as the pages do).
-- A caller with no credentials at all gets 401; one who is known but not allowed gets 403.
+- A caller with no credentials at all gets 401 on anything that needs a director or a
+  scorer, before anything is looked up: the answer is the same whether the object
+  exists or not, so it tells nothing about private sessions.
+- A caller with credentials gets 404 for a session they may not see, as if it did not
+  exist (as the pages do), and 403 when they may see it but not do this.
 """
 
 from __future__ import annotations
@@ -38,11 +41,12 @@ NEED_TEXT = {
     "linked to their player) and holders of a live scorer link of one of its tables. "
     "Others get 404, as if it did not exist.",
     Need.DIRECT: "A director of the club (or a superuser), signed in or with an API token. "
-    "Others get 401 without credentials, 403 with them; a private session stays 404 for "
-    "those who may not see it.",
+    "Others get 401 without credentials (whether the object exists or not), 403 with them; "
+    "a private session stays 404 for those with credentials who may not see it.",
     Need.SCORE: "A director of the club, or the holder of a live scorer link of this table "
-    "(header X-Scorer-Token). Others get 401 without credentials, 403 with them; a private "
-    "session stays 404 for those who may not see it.",
+    "(header X-Scorer-Token). Others get 401 without credentials (whether the object "
+    "exists or not), 403 with them; a private session stays 404 for those with credentials "
+    "who may not see it.",
 }
 
 REFUSALS = {
@@ -100,6 +104,8 @@ class ActorPermission(BasePermission):
         if need is Need.PUBLIC:
             return True
         actor = api_view.actor
+        if need is not Need.VIEW and not actor.is_authenticated and not actor.scorer_tokens:
+            raise exceptions.NotAuthenticated()
         target = api_view.target
         if not may_see(actor, target):
             raise exceptions.NotFound()
@@ -112,7 +118,5 @@ class ActorPermission(BasePermission):
             allowed = can_score(actor, target.table)
         if allowed:
             return True
-        if not actor.is_authenticated and not actor.scorer_tokens:
-            raise exceptions.NotAuthenticated()
         code, message = REFUSALS[need]
         raise exceptions.PermissionDenied(message, code=code)

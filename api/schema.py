@@ -41,19 +41,26 @@ ERROR_TEXT = {
     "are not valid (`authentication_failed`, `scorer_link_expired`).",
     403: "The caller is known but may not do this (`not_director`, `not_scorer`).",
     404: "No such object, or a private session the caller may not see (`not_found`).",
-    409: "The state moved on since the client looked (`code` says how); reload and retry.",
+    409: "Refused by the state of the session or the game, although the request itself is "
+    "well formed: the session has started, is finished or cancelled, the sitting is not "
+    "over, a player is mid-game, the round is already entered (`code` says which). Reload, "
+    "and retry once the state allows it.",
     413: "The request body is too large (`payload_too_large`).",
     415: "The body is not JSON (`unsupported_media_type`).",
     422: "The Idempotency-Key was used before with a different body (`idempotency_key_reused`).",
     429: "Too many requests (`throttled`); see Retry-After.",
 }
 
-# The credentials that can satisfy each need; `{}` means none are needed.
+# The credentials that can satisfy each need, the usual one first; `{}` means none are
+# needed. Rounds are mostly entered with a table's scorer link. One valid credential is
+# enough: a session cookie that names no session, or an Authorization header in another
+# scheme than `Token`, is not read, so it does not refuse the request (a browser keeps
+# old cookies; a proxy may add its own Authorization).
 AUTH: dict[Need, list[str | None]] = {
-    Need.PUBLIC: ["tokenAuth", "cookieAuth", "scorerLink", None],
-    Need.VIEW: ["tokenAuth", "cookieAuth", "scorerLink", None],
+    Need.PUBLIC: ["tokenAuth", "scorerLink", "cookieAuth", None],
+    Need.VIEW: ["tokenAuth", "scorerLink", "cookieAuth", None],
     Need.DIRECT: ["tokenAuth", "cookieAuth"],
-    Need.SCORE: ["tokenAuth", "cookieAuth", "scorerLink"],
+    Need.SCORE: ["scorerLink", "tokenAuth", "cookieAuth"],
 }
 
 
@@ -109,7 +116,8 @@ def doc(
             codes.add(403)
         params = list(parameters)
         if write:
-            codes |= {400, 422}
+            # Every write is refused when the state does not allow it (409).
+            codes |= {400, 409, 422}
             params.append(IDEMPOTENCY_KEY)
             codes |= {413, 415}
         documented: dict[int | tuple[int, str], Any] = dict(responses)

@@ -78,6 +78,37 @@ def names(items: list[str]) -> str:
     return ", ".join(items)
 
 
+#: How a message names a round field: in plain words, never by its key in the record
+#: (the key is the problem's `field`, for a form or a client to place the message).
+FIELD_WORDS: Final[Mapping[str, str]] = {
+    "dealer": "the dealer",
+    "out": "who dropped",
+    "tricks": "the tricks",
+    "trick_winners": "the trick order",
+    "penalties": "the penalties",
+    "misdeal": "the misdeal mark",
+    "upcard": "the upcard",
+    "play": "the cards played",
+    "trump": "trump",
+    "declarer": "the declarer",
+    "bids": "the bids",
+    "points": "the card points",
+    "doe_bonus": "the Doe's bonus",
+    "cards": "the hand size",
+    "first_dealer": "the first dealer",
+}
+
+
+def field_words(field: str) -> str:
+    """A round field as a message names it: ``"the trick order"`` for `trick_winners`."""
+    return FIELD_WORDS.get(field, field.replace("_", " "))
+
+
+def plural(count: int, one: str, many: str = "") -> str:
+    """A count and its noun: ``"1 trick"``, ``"2 tricks"``."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
 def names_and(items: list[str]) -> str:
     """Two or more names as a sentence lists them: ``"Ann, Bob and Cy"``."""
     return f"{names(items[:-1])} and {items[-1]}"

@@ -186,8 +186,8 @@ def check(record: Mapping[str, Any]) -> Verdict:
             problem(
                 None,
                 "missing_first_dealer",
-                "Say who dealt first (first_dealer): the winner of the high-card draw, or "
-                "of the last game at this table.",
+                "Say who dealt first: the winner of the high-card draw, or of the last game "
+                "at this table.",
             )
         )
     options = _options(record.get("options"), rs, errors) if rs is not None else {}

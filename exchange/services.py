@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
+from django.utils.translation import ngettext
 
 from exchange.roster import RosterRow, parse_roster
 from huckley.errors import ConflictError, UserError
@@ -189,7 +190,9 @@ def roster_import(
         lines = ", ".join(str(r.line) for r in preview.refused[:10])
         raise UserError(
             "roster_refused",
-            f"{len(preview.refused)} row(s) are refused (line {lines}); fix them in the file "
+            ngettext("%(count)d row is refused", "%(count)d rows are refused", len(preview.refused))
+            % {"count": len(preview.refused)}
+            + f" (line {lines}); fix them in the file "
             "and upload it again. Nothing was imported.",
         )
     if expected is not None and preview.fingerprint() != expected:

@@ -2,6 +2,12 @@
 
 Services raise it; views turn it into a form error or a 400/409, never a 500. Broken
 invariants raise ordinary exceptions and are logged.
+
+Which of the two: `UserError` (400) when the request itself is wrong whatever the state
+(a missing name, an unknown player id, a round the engine refuses); `ConflictError`
+(409) when the request is well formed but the state of the session or the game refuses
+it now (the session has started or is finished, the sitting is not over, a player is
+mid-game, the round was entered already). docs/api.md, Errors.
 """
 
 from __future__ import annotations
@@ -38,6 +44,14 @@ class UserError(Exception):
 
 
 class ConflictError(UserError):
-    """The request was fine but the state moved on (a round entered twice, say)."""
+    """The request is well formed, but the state of the session or the game refuses it
+    now; the same request may succeed once the state allows it."""
 
     status = 409
+
+
+class NotFoundError(UserError):
+    """The request names something that does not exist (a table card number with no
+    card, say): HTTP 404, with its own code."""
+
+    status = 404

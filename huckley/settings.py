@@ -319,6 +319,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # First: a dead scorer-link header is a 401 even beside valid credentials.
+        "api.authentication.ScorerHeaderCheck",
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
         "api.authentication.ScorerLinkAuthentication",
@@ -341,6 +343,13 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # The schemes a client authenticates with; `ScorerHeaderCheck` only checks the
+    # scorer link's header early, which `ScorerLinkAuthentication` documents.
+    "AUTHENTICATION_WHITELIST": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+        "api.authentication.ScorerLinkAuthentication",
+    ],
     # Swagger UI from the installed sidecar package: no CDN, no inline script.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

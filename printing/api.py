@@ -36,9 +36,10 @@ PAPER = OpenApiParameter(
     description="`a4` or `letter`; by default the club's paper (A4 unless the club chose "
     "Letter). Anything else is a 400 `paper_unknown`.",
 )
+MAX_SITTING = 32767  # Sitting.number's column
 SITTING = OpenApiParameter(
     "sitting",
-    int,
+    {"type": "integer", "minimum": 1, "maximum": MAX_SITTING},
     description="The sitting's number; by default the current one. One that does not "
     "exist is a 404 `sitting_not_found`.",
 )
@@ -46,7 +47,9 @@ SITTING = OpenApiParameter(
 
 def paper_of(request: Request, club: Club) -> pdf.Paper:
     """The paper asked for, else the club's own (`Club.paper`, A4 unless set)."""
-    name = request.query_params.get("paper", "").strip().lower() or club.paper
+    # Left out: the club's paper; given, it must name one (`?paper=` too is refused).
+    given = request.query_params.get("paper")
+    name = club.paper if given is None else given.strip().lower()
     paper = pdf.PAPERS.get(name)
     if paper is None:
         raise services.paper_refusal()
@@ -54,10 +57,12 @@ def paper_of(request: Request, club: Club) -> pdf.Paper:
 
 
 def sitting_number(request: Request) -> int | None:
-    text = request.query_params.get("sitting", "").strip()
-    if not text:
+    given = request.query_params.get("sitting")
+    if given is None:
         return None
-    # ASCII digits only: str.isdigit() also accepts "¹", which int() refuses.
+    text = given.strip()
+    # ASCII digits only: str.isdigit() also accepts "¹", which int() refuses. A number
+    # beyond the schema's maximum names no sitting: a 404, further on.
     if not text.isascii() or not text.isdigit() or int(text) < 1:
         raise UserError(
             "sitting_invalid",

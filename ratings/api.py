@@ -31,6 +31,11 @@ class RatingSerializer(serializers.Serializer[Data]):
     games = serializers.IntegerField(help_text="Finished games rated under these rules.")
 
 
+def rated_rules() -> list[str]:
+    """The rules ids a club can be rated under: the engine's games the tournament plays."""
+    return sorted(set(engine.RULES) & set(fmt.FORMATS))
+
+
 def _rules(value: str | None) -> str:
     if not value:
         raise UserError(
@@ -38,8 +43,8 @@ def _rules(value: str | None) -> str:
             "Say which rules' ratings you want: ?rules=<rules id>, e.g. ?rules=huckley-buck.",
             field="rules",
         )
-    if value not in engine.RULES or value not in fmt.FORMATS:
-        known = ", ".join(sorted(set(engine.RULES) & set(fmt.FORMATS)))
+    if value not in rated_rules():
+        known = ", ".join(rated_rules())
         raise UserError(
             "unknown_rules", f"“{value}” is not a rules id; use one of: {known}.", field="rules"
         )
@@ -60,6 +65,7 @@ class ClubRatings(ClubView):
                 str,
                 OpenApiParameter.QUERY,
                 required=True,
+                enum=rated_rules(),
                 description="A rules id, as in GET /api/rules/ (e.g. `huckley-buck`).",
             )
         ],

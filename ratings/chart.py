@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import ngettext
 
 WIDTH = 340
 HEIGHT = 180
@@ -53,7 +54,8 @@ def line_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
             'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">',
             WIDTH,
             HEIGHT,
-            f"{title}: from {_fmt(values[0])} to {_fmt(values[-1])} over {len(values)} games",
+            f"{title}: from {_fmt(values[0])} to {_fmt(values[-1])} over "
+            + ngettext("%(count)d game", "%(count)d games", len(values)) % {"count": len(values)},
         ),
         format_html("<title>{}</title>", title),
         # the axes, and the newcomer's level (0) as a dashed guide

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from huckley.errors import UserError
+from huckley.errors import ConflictError, UserError
 from scoring import services
 from scoring.models import Game, Round, RoundChange
 from tournaments.permissions import can_direct
@@ -157,7 +157,7 @@ def round_change_restore(*, change_id: int, actor: services.Who) -> RoundChange:
     try:
         services._sync_next_game(game, output, confirm=False)
     except UserError as e:
-        raise UserError(
+        raise type(e)(
             e.code,
             f"Game {game.number + 1} has rounds entered since this change and would have "
             "to go; a restore never takes rounds off. Correct or delete them first.",
@@ -185,7 +185,7 @@ def _lock_restorable(change_id: int, actor: services.Who) -> tuple[Game, RoundCh
     game = services._lock_game(change.game_id)
     change = RoundChange.objects.select_for_update().get(pk=change_id)
     if not restorable(change):
-        raise UserError(
+        raise ConflictError(
             "not_restorable",
             "This change was restored already."
             if change.restored_at
@@ -238,13 +238,13 @@ def _restore_next_game(game: Game, removed: Mapping[str, Any], who: Any) -> None
     number = removed["game"]
     next_game = Game.objects.filter(table=game.table, number=number).first()
     if next_game is None or next_game.first_dealer.name != removed.get("first_dealer"):
-        raise UserError(
+        raise ConflictError(
             "next_game_changed",
             f"Game {number} no longer starts as it did (its first dealer changed), so its "
             "rounds cannot be put back.",
         )
     if next_game.round_count:
-        raise UserError(
+        raise ConflictError(
             "next_game_started",
             f"Game {number} has rounds entered since; delete them first to restore the "
             "ones taken off.",

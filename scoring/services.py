@@ -21,6 +21,7 @@ from typing import Any
 from django.contrib.auth.models import User as Account
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 import engine
 from huckley.errors import ConflictError, UserError
@@ -174,7 +175,7 @@ def tables_start_first_games(*, tables: Sequence[Table], session: Session) -> No
 def game_refresh_players(*, game: Game) -> None:
     """Re-seat a game that has no round yet after an arrival, withdrawal or move."""
     if game.round_count:
-        raise UserError(
+        raise ConflictError(
             "game_in_progress", f"Game {game.number} has rounds entered; its players are fixed."
         )
     table, number = game.table, game.number
@@ -194,11 +195,11 @@ def _lock_game(game_id: int) -> Game:
         raise UserError("no_such_game", "That game does not exist.") from None
     sitting = game.table.sitting
     if sitting.session.status != Session.Status.RUNNING:
-        raise UserError(
+        raise ConflictError(
             "session_not_running", "This session is not running; results can no longer change."
         )
     if sitting.moved_at is not None:
-        raise UserError(
+        raise ConflictError(
             "sitting_closed",
             f"Players have moved on from sitting {sitting.number}. "
             "The director can undo the movement to correct a result.",
@@ -331,7 +332,7 @@ def _sync_next_game(
     if plan.removes:
         if plan.rounds and not confirm:
             count = len(plan.rounds)
-            raise UserError(
+            raise ConflictError(
                 "next_game_started",
                 f"This change would alter who won game {game.number}, but game "
                 f"{plan.number} has {count} round{'s' if count != 1 else ''} entered "
@@ -372,10 +373,12 @@ def _clean(data: Mapping[str, Any], *, rules_id: str) -> dict[str, Any]:
     if unknown:
         # The engine would ignore them, but the round is stored, audited and served back
         # as entered: refuse what no rule reads rather than keep it.
+        game = engine.RULES[rules_id].name if rules_id in engine.RULES else rules_id
         raise UserError(
             "unknown_round_field",
-            f"A {rules_id} round has no field {', '.join(repr(k[:40]) for k in unknown[:5])}; "
-            f"its fields are {', '.join(known)}.",
+            # An API client's mistake (the form sends only known fields): the keys, quoted.
+            f"A {game} round has no field {', '.join(repr(k[:40]) for k in unknown[:5])}; "
+            f"its fields are {', '.join(repr(k) for k in known)}.",
             field=unknown[0][:40],
         )
     size = len(json.dumps(dict(data), ensure_ascii=False, separators=(",", ":"), default=str))
@@ -414,10 +417,13 @@ def round_submit(
         existing = Round.objects.filter(game=game, number=number).first()
         if existing is not None and existing.data == cleaned:
             return Entry(round=existing, created=False)
+        entered = ngettext("%(count)d round", "%(count)d rounds", game.round_count) % {
+            "count": game.round_count
+        }
         raise ConflictError(
             "round_number_taken" if existing else "round_number_out_of_order",
-            f"Round {number} cannot be entered: this game has {game.round_count} rounds, "
-            f"so the next one is round {game.round_count + 1}. Reload the score sheet.",
+            f"Round {number} cannot be entered: this game has {entered}, so the next one is "
+            f"round {game.round_count + 1}. Reload the score sheet.",
         )
     rounds = [r.data for r in game.rounds.all()] + [cleaned]
     output = _recheck(game, rounds, changed=number, verb="entered")

@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from huckley.errors import UserError
+from huckley.errors import ConflictError, UserError
 from scoring.models import GamePlayer
 from tournaments import tasks
 from tournaments.models import (
@@ -75,7 +75,7 @@ def season_open(*, club_id: int, name: str, starts_on: Date, ends_on: Date, user
             "season_dates", "A season ends on or after the day it starts.", field="ends_on"
         )
     if club.seasons.filter(name__iexact=name).exists():
-        raise UserError(
+        raise ConflictError(
             "season_name_taken", f"The club already has a season called “{name}”.", field="name"
         )
     return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
@@ -87,7 +87,7 @@ def season_close(*, season_id: int, user: User) -> Season:
     first, so that its ladder is final."""
     season = Season.objects.select_for_update().get(pk=season_id)
     if season.closed_at is not None:
-        raise UserError("season_closed", f"The season {season.name} is already closed.")
+        raise ConflictError("season_closed", f"The season {season.name} is already closed.")
     open_sessions = list(
         season.sessions.filter(
             status__in=[Session.Status.SETUP, Session.Status.RUNNING]
@@ -95,7 +95,7 @@ def season_close(*, season_id: int, user: User) -> Season:
     )
     if open_sessions:
         names = "; ".join(f"{n} ({d:%Y-%m-%d})" for n, d in open_sessions)
-        raise UserError(
+        raise ConflictError(
             "season_has_open_sessions",
             f"Finish or cancel these sessions before closing the season: {names}.",
         )
@@ -118,7 +118,7 @@ def player_add(*, club_id: int, name: str, user: User) -> Player:
     club = _lock_club(club_id)
     name = _clean_name(name)
     if (other := _name_taken(club.pk, name)) is not None:
-        raise UserError(
+        raise ConflictError(
             "player_name_taken",
             f"The club already has a player called “{other.name}”.",
             field="name",
@@ -134,7 +134,7 @@ def player_rename(*, player_id: int, name: str, user: User) -> Player:
     _lock_club(player.club_id)
     name = _clean_name(name)
     if (other := _name_taken(player.club_id, name, besides=player.pk)) is not None:
-        raise UserError(
+        raise ConflictError(
             "player_name_taken",
             f"The club already has a player called “{other.name}”. If they are the same "
             "person, merge the two records instead.",
@@ -155,7 +155,7 @@ def player_set_active(*, player_id: int, active: bool, user: User) -> Player:
     player = Player.objects.select_for_update().get(pk=player_id)
     if player.active == active:
         state = "active" if active else "inactive"
-        raise UserError("player_unchanged", f"{player.name} is already {state}.")
+        raise ConflictError("player_unchanged", f"{player.name} is already {state}.")
     player.active = active
     player.save(update_fields=["active"])
     return player
@@ -282,9 +282,9 @@ def session_cancel(*, session_id: int, user: User) -> Session:
     """Call off a session that has not started: it stays on record as cancelled."""
     session = Session.objects.select_for_update().get(pk=session_id)
     if session.status == Session.Status.CANCELLED:
-        raise UserError("session_cancelled", "This session is already cancelled.")
+        raise ConflictError("session_cancelled", "This session is already cancelled.")
     if session.status != Session.Status.SETUP:
-        raise UserError(
+        raise ConflictError(
             "session_started",
             "This session has started: it cannot be cancelled. Finish it (early, if need be).",
         )
@@ -302,7 +302,7 @@ def session_delete(*, session_id: int, user: User) -> None:
     if session.status in (Session.Status.RUNNING, Session.Status.FINISHED) or (
         session.sittings.exists()
     ):
-        raise UserError(
+        raise ConflictError(
             "session_not_empty",
             "Only a session that never started can be deleted; a started or finished "
             "session stays in the club's history.",
@@ -359,7 +359,7 @@ def director_invite(*, club_id: int, login: str, create: bool = False, user: Use
         account = _create_account(login.strip())
         created = True
     elif club.directors.filter(pk=account.pk).exists():
-        raise UserError(
+        raise ConflictError(
             "already_director", f"{account.get_username()} already directs {club.name}."
         )
     club.directors.add(account)
@@ -396,7 +396,7 @@ def director_remove(*, club_id: int, user_id: int, user: User) -> None:
     if account is None:
         raise UserError("not_a_director", "That account does not direct this club.")
     if len(directors) == 1:
-        raise UserError(
+        raise ConflictError(
             "last_director",
             f"{account.get_username()} is the club's only director: invite another director "
             "first, so that someone can still run the club.",

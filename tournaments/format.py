@@ -164,9 +164,11 @@ def make_rng(seed: int, *labels: str | int) -> random.Random:
 
 
 def _too_few(n: int, fmt: FormatRules) -> FormatError:
+    info = engine.RULES.get(fmt.rules_id)
+    game = info.name if info is not None else fmt.rules_id
     return FormatError(
         "too_few_players",
-        f"{n} player{'s' if n != 1 else ''} cannot make a table: {fmt.rules_id} needs at least "
+        f"{n} player{'s' if n != 1 else ''} cannot make a table: {game} needs at least "
         f"{fmt.play_min}. Add players to the roster.",
     )
 

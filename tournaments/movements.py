@@ -59,7 +59,7 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
     unfinished = [p.table.rank for p in progress if not p.finished]
     if unfinished:
         listed = ", ".join(str(r) for r in unfinished)
-        raise UserError(
+        raise ConflictError(
             "sitting_unfinished",
             f"Table {listed} still {'has' if len(unfinished) == 1 else 'have'} games to play.",
         )
@@ -76,7 +76,7 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: User) ->
     sitting with seats drawn at random."""
     session = services.lock_session(session_id)
     if session.status != Session.Status.RUNNING:
-        raise UserError("session_not_running", "This session is not running.")
+        raise ConflictError("session_not_running", "This session is not running.")
     sitting = selectors.require_current_sitting(session)
     if sitting.number != sitting_number or sitting.moved_at is not None:
         raise ConflictError(
@@ -162,13 +162,13 @@ def movement_undo_refusal(session: Session, latest: Sitting | None) -> UserError
     `selectors.current_sitting(session)`, which the caller has read already. The page
     offers the undo only when this is None; `sitting_undo_movement` raises it."""
     if session.status != Session.Status.RUNNING:
-        return UserError("session_not_running", "This session is not running.")
+        return ConflictError("session_not_running", "This session is not running.")
     if latest is None:
-        return UserError("session_not_started", "This session has not started yet.")
+        return ConflictError("session_not_started", "This session has not started yet.")
     if latest.number == 1:
-        return UserError("nothing_to_undo", "No movement has been confirmed yet.")
+        return ConflictError("nothing_to_undo", "No movement has been confirmed yet.")
     if Game.objects.filter(table__sitting=latest, round_count__gt=0).exists():
-        return UserError(
+        return ConflictError(
             "new_sitting_started",
             f"Sitting {latest.number} already has results entered; "
             "delete them first if the movement must be undone.",
@@ -259,7 +259,7 @@ def session_withdraw(
     if entry is None:
         raise UserError("not_on_roster", "That player is not on this session's roster.")
     if entry.withdrawn_at is not None:
-        raise UserError("already_withdrawn", f"{entry.player.name} has already withdrawn.")
+        raise ConflictError("already_withdrawn", f"{entry.player.name} has already withdrawn.")
     if session.status == Session.Status.SETUP:
         if substitute.strip():
             raise UserError(
@@ -270,7 +270,7 @@ def session_withdraw(
         entry.delete()
         return None
     if session.status != Session.Status.RUNNING:
-        raise UserError("session_not_running", "This session is not running.")
+        raise ConflictError("session_not_running", "This session is not running.")
     sitting = selectors.require_current_sitting(session)
     SitOut.objects.filter(sitting=sitting, player_id=player_id).delete()
     seating = (
@@ -285,7 +285,7 @@ def session_withdraw(
     name = substitute.strip()
     if game is not None and not name:
         assert seating is not None
-        raise UserError(
+        raise ConflictError(
             "withdrawal_mid_game",
             f"{entry.player.name} is in the middle of game {game.number} at table "
             f"{seating.table.rank}. Name a substitute to take their seat and score for the "
@@ -363,7 +363,7 @@ def rebalance_proposal(*, session: Session) -> list[fmt.Rebalance[int]]:
     try:
         return fmt.rebalance([ids for _, ids in tables], rules)
     except fmt.FormatError as e:
-        raise UserError(e.code, str(e)) from None
+        raise ConflictError(e.code, str(e)) from None
 
 
 @transaction.atomic
@@ -374,7 +374,7 @@ def session_rebalance(
     proposal is refused so that the director looks again."""
     session = services.lock_session(session_id)
     if session.status != Session.Status.RUNNING:
-        raise UserError("session_not_running", "This session is not running.")
+        raise ConflictError("session_not_running", "This session is not running.")
     proposal = rebalance_proposal(session=session)
     current = [(m.player, m.from_rank, m.to_rank) for m in proposal]
     if list(map(tuple, expected)) != current:
@@ -389,7 +389,7 @@ def session_rebalance(
         )
         game = _game_under_way(seating)
         if game is not None:
-            raise UserError(
+            raise ConflictError(
                 "move_mid_game",
                 f"{seating.player.name} is in the middle of game {game.number} at table "
                 f"{seating.table.rank}; rebalance when that game ends.",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
-from huckley.errors import UserError
+from huckley.errors import ConflictError
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments.models import (
@@ -37,7 +37,7 @@ def require_current_sitting(session: Session) -> Sitting:
     """`current_sitting`, refused with a plain message before the session starts."""
     sitting = current_sitting(session)
     if sitting is None:
-        raise UserError("session_not_started", "This session has not started yet.")
+        raise ConflictError("session_not_started", "This session has not started yet.")
     return sitting
 
 

@@ -106,7 +106,7 @@ def session_create(
             "season_not_in_club", "That season belongs to another club.", field="season"
         )
     if season.closed_at is not None:
-        raise UserError(
+        raise ConflictError(
             "season_closed",
             f"The season {season.name} is closed; pick an open one.",
             field="season",
@@ -173,7 +173,7 @@ def session_update_settings(
     if seeding is not None and seeding != session.seeding:
         _check_seeding(seeding)
         if session.status != Session.Status.SETUP:
-            raise UserError(
+            raise ConflictError(
                 "session_started",
                 "The first sitting is already seated; the seeding can no longer change.",
                 field="seeding",
@@ -184,7 +184,7 @@ def session_update_settings(
             "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
         )
     if session.status == Session.Status.FINISHED and games_per_sitting != session.games_per_sitting:
-        raise UserError("session_finished", "This session is finished.")
+        raise ConflictError("session_finished", "This session is finished.")
     session.games_per_sitting = games_per_sitting
     session.is_public = is_public
     session.double_entry = double_entry
@@ -200,10 +200,13 @@ def session_add_players(
     session runs they are late arrivals and join the bottom table (format rule 7)."""
     session = lock_session(session_id)
     if session.status == Session.Status.FINISHED:
-        raise UserError("session_finished", "This session is finished.")
+        raise ConflictError("session_finished", "This session is finished.")
     if session.status == Session.Status.CANCELLED:
-        raise UserError("session_cancelled", "This session is cancelled.")
+        raise ConflictError("session_cancelled", "This session is cancelled.")
     players = list(Player.objects.filter(club=session.club, pk__in=player_ids))
+    if len(players) != len(set(player_ids)):
+        # As on creation: an id that is not the club's is refused, never quietly dropped.
+        raise UserError("unknown_player", "Some of the chosen players are not in this club.")
     players += players_get_or_create(club=session.club, names=new_names)
     if not players:
         raise UserError("no_players", "Pick a player or type a new name.")
@@ -214,7 +217,7 @@ def session_add_players(
     for player in players:
         entry, created = SessionPlayer.objects.get_or_create(session=session, player=player)
         if not created and entry.withdrawn_at is None and (entry.checked_in or not running):
-            raise UserError(
+            raise ConflictError(
                 "already_on_roster", f"{player.name} is already playing in this session."
             )
         entry.checked_in = True if running else entry.checked_in
@@ -262,9 +265,9 @@ def session_check_in(
     nothing: if one of them is not on the roster, nobody changes."""
     session = lock_session(session_id)
     if session.status == Session.Status.CANCELLED:
-        raise UserError("session_cancelled", "This session is cancelled.")
+        raise ConflictError("session_cancelled", "This session is cancelled.")
     if session.status != Session.Status.SETUP:
-        raise UserError(
+        raise ConflictError(
             "session_started",
             "The session has started: add a late arrival or withdraw a player instead.",
         )
@@ -295,13 +298,13 @@ def start_refusal(session: Session, checked_in: int) -> UserError | None:
     button; `session_start` refuses with it."""
     need = format_for(session).play_min
     if checked_in == 0:
-        return UserError(
+        return ConflictError(
             "nobody_checked_in",
             "Nobody is checked in yet. Check players in as they arrive (or “Check everyone "
             "in”), then start.",
         )
     if checked_in < need:
-        return UserError(
+        return ConflictError(
             "too_few_players",
             f"Only {checked_in} player{'s are' if checked_in != 1 else ' is'} checked in; "
             f"a table needs at least {need}. Check in more players, or add them to the roster.",
@@ -314,7 +317,7 @@ def session_start(*, session_id: int, user: User) -> Sitting:
     """Split the checked-in players into ranked tables and start the first games."""
     session = lock_session(session_id)
     if session.status == Session.Status.CANCELLED:
-        raise UserError("session_cancelled", "This session is cancelled.")
+        raise ConflictError("session_cancelled", "This session is cancelled.")
     if session.status != Session.Status.SETUP:
         raise ConflictError("session_started", "This session has already started.")
     rules = format_for(session)
@@ -349,7 +352,8 @@ def session_start(*, session_id: int, user: User) -> Sitting:
                 big_loser=big_loser_id,
             )
     except fmt.FormatError as e:
-        raise UserError(e.code, str(e)) from None
+        # Too few or too many checked in: the roster's state, not the request, is wrong.
+        raise ConflictError(e.code, str(e)) from None
     sitting = sitting_create(session=session, number=1, tables=tables, sitting_out=sitting_out)
     session.status = Session.Status.RUNNING
     session.started_at = timezone.now()
@@ -402,11 +406,11 @@ def session_finish(*, session_id: int, early: bool = False, user: User) -> Sessi
     every game is finished needs `early=True`; unfinished games do not count."""
     session = lock_session(session_id)
     if session.status != Session.Status.RUNNING:
-        raise UserError("session_not_running", "Only a running session can be finished.")
+        raise ConflictError("session_not_running", "Only a running session can be finished.")
     sitting = selectors.require_current_sitting(session)
     unfinished = [p for p in selectors.sitting_progress(sitting) if not p.finished]
     if unfinished and not early:
-        raise UserError(
+        raise ConflictError(
             "sitting_unfinished",
             "Some tables still have games to play. Confirm that you want to end the session early.",
         )

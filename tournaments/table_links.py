@@ -26,7 +26,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from huckley.errors import UserError
+from huckley.errors import ConflictError, NotFoundError, UserError
 from tournaments.models import Club, ClubTableCard, ScorerLink, Session, Table, TableCard
 from tournaments.permissions import User, account
 
@@ -50,7 +50,7 @@ def scorer_link_create(*, table_id: int, user: User) -> ScorerLink:
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
     session = Session.objects.select_for_update().get(pk=table.sitting.session_id)
     if session.status != Session.Status.RUNNING or table.sitting.moved_at is not None:
-        raise UserError(
+        raise ConflictError(
             "sitting_closed", "Scorer links are only for the tables of the current sitting."
         )
     return ScorerLink.objects.create(
@@ -117,14 +117,16 @@ def table_card_replace(*, session_id: int, number: int, user: User) -> TableCard
     opening the table at once and its page says when it was replaced."""
     session = Session.objects.select_for_update().get(pk=session_id)
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
-        raise UserError("session_over", f"This session is {session.get_status_display().lower()}.")
+        raise ConflictError(
+            "session_over", f"This session is {session.get_status_display().lower()}."
+        )
     old = (
         TableCard.objects.select_for_update()
         .filter(session=session, number=number, replaced_at__isnull=True)
         .first()
     )
     if old is None:
-        raise UserError("no_such_card", f"This session has no card for table {number}.")
+        raise NotFoundError("no_such_card", f"This session has no card for table {number}.")
     old.replaced_at = timezone.now()
     old.save(update_fields=["replaced_at"])
     _revoke_card_links(card=old)

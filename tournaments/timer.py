@@ -19,7 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from huckley.errors import UserError
+from huckley.errors import ConflictError, UserError
 from tournaments import selectors, services
 from tournaments.models import Session, Sitting
 from tournaments.permissions import User, can_direct
@@ -122,7 +122,7 @@ def sitting_timer_change(
     state = timer.state if timer else "off"
     if action == "start":
         if state in ("running", "paused"):
-            raise UserError(
+            raise ConflictError(
                 "timer_started",
                 "The timer has already started: pause, resume or extend it, or reset it first.",
             )
@@ -136,7 +136,7 @@ def sitting_timer_change(
         sitting.timer_ends_at = now + timedelta(minutes=_minutes(length, what="The timer"))
     elif action == "pause":
         if timer is None or timer.state != "running" or timer.over(now):
-            raise UserError(
+            raise ConflictError(
                 "timer_not_running",
                 "The timer is not running, so there is nothing to pause."
                 if state != "running"
@@ -147,7 +147,7 @@ def sitting_timer_change(
         sitting.timer_ends_at = None
     elif action == "resume":
         if state != "paused":
-            raise UserError("timer_not_paused", "The timer is not paused; nothing to resume.")
+            raise ConflictError("timer_not_paused", "The timer is not paused; nothing to resume.")
         sitting.timer_ends_at = now + timedelta(seconds=sitting.timer_paused_left or 0)
         sitting.timer_paused_left = None
     elif action == "extend":
@@ -161,10 +161,10 @@ def sitting_timer_change(
                 extra.total_seconds()
             )
         else:
-            raise UserError("timer_not_started", "The timer has not started; start it first.")
+            raise ConflictError("timer_not_started", "The timer has not started; start it first.")
     elif action == "reset":
         if state not in ("running", "paused"):
-            raise UserError("timer_not_started", "The timer has not started; nothing to reset.")
+            raise ConflictError("timer_not_started", "The timer has not started; nothing to reset.")
         sitting.timer_ends_at = None
         sitting.timer_paused_left = None
     else:

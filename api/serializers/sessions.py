@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+import engine
 from api import selectors as api_selectors
 from api.serializers import Data, SeatingSerializer, many_data
 from tournaments import format as fmt
@@ -25,6 +27,12 @@ def id_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 
 
+@extend_schema_field({"type": "string", "enum": sorted(engine.RULES), "maxLength": 30})
+class RulesIdField(serializers.CharField):
+    """A rules id. Checked by the service that creates the session (400 `unknown_rules`,
+    the same code as on the page); the schema lists the ids the engine knows."""
+
+
 def id_list(**kwargs: Any) -> serializers.ListField:
     return serializers.ListField(child=id_field(), max_length=MAX_LIST, **kwargs)
 
@@ -36,7 +44,7 @@ class SessionSerializer(serializers.Serializer[Session]):
     name = serializers.CharField()
     date = serializers.DateField()
     rules_id = serializers.CharField(help_text="The rules id (see /api/rules/).")
-    games_per_sitting = serializers.IntegerField(help_text="2 or 3.")
+    games_per_sitting = serializers.IntegerField(min_value=2, max_value=3, help_text="2 or 3.")
     status = serializers.ChoiceField(choices=Session.Status.choices)
     is_public = serializers.BooleanField()
     double_entry = serializers.BooleanField()
@@ -84,7 +92,7 @@ class SittingSerializer(serializers.Serializer[Data]):
     id = serializers.IntegerField()
     session = serializers.IntegerField()
     number = serializers.IntegerField()
-    games_per_sitting = serializers.IntegerField()
+    games_per_sitting = serializers.IntegerField(min_value=2, max_value=3)
     created_at = serializers.DateTimeField()
     moved_at = serializers.DateTimeField(
         allow_null=True, help_text="When the movement after this sitting was confirmed."

@@ -68,8 +68,8 @@ class SessionTableCardReplace(SessionView):
         need=Need.DIRECT,
         summary="Replace one table's card",
         description="The old card stops opening the table at once (its page says it was "
-        "replaced); the answer is the new card. Refused (400 `no_such_card`) for a number "
-        "with no card, and (400 `session_over`) once the session is finished or cancelled.",
+        "replaced); the answer is the new card. Refused (404 `no_such_card`) for a number "
+        "with no card, and (409 `session_over`) once the session is finished or cancelled.",
         request=None,
         responses={201: CardSerializer},
         tags=TAGS,

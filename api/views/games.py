@@ -156,7 +156,9 @@ class GameRounds(GameView):
         "next one (another scorer was first, or the same round was sent twice without an "
         "Idempotency-Key); `game` is the game as stored now.\n"
         "- 409 `double_entry_mismatch`: with double entry, someone else entered this round "
-        "differently; `entries` holds both. Both stay pending until one is entered again.",
+        "differently; `entries` holds both. Both stay pending until one is entered again.\n"
+        "- 409 `sitting_closed` / `session_not_running`: the players have moved on from this "
+        "sitting, or the session is over; results can no longer change.",
         request=RoundEntrySerializer,
         responses={
             201: EnteredSerializer,
@@ -256,11 +258,11 @@ class GameRound(GameView):
         "is ignored). The whole game is checked again; a change that would make a later "
         "round wrong is refused (400 `later_round_invalid`, with the engine's errors), as "
         "is one that changes who won a game whose next game has rounds "
-        "(400 `next_game_started`) unless `confirm=true`: then those rounds go, are kept "
+        "(409 `next_game_started`) unless `confirm=true`: then those rounds go, are kept "
         "in the change history, and a director can restore them. `preview=true` changes "
         "nothing and answers with what the correction would do (`preview.lines` in plain "
         "words; ask before sending it when `preview.needs_confirm`). Results are locked "
-        "once the sitting's movement is confirmed.",
+        "once the sitting's movement is confirmed (409 `sitting_closed`).",
         request=RoundFieldsSerializer,
         parameters=[ChangeOptions],
         responses={200: CorrectionAnswer(CorrectedSerializer, "RoundCorrectAnswer")},
@@ -339,8 +341,9 @@ class GameChangeRestore(GameView):
         summary="Restore a correction or a deletion",
         description="Puts the round back as it was before the change, and enters again "
         "the next game's rounds the change took off; everything is checked by the engine "
-        "again (400 with the reason when play went on since in a way that no longer fits; "
-        "400 `not_restorable` for an entry, a restore, or a change restored already). "
+        "again (400 with the engine's reason when play went on since in a way that no "
+        "longer fits, 409 when the next game has changed or has rounds since; "
+        "409 `not_restorable` for an entry, a restore, or a change restored already). "
         "Answers with the restore, as a line of the change history.",
         responses={200: ChangeSerializer},
         tags=TAGS,

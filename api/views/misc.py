@@ -69,13 +69,22 @@ class LockedOut(exceptions.APIException):
     default_detail = "Too many failed sign-ins for this account from here; try again later."
 
 
+class WrongCredentials(exceptions.ValidationError):
+    """A well-formed sign-in with a wrong username or password: a 401 (the credentials are
+    refused), with the body it has always had (`invalid_input`, coded `authorization`)."""
+
+    status_code = 401
+    # A 401 says how to authenticate: with the token this endpoint hands out.
+    auth_header = "Token"
+
+
 class TokenSerializer(serializers.Serializer[Data]):
     token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
 
 
 class TokenInputSerializer(Input):
     username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"})
+    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
 
 
 class ObtainToken(ApiView):
@@ -87,22 +96,25 @@ class ObtainToken(ApiView):
         need=Need.PUBLIC,
         summary="Get an API token",
         description="For directors' scripts: the account's token (created on first use). "
-        "Wrong credentials are a 400 (`invalid_input`); after repeated failures the account "
-        "is locked out from that address for a while (429 `locked_out`), and any address is "
-        "limited to a few calls a minute (429 `throttled`).",
+        "A body without a username or a password is a 400 (`invalid_input`); a wrong "
+        "username or password is a 401 (`invalid_input`, its entry in `errors` coded "
+        "`authorization`); after repeated failures the account is locked out from that "
+        "address for a while (429 `locked_out`), and any address is limited to a few calls "
+        "a minute (429 `throttled`).",
         request=TokenInputSerializer,
         responses={200: TokenSerializer},
-        errors=[400, 415, 429],
+        errors=[400, 401, 415, 429],
         tags=["auth"],
         operation_id="auth_token_create",
         credentials=False,
     )
     def post(self, request: Request) -> Response:
+        TokenInputSerializer(data=request.data).is_valid(raise_exception=True)
         data = AuthTokenSerializer(data=request.data, context={"request": request})
         if not data.is_valid():
             # django-axes marks the request when this username and address are locked out.
             if getattr(request, "axes_locked_out", False):
                 raise LockedOut()
-            raise exceptions.ValidationError(data.errors)
+            raise WrongCredentials(data.errors)
         token, _ = Token.objects.get_or_create(user=data.validated_data["user"])
         return Response({"token": token.key})

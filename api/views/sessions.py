@@ -19,6 +19,7 @@ from api.serializers import Input, many_data
 from api.serializers.sessions import (
     MAX_ID,
     MAX_LIST,
+    RulesIdField,
     SessionDetailSerializer,
     SessionPageSerializer,
     SessionSerializer,
@@ -53,7 +54,8 @@ class SessionList(ApiView):
         need=Need.PUBLIC,
         summary="List the sessions the caller may see",
         description="Newest first: public sessions, and private ones the caller directs, "
-        "plays in or holds a scorer link for.",
+        "plays in or holds a scorer link for. A filter given with no value (`?status=`) is "
+        "a 400, as is any value the parameter's schema does not allow.",
         parameters=[FilterSerializer],
         responses={200: SessionPageSerializer},
         errors=[400],
@@ -61,7 +63,9 @@ class SessionList(ApiView):
         operation_id="sessions_list",
     )
     def get(self, request: Request) -> Response:
-        params = self.FilterSerializer(data=request.query_params)
+        # A plain dict, not the QueryDict: DRF reads an empty value in a QueryDict as a
+        # left-out field, so `?status=` would list every session instead of being refused.
+        params = self.FilterSerializer(data=request.query_params.dict())
         params.is_valid(raise_exception=True)
         f = params.validated_data
         sessions = visible_sessions(self.actor).select_related("club")
@@ -86,9 +90,7 @@ class ClubSessions(ApiView):
         season = id_field(help_text="A season of this club.")
         name = serializers.CharField(max_length=120)
         date = serializers.DateField()
-        rules_id = serializers.CharField(
-            max_length=30, default="huckley-buck", help_text="See /api/rules/."
-        )
+        rules_id = RulesIdField(max_length=30, default="huckley-buck", help_text="See /api/rules/.")
         games_per_sitting = serializers.IntegerField(
             default=2, min_value=2, max_value=3, help_text="2 or 3."
         )
@@ -196,7 +198,7 @@ class SessionDetail(SessionView):
         seeding = serializers.ChoiceField(
             choices=Session.Seeding.choices,
             required=False,
-            help_text="Until the session starts (then a 400 `session_started`).",
+            help_text="Until the session starts (then a 409 `session_started`).",
         )
 
     @doc(

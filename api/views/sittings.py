@@ -51,10 +51,10 @@ class SessionMovement(SessionView):
         need=Need.DIRECT,
         summary="Preview the movement after the current sitting",
         description="Each table's order over the sitting, the tie-break that decided each "
-        "place, and the move it earns. Refused (400 sitting_unfinished) while a table has "
-        "games to play.",
+        "place, and the move it earns. Refused (409 `sitting_unfinished`) while a table has "
+        "games to play, and (409 `session_not_started`) before the start.",
         responses={200: MovementSerializer},
-        errors=[400],
+        errors=[409],
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> Response:
@@ -113,9 +113,10 @@ class SessionRebalance(SessionView):
         summary="Propose moves that fix table sizes",
         description="After arrivals and withdrawals: the fewest moves that bring every "
         "table of the current sitting within the sizes the rules allow. Empty when every "
-        "table is fine.",
+        "table is fine. Refused (409) before the start, or when the players left cannot be "
+        "seated at all (`cannot_split`).",
         responses={200: ProposalSerializer},
-        errors=[400],
+        errors=[409],
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> Response:

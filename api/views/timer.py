@@ -66,10 +66,12 @@ class SessionTimer(SessionView):
             ref_name = "SessionTimerMinutesInput"
 
         sitting_minutes = serializers.IntegerField(
+            required=False,
             allow_null=True,
             min_value=1,
             max_value=timer.MAX_MINUTES,
-            help_text="Minutes per sitting; null: no timer. New sittings start their timer.",
+            help_text="Minutes per sitting; null: no timer. New sittings start their timer. "
+            "Left out, as any field of a PATCH, it keeps its value.",
         )
 
     @doc(
@@ -84,7 +86,7 @@ class SessionTimer(SessionView):
     @doc(
         need=Need.DIRECT,
         summary="Start, pause, resume, extend or reset the sitting's timer",
-        description="A change that cannot be made is a 400 with a plain message "
+        description="A change the timer's state does not allow is a 409 with a plain message "
         "(`timer_started`, `timer_not_running`, `timer_not_paused`, `timer_not_started`, "
         "`session_not_running`).",
         request=ChangeSerializer,
@@ -114,9 +116,10 @@ class SessionTimer(SessionView):
     def patch(self, request: Request, session_id: int) -> Response:
         data = self.MinutesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        timer.session_set_sitting_minutes(
-            session_id=self.session.pk,
-            minutes=data.validated_data["sitting_minutes"],
-            user=request.user,
-        )
+        if "sitting_minutes" in data.validated_data:
+            timer.session_set_sitting_minutes(
+                session_id=self.session.pk,
+                minutes=data.validated_data["sitting_minutes"],
+                user=request.user,
+            )
         return Response(TimerSerializer(timer_data(self.session.pk)).data)

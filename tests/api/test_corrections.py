@@ -1,7 +1,7 @@
 """Corrections through the API: `?preview=true` says what a correction or a deletion would
 change and changes nothing; without `confirm` a change that would take rounds of the next
-game off is refused as before (400 `next_game_started`); with `confirm=true` it is made
-and what it took off is kept in the change history."""
+game off is refused as before (409 `next_game_started`: the next game's state refuses
+it); with `confirm=true` it is made and what it took off is kept in the change history."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_a_preview_of_a_deletion(decided: Game, as_director: APIClient) -> None:
 def test_without_confirm_the_old_refusal_stands(decided: Game, as_director: APIClient) -> None:
     before = db_state()
     response = as_director.put(url(decided, 4), reopening(decided), format="json")
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["code"] == "next_game_started"
     assert db_state() == before
 
@@ -102,7 +102,7 @@ def test_a_director_restores_a_confirmed_correction(decided: Game, as_director: 
     assert response.json()["action"] == "restore"
     assert Game.objects.get(table=decided.table, number=2).round_count == 1
     again = as_director.post(restore_url(decided, change))
-    assert again.status_code == 400
+    assert again.status_code == 409
     assert again.json()["code"] == "not_restorable"
 
 

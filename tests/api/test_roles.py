@@ -292,10 +292,27 @@ def test_writes_to_a_private_session_are_a_404_for_those_who_may_not_see_it(
 ) -> None:
     Session.objects.filter(pk=world.running.pk).update(is_public=False)
     method, url, body, _ = enter_round(world)
-    for role in ["anonymous", "stranger with a token", "director of another club"]:
+    for role in ["stranger with a token", "director of another club"]:
         before = db_state()
         response = call(roles[role], method, url, body)
         assert response.status_code == 404, role
         assert db_state() == before
     # A player of the session sees it, but may not score.
     assert call(roles["player at the table"], method, url, body).status_code == 403
+
+
+def test_a_write_without_credentials_is_a_401_whether_the_object_exists_or_not(
+    world: World, roles: dict[str, APIClient]
+) -> None:
+    Session.objects.filter(pk=world.running.pk).update(is_public=False)
+    anonymous = roles["anonymous"]
+    before = db_state()
+    private = call(anonymous, *enter_round(world)[:3])
+    missing = call(anonymous, "post", "/api/games/999999/rounds/", {"number": 1})
+    undirected = call(anonymous, "post", f"/api/sessions/{world.running.pk}/finish/", {})
+    for response in (private, missing, undirected):
+        assert response.status_code == 401
+        assert response.json()["code"] == "not_authenticated"
+    # The same body for all three: nothing tells a private session from no session.
+    assert private.json() == missing.json() == undirected.json()
+    assert db_state() == before

@@ -291,7 +291,8 @@ def test_results_are_refused_once_the_session_is_not_running(
     game = Game.objects.get(table__sitting__session=session, table__rank=1)
     services.session_finish(session_id=session.pk, early=True, user=director)
     response = token_client(director).post(rounds_url(game), first_round(game), format="json")
-    assert response.status_code == 400
+    # The round is well formed; the session's state refuses it.
+    assert response.status_code == 409
     assert response.json()["code"] == "session_not_running"
 
 

@@ -29,12 +29,12 @@ def test_a_director_lists_and_replaces_a_sessions_cards(
     assert card_selectors.table_cards(running)[1].token == new.json()["token"]
 
 
-def test_replacing_a_card_no_table_has_is_a_plain_400(
+def test_replacing_a_card_no_table_has_is_a_plain_404(
     running: Session, as_director: APIClient
 ) -> None:
     before = db_state()
     response = as_director.post(f"/api/sessions/{running.pk}/table-cards/9/replace/")
-    assert response.status_code == 400
+    assert response.status_code == 404
     assert response.json()["code"] == "no_such_card"
     assert response.json()["message"] == "This session has no card for table 9."
     assert db_state() == before

@@ -62,7 +62,7 @@ def test_a_director_runs_a_session_from_creation_to_movement(
     assert again.status_code == 409
     assert again.json()["code"] == "session_started"
     refused = as_director.get(f"{url}movement/")
-    assert (refused.status_code, refused.json()["code"]) == (400, "sitting_unfinished")
+    assert (refused.status_code, refused.json()["code"]) == (409, "sitting_unfinished")
     fake_results(Sitting.objects.get(pk=sitting["id"]), random.Random(2))
     preview = as_director.get(f"{url}movement/").json()
     assert preview["sitting"] == 1
@@ -148,7 +148,7 @@ def test_a_withdrawal_mid_game_is_refused(running: Session, director: Any) -> No
     response = token_client(director).post(
         f"/api/sessions/{running.pk}/withdraw/", {"player_id": player_id}, format="json"
     )
-    assert (response.status_code, response.json()["code"]) == (400, "withdrawal_mid_game")
+    assert (response.status_code, response.json()["code"]) == (409, "withdrawal_mid_game")
     assert db_state() == before
 
 
@@ -157,7 +157,7 @@ def test_finishing_needs_early_while_games_are_unplayed(
 ) -> None:
     url = f"/api/sessions/{running.pk}/finish/"
     refused = as_director.post(url, {}, format="json")
-    assert (refused.status_code, refused.json()["code"]) == (400, "sitting_unfinished")
+    assert (refused.status_code, refused.json()["code"]) == (409, "sitting_unfinished")
     finished = as_director.post(url, {"early": True}, format="json")
     assert finished.status_code == 200
     assert (finished.json()["status"], finished.json()["ended_early"]) == ("finished", True)
@@ -232,8 +232,14 @@ def test_a_director_gets_a_token_with_the_password(club: Any) -> None:
     wrong = APIClient().post(
         "/api/auth/token/", {"username": "dee-director", "password": "nope"}, format="json"
     )
-    assert wrong.status_code == 400
+    # A wrong password is refused credentials (401, saying the scheme); the body keeps
+    # its code. A body without a password is a malformed request (400).
+    assert wrong.status_code == 401
+    assert wrong.headers["WWW-Authenticate"] == "Token"
     assert wrong.json()["code"] == "invalid_input"
+    assert wrong.json()["errors"][0]["code"] == "authorization"
+    missing = APIClient().post("/api/auth/token/", {"username": "dee-director"}, format="json")
+    assert (missing.status_code, missing.json()["field"]) == (400, "password")
 
 
 def test_guessing_passwords_is_locked_out(director: Any) -> None:
@@ -241,7 +247,7 @@ def test_guessing_passwords_is_locked_out(director: Any) -> None:
     statuses = [
         APIClient().post("/api/auth/token/", wrong, format="json").status_code for _ in range(7)
     ]
-    assert statuses[:4] == [400] * 4  # AXES_FAILURE_LIMIT is 5
+    assert statuses[:4] == [401] * 4  # AXES_FAILURE_LIMIT is 5
     assert statuses[-1] == 429
     right = {"username": "dee-director", "password": "pw-for-tests-only"}
     locked = APIClient().post("/api/auth/token/", right, format="json")

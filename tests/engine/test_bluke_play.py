@@ -241,7 +241,7 @@ def test_the_summary_must_agree_with_the_cards() -> None:
     output = engine.check(small_game("bluke", rnd))
     assert codes(output) == [(1, "play_mismatch", "tricks")]
     assert output["errors"][0]["message"] == (
-        "tricks gives Ann 0, Bob 1 but the cards played give Ann 1, Bob 0; correct the "
+        "The tricks entered give Ann 0, Bob 1 but the cards played give Ann 1, Bob 0; correct the "
         "tricks or the cards."
     )
 

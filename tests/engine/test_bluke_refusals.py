@@ -45,7 +45,7 @@ CASES: list[tuple[str, dict[str, Any], str | None, str | None, str]] = [
         game(players=THREE, rules="bluke", options={"max_cards": 19}),
         None,
         None,
-        "Option max_cards must be from 1 to 18 at a table of 3 (54 cards), or 0 for the "
+        "The largest hand must be from 1 to 18 cards at a table of 3 (54 cards), or 0 for the "
         "standard 13; not 19.",
     ),
     (
@@ -131,7 +131,7 @@ CASES: list[tuple[str, dict[str, Any], str | None, str | None, str]] = [
         game(rnd(bids=[1, 1, 1]), players=THREE, rules="bluke"),
         "bids",
         None,
-        'bids must map each player to the bid made, like {"Ann": 2, "Bob": 1}.',
+        'The bids must map each player to the bid made, like {"Ann": 2, "Bob": 1}.',
     ),
     (
         "bad_field",
@@ -145,7 +145,7 @@ CASES: list[tuple[str, dict[str, Any], str | None, str | None, str]] = [
         game(rnd(bids={**BIDS, "Zed": 1}), players=THREE, rules="bluke"),
         "bids",
         None,
-        "bids names Zed, who is not at this table (Ann, Bob, Cy).",
+        "Zed is not at this table (Ann, Bob, Cy); check the bids.",
     ),
     (
         "bid_missing",
@@ -159,7 +159,7 @@ CASES: list[tuple[str, dict[str, Any], str | None, str | None, str]] = [
         game(rnd(bids={**BIDS, "Cy": 0}), players=THREE, rules="bluke"),
         "bids",
         "Cy",
-        "Cy bid 0, but bids start at 1 in this game (option allow_zero_bid is off).",
+        "Cy bid 0, but bids start at 1 in this game (a bid of 0 is not allowed).",
     ),
     (
         "bid_out_of_range",
@@ -194,7 +194,7 @@ CASES: list[tuple[str, dict[str, Any], str | None, str | None, str]] = [
         game(rnd(tricks=[13, 0, 0]), players=THREE, rules="bluke"),
         "tricks",
         None,
-        'tricks must map each player to the tricks taken, like {"Ann": 2, "Bob": 1}.',
+        'The tricks must map each player to the tricks taken, like {"Ann": 2, "Bob": 1}.',
     ),
     (
         "bad_field",
@@ -215,7 +215,7 @@ CASES: list[tuple[str, dict[str, Any], str | None, str | None, str]] = [
         game(rnd(tricks={"Ann": 12, "Zed": 1}), players=THREE, rules="bluke"),
         "tricks",
         None,
-        "tricks names Zed, who is not at this table (Ann, Bob, Cy).",
+        "Zed is not at this table (Ann, Bob, Cy); check the tricks.",
     ),
     (
         "tricks_not_cards",
@@ -444,8 +444,8 @@ CASES: list[tuple[str, dict[str, Any], str | None, str | None, str]] = [
         game(small(tricks={"Cy": 2}), players=THREE, rules="bluke", options=SMALL),
         "tricks",
         None,
-        "tricks gives Ann 0, Cy 2 but the cards played give Ann 1, Cy 1; correct the tricks "
-        "or the cards.",
+        "The tricks entered give Ann 0, Cy 2 but the cards played give Ann 1, Cy 1; correct the "
+        "tricks or the cards.",
     ),
 ]
 

@@ -284,7 +284,7 @@ def test_dirty_clubs_upcard_stays_on_the_stub_by_default() -> None:
     }
     output = engine.check(be(rnd))
     assert codes(output) == [(1, "upcard_in_hand", "play")]
-    assert "option club_upcard_to_dealer is off" in output["errors"][0]["message"]
+    assert "this game does not give it to the dealer" in output["errors"][0]["message"]
 
 
 def test_dirty_clubs_with_the_dealer_taking_the_upcard() -> None:

@@ -73,7 +73,7 @@ CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]]
         "missing_first_dealer",
         None,
         None,
-        ["first_dealer"],
+        ["Say who dealt first"],
     ),
     (
         "first dealer not at the table",

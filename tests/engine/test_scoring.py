@@ -286,7 +286,9 @@ def test_without_the_trick_order_two_reaching_11_is_an_error_that_says_so() -> N
     message = output["errors"][0]["message"]
     assert "Ann and Bob" in message
     assert "11" in message
-    assert "trick_winners" in message
+    # Plain words for the scorer; the field stays `trick_winners` (issue 10, bug 3).
+    assert "enter the trick order" in message
+    assert "trick_winners" not in message
     assert output["scores"] == {"Ann": 10, "Bob": 10, "Cy": 0, "Dee": 0}
     assert len(output["rounds"]) == 4
     assert output["next_dealer"] == "Ann"

@@ -256,7 +256,7 @@ CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]]
         "unknown_player",
         "doe_bonus",
         None,
-        ["Zed", "null"],
+        ["Zed", "or nobody"],
     ),
     (
         "the bonus without the Buck's 10 points",

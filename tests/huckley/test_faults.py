@@ -160,6 +160,8 @@ def test_a_bug_behind_the_api_answers_json_not_an_html_page(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("a bug")
 
+    # Keep the endpoint's declared permission (anyone), so the bug is what answers.
+    broken.need = misc.ObtainToken.post.need  # type: ignore[attr-defined]
     monkeypatch.setattr(misc.ObtainToken, "post", broken)
     response = Client(raise_request_exception=False).post(
         "/api/auth/token/", {}, content_type="application/json"

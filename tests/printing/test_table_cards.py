@@ -134,10 +134,11 @@ def test_only_a_director_prints_table_cards(
     scorer = api_as()
     scorer.credentials(HTTP_X_SCORER_TOKEN=link.token)
     assert scorer.get(cards_url(session)).status_code == 403
-    # A private session stays hidden from whoever may not see it.
+    # A private session stays hidden from whoever may not see it; without credentials
+    # the answer is a 401 whether the session exists or not (docs/api.md).
     session.is_public = False
     session.save()
-    assert api_as().get(cards_url(session)).status_code == 404
+    assert api_as().get(cards_url(session)).status_code == 401
     assert api_as(other_director).get(cards_url(session)).status_code == 404
 
 

@@ -303,7 +303,7 @@ def test_the_api_creates_a_seeded_session_and_changes_it_until_the_start(
     refused = _api(director).patch(
         f"/api/sessions/{session.pk}/", {"seeding": "random"}, format="json"
     )
-    assert refused.status_code == 400
+    assert refused.status_code == 409
     assert refused.json()["code"] == "session_started"
     session.refresh_from_db()
     assert session.seeding == "strongest_top"

@@ -56,7 +56,7 @@ def test_start_is_not_offered_until_enough_players_are_checked_in(
     assert words in answer.content.decode()
     before = db_state()
     api = token_client(director).post(f"/api/sessions/{session.pk}/start/")
-    assert (api.status_code, api.json()["code"]) == (400, code)
+    assert (api.status_code, api.json()["code"]) == (409, code)
     assert api.json()["message"].startswith(words[:20])
     assert db_state() == before
 
@@ -92,7 +92,7 @@ def test_an_undo_that_cannot_work_says_why_instead_of_offering_it(
     assert "delete them first if the movement must be undone" in late.content.decode()
     before = db_state()
     api = token_client(director).post(f"/api/sessions/{session.pk}/movement/undo/")
-    assert (api.status_code, api.json()["code"]) == (400, "new_sitting_started")
+    assert (api.status_code, api.json()["code"]) == (409, "new_sitting_started")
     assert db_state() == before
 
 

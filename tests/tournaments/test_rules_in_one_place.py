@@ -78,7 +78,7 @@ def test_the_page_offers_the_undo_exactly_when_the_service_and_the_api_would_do_
     page.force_login(director)
     offered = page.get(reverse("tournaments:manage", args=[session.pk])).context["can_undo"]
     answer = token_client(director).post(f"/api/sessions/{session.pk}/movement/undo/")
-    assert answer.status_code in (200, 400)
+    assert answer.status_code in (200, 409)
     assert offered == (answer.status_code == 200)
 
 
@@ -206,5 +206,5 @@ def test_before_the_start_there_is_no_current_sitting_and_a_movement_is_refused(
         selectors.require_current_sitting(session)
     assert caught.value.code == "session_not_started"
     answer = token_client(director).get(f"/api/sessions/{session.pk}/movement/")
-    assert answer.status_code == 400
+    assert answer.status_code == 409
     assert answer.json()["code"] == "session_not_started"

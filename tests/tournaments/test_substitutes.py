@@ -288,7 +288,7 @@ def test_the_api_takes_a_substitute_and_refuses_a_mid_game_withdrawal_without_on
     url = f"/api/sessions/{session.pk}/withdraw/"
     before = db_state()
     response = api.post(url, {"player_id": leaver.player_id}, format="json")
-    assert (response.status_code, response.json()["code"]) == (400, "withdrawal_mid_game")
+    assert (response.status_code, response.json()["code"]) == (409, "withdrawal_mid_game")
     assert db_state() == before
     response = api.post(url, {"player_id": leaver.player_id, "substitute": "Zed"}, format="json")
     assert response.status_code == 200, response.json()

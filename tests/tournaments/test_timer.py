@@ -244,7 +244,7 @@ def test_the_api_reads_and_runs_the_timer_and_refuses_in_words(
     assert (up["seconds_left"], up["time_is_up"]) == (0, True)
     before = db_snapshot()
     refusal = api.post(url, {"action": "pause"}, format="json")
-    assert (refusal.status_code, refusal.json()["code"]) == (400, "timer_not_running")
+    assert (refusal.status_code, refusal.json()["code"]) == (409, "timer_not_running")
     assert "Time is already up" in refusal.json()["message"]
     bad = api.post(url, {"action": "start", "minutes": 0}, format="json")
     assert (bad.status_code, bad.json()["code"]) == (400, "invalid_input")

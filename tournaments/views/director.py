@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from huckley.errors import UserError
@@ -276,8 +277,14 @@ def _finish_confirm(request: HttpRequest, session: Session) -> HttpResponse:
         request,
         session,
         title="End the session early?",
-        body=f"{len(unfinished)} table(s) still have games to play; unfinished games will "
-        "not count. The standings are then fixed for the season.",
+        body=ngettext(
+            "%(count)d table still has games to play; unfinished games will not count. The "
+            "standings are then fixed for the season.",
+            "%(count)d tables still have games to play; unfinished games will not count. The "
+            "standings are then fixed for the season.",
+            len(unfinished),
+        )
+        % {"count": len(unfinished)},
         action="End session early",
         hidden={"early": "1"},
     )
@@ -334,7 +341,9 @@ def scorer_links(request: HttpRequest, pk: int) -> HttpResponse:
 def _scorer_link_change(request: HttpRequest, table: Table) -> str:
     if request.POST.get("action") == "revoke":
         count = table_links.scorer_link_revoke(table_id=table.pk, user=request.user)
-        return f"{count} scorer link(s) revoked."
+        return ngettext(
+            "%(count)d scorer link revoked.", "%(count)d scorer links revoked.", count
+        ) % {"count": count}
     # Revoke and create in one transaction, as the API does: a refusal keeps the old link.
     replaced = table_links.scorer_link_replace(table_id=table.pk, user=request.user)
     if replaced.revoked:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.utils.translation import ngettext
 
 from api.idempotency import cutoff
 from api.models import IdempotencyRecord
@@ -18,4 +19,5 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff()).delete()
         hours = settings.API_IDEMPOTENCY_HOURS
-        self.stdout.write(f"Deleted {deleted} idempotency record(s) older than {hours} h.")
+        records = ngettext("idempotency record", "idempotency records", deleted)
+        self.stdout.write(f"Deleted {deleted} {records} older than {hours} h.")

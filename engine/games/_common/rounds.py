@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.base import Problem, literal, names, problem, show
+from engine.base import Problem, field_words, literal, names, plural, problem, show
 from engine.games._common.play import PlayResult
 
 #: What a field a round does not use may hold and still count as left out.
@@ -60,7 +60,8 @@ def unknown_player(
     return problem(
         number,
         "unknown_player",
-        f"{field} names {show(name)}, who is not at this table ({names(list(players))}){hint}.",
+        f"{show(name)} is not at this table ({names(list(players))}); check "
+        f"{field_words(field)}{hint}.",
         field,
     )
 
@@ -115,7 +116,8 @@ def read_player_numbers(
             problem(
                 number,
                 "bad_field",
-                f"{spec.name} must map each player to the {spec.each}, like {spec.example}.",
+                f"{field_words(spec.name).capitalize()} must map each player to the "
+                f"{spec.each}, like {spec.example}.",
                 spec.name,
             )
         )
@@ -152,7 +154,7 @@ def read_out(
     the table or listed twice is reported and left out."""
     if type(raw) is not list:
         errors.append(
-            problem(number, "bad_field", "out must be a list of the players who dropped.", "out")
+            problem(number, "bad_field", "Who dropped must be a list of players' names.", "out")
         )
         return []
     out: list[int] = []
@@ -162,7 +164,7 @@ def read_out(
             errors.append(unknown_player(number, "out", name, players))
         elif s in out:
             errors.append(
-                problem(number, "bad_field", f"{name} is listed twice in out.", "out", name)
+                problem(number, "bad_field", f"{name} is listed twice as dropped.", "out", name)
             )
         else:
             out.append(s)
@@ -187,7 +189,7 @@ def read_trick_winners(
             problem(
                 number,
                 "bad_field",
-                "trick_winners must be the list of who won each trick, in order.",
+                "The trick order must list who won each trick, in order.",
                 "trick_winners",
             )
         )
@@ -206,8 +208,8 @@ def read_trick_winners(
             problem(
                 number,
                 "trick_winners_count",
-                f"trick_winners lists {len(raw)} tricks; name the winner of each of the "
-                f"{tricks} tricks, in order.",
+                f"The trick order lists {plural(len(raw), 'trick')}; name the winner of each "
+                f"of the {tricks} tricks, in order.",
                 "trick_winners",
             )
         )
@@ -238,8 +240,9 @@ def counts_from_winners(
             problem(
                 number,
                 "trick_winners_mismatch",
-                f"trick_winners gives {values_text(players, from_winners, differ)} but "
-                f"tricks gives {values_text(players, counts, differ)}; make the two agree.",
+                f"The trick order gives {values_text(players, from_winners, differ)} but "
+                f"the tricks entered give {values_text(players, counts, differ)}; make the "
+                "two agree.",
                 "trick_winners",
             )
         )
@@ -262,9 +265,9 @@ def compare_with_play(
             problem(
                 number,
                 "play_mismatch",
-                f"tricks gives {values_text(players, counts, differ)} but the cards played "
-                f"give {values_text(players, played.counts, differ)}; correct the tricks or "
-                "the cards.",
+                f"The tricks entered give {values_text(players, counts, differ)} but the "
+                f"cards played give {values_text(players, played.counts, differ)}; correct "
+                "the tricks or the cards.",
                 "tricks",
             )
         )
@@ -274,9 +277,9 @@ def compare_with_play(
             problem(
                 number,
                 "play_mismatch",
-                f"trick_winners says {players[winners[t]]} won trick {t + 1}, but by the cards "
-                f"played {players[played.winners[t]]} won it; correct trick_winners or the "
-                "cards.",
+                f"The trick order says {players[winners[t]]} won trick {t + 1}, but by the "
+                f"cards played {players[played.winners[t]]} won it; correct the trick order "
+                "or the cards.",
                 "trick_winners",
             )
         )
@@ -285,7 +288,7 @@ def compare_with_play(
 def has_tricks(count: int) -> str:
     """A player's tricks as a message says them: ``"has 2 tricks"``, or ``"wins a
     trick"`` for one named in `trick_winners` (`count` 0)."""
-    return f"has {count} trick{'s' if count != 1 else ''}" if count else "wins a trick"
+    return f"has {plural(count, 'trick')}" if count else "wins a trick"
 
 
 def tricks_for_dropped(number: int, name: str, field: str, count: int = 0) -> Problem:
@@ -326,8 +329,8 @@ def misdeal_with_tricks(number: int, rnd: Mapping[str, Any], unit: str) -> list[
         problem(
             number,
             "misdeal_with_tricks",
-            f"The round is marked as a misdeal, so no tricks were played; remove {field}, or "
-            f"untick misdeal if the {unit} was played.",
+            f"The round is marked as a misdeal, so no tricks were played; clear "
+            f"{field_words(field)}, or untick misdeal if the {unit} was played.",
             field,
         )
         for field in ("tricks", "trick_winners", "play")

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, GameSetup, Problem, literal, names_and, problem
+from engine.base import GameResult, GameSetup, Problem, literal, names_and, plural, problem
 from engine.games._common.driver import RoundRules, RoundScore, score_rounds
 from engine.games._common.play import missing_upcard, not_an_upcard
 from engine.games._common.rounds import (
@@ -143,7 +143,7 @@ def max_cards_problem(players: int, value: int) -> str | None:
     if value == 0 or 1 <= value <= most_cards_possible(players):
         return None
     return (
-        f"Option max_cards must be from 1 to {most_cards_possible(players)} at a table of "
+        f"The largest hand must be from 1 to {most_cards_possible(players)} cards at a table of "
         f"{players} (54 cards), or 0 for the standard {standard_max_cards(players)}; "
         f"not {value}."
     )
@@ -269,9 +269,9 @@ def _read_bids(
         elif not low <= b <= size:
             complete = False
             if b == 0:
-                why = "bids start at 1 in this game (option allow_zero_bid is off)"
+                why = "bids start at 1 in this game (a bid of 0 is not allowed)"
             else:
-                cards = f"{size} card{'s' if size != 1 else ''}"
+                cards = plural(size, "card")
                 why = f"with {cards} dealt a bid runs from {low} to {size}"
             errors.append(
                 problem(number, "bid_out_of_range", f"{name} bid {b}, but {why}.", "bids", name)

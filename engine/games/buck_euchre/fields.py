@@ -115,8 +115,8 @@ def hand_kind(
                 problem(
                     number,
                     "declarer_without_trump",
-                    f"trump is null (everyone passed both rounds, no trump), so nobody is "
-                    f"declarer; remove {players[declarer]} as declarer, or enter the suit "
+                    f"The hand is entered as no trump (everyone passed both rounds), so nobody "
+                    f"is declarer; remove {players[declarer]} as declarer, or enter the suit "
                     f"{players[declarer]} named.",
                     "declarer",
                     players[declarer],

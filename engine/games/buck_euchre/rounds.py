@@ -239,8 +239,11 @@ def _upcard_taker(
         return -1, "it was turned down after the first round and trump was named in the second"
     if declarer < 0:
         if not table.options["club_upcard_to_dealer"]:
-            return -1, "in dirty clubs it stays on the stub (option club_upcard_to_dealer is off)"
-        why = "in dirty clubs (option club_upcard_to_dealer)"
+            return (
+                -1,
+                "in dirty clubs it stays on the stub (this game does not give it to the dealer)",
+            )
+        why = "in dirty clubs (this game gives it to the dealer)"
     elif declarer == dealer:
         why = "on accepting its suit as trump"
     else:

@@ -130,7 +130,7 @@ def read_drops(
                 number,
                 "dealer_cannot_drop",
                 f"{dealer_name} dealt and dropped, but this game is played with "
-                "the dealer always in (option dealer_may_drop is off).",
+                "the dealer always in (the dealer may not drop).",
                 "out",
                 dealer_name,
             )

@@ -108,7 +108,7 @@ class HuckleyRounds(RoundRules[HuckleyRound]):
             number,
             "trick_winners_required",
             f"{names_and(who)} {both} reach {target} in this "
-            "round, and the first to reach it wins: enter trick_winners, who won "
+            "round, and the first to reach it wins: enter the trick order, who won "
             "each of the 5 tricks in order.",
             "trick_winners",
         )

@@ -18,7 +18,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.base import GameResult, GameSetup, Problem, names_and, problem, show
+from engine.base import (
+    GameResult,
+    GameSetup,
+    Problem,
+    field_words,
+    names_and,
+    plural,
+    problem,
+    show,
+)
 from engine.games._common.driver import RoundRules, RoundScore, score_rounds
 from engine.games._common.rounds import (
     NumberMap,
@@ -55,8 +64,8 @@ UNUSED_FIELDS: Final = {
     "dealt again",
     "penalties": "Ten-Point Buck has no penalties",
     "upcard": "Ten-Point Buck has no upcard: the white cards are always trump",
-    "tricks": "Ten-Point Buck scores card points, not tricks: enter points",
-    "trick_winners": "Ten-Point Buck scores card points, not tricks: enter points",
+    "tricks": "Ten-Point Buck scores card points, not tricks: enter the card points",
+    "trick_winners": "Ten-Point Buck scores card points, not tricks: enter the card points",
 }
 OWN_FIELDS: Final = frozenset({"dealer", "bids", "points", "doe_bonus", "play"})
 BIDS: Final = NumberMap("bids", "bid", "bid", '{"Ann": 22, "Bob": 40}', MAX_BID)
@@ -102,7 +111,11 @@ class PointsRounds(RoundRules[PointsRound]):
         if not rnd.keys() <= OWN_FIELDS:
             for field, why in UNUSED_FIELDS.items():
                 if rnd.get(field) not in _EMPTY:
-                    errors.append(problem(number, "unused_field", f"{why}; remove {field}.", field))
+                    errors.append(
+                        problem(
+                            number, "unused_field", f"{why}; clear {field_words(field)}.", field
+                        )
+                    )
         bids = _read_bids(number, players, seat, rnd.get("bids"), errors)
         raw_points = rnd.get("points")
         captured: list[int] | None = None
@@ -224,7 +237,7 @@ def _read_doe_bonus(
         return None
     bonus = seat.get(raw) if type(raw) is str else None
     if bonus is None:
-        hint = "; give the name of the player who took the Doe and the Buck with the Doe, or null"
+        hint = ": the player who took the Doe and the Buck with the Doe, or nobody"
         errors.append(unknown_player(number, "doe_bonus", raw, players, hint))
     return bonus
 
@@ -269,8 +282,8 @@ def _check_summary_points(
                 number,
                 "doe_bonus_points",
                 f"{name} took the Doe's bonus, so took the Buck's {KIND_VALUE[BUCK]} points "
-                f"in that trick, but has {captured[bonus]} card points; correct the points "
-                "or doe_bonus.",
+                f"in that trick, but has {plural(captured[bonus], 'card point')}; correct the "
+                "card points or the Doe's bonus.",
                 "doe_bonus",
                 name,
             )
@@ -310,8 +323,8 @@ def _compare_with_play(
             problem(
                 number,
                 "play_mismatch",
-                f"doe_bonus says {said}, but by the cards played {truth}; correct doe_bonus "
-                "or the cards.",
+                f"The Doe's bonus says {said}, but by the cards played {truth}; correct the "
+                "Doe's bonus or the cards.",
                 "doe_bonus",
             )
         )
