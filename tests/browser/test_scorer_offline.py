@@ -1,6 +1,7 @@
-"""The scorer's page never loses a round (issue 10), on a phone at 390 x 844: what is typed
-survives a reload, and a round submitted while the network is down is kept on the phone,
-shown as not sent yet, and arrives exactly once when the network is back."""
+"""The scorer's page never loses a round (issue 10), on a phone at 390 x 844 that opened
+the table through its permanent card: what is typed survives a reload, and a round
+submitted while the network is down is kept on the phone, shown as not sent yet, and
+arrives exactly once when the network is back."""
 
 from __future__ import annotations
 
@@ -8,13 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Round
 from tests.browser.conftest import PHONE
 from tests.scoring.helpers import MakeSession, dealer_order, top_game
-from tournaments import table_links
+from tournaments.card_selectors import table_cards
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,9 +32,10 @@ def test_a_round_sent_while_offline_arrives_once_when_the_network_is_back(
     # Ten players: two tables of five, where players may drop (a column of checkboxes).
     game: Game = top_game(make_session(10))
     a, b = dealer_order(game)[:2]
-    link = table_links.scorer_link_create(table_id=game.table_id, user=director)
+    # The phone opens the table through its permanent card, as a scorer at the table does.
+    (card,) = [c for c in table_cards(game.table.sitting.session) if c.number == game.table.rank]
     page = new_page(PHONE)
-    page.goto(reverse("tournaments:scorer_open", args=[link.token]))
+    page.goto(card.url)
     expect(page.get_by_role("heading", name="Enter round 1")).to_be_visible()
     expect(page.get_by_text("deals round 1.")).to_be_visible()
     assert no_sideways_scroll(page)
