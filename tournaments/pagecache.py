@@ -35,6 +35,17 @@ pending message) and no API credentials are served from the store: what they are
 is the same for all of them. Anyone else's page carries their name, a CSRF token or a
 message, and is always rendered.
 
+The public's request for a stored page is answered earlier still, by
+`StoredPageMiddleware`, placed before the costly middleware (sessions, CSRF, sign-in,
+messages, django-axes), as Django's own FetchFromCacheMiddleware is: it resolves the URL,
+and when the view is a `public_page` and the request is anonymous by the rule above, it
+looks up the same stored page (`_Rule.find`, the one place that says which page answers a
+request) and answers it, or a 304, at once. It answers only a page whose full-path
+answer it has seen: the headers the middleware added then (CSP, X-Frame-Options, the
+security headers, Vary) are kept with the page (`Stored.outer`) and sent again, so the
+early answer carries the same bytes and headers as the full path. On a miss the request
+takes the full path, which stores the page as before.
+
 Stored pages live in two places: a small store in each process's memory (bounded by
 `LOCAL_BYTES`; a hit costs nothing), and the cache, so that the three web processes of a
 server build each page once between them. A page for a searched name stays in the
