@@ -282,36 +282,6 @@ def verify(base: str, built: dict[str, Any], tally: Tally) -> dict[str, Any]:
     return {"lost": lost, "duplicated": duplicated, "stored_rounds": stored_rounds}
 
 
-def start_server(
-    env: dict[str, str], port: int, workers: int, log: Path
-) -> subprocess.Popen[bytes]:
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "gunicorn"),
-                "huckley.wsgi:application",
-                f"--bind=127.0.0.1:{port}",
-                f"--workers={workers}",
-                "--timeout=30",
-                "--log-level=warning",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rules/", timeout=2)
-            return process
-        except OSError:
-            time.sleep(0.3)
-    os.killpg(process.pid, signal.SIGTERM)
-    raise SystemExit("gunicorn did not answer within 60 s")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scorers", type=int, default=50)
@@ -327,7 +297,7 @@ def main() -> None:
         print(json.dumps(build(args.build)))
         return
 
-    from bench.load import free_port, machine
+    from bench.load import free_port, machine, start_server
     from bench.tournament import prepare_postgres
 
     problem = prepare_postgres(args.postgres)
@@ -363,7 +333,7 @@ def main() -> None:
     print(f"built in {time.monotonic() - began:.0f} s", flush=True)
     port = free_port()
     log = Path(tempfile.gettempdir()) / f"huckley-flood-{port}.log"
-    server = start_server(env, port, args.workers, log)
+    server = start_server(env, port, args.workers, log=log, ready_path="/api/rules/")
     base = f"http://127.0.0.1:{port}"
     tally = Tally()
     share, extra = divmod(args.submissions, args.scorers)

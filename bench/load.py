@@ -27,6 +27,7 @@ figure. docs/performance.md records the figures with the command and the machine
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -155,26 +156,38 @@ def wrk(
     return result
 
 
-def start_server(env: dict[str, str], port: int, workers: int) -> subprocess.Popen[bytes]:
-    gunicorn = str(Path(sys.executable).parent / "gunicorn")
-    process = subprocess.Popen(
-        [
-            gunicorn,
-            "huckley.wsgi:application",
-            f"--bind=127.0.0.1:{port}",
-            f"--workers={workers}",
-            "--backlog=2048",
-            "--timeout=30",
-            "--log-level=warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )
+def start_server(
+    env: dict[str, str],
+    port: int,
+    workers: int,
+    *,
+    log: Path | None = None,
+    ready_path: str = "/bench/ok/",
+) -> subprocess.Popen[bytes]:
+    """gunicorn on 127.0.0.1:`port`, once `ready_path` answers; its output to `log` if
+    given. `bench/flood.py` starts its server here too."""
+    out = log.open("wb") if log is not None else None
+    with out if out is not None else contextlib.nullcontext():
+        process = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "gunicorn"),
+                "huckley.wsgi:application",
+                f"--bind=127.0.0.1:{port}",
+                f"--workers={workers}",
+                "--backlog=2048",
+                "--timeout=30",
+                "--log-level=warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT if out is not None else None,
+            start_new_session=True,
+        )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/bench/ok/", timeout=2)
+            urllib.request.urlopen(f"http://127.0.0.1:{port}{ready_path}", timeout=2)
             return process
         except OSError:
             time.sleep(0.3)

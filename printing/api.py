@@ -63,7 +63,8 @@ def sitting_number(request: Request) -> int | None:
     text = given.strip()
     # ASCII digits only: str.isdigit() also accepts "¹", which int() refuses. A number
     # beyond the schema's maximum names no sitting: a 404, further on.
-    if not text.isascii() or not text.isdigit() or int(text) < 1:
+    # Python reads at most 4,300 digits; a number that long is no sitting number at all.
+    if not text.isascii() or not text.isdigit() or len(text) > 100 or int(text) < 1:
         raise UserError(
             "sitting_invalid",
             "The sitting is a whole number from 1 (for example ?sitting=2).",

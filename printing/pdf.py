@@ -7,6 +7,9 @@ its own, turned to landscape when the table has too many columns to write in.
 
 Text is set in DejaVu Sans when the machine has it (every name in any Latin, Greek or
 Cyrillic script prints), else in the PDF's built-in Helvetica (Western European letters).
+
+Why one module of over 400 lines: it is one thing, the drawing of five sheets that share
+their page frame, fonts, styles and the QR code path; each sheet is one function.
 """
 
 from __future__ import annotations

@@ -336,6 +336,33 @@ def table_companions(tables: list[Table]) -> dict[int, list[Seating]]:
     return by_table
 
 
+def find_my_table(
+    session: Session, sitting: Sitting | None, query: str
+) -> list[tuple[Seating, list[Seating], ScreenTable | None]]:
+    """ "Find my table": each seating whose name matches, with the others at that table and
+    how that table's game stands (so that the player's phone follows every round too)."""
+    found = find_seating(session, query)
+    if not found:
+        return []
+    companions = table_companions([s.table for s in found])
+    progress = (
+        {
+            t.table_id: t
+            for t in sitting_screen(
+                sitting,
+                lower_is_better=fmt.format_for(session.rules_id).lower_is_better,
+                table_ids=[s.table_id for s in found],
+            )
+        }
+        if sitting is not None
+        else {}
+    )
+    return [
+        (s, [c for c in companions.get(s.table_id, []) if c.pk != s.pk], progress.get(s.table_id))
+        for s in found
+    ]
+
+
 @dataclass(frozen=True)
 class ScreenTable:
     """One table on the projector: who sits where and how its current game stands."""

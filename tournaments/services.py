@@ -14,6 +14,10 @@ sitting, the ranking, the ladders) by `tournaments.selectors`.
 with `tournaments.movements`, which seats a new sitting the same way the start does.
 `PUBLIC_BY_DEFAULT` is the visibility of a new session for the page, the API and this
 module alike.
+
+Why one module of over 400 lines: it is one workflow, a session from its creation to its
+finish, and its writes share the session lock and the helpers above; what grew beside it
+(movements, scorer links and cards, the timer, the club) has its own module.
 """
 
 from __future__ import annotations

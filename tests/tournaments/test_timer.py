@@ -253,3 +253,17 @@ def test_the_api_reads_and_runs_the_timer_and_refuses_in_words(
     assert stranger.post(url, {"action": "reset"}, format="json").status_code == 403
     assert stranger.patch(url, {"sitting_minutes": None}, format="json").status_code == 403
     assert api.get(url).json()["state"] == "running"
+
+
+@pytest.mark.parametrize("typed", ["²", "9" * 5000])
+def test_minutes_that_only_look_like_a_number_are_refused_in_words(
+    make_session: MakeSession, director: Any, client: Client, typed: str
+) -> None:
+    session = make_session(8)
+    client.force_login(director)
+    answer = client.post(
+        f"/director/sessions/{session.pk}/timer/minutes/", {"minutes": typed}, follow=True
+    )
+    assert "is not a number of minutes" in answer.content.decode()
+    session.refresh_from_db()
+    assert session.sitting_minutes is None

@@ -15,7 +15,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import condition
 
 from tournaments import club_selectors, pagecache, selectors
-from tournaments import format as fmt
 from tournaments.models import BigLoserAward, Club, Season, Session, Sitting
 from tournaments.permissions import actor_from_request, can_direct, visible_sessions
 from tournaments.views.common import live_version, public_session, use_time_zone
@@ -64,22 +63,6 @@ def session_found(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _board_context(session: Session, sitting: Sitting | None, query: str) -> dict[str, Any]:
-    found = selectors.find_seating(session, query) if query else []
-    companions = selectors.table_companions([s.table for s in found]) if found else {}
-    # How the player's own table stands, so that their phone follows every round too.
-    progress = (
-        {
-            t.table_id: t
-            for t in selectors.sitting_screen(
-                sitting,
-                lower_is_better=fmt.format_for(session.rules_id).lower_is_better,
-                table_ids=[s.table_id for s in found],
-            )
-        }
-        if found and sitting is not None
-        else {}
-    )
-
     def board() -> list[selectors.BoardTable]:
         # Called by the template only when its cached copy is missing or stale.
         return selectors.sitting_board(sitting) if sitting else []
@@ -96,14 +79,7 @@ def _board_context(session: Session, sitting: Sitting | None, query: str) -> dic
         if sitting and not query
         else [],
         "query": query,
-        "found": [
-            (
-                s,
-                [c for c in companions.get(s.table_id, []) if c.pk != s.pk],
-                progress.get(s.table_id),
-            )
-            for s in found
-        ],
+        "found": selectors.find_my_table(session, sitting, query) if query else [],
     }
 
 

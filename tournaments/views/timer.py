@@ -26,7 +26,9 @@ def minutes_from(value: str | None) -> int | None:
     text = (value or "").strip()
     if not text:
         return None
-    if not text.isdigit():
+    # ASCII digits only ("²" is a digit to str.isdigit, not to int), and no more than
+    # a whole day's worth of them: the service bounds the minutes.
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
         raise UserError(
             "timer_minutes", f"“{text[:10]}” is not a number of minutes; type a whole number."
         )
