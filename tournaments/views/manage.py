@@ -100,8 +100,7 @@ def _cards(session: Session) -> list[tuple[card_selectors.CardLink, str]]:
     replace = reverse("tournaments:table_card_replace", args=[session.pk, 0])
     before, after = replace.rsplit("/0/", 1)
     return [
-        (card, f"{before}/{card.number}/{after}")
-        for card in card_selectors.table_cards(session)
+        (card, f"{before}/{card.number}/{after}") for card in card_selectors.table_cards(session)
     ]
 
 
