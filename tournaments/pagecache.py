@@ -487,7 +487,9 @@ def _keep_outer(request: HttpRequest, response: HttpResponseBase) -> None:
         return
     key, share = stored
     page = LOCAL.get(key)
-    if page is None or page.outer is not None:
+    # Kept once; again only to trade a plain request's headers for an HTTPS one's (the
+    # public's requests are HTTPS in production; a plain one then goes the full way).
+    if page is None or (page.outer is not None and (page.secure or not request.is_secure())):
         return
     outer = tuple((h, v) for h, v in response.items() if h.lower() not in _OWN_HEADERS)
     page = replace(page, outer=outer, secure=request.is_secure())

@@ -414,3 +414,22 @@ def test_a_change_shows_on_the_next_request_answered_early(
     assert "Renamed for the crowd" in after.content.decode()
     assert after["ETag"] != before["ETag"]
     assert _early(client.get(url))
+
+
+def test_with_https_required_a_plain_request_is_redirected_and_https_gets_its_own_headers(
+    mode: str, make_session: Callable[..., Session], client: Client, settings: Any
+) -> None:
+    session = make_session(13)
+    url = reverse("tournaments:standings", args=[session.pk])
+    client.get(url)
+    assert _early(client.get(url))  # stored with a plain request's headers
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_HSTS_SECONDS = 3600
+    client = Client()  # SecurityMiddleware reads its settings when it is made
+    assert client.get(url).status_code == 301  # SecurityMiddleware's, as without the store
+    full = client.get(url, secure=True)
+    assert not _early(full)  # the plain request's headers lack HSTS: the full way
+    hit = client.get(url, secure=True)
+    assert _early(hit)
+    assert hit["Strict-Transport-Security"] == full["Strict-Transport-Security"]
+    assert dict(hit.headers) == dict(full.headers)
