@@ -122,6 +122,10 @@ MIDDLEWARE = [
     # Next, so that a request whose database connection was lost midway runs again
     # through everything after it (huckley/retry.py says when that is safe).
     "huckley.retry.LostConnectionRetryMiddleware",
+    # Then the public's stored pages, before the costly middleware below: the same bytes
+    # and headers as the full path (tournaments/pagecache.py). After the retry, whose
+    # rerun covers the generation's read from the database on a laptop.
+    "tournaments.pagecache.StoredPageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

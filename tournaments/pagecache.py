@@ -35,6 +35,17 @@ pending message) and no API credentials are served from the store: what they are
 is the same for all of them. Anyone else's page carries their name, a CSRF token or a
 message, and is always rendered.
 
+The public's request for a stored page is answered earlier still, by
+`StoredPageMiddleware`, placed before the costly middleware (sessions, CSRF, sign-in,
+messages, django-axes), as Django's own FetchFromCacheMiddleware is: it resolves the URL,
+and when the view is a `public_page` and the request is anonymous by the rule above, it
+looks up the same stored page (`_Rule.find`, the one place that says which page answers a
+request) and answers it, or a 304, at once. It answers only a page whose full-path
+answer it has seen: the headers the middleware added then (CSP, X-Frame-Options, the
+security headers, Vary) are kept with the page (`Stored.outer`) and sent again, so the
+early answer carries the same bytes and headers as the full path. On a miss the request
+takes the full path, which stores the page as before.
+
 Stored pages live in two places: a small store in each process's memory (bounded by
 `LOCAL_BYTES`; a hit costs nothing), and the cache, so that the three web processes of a
 server build each page once between them. A page for a searched name stays in the
@@ -51,7 +62,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import wraps
 from typing import Any
 
@@ -60,6 +71,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
+from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 
@@ -81,6 +93,15 @@ GZIP_FROM = 1024
 _PRIVATE_HEADERS = ("HTTP_AUTHORIZATION", "HTTP_X_SCORER_TOKEN")
 #: The attribute a view reads to put the ETag of the current generation into its page.
 _GENERATION_ATTR = "huckley_page_generation"
+#: The attribute that tells `StoredPageMiddleware` which stored page a response is.
+_STORED_ATTR = "huckley_stored_page"
+#: The attribute `public_page` leaves on a view: how to find its stored page.
+_RULE_ATTR = "huckley_public_page"
+#: Headers `_answer` writes itself for every request; the others of the full path's
+#: answer (CSP, X-Frame-Options, the security headers...) are kept with the page.
+_OWN_HEADERS = frozenset(
+    {"content-type", "content-encoding", "content-length", "etag", "cache-control", "set-cookie"}
+)
 
 
 def shared() -> bool:
@@ -196,6 +217,11 @@ class Stored:
     # a 1,000-player standings page shrinks about tenfold.
     gzipped: bytes | None = None
     headers: tuple[tuple[str, str], ...] = ()
+    # The headers the middleware added to the full path's answer to this page (None until
+    # one went through it), and whether that request came over HTTPS (HSTS is sent only
+    # then): what `StoredPageMiddleware` answers with before any middleware runs.
+    outer: tuple[tuple[str, str], ...] | None = None
+    secure: bool = False
 
 
 class _Local:
@@ -358,27 +384,115 @@ def public_page(
     always answers as the view says.
     """
 
+    rule = _Rule(name, session_of, variant)
+
     def decorate(view: View) -> View:
         @wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            if not anonymous(request):
+            found = rule.find(request, kwargs)
+            if found is None:
                 return view(request, *args, **kwargs)
-            session_id = session_of(kwargs)
-            current = generation(session_id) if session_id is not None else None
-            if current is None:
-                return view(request, *args, **kwargs)
-            chosen = variant(request)
-            which = hashlib.blake2b(chosen.encode(), digest_size=8).hexdigest()
-            key = f"page:{name}:{session_id}:{which}:{'/'.join(map(str, kwargs.values()))}"
-            page = _lookup(key, current, share=not chosen)
+            key, current, share = found
+            page = _lookup(key, current, share=share)
             if page is None:
                 setattr(request, _GENERATION_ATTR, current)
                 response = view(request, *args, **kwargs)
-                page = _keep(key, current, request, response, share=not chosen)
+                page = _keep(key, current, request, response, share=share)
                 if page is None:
                     return response
+            setattr(request, _STORED_ATTR, (key, share))
             return _answer(request, page)
 
+        setattr(wrapper, _RULE_ATTR, rule)
         return wrapper
 
     return decorate
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """Which stored page answers a request to one view: the one place that says it, for
+    the view's decorator and for `StoredPageMiddleware` alike."""
+
+    name: str
+    session_of: Callable[[dict[str, Any]], int | None]
+    variant: Callable[[HttpRequest], str]
+
+    def find(self, request: HttpRequest, kwargs: dict[str, Any]) -> tuple[str, str, bool] | None:
+        """(key, current generation, whether it is shared) of the request's stored page;
+        None when the request is not the public's or the generation cannot be read."""
+        if not anonymous(request):
+            return None
+        session_id = self.session_of(kwargs)
+        current = generation(session_id) if session_id is not None else None
+        if current is None:
+            return None
+        chosen = self.variant(request)
+        which = hashlib.blake2b(chosen.encode(), digest_size=8).hexdigest()
+        key = f"page:{self.name}:{session_id}:{which}:{'/'.join(map(str, kwargs.values()))}"
+        return key, current, not chosen
+
+
+class StoredPageMiddleware:
+    """Answer the public's request for a stored page before the rest of the middleware
+    (sessions, CSRF, sign-in, messages, django-axes) runs, as Django's own
+    FetchFromCacheMiddleware does: the same bytes, 304 and headers as the full path, at a
+    fraction of its cost. On a miss the request goes the full way, `public_page` stores
+    the page, and this middleware keeps the headers the full path added beside it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        early = _early(request)
+        if early is not None:
+            return early
+        response = self.get_response(request)
+        _keep_outer(request, response)
+        return response
+
+
+def _early(request: HttpRequest) -> HttpResponseBase | None:
+    if not anonymous(request):
+        return None
+    if settings.SECURE_SSL_REDIRECT and not request.is_secure():
+        return None  # SecurityMiddleware sends it to HTTPS
+    request.get_host()  # a host not allowed is refused (400), as on the full path
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return None
+    rule = getattr(match.func, _RULE_ATTR, None)
+    if not isinstance(rule, _Rule):
+        return None
+    found = rule.find(request, match.kwargs)
+    if found is None:
+        return None
+    key, current, share = found
+    page = _lookup(key, current, share=share)
+    if page is None or page.outer is None or page.secure != request.is_secure():
+        return None
+    response = _answer(request, page)
+    for header, value in page.outer:
+        response[header] = value
+    if isinstance(response, HttpResponse) and not response.has_header("Content-Length"):
+        response["Content-Length"] = str(len(response.content))  # as CommonMiddleware does
+    return response
+
+
+def _keep_outer(request: HttpRequest, response: HttpResponseBase) -> None:
+    """Keep beside the stored page the headers the middleware gave its answer."""
+    stored = getattr(request, _STORED_ATTR, None)
+    if stored is None or response.cookies or response.status_code not in (200, 304):
+        return
+    key, share = stored
+    page = LOCAL.get(key)
+    # Kept once; again only to trade a plain request's headers for an HTTPS one's (the
+    # public's requests are HTTPS in production; a plain one then goes the full way).
+    if page is None or (page.outer is not None and (page.secure or not request.is_secure())):
+        return
+    outer = tuple((h, v) for h, v in response.items() if h.lower() not in _OWN_HEADERS)
+    page = replace(page, outer=outer, secure=request.is_secure())
+    LOCAL.put(key, page)
+    if share:
+        cache.set(key, page, PAGE_TTL)

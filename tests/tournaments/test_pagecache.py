@@ -335,3 +335,101 @@ def test_a_large_rosters_withdrawals_are_found_by_name(
     assert withdraw in found
     nobody = directing.get(url, {"player": "zzz"}).content.decode()
     assert "Nobody on the roster has “zzz” in their name." in nobody
+
+
+def _early(response: Any) -> bool:
+    """Whether `StoredPageMiddleware` answered before the session middleware ran."""
+    return not hasattr(response.wsgi_request, "session")
+
+
+def test_a_stored_page_is_answered_before_the_middleware_with_the_full_paths_bytes_and_headers(
+    mode: str,
+    make_session: Callable[..., Session],
+    client: Client,
+    django_assert_max_num_queries: Any,
+) -> None:
+    session = make_session(13)
+    name = Seating.objects.filter(sitting__session=session).first().player.name  # type: ignore[union-attr]
+    for url in public_urls(session, name):
+        for encoding in ("", "gzip"):
+            pagecache.LOCAL.clear()  # nothing stored: the next answer goes the full path
+            cache.clear()
+            full = client.get(url, HTTP_ACCEPT_ENCODING=encoding)
+            assert not _early(full), url
+            limit = 0 if mode == "shared" else (2 if url.startswith("/api/") else 1)
+            with django_assert_max_num_queries(limit):
+                hit = client.get(url, HTTP_ACCEPT_ENCODING=encoding)
+            assert _early(hit), url
+            assert hit.status_code == 200
+            assert hit.content == full.content
+            assert dict(hit.headers) == dict(full.headers), url
+            for header in ("Content-Security-Policy", "X-Frame-Options", "Vary", "ETag"):
+                assert hit[header], header
+            if encoding and len(full.content) > 1024:
+                assert hit["Content-Encoding"] == "gzip"
+        same = client.get(url, HTTP_IF_NONE_MATCH=full["ETag"])
+        assert _early(same)
+        assert same.status_code == 304
+        assert same["Content-Security-Policy"] == full["Content-Security-Policy"]
+        assert same["X-Frame-Options"] == full["X-Frame-Options"]
+
+
+def test_a_visitor_with_a_session_a_scorer_link_or_credentials_is_never_answered_early(
+    mode: str, make_session: Callable[..., Session], client: Client, director: Any
+) -> None:
+    session = make_session(13)
+    url = reverse("tournaments:session", args=[session.pk])
+    client.get(url)
+    assert _early(client.get(url))  # stored, with its headers
+    signed_in = Client()
+    signed_in.force_login(director)
+    scorer = Client()
+    browser = scorer.session
+    browser["scorer_tokens"] = ["a-scorer-link"]
+    browser.save()
+    scorer.cookies["sessionid"] = browser.session_key  # type: ignore[assignment]
+    for visitor, extra in (
+        (signed_in, {}),
+        (scorer, {}),
+        (Client(), {"HTTP_AUTHORIZATION": "Token 0123456789abcdef"}),
+        (Client(), {"HTTP_X_SCORER_TOKEN": "a-scorer-link"}),
+    ):
+        response = visitor.get(url, **extra)
+        assert not _early(response), extra
+    assert "Run this session" in signed_in.get(url).content.decode()
+
+
+def test_a_change_shows_on_the_next_request_answered_early(
+    mode: str, make_session: Callable[..., Session], client: Client
+) -> None:
+    session = make_session(13)
+    url = reverse("tournaments:session", args=[session.pk])
+    client.get(url)
+    before = client.get(url)
+    assert _early(before)
+    session.name = "Renamed for the crowd"
+    session.save(update_fields=["name"])  # its save moves the generation
+    after = client.get(url)
+    assert not _early(after)  # built again through the full path
+    assert "Renamed for the crowd" in after.content.decode()
+    assert after["ETag"] != before["ETag"]
+    assert _early(client.get(url))
+
+
+def test_with_https_required_a_plain_request_is_redirected_and_https_gets_its_own_headers(
+    mode: str, make_session: Callable[..., Session], client: Client, settings: Any
+) -> None:
+    session = make_session(13)
+    url = reverse("tournaments:standings", args=[session.pk])
+    client.get(url)
+    assert _early(client.get(url))  # stored with a plain request's headers
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_HSTS_SECONDS = 3600
+    client = Client()  # SecurityMiddleware reads its settings when it is made
+    assert client.get(url).status_code == 301  # SecurityMiddleware's, as without the store
+    full = client.get(url, secure=True)
+    assert not _early(full)  # the plain request's headers lack HSTS: the full way
+    hit = client.get(url, secure=True)
+    assert _early(hit)
+    assert hit["Strict-Transport-Security"] == full["Strict-Transport-Security"]
+    assert dict(hit.headers) == dict(full.headers)
