@@ -5,8 +5,13 @@ queries whatever the number of tables or rounds.
 The rules of the tournament that are reads live here, each in one function that the
 pages, the API and the services all ask: which sitting is the current one
 (`current_sitting`), the order of each table after a sitting (`sitting_order`, over
-`format.order_table`), the session ladder (`session_standings`), the season ladder
-(`season_standings`) and the Big Loser suggestion (`big_loser_suggestion`)."""
+`format.order_table`) and the session ladder (`session_standings`).
+
+Why one module of over 400 lines: it is one thing, the reads of one running session
+(the board, the progress, the orders and standings, find my table, the projector), and
+they share their prefetches; the season's and the club's reads are
+`tournaments.club_selectors`.
+"""
 
 from __future__ import annotations
 

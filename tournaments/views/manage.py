@@ -43,15 +43,31 @@ ROSTER_ALL = 60
 def _manage_context(session: Session, player_query: str = "") -> dict[str, Any]:
     sitting = selectors.current_sitting(session)
     running = session.status == Session.Status.RUNNING and sitting is not None
-    # Check-in (before the start) is rendered every time: checking in does not move the
-    # generation, and its forms carry the director's CSRF token.
-    entries = [] if running else list(_entries(session))
-    checked_in = sum(1 for e in entries if e.checked_in and not e.withdrawn_at)
     undo_refusal = movements.movement_undo_refusal(session, sitting)
     context: dict[str, Any] = {
         "session": session,
         "cards": _cards(session) if sitting else [],
         "sitting": sitting,
+        "seeding_choices": Session.Seeding.choices,
+        # The service's own rule: the page offers the undo exactly when it would succeed.
+        "can_undo": undo_refusal is None,
+        "undo_refusal": undo_refusal,
+        "timer": timer.sitting_timer(session, sitting),
+        "server_now_ms": int(time.time() * 1000),
+    } | _setup_parts(session, running)
+    if running:
+        assert sitting is not None
+        context |= _running_parts(session, sitting, player_query)
+    return context
+
+
+def _setup_parts(session: Session, running: bool) -> dict[str, Any]:
+    """Check-in and the start, rendered every time: checking in does not move the
+    generation, and its forms carry the director's CSRF token."""
+    entries = [] if running else list(_entries(session))
+    checked_in = sum(1 for e in entries if e.checked_in and not e.withdrawn_at)
+    playing = SessionPlayer.objects.filter(session=session, withdrawn_at=None)
+    return {
         "entries": entries,
         "checked_in": checked_in,
         # The service's own rule: Start is offered exactly when it would not be refused.
@@ -59,39 +75,31 @@ def _manage_context(session: Session, player_query: str = "") -> dict[str, Any]:
         if session.status == Session.Status.SETUP
         else None,
         "add_form": AddPlayersForm(
-            club=session.club,
-            playing=SessionPlayer.objects.filter(session=session, withdrawn_at=None).values_list(
-                "player_id", flat=True
-            ),
+            club=session.club, playing=playing.values_list("player_id", flat=True)
         ),
-        "seeding_choices": Session.Seeding.choices,
-        # The service's own rule: the page offers the undo exactly when it would succeed.
-        "can_undo": undo_refusal is None,
-        "undo_refusal": undo_refusal,
-        "timer": timer.sitting_timer(session, sitting),
-        "server_now_ms": int(time.time() * 1000),
     }
-    if running:
-        assert sitting is not None
-        current = pagecache.generation(session.pk)  # read once for the three parts
-        proposal = json.loads(
-            pagecache.fragment(session.pk, "rebalance", lambda: _proposal(session), current=current)
-        )
-        context.update(
-            # Our own templates' output, escaped when it was rendered.
-            progress_html=mark_safe(
-                pagecache.fragment(
-                    session.pk, "progress", lambda: _progress_html(sitting), current=current
-                )
-            ),
-            entries_html=_roster_html(session, player_query, current),
-            proposal=proposal["moves"],
-            proposal_key=";".join(
-                f"{m['player']},{m['from_rank']},{m['to_rank']}" for m in proposal["moves"]
-            ),
-            proposal_error=proposal["error"],
-        )
-    return context
+
+
+def _running_parts(session: Session, sitting: Sitting, player_query: str) -> dict[str, Any]:
+    """The running sitting's parts, each kept per generation (tournaments.pagecache)."""
+    current = pagecache.generation(session.pk)  # read once for the three parts
+    proposal = json.loads(
+        pagecache.fragment(session.pk, "rebalance", lambda: _proposal(session), current=current)
+    )
+    return {
+        # Our own templates' output, escaped when it was rendered.
+        "progress_html": mark_safe(
+            pagecache.fragment(
+                session.pk, "progress", lambda: _progress_html(sitting), current=current
+            )
+        ),
+        "entries_html": _roster_html(session, player_query, current),
+        "proposal": proposal["moves"],
+        "proposal_key": ";".join(
+            f"{m['player']},{m['from_rank']},{m['to_rank']}" for m in proposal["moves"]
+        ),
+        "proposal_error": proposal["error"],
+    }
 
 
 def _cards(session: Session) -> list[tuple[card_selectors.CardLink, str]]:
