@@ -13,10 +13,13 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import date
+from functools import cache
 from typing import Any
 
 import factory
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 
 from api.models import IdempotencyRecord
@@ -41,13 +44,26 @@ from tournaments.models import (
 )
 
 
+@cache
+def _hashed(password: str, hashers: tuple[str, ...]) -> str:
+    return make_password(password)
+
+
+def hashed(password: str) -> str:
+    """`password` hashed once per run and hasher setting, not once per user: the
+    production hasher takes a third of a second on purpose, and most tests make a user.
+    Every user gets the same salt, which no test can tell; signing in still checks the
+    password with the configured hasher."""
+    return _hashed(password, tuple(settings.PASSWORD_HASHERS))
+
+
 class UserFactory(factory.django.DjangoModelFactory[User]):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
 
     username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.django.Password("pw-for-tests-only")
+    password = factory.django.Password("pw-for-tests-only", transform=hashed)
 
 
 class ClubFactory(factory.django.DjangoModelFactory[Club]):
