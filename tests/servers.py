@@ -7,6 +7,10 @@ nodes serving pytest's own database (PostgreSQL) and Redis, as a deployment runs
 `django_db(transaction=True)`, so that what it writes is committed and the nodes see it.
 Ports come from HUCKLEY_TEST_PORTS ("8200-8299") when set, else from the system's free
 ports.
+
+`run_venue(home)` runs the venue launcher (`python -m huckley.venue`, what `make venue` runs)
+on a SQLite file of its own under `home`, as on a club's laptop: none of the suite's
+database, cache or settings.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,14 +143,22 @@ class Node:
         return self.request("POST", path, body, **kw)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+        stop_group(self.process, timeout=10)
+
+
+def stop_group(process: subprocess.Popen[Any], timeout: float, sig: int = signal.SIGTERM) -> None:
+    """Stop a process started with `start_new_session=True` and all its children: `sig`,
+    then SIGKILL if they are not gone within `timeout` seconds."""
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, sig)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
 
 
 def start_node(port: int, log_dir: Path, *, workers: int, env: dict[str, str]) -> Node:
@@ -172,17 +184,27 @@ def start_node(port: int, log_dir: Path, *, workers: int, env: dict[str, str]) -
     return Node(port=port, process=process, log=log)
 
 
-def wait_until_up(node: Node, timeout: float = 60) -> None:
+def wait_until_answering(
+    url: str, process: subprocess.Popen[Any], output: Callable[[], str], timeout: float = 60
+) -> None:
+    """Until `url` answers at all (any status): fail with the process's `output` if it
+    exits first or `timeout` seconds pass."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if node.process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited: {node.log.read_text()[-2000:]}")
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args!r} exited: {output()[-3000:]}")
         try:
-            node.get("/api/rules/", timeout=5)
+            with urllib.request.urlopen(url, timeout=5):
+                return
+        except urllib.error.HTTPError:
             return
         except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"gunicorn on {node.port} did not answer within {timeout:.0f} s")
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer within {timeout:.0f} s: {output()[-3000:]}")
+
+
+def wait_until_up(node: Node, timeout: float = 60) -> None:
+    wait_until_answering(node.url + "/api/rules/", node.process, node.log.read_text, timeout)
 
 
 @contextlib.contextmanager
@@ -229,13 +251,7 @@ class Worker:
         return [int(pid) for pid in path.read_text().split()] if path.exists() else []
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_group(self.process, timeout=15)
 
 
 @contextlib.contextmanager
@@ -269,3 +285,89 @@ def celery_worker(queue: str, log: Path, *, pool: str = "solo", **env: str) -> I
         yield worker
     finally:
         worker.stop()
+
+
+def stop_and_read(
+    process: subprocess.Popen[str], timeout: float = 15, sig: int = signal.SIGTERM
+) -> str:
+    """`stop_group`, then what the process printed into its pipe (read once it has
+    stopped: reading a running process's pipe would wait for it to end)."""
+    stop_group(process, timeout, sig)
+    return process.stdout.read() if process.stdout else ""
+
+
+def venue_env(home: Path, port: int, **extra: str) -> dict[str, str]:
+    """The environment of a venue on a laptop, on `port`: a SQLite file (`venue.sqlite3`)
+    and a var directory (secret key, backups) under `home`; nothing of the suite's
+    database, Redis, settings module or pytest."""
+    dropped = {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG"}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in dropped and not k.startswith(("PYTEST", "HUCKLEY_STRICT"))
+    }
+    # The browser tests' switch for Playwright's event loop is no business of a server.
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    env.update(
+        PORT=str(port),
+        SQLITE_PATH=str(home / "venue.sqlite3"),
+        HUCKLEY_VAR_DIR=str(home / "var"),
+        HUCKLEY_VENUE_URL=f"http://127.0.0.1:{port}/",
+    )
+    env.update(extra)
+    return env
+
+
+@dataclass
+class Venue:
+    """`python -m huckley.venue` serving `home`'s SQLite file at `url`."""
+
+    url: str
+    home: Path
+    env: dict[str, str]
+    process: subprocess.Popen[str]
+
+    @property
+    def database(self) -> Path:
+        return Path(self.env["SQLITE_PATH"])
+
+    def manage(self, *args: str) -> str:
+        """`manage.py` on the venue's file (while it serves: SQLite in WAL mode); its
+        output."""
+        return subprocess.run(
+            [sys.executable, str(REPO / "manage.py"), *args],
+            cwd=REPO,
+            env=self.env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        ).stdout
+
+    def stop(self) -> str:
+        """Stop the launcher as Ctrl+C would (it stops its server, then takes its last
+        backup); what it printed."""
+        return stop_and_read(self.process)
+
+
+@contextlib.contextmanager
+def run_venue(home: Path, **env: str) -> Iterator[Venue]:
+    """The venue launcher on a port of its own, once its lobby answers; stopped at the
+    end if the test has not stopped it. `env`: WEB_CONCURRENCY, HUCKLEY_BACKUP_INTERVAL..."""
+    (port,) = free_ports(1)
+    full_env = venue_env(home, port, **env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "huckley.venue"],
+        cwd=REPO,
+        env=full_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    served = Venue(url=f"http://127.0.0.1:{port}", home=home, env=full_env, process=process)
+    try:
+        wait_until_answering(f"{served.url}/lobby/", process, served.stop, timeout=90)
+        yield served
+    finally:
+        served.stop()

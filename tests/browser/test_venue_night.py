@@ -1,8 +1,9 @@
 """A whole club night in venue mode, in the browser (issue 11, "Done means").
 
-`python -m huckley.venue` serves a fresh SQLite file on a port of its own; the director's
-laptop, four scorer phones (one per table, opened from scorer links), the projector and a
-player's "find my table" phone are open at once. Every round is entered on a phone and
+`python -m huckley.venue` serves a fresh SQLite file on a port of its own
+(tests/servers.py, `run_venue`); the director's laptop, four scorer phones (one per
+table, opened from scorer links), the projector and a player's "find my table" phone are
+open at once. Every round is entered on a phone and
 the movement confirmed on the laptop; the projector and the player's phone must show
 each change within 2 s, without a reload. The times are read in the pages themselves: a
 MutationObserver stamps each new state of a table with the page's clock, which is the
@@ -16,29 +17,21 @@ server's end time, says when time is up, and is right again after the laptop "sl
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import DESKTOP, PASSWORD, PHONE
+from tests.servers import run_venue
 from tournaments import timer
 from tournaments.models import Session
 
 pytestmark = [pytest.mark.browser]
 
-ROOT = Path(__file__).resolve().parents[2]
 #: The issue's bound: every screen shows a change within 2 s of it.
 WITHIN_MS = 2_000
 #: How long Playwright waits for a text before calling it missing (the bound is checked
@@ -93,78 +86,16 @@ OBSERVER = """
 """
 
 
-def _free_port() -> int:
-    for port in range(8800, 8900):
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    pytest.fail("no free port in 8800-8899")
-
-
 @pytest.fixture(scope="module")
 def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
     """The venue server on a fresh SQLite file with a director and a 16-player session:
     (base URL, session id)."""
-    folder = tmp_path_factory.mktemp("venue")
-    port = _free_port()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k
-        not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "PYTEST_VERSION"}
-    }
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    env.update(
-        PORT=str(port),
-        SQLITE_PATH=str(folder / "venue.sqlite3"),
-        HUCKLEY_VAR_DIR=str(folder / "var"),
-        HUCKLEY_VENUE_URL=f"http://127.0.0.1:{port}/",
-        WEB_CONCURRENCY="2",
-    )
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], env=env, cwd=ROOT, check=True)
-    made = subprocess.run(
-        [*manage, "shell", "-c", SETUP % {"password": PASSWORD, "names": NAMES}],
-        env=env,
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    session_id = int(re.search(r"SESSION (\d+)", made.stdout).group(1))  # type: ignore[union-attr]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "huckley.venue"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                pytest.fail(f"venue stopped: {process.stdout.read() if process.stdout else ''}")
-            try:
-                urllib.request.urlopen(base + "/lobby/", timeout=2)
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.3)
-        else:
-            pytest.fail("the venue did not answer within 90 s")
-        yield base, session_id
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    with run_venue(tmp_path_factory.mktemp("venue"), WEB_CONCURRENCY="2") as served:
+        # The launcher has migrated the file; the night is made beside the running server
+        # (SQLite in WAL mode), which has served no page of it yet.
+        made = served.manage("shell", "-c", SETUP % {"password": PASSWORD, "names": NAMES})
+        session_id = int(re.search(r"SESSION (\d+)", made).group(1))  # type: ignore[union-attr]
+        yield served.url, session_id
 
 
 @pytest.fixture

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -24,6 +19,7 @@ from django.urls import reverse
 
 from huckley import backups, venue
 from tests.huckley.test_settings import run_settings
+from tests.servers import Venue, run_venue
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,73 +137,13 @@ def test_no_page_of_the_demo_needs_the_internet(
     assert "@import" not in css
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
+# One venue for the module: starting one (migrate, collectstatic, gunicorn) takes ten
+# seconds on a busy 2-core machine. The backup test, last, stops it.
 @pytest.fixture(scope="module")
-def venue_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("venue")
-
-
-# One venue for the module: starting one (migrate, collectstatic, gunicorn) takes half a
-# minute on a busy 2-core machine. The backup test, last, stops it.
-@pytest.fixture(scope="module")
-def venue_server(venue_home: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    tmp_path = venue_home
-    port = _free_port()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG"}
-    }
-    env.update(
-        PORT=str(port),
-        SQLITE_PATH=str(tmp_path / "venue.sqlite3"),
-        HUCKLEY_VAR_DIR=str(tmp_path / "var"),
-        HUCKLEY_VENUE_URL=f"http://127.0.0.1:{port}/",
-        WEB_CONCURRENCY="1",
-        HUCKLEY_BACKUP_INTERVAL="1",
-    )
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "huckley.venue"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                pytest.fail(f"venue stopped: {process.stdout.read() if process.stdout else ''}")
-            try:
-                urllib.request.urlopen(base + "/lobby/", timeout=2)
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.3)
-        else:
-            pytest.fail("venue did not answer within 90 s")
-        yield base, process
-    finally:
-        _stop(process)
-
-
-def _stop(process: subprocess.Popen[str]) -> None:
-    if process.poll() is not None:
-        return
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+def venue_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
+    home = tmp_path_factory.mktemp("venue")
+    with run_venue(home, WEB_CONCURRENCY="1", HUCKLEY_BACKUP_INTERVAL="1") as served:
+        yield served
 
 
 def _get(url: str) -> tuple[int, dict[str, Any], str]:
@@ -219,9 +155,9 @@ def _get(url: str) -> tuple[int, dict[str, Any], str]:
 
 
 def test_make_venue_serves_the_app_with_its_static_files_and_debug_off(
-    venue_server: tuple[str, subprocess.Popen[str]],
+    venue_server: Venue,
 ) -> None:
-    base, process = venue_server
+    base, process = venue_server.url, venue_server.process
     status, _, lobby = _get(base + "/lobby/")
     assert status == 200
     assert f"{base}/" in lobby
@@ -242,26 +178,23 @@ def test_make_venue_serves_the_app_with_its_static_files_and_debug_off(
 
 
 def test_the_venue_backs_up_as_it_starts_after_a_change_and_as_it_stops(
-    venue_server: tuple[str, subprocess.Popen[str]], venue_home: Path
+    venue_server: Venue,
 ) -> None:
     """`make venue` with HUCKLEY_BACKUP_INTERVAL=1: the launcher's own timer, the real
     server and a write from another connection while it serves."""
-    _, process = venue_server
-    tmp_path = venue_home
-    folder = tmp_path / "var" / "backups"
+    folder = venue_server.home / "var" / "backups"
 
     def reasons() -> list[str]:
         return [p.name.split("_")[3].split(".")[0] for p in backups.backups(folder)]
 
     assert reasons() == ["venue-start"]
-    with sqlite3.connect(tmp_path / "venue.sqlite3") as db:
+    with sqlite3.connect(venue_server.database) as db:
         db.execute("INSERT INTO auth_group (name) VALUES ('scorers')")
     deadline = time.monotonic() + 20
     while len(reasons()) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
-    _stop(process)
-    assert process.returncode == 0
-    output = process.stdout.read() if process.stdout else ""
+    output = venue_server.stop()
+    assert venue_server.process.returncode == 0
     assert f"every 1 s, into {folder} (the last 12 kept)" in output
     assert "manage.py restore FILE" in output
     # Nothing changed after the timer's copy, but the last one is taken whatever happened.

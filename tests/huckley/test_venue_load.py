@@ -13,7 +13,6 @@ SQLite, migrated afresh when the suite runs on PostgreSQL) and starting gunicorn
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import sqlite3
@@ -33,7 +32,7 @@ from django.db import connection
 
 import engine
 from huckley.venue import _server_command
-from tests.servers import free_ports
+from tests.servers import free_ports, stop_and_read, stop_group, venue_env, wait_until_answering
 
 ROOT = Path(__file__).resolve().parents[2]
 SCORERS = 20
@@ -73,7 +72,9 @@ def venue(
     tmp_path_factory: pytest.TempPathFactory, django_db_setup: None
 ) -> Iterator[tuple[str, Path, list[Any]]]:
     home = tmp_path_factory.mktemp("venue-load")
-    database = home / "night.sqlite3"
+    (port,) = free_ports(1)
+    env = venue_env(home, port, HUCKLEY_VENUE="1")
+    database = Path(env["SQLITE_PATH"])
     if connection.vendor == "sqlite":
         # The suite's own test database is migrated and empty between tests: copying it
         # spares the setup ten seconds of migrating a new file.
@@ -81,12 +82,6 @@ def venue(
         with sqlite3.connect(database) as target:
             source.backup(target)
         source.close()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG"}
-    }
-    env.update(SQLITE_PATH=str(database), HUCKLEY_VAR_DIR=str(home / "var"), HUCKLEY_VENUE="1")
     setup = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", SETUP],
         cwd=ROOT,
@@ -97,7 +92,6 @@ def venue(
     )
     assert setup.returncode == 0, setup.stderr
     links = json.loads(setup.stdout.strip().splitlines()[-1])
-    (port,) = free_ports(1)
     server = subprocess.Popen(
         _server_command(port, workers=3),
         cwd=ROOT,
@@ -109,23 +103,10 @@ def venue(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, server.stdout.read() if server.stdout else ""
-            assert time.monotonic() < deadline, "gunicorn did not answer within 60 s"
-            try:
-                urllib.request.urlopen(f"{base}/api/rules/", timeout=2)
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.2)
+        wait_until_answering(f"{base}/api/rules/", server, lambda: stop_and_read(server))
         yield base, database, links
     finally:
-        os.killpg(server.pid, signal.SIGINT)  # quick shutdown: the test is over
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        stop_group(server, timeout=15, sig=signal.SIGINT)  # quick shutdown: the test is over
 
 
 class Scorer:
