@@ -123,8 +123,12 @@ def own_redis(tmp_path: Path) -> Iterator[int]:
         capture_output=True,
     )
     import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
 
-    client = redis.Redis(port=port)
+    # No retries: once the test has stopped this Redis, the default retries with backoff
+    # took four seconds to give up on the SHUTDOWN below.
+    client = redis.Redis(port=port, retry=Retry(NoBackoff(), 0))
     deadline = time.monotonic() + 10
     while True:
         try:
