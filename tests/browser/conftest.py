@@ -44,7 +44,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
     setattr(item, f"report_{report.when}", report)
 
 
-@pytest.fixture(scope="module")
+# One Chromium for the run: each test still gets fresh contexts (`new_page`), so cookies,
+# storage and pages never cross tests; only the launch is shared.
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium): .ci/run installs it")
@@ -109,14 +111,22 @@ def page(new_page: Callable[..., Any]) -> Any:
 
 
 @pytest.fixture
-def sign_in() -> Callable[[Any, str], None]:
-    """`sign_in(page, username)` through the sign-in form, as a person would."""
+def sign_in(live_server: Any) -> Callable[[Any, str], None]:
+    """`sign_in(page, username)`: the page's browser context gets the session cookie of
+    Django's `force_login`, without a trip through the sign-in form and the password
+    hasher. The form itself is filled in a browser by test_venue_night.py and tested in
+    tests/huckley/test_security.py."""
 
     def sign_in(page: Any, username: str) -> None:
-        page.goto("/accounts/login/")
-        page.get_by_label("Username").fill(username)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.get_by_role("button", name="Sign out").wait_for()
+        from django.conf import settings
+        from django.contrib.auth import get_user_model
+        from django.test import Client
+
+        client = Client()
+        client.force_login(get_user_model().objects.get(username=username))
+        name = settings.SESSION_COOKIE_NAME
+        page.context.add_cookies(
+            [{"name": name, "value": client.cookies[name].value, "url": live_server.url}]
+        )
 
     return sign_in
