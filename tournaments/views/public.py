@@ -39,7 +39,7 @@ def _searched(request: HttpRequest) -> str:
 # The public's copy of these pages is built once per change of the session and then
 # served as stored bytes (tournaments/pagecache.py): the crowd after a movement costs
 # one cache read a request, not a rendering.
-@pagecache.public_page("session", variant=_searched)
+@pagecache.public_page("session", searched=_searched)
 def session_public(request: HttpRequest, pk: int) -> HttpResponse:
     """All tables of the current sitting, and "find my table" by name."""
     session = public_session(request, pk)
@@ -50,7 +50,7 @@ def session_public(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/session_public.html", context)
 
 
-@pagecache.public_page("found", variant=_searched)
+@pagecache.public_page("found", searched=_searched)
 @condition(etag_func=lambda request, pk: live_version(public_session(request, pk)))
 def session_found(request: HttpRequest, pk: int) -> HttpResponse:
     """ "Find my table"'s answer alone, for the page's poll (static/live.js): a 304 while
