@@ -225,6 +225,41 @@ def machine() -> str:
     return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
 
 
+def server_env(postgres: str, redis: str, *, settings: str, log_level: str) -> dict[str, str]:
+    """A fresh PostgreSQL database and Redis db for a benchmark, and the environment of
+    the gunicorn that serves them (DEBUG off, nothing of the caller's Django settings)."""
+    from bench.tournament import prepare_postgres
+
+    problem = prepare_postgres(postgres)
+    if problem:
+        raise SystemExit(problem)
+    subprocess.run(["redis-cli", "-u", redis, "FLUSHDB"], check=False, capture_output=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "HUCKLEY_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE=settings,
+        DATABASE_URL=postgres,
+        REDIS_URL=redis,
+        DEBUG="0",
+        SECRET_KEY="bench-only-secret-key-" + "x" * 40,
+        ALLOWED_HOSTS="127.0.0.1",
+        LOG_LEVEL=log_level,
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+def build_in_child(script: str, env: dict[str, str], *flags: str) -> dict[str, Any]:
+    """Run the benchmark's own build step in a child with the server's environment (its
+    settings, not the caller's), and read what it built from its last line of JSON."""
+    done = subprocess.run(
+        [sys.executable, script, *flags], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    if done.returncode:
+        raise SystemExit(f"building failed:\n{done.stderr}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -242,36 +277,9 @@ def main() -> None:
         print(json.dumps(build(args.players)))
         return
 
-    from bench.tournament import prepare_postgres
-
-    problem = prepare_postgres(args.postgres)
-    if problem:
-        raise SystemExit(problem)
-    subprocess.run(["redis-cli", "-u", args.redis, "FLUSHDB"], check=False, capture_output=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "HUCKLEY_"))}
-    env.update(
-        DJANGO_SETTINGS_MODULE="bench.settings",
-        DATABASE_URL=args.postgres,
-        REDIS_URL=args.redis,
-        DEBUG="0",
-        SECRET_KEY="bench-only-secret-key-" + "x" * 40,
-        ALLOWED_HOSTS="127.0.0.1",
-        LOG_LEVEL="WARNING",
-        PYTHONPATH=str(ROOT),
-    )
+    env = server_env(args.postgres, args.redis, settings="bench.settings", log_level="WARNING")
     print(f"Building a session of {args.players} players on PostgreSQL ...", flush=True)
-    built = json.loads(
-        subprocess.run(
-            [sys.executable, __file__, "--build", f"--players={args.players}"],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
+    built = build_in_child(__file__, env, "--build", f"--players={args.players}")
     port = free_port()
     server = start_server(env, port, args.workers)
     base = f"http://127.0.0.1:{port}"
