@@ -82,6 +82,8 @@ from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 
+from huckley.compress import GZIP_FROM, accepts_gzip
+
 #: Seconds a generation counter lives in a shared cache without a write: only the net for
 #: a bump that was lost; every change moves the counter at once.
 GENERATION_TTL = 300
@@ -94,8 +96,6 @@ LOCAL_BYTES = 32 * 1024 * 1024
 #: How long a stored page is kept in the shared cache (it is useless once the generation
 #: moves on; this only lets Redis drop the dead ones).
 PAGE_TTL = 3600
-#: Stored pages longer than this are kept gzipped too.
-GZIP_FROM = 1024
 #: Request headers that make a request someone's own (API credentials, a scorer link).
 _PRIVATE_HEADERS = ("HTTP_AUTHORIZATION", "HTTP_X_SCORER_TOKEN")
 #: The attribute a view reads to put the ETag of the current generation into its page.
@@ -388,7 +388,7 @@ def _answer(request: HttpRequest, page: Stored) -> HttpResponseBase:
     response: HttpResponseBase
     if quoted in etags or f"W/{quoted}" in etags or "*" in etags:
         response = HttpResponseNotModified()
-    elif page.gzipped is not None and _accepts_gzip(request):
+    elif page.gzipped is not None and accepts_gzip(request):
         response = HttpResponse(page.gzipped, content_type=page.content_type)
         response["Content-Encoding"] = "gzip"
     else:
@@ -401,14 +401,6 @@ def _answer(request: HttpRequest, page: Stored) -> HttpResponseBase:
     response["Cache-Control"] = "no-cache"
     patch_vary_headers(response, ("Cookie", "Accept-Encoding"))
     return response
-
-
-def _accepts_gzip(request: HttpRequest) -> bool:
-    accepted = request.META.get("HTTP_ACCEPT_ENCODING", "")
-    return any(
-        part.split(";")[0].strip() == "gzip" and "q=0" not in part.replace(" ", "").split(";")[1:]
-        for part in accepted.split(",")
-    )
 
 
 View = Callable[..., HttpResponseBase]
