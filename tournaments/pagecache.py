@@ -284,10 +284,11 @@ def fragment(
     session_id: int, name: str, build: Callable[[], str], *, current: str | None = None
 ) -> str:
     """A part of a page that anyone (a director too) may be shown, built once per
-    generation of the session: the standings table, the movement preview, the progress of
-    every table. `build` runs when the stored copy is missing or older; an exception it
-    raises (a refusal) passes through and nothing is stored. `current`: the generation,
-    when the caller has read it already (`page_etag` while the public's copy is built)."""
+    generation of the session: the progress of every table, the rebalancing proposal, the
+    roster of a small session. `build` runs when the stored copy is missing or older; an
+    exception it raises (a refusal) passes through and nothing is stored. `current`: the
+    generation, when the caller has read it already (`page_etag` while the public's copy
+    is built)."""
     current = current or generation(session_id)
     if current is None:
         return build()
