@@ -35,7 +35,6 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -297,39 +296,14 @@ def main() -> None:
         print(json.dumps(build(args.build)))
         return
 
-    from bench.load import free_port, machine, start_server
-    from bench.tournament import prepare_postgres
+    from bench.load import build_in_child, free_port, machine, server_env, start_server
 
-    problem = prepare_postgres(args.postgres)
-    if problem:
-        raise SystemExit(problem)
-    subprocess.run(["redis-cli", "-u", args.redis, "FLUSHDB"], check=False, capture_output=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "HUCKLEY_"))}
-    env.update(
-        DJANGO_SETTINGS_MODULE="huckley.settings",
-        DATABASE_URL=args.postgres,
-        REDIS_URL=args.redis,
-        DEBUG="0",
-        SECRET_KEY="flood-only-secret-key-" + "x" * 40,
-        ALLOWED_HOSTS="127.0.0.1",
-        LOG_LEVEL="ERROR",  # not a line for every 409
-        PYTHONPATH=str(ROOT),
-    )
+    # LOG_LEVEL: not a line for every 409.
+    env = server_env(args.postgres, args.redis, settings="huckley.settings", log_level="ERROR")
     tables = (args.scorers + 1) // 2
     began = time.monotonic()
     print(f"Building a session of {tables} tables on PostgreSQL ...", flush=True)
-    built = json.loads(
-        subprocess.run(
-            [sys.executable, __file__, f"--build={tables}"],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
+    built = build_in_child(__file__, env, f"--build={tables}")
     print(f"built in {time.monotonic() - began:.0f} s", flush=True)
     port = free_port()
     log = Path(tempfile.gettempdir()) / f"huckley-flood-{port}.log"

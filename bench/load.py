@@ -17,7 +17,8 @@ generator (Debian's package, installed if missing and this runs as root):
   with a 304 (an unchanged screen's poll);
 - `--screens` connections at once on the projector's live part (open screens polling);
 - the director's pages (manage, movement preview, standings, the club's pages), one
-  client, sequential requests (server time, p95), with their sizes.
+  client, sequential requests (server time, p95), with their sizes; the movement
+  preview and the standings are paged, and the first page of each is measured.
 
 Each page's requests/s is divided by the bare view's from the same run and client count,
 so a noisy shared machine moves both. It prints a table and, with --json, writes every
@@ -225,6 +226,41 @@ def machine() -> str:
     return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
 
 
+def server_env(postgres: str, redis: str, *, settings: str, log_level: str) -> dict[str, str]:
+    """A fresh PostgreSQL database and Redis db for a benchmark, and the environment of
+    the gunicorn that serves them (DEBUG off, nothing of the caller's Django settings)."""
+    from bench.tournament import prepare_postgres
+
+    problem = prepare_postgres(postgres)
+    if problem:
+        raise SystemExit(problem)
+    subprocess.run(["redis-cli", "-u", redis, "FLUSHDB"], check=False, capture_output=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "HUCKLEY_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE=settings,
+        DATABASE_URL=postgres,
+        REDIS_URL=redis,
+        DEBUG="0",
+        SECRET_KEY="bench-only-secret-key-" + "x" * 40,
+        ALLOWED_HOSTS="127.0.0.1",
+        LOG_LEVEL=log_level,
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+def build_in_child(script: str, env: dict[str, str], *flags: str) -> dict[str, Any]:
+    """Run the benchmark's own build step in a child with the server's environment (its
+    settings, not the caller's), and read what it built from its last line of JSON."""
+    done = subprocess.run(
+        [sys.executable, script, *flags], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    if done.returncode:
+        raise SystemExit(f"building failed:\n{done.stderr}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -242,36 +278,9 @@ def main() -> None:
         print(json.dumps(build(args.players)))
         return
 
-    from bench.tournament import prepare_postgres
-
-    problem = prepare_postgres(args.postgres)
-    if problem:
-        raise SystemExit(problem)
-    subprocess.run(["redis-cli", "-u", args.redis, "FLUSHDB"], check=False, capture_output=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "HUCKLEY_"))}
-    env.update(
-        DJANGO_SETTINGS_MODULE="bench.settings",
-        DATABASE_URL=args.postgres,
-        REDIS_URL=args.redis,
-        DEBUG="0",
-        SECRET_KEY="bench-only-secret-key-" + "x" * 40,
-        ALLOWED_HOSTS="127.0.0.1",
-        LOG_LEVEL="WARNING",
-        PYTHONPATH=str(ROOT),
-    )
+    env = server_env(args.postgres, args.redis, settings="bench.settings", log_level="WARNING")
     print(f"Building a session of {args.players} players on PostgreSQL ...", flush=True)
-    built = json.loads(
-        subprocess.run(
-            [sys.executable, __file__, "--build", f"--players={args.players}"],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
+    built = build_in_child(__file__, env, "--build", f"--players={args.players}")
     port = free_port()
     server = start_server(env, port, args.workers)
     base = f"http://127.0.0.1:{port}"
@@ -282,7 +291,7 @@ def main() -> None:
         etag = live_headers["ETag"]
         # Every phone and browser asks for gzip; so does every request here, the bare
         # view's too (its two bytes are never compressed).
-        gz = {"Accept-Encoding": "gzip"}
+        gz = GZIP
         targets = {
             "bare view": (f"{base}/bench/ok/", gz),
             "find my table": (
@@ -333,10 +342,14 @@ def main() -> None:
         args.json.write_text(json.dumps(report, indent=2))
 
 
+GZIP = {"Accept-Encoding": "gzip"}
+
 DIRECTOR_PAGES = {
     "manage": "/director/sessions/{pk}/",
-    "movement preview": "/director/sessions/{pk}/movement/",
-    "standings (signed in)": "/sessions/{pk}/standings/",
+    # Their first page (25 of the 250 tables, 100 of the 1,000 rows); every page costs
+    # the same, joined from rows rendered once per change of the session.
+    "movement preview (page 1)": "/director/sessions/{pk}/movement/",
+    "standings (signed in, page 1)": "/sessions/{pk}/standings/",
     "tables (signed in)": "/sessions/{pk}/",
     "club home": "/director/clubs/bench/",
     "club players": "/director/clubs/bench/players/",
@@ -352,9 +365,19 @@ def directors_pages(base: str, pk: int, cookie: str, *, seconds: int) -> list[di
     for label, path in DIRECTOR_PAGES.items():
         url = base + path.format(pk=pk)
         print(f"director, sequential: {label}", flush=True)
-        status, _, body = fetch_body(url, {"Cookie": cookie})
-        result = wrk(url, clients=1, seconds=seconds, headers={"Cookie": cookie})
-        rows.append({"page": label, "status": status, "kib": round(len(body) / 1024), **result})
+        # As a browser asks: the page's size, and the bytes it costs on the wire.
+        plain = fetch_body(url, {"Cookie": cookie})
+        status, _, sent = fetch_body(url, {"Cookie": cookie, **GZIP})
+        result = wrk(url, clients=1, seconds=seconds, headers={"Cookie": cookie, **GZIP})
+        rows.append(
+            {
+                "page": label,
+                "status": status,
+                "kib": round(len(plain[2]) / 1024),
+                "sent_kib": round(len(sent) / 1024),
+                **result,
+            }
+        )
     return rows
 
 
@@ -398,12 +421,12 @@ def print_table(report: dict[str, Any]) -> None:
         f"p95 {s['p95_ms']} ms, {s['errors']} errors (a screen polls every 1.5 s)"
     )
     print("\nDirector's pages, one client, sequential requests:\n")
-    print("| page | p50 ms | p95 ms | p99 ms | size KiB | status |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| page | p50 ms | p95 ms | p99 ms | size KiB | gzipped KiB | status |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for d in report["director_sequential"]:
         print(
             f"| {d['page']} | {d['p50_ms']} | {d['p95_ms']} | {d['p99_ms']} | "
-            f"{d['kib']} | {d['status']} |"
+            f"{d['kib']} | {d['sent_kib']} | {d['status']} |"
         )
 
 

@@ -126,6 +126,9 @@ MIDDLEWARE = [
     # and headers as the full path (tournaments/pagecache.py). After the retry, whose
     # rerun covers the generation's read from the database on a laptop.
     "tournaments.pagecache.StoredPageMiddleware",
+    # Compresses what the rest renders per request (the stored pages above come
+    # compressed already); before anything below that reads or writes the body.
+    "huckley.compress.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

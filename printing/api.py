@@ -8,6 +8,7 @@ standings show what the session's public page shows, so they follow its visibili
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from django.http import HttpResponse
@@ -19,7 +20,7 @@ from rest_framework.request import Request
 
 from api import selectors as api_selectors
 from api.permissions import Need, Target
-from api.schema import doc
+from api.schema import F, doc
 from api.views.base import ApiView
 from huckley.errors import UserError
 from printing import pdf, services, sheets
@@ -43,6 +44,26 @@ SITTING = OpenApiParameter(
     description="The sitting's number; by default the current one. One that does not "
     "exist is a 404 `sitting_not_found`.",
 )
+
+
+def sheet_doc(
+    need: Need,
+    summary: str,
+    description: str,
+    *,
+    sitting: bool = False,
+    errors: list[int] | None = None,
+) -> Callable[[F], F]:
+    """The schema of a PDF sheet: the paper (and the sitting) it takes, a PDF back."""
+    return doc(
+        need=need,
+        summary=summary,
+        description=description,
+        parameters=[PAPER, SITTING] if sitting else [PAPER],
+        responses=PDF_200,
+        errors=errors or [400],
+        tags=TAGS,
+    )
 
 
 def paper_of(request: Request, club: Club) -> pdf.Paper:
@@ -102,17 +123,14 @@ class SessionSheet(ApiView):
 class ScoreSheets(SessionSheet):
     sheet = "score-sheets"
 
-    @doc(
-        need=Need.VIEW,
-        summary="Score sheets (PDF)",
-        description="One page per table of the sitting: the players in seat order, one "
+    @sheet_doc(
+        Need.VIEW,
+        "Score sheets (PDF)",
+        "One page per table of the sitting: the players in seat order, one "
         "block per game with its first dealer, one line per round and the columns the "
         "game needs (tricks, drops and hooks; bids; card points). The paper fallback, "
         "typed in later. A table too wide for the page is printed in landscape.",
-        parameters=[PAPER, SITTING],
-        responses=PDF_200,
-        errors=[400],
-        tags=TAGS,
+        sitting=True,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
         paper, number = paper_of(request, self.session.club), sitting_number(request)
@@ -126,15 +144,12 @@ class ScoreSheets(SessionSheet):
 class Assignments(SessionSheet):
     sheet = "assignments"
 
-    @doc(
-        need=Need.VIEW,
-        summary="Where everyone sits (PDF)",
-        description="The wall list for a sitting: every player alphabetically with their "
+    @sheet_doc(
+        Need.VIEW,
+        "Where everyone sits (PDF)",
+        "The wall list for a sitting: every player alphabetically with their "
         "table and seat (or that they sit out), in letters read from two metres.",
-        parameters=[PAPER, SITTING],
-        responses=PDF_200,
-        errors=[400],
-        tags=TAGS,
+        sitting=True,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
         paper, number = paper_of(request, self.session.club), sitting_number(request)
@@ -150,15 +165,11 @@ class Assignments(SessionSheet):
 class Standings(SessionSheet):
     sheet = "standings"
 
-    @doc(
-        need=Need.VIEW,
-        summary="The session's standings (PDF)",
-        description="The session ladder: final once the session is finished, marked as "
+    @sheet_doc(
+        Need.VIEW,
+        "The session's standings (PDF)",
+        "The session ladder: final once the session is finished, marked as "
         "standings so far before.",
-        parameters=[PAPER],
-        responses=PDF_200,
-        errors=[400],
-        tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
         paper = paper_of(request, self.session.club)
@@ -169,18 +180,14 @@ class Standings(SessionSheet):
 class TableCards(SessionSheet):
     sheet = "table-cards"
 
-    @doc(
-        need=Need.DIRECT,
-        summary="Table cards (PDF)",
-        description="One card per table number: the number as large as the page allows, "
+    @sheet_doc(
+        Need.DIRECT,
+        "Table cards (PDF)",
+        "One card per table number: the number as large as the page allows, "
         "the QR code of the table's permanent link (it opens the game now played at that "
         "table, whatever the movement did, until the director replaces the card), the "
         "link written out, and the rules. Only a director prints them: the link scores "
         "the table.",
-        parameters=[PAPER],
-        responses=PDF_200,
-        errors=[400],
-        tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
         paper = paper_of(request, self.session.club)
@@ -213,14 +220,11 @@ class SeasonStandings(ApiView):
         season = get_object_or_404(Season.objects.select_related("club"), pk=kwargs["season_id"])
         return Target(club=season.club, obj=season)
 
-    @doc(
-        need=Need.PUBLIC,
-        summary="A season's ladder (PDF)",
-        description="The season ladder as the club page shows it, by the club's ladder scoring.",
-        parameters=[PAPER],
-        responses=PDF_200,
+    @sheet_doc(
+        Need.PUBLIC,
+        "A season's ladder (PDF)",
+        "The season ladder as the club page shows it, by the club's ladder scoring.",
         errors=[400, 404],
-        tags=TAGS,
     )
     def get(self, request: Request, season_id: int) -> HttpResponse:
         season = self.target.obj_as(Season)
@@ -234,16 +238,12 @@ class ClubTableCards(ApiView):
         club = get_object_or_404(Club, slug=kwargs["slug"])
         return Target(club=club, obj=club)
 
-    @doc(
-        need=Need.DIRECT,
-        summary="The club's laminated table cards (PDF)",
-        description="One card per table number of the club's cards: each opens that "
+    @sheet_doc(
+        Need.DIRECT,
+        "The club's laminated table cards (PDF)",
+        "One card per table number of the club's cards: each opens that "
         "table in the club's running session (the page asks which when two run at "
         "once). Issue or rotate them on the club's page first.",
-        parameters=[PAPER],
-        responses=PDF_200,
-        errors=[400],
-        tags=TAGS,
     )
     def get(self, request: Request, slug: str) -> HttpResponse:
         club = self.target.obj_as(Club)

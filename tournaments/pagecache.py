@@ -50,6 +50,12 @@ Stored pages live in two places: a small store in each process's memory (bounded
 `LOCAL_BYTES`; a hit costs nothing), and the cache, so that the three web processes of a
 server build each page once between them. A page for a searched name stays in the
 process's memory only: names are typed by anyone, and Redis is not to fill up with them.
+A page of a long list (`?page=N`) is shared: its view answers only the pages that exist
+(any other value is sent to one that does), so there are as many as the list has pages.
+
+Beside whole pages, `fragment` and `kept` keep what the same generation gives everyone
+(a director too): a part of a page as HTML, or rows to page through and search (the
+standings, the movement preview), built once and sliced per request.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import hashlib
+import pickle
 import secrets
 import threading
 import time
@@ -64,7 +71,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.apps import apps
 from django.conf import settings
@@ -74,6 +81,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpRespons
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
+
+from huckley.compress import GZIP_FROM, accepts_gzip
 
 #: Seconds a generation counter lives in a shared cache without a write: only the net for
 #: a bump that was lost; every change moves the counter at once.
@@ -87,8 +96,6 @@ LOCAL_BYTES = 32 * 1024 * 1024
 #: How long a stored page is kept in the shared cache (it is useless once the generation
 #: moves on; this only lets Redis drop the dead ones).
 PAGE_TTL = 3600
-#: Stored pages longer than this are kept gzipped too.
-GZIP_FROM = 1024
 #: Request headers that make a request someone's own (API credentials, a scorer link).
 _PRIVATE_HEADERS = ("HTTP_AUTHORIZATION", "HTTP_X_SCORER_TOKEN")
 #: The attribute a view reads to put the ETag of the current generation into its page.
@@ -223,6 +230,19 @@ class Stored:
     outer: tuple[tuple[str, str], ...] | None = None
     secure: bool = False
 
+    @property
+    def size(self) -> int:
+        return len(self.body)
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A value built once per generation (`kept`), with its pickled size for the budget."""
+
+    generation: str
+    value: Any
+    size: int
+
 
 class _Local:
     """Each process's own store: most recently used pages up to a byte budget."""
@@ -230,26 +250,26 @@ class _Local:
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.size = 0
-        self.pages: OrderedDict[str, Stored] = OrderedDict()
+        self.pages: OrderedDict[str, Stored | Kept] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: str) -> Stored | None:
+    def get(self, key: str) -> Stored | Kept | None:
         with self.lock:
             page = self.pages.get(key)
             if page is not None:
                 self.pages.move_to_end(key)
             return page
 
-    def put(self, key: str, page: Stored) -> None:
+    def put(self, key: str, page: Stored | Kept) -> None:
         with self.lock:
             old = self.pages.pop(key, None)
             if old is not None:
-                self.size -= len(old.body)
+                self.size -= old.size
             self.pages[key] = page
-            self.size += len(page.body)
+            self.size += page.size
             while self.size > self.budget and self.pages:
                 _, dropped = self.pages.popitem(last=False)
-                self.size -= len(dropped.body)
+                self.size -= dropped.size
 
     def clear(self) -> None:
         with self.lock:
@@ -264,10 +284,11 @@ def fragment(
     session_id: int, name: str, build: Callable[[], str], *, current: str | None = None
 ) -> str:
     """A part of a page that anyone (a director too) may be shown, built once per
-    generation of the session: the standings table, the movement preview, the progress of
-    every table. `build` runs when the stored copy is missing or older; an exception it
-    raises (a refusal) passes through and nothing is stored. `current`: the generation,
-    when the caller has read it already (`page_etag` while the public's copy is built)."""
+    generation of the session: the progress of every table, the rebalancing proposal, the
+    roster of a small session. `build` runs when the stored copy is missing or older; an
+    exception it raises (a refusal) passes through and nothing is stored. `current`: the
+    generation, when the caller has read it already (`page_etag` while the public's copy
+    is built)."""
     current = current or generation(session_id)
     if current is None:
         return build()
@@ -279,6 +300,31 @@ def fragment(
         LOCAL.put(key, page)
         cache.set(key, page, PAGE_TTL)
     return page.body.decode()
+
+
+T = TypeVar("T")
+
+
+def kept(session_id: int, name: str, build: Callable[[], T], *, current: str | None = None) -> T:
+    """What `fragment` does for a value that is not HTML: rows that every request pages
+    through or searches (the standings, the movement preview's tables), built once per
+    generation and kept as they are in this process (no copy, no unpickling per
+    request), pickled in the shared cache. The value must not be changed by its users."""
+    current = current or generation(session_id)
+    if current is None:
+        return build()
+    key = f"kept:{name}:{session_id}"
+    found = LOCAL.get(key)
+    if not (isinstance(found, Kept) and found.generation == current):
+        shared_copy = cache.get(key)
+        if isinstance(shared_copy, Kept) and shared_copy.generation == current:
+            found = shared_copy
+        else:
+            value = build()
+            found = Kept(current, value, len(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)))
+            cache.set(key, found, PAGE_TTL)
+        LOCAL.put(key, found)
+    return cast(T, found.value)
 
 
 def anonymous(request: HttpRequest) -> bool:
@@ -294,7 +340,7 @@ def anonymous(request: HttpRequest) -> bool:
 
 def _lookup(key: str, current: str, *, share: bool = True) -> Stored | None:
     page = LOCAL.get(key)
-    if page is not None and page.generation == current:
+    if isinstance(page, Stored) and page.generation == current:
         return page
     if not share:
         return None
@@ -343,7 +389,7 @@ def _answer(request: HttpRequest, page: Stored) -> HttpResponseBase:
     response: HttpResponseBase
     if quoted in etags or f"W/{quoted}" in etags or "*" in etags:
         response = HttpResponseNotModified()
-    elif page.gzipped is not None and _accepts_gzip(request):
+    elif page.gzipped is not None and accepts_gzip(request):
         response = HttpResponse(page.gzipped, content_type=page.content_type)
         response["Content-Encoding"] = "gzip"
     else:
@@ -358,14 +404,6 @@ def _answer(request: HttpRequest, page: Stored) -> HttpResponseBase:
     return response
 
 
-def _accepts_gzip(request: HttpRequest) -> bool:
-    accepted = request.META.get("HTTP_ACCEPT_ENCODING", "")
-    return any(
-        part.split(";")[0].strip() == "gzip" and "q=0" not in part.replace(" ", "").split(";")[1:]
-        for part in accepted.split(",")
-    )
-
-
 View = Callable[..., HttpResponseBase]
 
 
@@ -374,17 +412,20 @@ def public_page(
     *,
     session_of: Callable[[dict[str, Any]], int | None] = lambda kwargs: int(kwargs["pk"]),
     variant: Callable[[HttpRequest], str] = lambda request: "",
+    searched: Callable[[HttpRequest], str] = lambda request: "",
 ) -> Callable[[View], View]:
     """Serve the view's page to the public from the store while its session is unchanged.
 
     `session_of` finds the session from the URL's arguments (None: serve as usual);
-    `variant` is whatever else of the request the page depends on (a searched name), so
-    that each is stored apart. The view itself still decides who may see the page: only a
-    200 it gave an anonymous request is stored, so a private session is never stored and
-    always answers as the view says.
+    `variant` and `searched` are whatever else of the request the page depends on, so
+    that each is stored apart: `variant` a choice among few (a page of a long list, which
+    the view answers with a 200 only when that page exists), `searched` free text (a
+    name), whose pages stay in the process's memory. The view itself still decides who
+    may see the page: only a 200 it gave an anonymous request is stored, so a private
+    session is never stored and always answers as the view says.
     """
 
-    rule = _Rule(name, session_of, variant)
+    rule = _Rule(name, session_of, variant, searched)
 
     def decorate(view: View) -> View:
         @wraps(view)
@@ -417,6 +458,7 @@ class _Rule:
     name: str
     session_of: Callable[[dict[str, Any]], int | None]
     variant: Callable[[HttpRequest], str]
+    searched: Callable[[HttpRequest], str]
 
     def find(self, request: HttpRequest, kwargs: dict[str, Any]) -> tuple[str, str, bool] | None:
         """(key, current generation, whether it is shared) of the request's stored page;
@@ -427,10 +469,10 @@ class _Rule:
         current = generation(session_id) if session_id is not None else None
         if current is None:
             return None
-        chosen = self.variant(request)
-        which = hashlib.blake2b(chosen.encode(), digest_size=8).hexdigest()
+        chosen, searched = self.variant(request), self.searched(request)
+        which = hashlib.blake2b(f"{chosen}\0{searched}".encode(), digest_size=8).hexdigest()
         key = f"page:{self.name}:{session_id}:{which}:{'/'.join(map(str, kwargs.values()))}"
-        return key, current, not chosen
+        return key, current, not searched
 
 
 class StoredPageMiddleware:
@@ -487,9 +529,11 @@ def _keep_outer(request: HttpRequest, response: HttpResponseBase) -> None:
         return
     key, share = stored
     page = LOCAL.get(key)
+    if not isinstance(page, Stored):
+        return
     # Kept once; again only to trade a plain request's headers for an HTTPS one's (the
     # public's requests are HTTPS in production; a plain one then goes the full way).
-    if page is None or (page.outer is not None and (page.secure or not request.is_secure())):
+    if page.outer is not None and (page.secure or not request.is_secure()):
         return
     outer = tuple((h, v) for h, v in response.items() if h.lower() not in _OWN_HEADERS)
     page = replace(page, outer=outer, secure=request.is_secure())

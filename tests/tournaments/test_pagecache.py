@@ -240,6 +240,27 @@ def test_a_phone_that_asks_for_gzip_gets_the_same_page_gzipped(
     assert refused.content == plain.content
 
 
+def test_a_directors_page_rendered_for_them_is_gzipped_when_the_browser_asks(
+    make_session: Callable[..., Session], director: Any
+) -> None:
+    session = make_session(40)
+    directing = Client()
+    directing.force_login(director)
+    url = reverse("tournaments:manage", args=[session.pk])
+    plain = directing.get(url)
+    squeezed = directing.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    refused = directing.get(url, HTTP_ACCEPT_ENCODING="gzip;q=0, identity")
+    assert "Content-Encoding" not in plain
+    assert "Content-Encoding" not in refused
+    assert squeezed["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in squeezed["Vary"]
+    # The same page (each carries its own CSRF token, so compare what is not per request).
+    text = gzip.decompress(squeezed.content).decode()
+    assert session.name in text
+    assert "</html>" in text
+    assert len(squeezed.content) < len(plain.content) / 3
+
+
 def test_the_directors_pages_show_a_finished_game_on_the_next_request(
     mode: str, make_session: Callable[..., Session], director: Any
 ) -> None:

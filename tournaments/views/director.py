@@ -4,6 +4,8 @@ links. Each needs a signed-in director of the club; every write is one service c
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -11,9 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -29,6 +29,7 @@ from tournaments import (
 from tournaments.forms import AddPlayersForm, SessionForm
 from tournaments.models import Club, ScorerLink, Season, Session, Sitting, Table
 from tournaments.permissions import can_direct, live_links
+from tournaments.views import lists
 from tournaments.views.common import act, directed_session, to_int, use_time_zone
 
 
@@ -150,6 +151,10 @@ def _confirm(
     return render(request, "confirm.html", context)
 
 
+#: Tables of the movement preview on one page (100 players at tables of four, ~35 KiB).
+MOVEMENT_TABLES_PER_PAGE = 25
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def movement(request: HttpRequest, pk: int) -> HttpResponse:
@@ -169,25 +174,52 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
             f"Players moved. Sitting {number + 1} has started.",
         )
     try:
-        tables_html = pagecache.fragment(session.pk, "movement", lambda: _movement_html(sitting))
+        plan = pagecache.kept(session.pk, "movement", lambda: _movement_plan(sitting))
     except UserError as e:
         messages.error(request, e.message)
         return redirect("tournaments:manage", pk=session.pk)
-    # Our own template's output, escaped when it was rendered.
-    context = {"session": session, "sitting": sitting, "tables_html": mark_safe(tables_html)}
+    found = lists.listing(request, plan.tables, MOVEMENT_TABLES_PER_PAGE)
+    if found.elsewhere is not None:
+        return redirect(found.elsewhere)
+    context = {"session": session, "sitting": sitting, "plan": plan, "listing": found}
+    context.update(page=found.page, query=found.query)
     return render(request, "tournaments/movement.html", context)
 
 
-def _movement_html(sitting: Sitting) -> str:
-    """Every table's order and moves: built once per change of the session (250 tables
-    at 1,000 players); a sitting with games to play is refused, and nothing is kept."""
+@dataclass(frozen=True)
+class MovementPlan:
+    """The movement preview of a whole sitting, kept once per change of the session (250
+    tables at 1,000 players) and shown a page of tables at a time."""
+
+    tables: tuple[lists.Row, ...]  # in table order, found by their players' names
+    players: int
+    up: int
+    down: int
+    stay: int
+
+
+def _movement_plan(sitting: Sitting) -> MovementPlan:
+    """Every table's order and moves; a sitting with games to play is refused, and
+    nothing is kept."""
     preview = movements.movement_preview(sitting=sitting)
     moves = {m.player: m for m in preview.moves}
     tables = [
-        (table, [(p, moves[p.player], preview.names[p.player]) for p in placings])
+        (table.rank, [(p, moves[p.player], preview.names[p.player]) for p in placings])
         for table, placings in preview.tables
     ]
-    return render_to_string("tournaments/_movement_tables.html", {"tables": tables})
+    directions = Counter(m.direction for m in preview.moves)
+    return MovementPlan(
+        tables=lists.render_rows(
+            "tournaments/_movement_table.html",
+            tables,
+            lambda table: [name for _, _, name in table[1]],
+            {},
+        ),
+        players=len(moves),
+        up=directions["up"],
+        down=directions["down"],
+        stay=directions["stay"],
+    )
 
 
 @login_required

@@ -7,16 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import condition
 
 from tournaments import club_selectors, pagecache, selectors
 from tournaments.models import BigLoserAward, Club, Season, Session, Sitting
 from tournaments.permissions import actor_from_request, can_direct, visible_sessions
+from tournaments.views import lists
 from tournaments.views.common import live_version, public_session, use_time_zone
 
 
@@ -39,7 +38,7 @@ def _searched(request: HttpRequest) -> str:
 # The public's copy of these pages is built once per change of the session and then
 # served as stored bytes (tournaments/pagecache.py): the crowd after a movement costs
 # one cache read a request, not a rendering.
-@pagecache.public_page("session", variant=_searched)
+@pagecache.public_page("session", searched=_searched)
 def session_public(request: HttpRequest, pk: int) -> HttpResponse:
     """All tables of the current sitting, and "find my table" by name."""
     session = public_session(request, pk)
@@ -50,7 +49,7 @@ def session_public(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/session_public.html", context)
 
 
-@pagecache.public_page("found", variant=_searched)
+@pagecache.public_page("found", searched=_searched)
 @condition(etag_func=lambda request, pk: live_version(public_session(request, pk)))
 def session_found(request: HttpRequest, pk: int) -> HttpResponse:
     """ "Find my table"'s answer alone, for the page's poll (static/live.js): a 304 while
@@ -83,32 +82,37 @@ def _board_context(session: Session, sitting: Sitting | None, query: str) -> dic
     }
 
 
-@pagecache.public_page("standings")
+#: Rows of the standings on one page: 100 rows are about 30 KiB.
+STANDINGS_PER_PAGE = 100
+
+
+@pagecache.public_page("standings", variant=lists.asked_page, searched=lists.searched)
 def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
+    """The session's standings, a page of 100 at a time, searchable by name."""
     session = public_session(request, pk)
-    return render(
-        request,
-        "tournaments/standings.html",
-        {"session": session, "table": standings_table(session, pagecache.page_etag(request))},
+    rows = pagecache.kept(
+        session.pk,
+        "standings",
+        lambda: _standings_rows(session),
+        current=pagecache.page_etag(request),
     )
+    found = lists.listing(request, rows, STANDINGS_PER_PAGE)
+    if found.elsewhere is not None:
+        return redirect(found.elsewhere)
+    context = {"session": session, "listing": found, "page": found.page, "query": found.query}
+    return render(request, "tournaments/standings.html", context)
 
 
-def standings_table(session: Session, current: str | None = None) -> SafeString:
-    """The standings' table, built once per change of the session for everyone who sees
-    it (a director's page too): 1,000 rows cost more to render than to store."""
-
-    def build() -> str:
-        return render_to_string(
-            "tournaments/_standings_table.html",
-            {
-                "rows": selectors.session_standings(session),
-                # One URL reversed, the player's id filled in per row.
-                "player_url": reverse("ratings:player", args=[0]).replace("/0/", "/{}/"),
-            },
-        )
-
-    # Our own template's output, escaped when it was rendered.
-    return mark_safe(pagecache.fragment(session.pk, "standings", build, current=current))
+def _standings_rows(session: Session) -> tuple[lists.Row, ...]:
+    """Every row of the standings, rendered once per change of the session for everyone
+    who sees them (a director too): 1,000 rows cost more to render than to store."""
+    return lists.render_rows(
+        "tournaments/_standings_row.html",
+        selectors.session_standings(session),
+        lambda row: (row.name,),
+        # One URL reversed, the player's id filled in per row.
+        {"player_url": reverse("ratings:player", args=[0]).replace("/0/", "/{}/")},
+    )
 
 
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
