@@ -351,23 +351,43 @@ class Venue:
 
 
 @contextlib.contextmanager
-def run_venue(home: Path, **env: str) -> Iterator[Venue]:
-    """The venue launcher on a port of its own, once its lobby answers; stopped at the
-    end if the test has not stopped it. `env`: WEB_CONCURRENCY, HUCKLEY_BACKUP_INTERVAL..."""
-    (port,) = free_ports(1)
-    full_env = venue_env(home, port, **env)
+def serving(
+    command: list[str],
+    env: dict[str, str],
+    ready_url: str,
+    *,
+    timeout: float = 60,
+    stop_signal: int = signal.SIGTERM,
+) -> Iterator[subprocess.Popen[str]]:
+    """`command` in a process group of its own with its output in a pipe, once
+    `ready_url` answers; stopped with `stop_signal` at the end if it still runs."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "huckley.venue"],
+        command,
         cwd=REPO,
-        env=full_env,
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,
     )
-    served = Venue(url=f"http://127.0.0.1:{port}", home=home, env=full_env, process=process)
+
+    def output() -> str:
+        return stop_and_read(process, sig=stop_signal)
+
     try:
-        wait_until_answering(f"{served.url}/lobby/", process, served.stop, timeout=90)
-        yield served
+        wait_until_answering(ready_url, process, output, timeout)
+        yield process
     finally:
-        served.stop()
+        stop_group(process, timeout=15, sig=stop_signal)
+
+
+@contextlib.contextmanager
+def run_venue(home: Path, **env: str) -> Iterator[Venue]:
+    """The venue launcher on a port of its own, once its lobby answers; stopped at the
+    end if the test has not stopped it. `env`: WEB_CONCURRENCY, HUCKLEY_BACKUP_INTERVAL..."""
+    (port,) = free_ports(1)
+    full_env = venue_env(home, port, **env)
+    url = f"http://127.0.0.1:{port}"
+    launcher = [sys.executable, "-m", "huckley.venue"]
+    with serving(launcher, full_env, f"{url}/lobby/", timeout=90) as process:
+        yield Venue(url=url, home=home, env=full_env, process=process)

@@ -32,7 +32,7 @@ from django.db import connection
 
 import engine
 from huckley.venue import _server_command
-from tests.servers import free_ports, stop_and_read, stop_group, venue_env, wait_until_answering
+from tests.servers import free_ports, serving, venue_env
 
 ROOT = Path(__file__).resolve().parents[2]
 SCORERS = 20
@@ -92,21 +92,11 @@ def venue(
     )
     assert setup.returncode == 0, setup.stderr
     links = json.loads(setup.stdout.strip().splitlines()[-1])
-    server = subprocess.Popen(
-        _server_command(port, workers=3),
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
     base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_answering(f"{base}/api/rules/", server, lambda: stop_and_read(server))
+    server = _server_command(port, workers=3)
+    # SIGINT: gunicorn's quick shutdown, the test is over.
+    with serving(server, env, f"{base}/api/rules/", stop_signal=signal.SIGINT):
         yield base, database, links
-    finally:
-        stop_group(server, timeout=15, sig=signal.SIGINT)  # quick shutdown: the test is over
 
 
 class Scorer:
