@@ -22,6 +22,7 @@ from tests.tournaments.test_roles import first_round, signed_in
 from tournaments import card_selectors, movements, services, table_links
 from tournaments.models import ClubTableCard, ScorerLink, Session, Table, TableCard
 from tournaments.simulation import finish_sitting_unplayed as fake_results
+from tournaments.views import cards as cards_view
 
 pytestmark = pytest.mark.django_db
 
@@ -396,3 +397,30 @@ def test_opening_a_card_takes_a_fixed_number_of_queries(
         with django_assert_max_num_queries(limit):
             response = Client().get(url)
         assert response.status_code in (200, 302), url
+
+
+def test_a_big_sessions_cards_are_shown_a_page_at_a_time_and_not_listed_on_its_manage_page(
+    make_session: Callable[..., Session], director: Any, django_assert_max_num_queries: Any
+) -> None:
+    big = make_session(128)  # 32 tables: more than the manage page lists
+    page = signed_in(director)
+    manage = page.get(reverse("tournaments:manage", args=[big.pk])).content.decode()
+    assert "32 cards, one per table" in manage
+    assert card_url(big, 1) not in manage
+    url = reverse("tournaments:session_cards", args=[big.pk])
+    with django_assert_max_num_queries(12):
+        first = page.get(url).content.decode()
+    assert first.count("<svg") == cards_view.CARDS_PER_PAGE
+    assert card_url(big, 1) in first
+    assert card_url(big, 25) not in first
+    assert "Tables 1\N{EN DASH}24 of 32" in first
+    second = page.get(url, {"page": "2"}).content.decode()
+    assert second.count("<svg") == 32 - cards_view.CARDS_PER_PAGE
+    assert card_url(big, 25) in second
+    assert card_url(big, 32) in second
+    assert "Replace the card of table 32…" in second
+    # Any other page value is shown as Django's get_page shows it: never an error.
+    for asked, shown in (("x", 1), ("", 1), ("0", 2), ("99", 2), ("9" * 500, 2)):
+        answer = page.get(url, {"page": asked})
+        assert answer.status_code == 200, asked
+        assert f"Tables {1 if shown == 1 else 25}\N{EN DASH}" in answer.content.decode(), asked

@@ -7,6 +7,7 @@ of `tournaments.table_links` and asks for confirmation first. Opening a card is
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -24,6 +25,10 @@ def _with_qr(request: HttpRequest, cards: list[CardLink]) -> list[tuple[CardLink
     return [(c, url, qr_svg(url)) for c, url in zip(cards, urls, strict=True)]
 
 
+#: Cards (each with its QR code) on one page of a session's cards.
+CARDS_PER_PAGE = 24
+
+
 def _cards_text(count: str) -> str:
     return "1 new table card" if count.strip() == "1" else f"{count} new table cards"
 
@@ -32,8 +37,11 @@ def _cards_text(count: str) -> str:
 def session_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """The session's table cards, each with its QR code: to show on a phone or print."""
     session = directed_session(request, pk)
-    cards = _with_qr(request, card_selectors.table_cards(session))
-    context = {"session": session, "cards": cards}
+    # A page of cards at a time: 250 QR codes at once are megabytes and seconds.
+    page = Paginator(card_selectors.table_cards(session), CARDS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    context = {"session": session, "cards": _with_qr(request, list(page)), "page": page}
     return render(request, "tournaments/table_cards.html", context)
 
 

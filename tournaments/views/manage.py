@@ -46,7 +46,7 @@ def _manage_context(session: Session, player_query: str = "") -> dict[str, Any]:
     undo_refusal = movements.movement_undo_refusal(session, sitting)
     context: dict[str, Any] = {
         "session": session,
-        "cards": _cards(session) if sitting else [],
+        "cards": _cards(session) if sitting else {"count": 0, "rows": []},
         "sitting": sitting,
         "seeding_choices": Session.Seeding.choices,
         # The service's own rule: the page offers the undo exactly when it would succeed.
@@ -102,14 +102,21 @@ def _running_parts(session: Session, sitting: Sitting, player_query: str) -> dic
     }
 
 
-def _cards(session: Session) -> list[tuple[card_selectors.CardLink, str]]:
-    """Each live card with its Replace link: one URL reversed, not one per card (a
-    `{% url %}` per row was a third of the page's time at 250 tables)."""
+#: Up to this many tables the manage page lists every card with its Replace link; beyond,
+#: it points to the cards' own pages (`cards.session_cards`, a page of cards at a time).
+CARDS_LISTED = 30
+
+
+def _cards(session: Session) -> dict[str, Any]:
+    """How many live cards the session has and, when few enough to list here, each with
+    its Replace link: one URL reversed, not one per card."""
+    found = card_selectors.table_cards(session)
+    if len(found) > CARDS_LISTED:
+        return {"count": len(found), "rows": []}
     replace = reverse("tournaments:table_card_replace", args=[session.pk, 0])
     before, after = replace.rsplit("/0/", 1)
-    return [
-        (card, f"{before}/{card.number}/{after}") for card in card_selectors.table_cards(session)
-    ]
+    rows = [(card, f"{before}/{card.number}/{after}") for card in found]
+    return {"count": len(found), "rows": rows}
 
 
 def _entries(session: Session) -> Any:
