@@ -9,9 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from tests.browser.checks import axe_problems, overflow
 from tests.browser.conftest import PHONE
 from tournaments import selectors
 from tournaments.models import Seating, Session
@@ -19,22 +19,11 @@ from tournaments.simulation import finish_sitting_unplayed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE = Axe()
-
 
 def fits_and_passes_axe(page: Page, shot: Callable[[Page, str], Any], name: str) -> None:
-    width = page.evaluate(
-        "[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"
-    )
-    assert width[0] <= width[1], f"{name}: {width[0]}px > {width[1]}px"
+    assert overflow(page) is None, name
     shot(page, f"long-lists-{name}")
-    violations = AXE.run(page).response["violations"]
-    bad = [
-        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
-        for v in violations
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert bad == [], f"{name}: {bad}"
+    assert axe_problems(page) == [], name
 
 
 def first_rank(page: Page) -> str:

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 import zxingcpp
-from axe_playwright_python.sync_playwright import Axe
 from PIL import Image
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Round
+from tests.browser.checks import axe_problems, overflow
 from tournaments import card_selectors, movements, services, table_links
 from tournaments.models import Player, Session, Table, TableCard
 from tournaments.simulation import play_game
@@ -26,7 +26,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-AXE = Axe()
 
 
 def check_page(page: Page, shot: Callable[[Page, str], Any], name: str) -> None:
@@ -34,19 +33,10 @@ def check_page(page: Page, shot: Callable[[Page, str], Any], name: str) -> None:
     serious or critical violation (run once: the rules do not depend on the width)."""
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
-        overflow = page.evaluate(
-            "[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"
-        )
-        assert overflow[0] <= overflow[1], f"{name} at {label}: {overflow[0]}px > {overflow[1]}px"
+        assert overflow(page) is None, f"{name} at {label}"
         shot(page, f"cards-{name}-{label}")
     page.set_viewport_size(PHONE)
-    violations = AXE.run(page).response["violations"]
-    bad = [
-        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
-        for v in violations
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert bad == [], f"{name}: {bad}"
+    assert axe_problems(page) == [], name
 
 
 def enter_round(page: Page, tricks: dict[str, int]) -> None:
