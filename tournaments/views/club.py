@@ -22,6 +22,7 @@ from huckley.errors import UserError
 from tournaments import club_selectors, club_services
 from tournaments.forms import InviteForm, PlayerNameForm, SeasonForm, TimeZoneForm
 from tournaments.models import Club, Player, Season, Session
+from tournaments.views import lists
 from tournaments.views.common import directed_club, run, to_int
 
 PER_PAGE = 50
@@ -131,7 +132,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"{player.name} added.")
             return redirect(_url("club_player", club, player.pk))
-    query = request.GET.get("q", "").strip()[:60]
+    query = lists.searched(request)
     page = Paginator(club_selectors.club_players(club.pk, query), PER_PAGE).get_page(
         request.GET.get("page")
     )

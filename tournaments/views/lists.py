@@ -18,7 +18,8 @@ from django.template.loader import get_template
 
 T = TypeVar("T")
 
-#: The longest name searched for (as on the club's players page).
+#: The longest text searched for by name (a player's name is at most 60 characters):
+#: the long lists, the club's players and the manage page's roster.
 QUERY_LENGTH = 60
 
 

@@ -25,13 +25,14 @@ from huckley.errors import UserError
 from tournaments import card_selectors, movements, pagecache, selectors, services, timer
 from tournaments.forms import AddPlayersForm
 from tournaments.models import Session, SessionPlayer, Sitting
+from tournaments.views import lists
 from tournaments.views.common import directed_session
 
 
 @login_required
 def session_manage(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
-    context = _manage_context(session, request.GET.get("player", "").strip()[:60])
+    context = _manage_context(session, request.GET.get("player", "").strip()[: lists.QUERY_LENGTH])
     return render(request, "tournaments/manage.html", context)
 
 
