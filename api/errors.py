@@ -18,7 +18,7 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from huckley.errors import UserError
+from common.errors import UserError
 
 
 class StateConflict(Exception):

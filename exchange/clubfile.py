@@ -28,7 +28,7 @@ from django.core.management.color import no_style
 from django.db import connection, models, transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
-from huckley.errors import UserError
+from common.errors import UserError
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.models import (
     BigLoserAward,

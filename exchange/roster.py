@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
-from huckley.errors import UserError
+from common.errors import UserError
 
 MAX_BYTES = 1024 * 1024
 MAX_ROWS = 5000

@@ -19,8 +19,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils.translation import ngettext
 
+from common.errors import ConflictError, UserError
 from exchange.roster import RosterRow, parse_roster
-from huckley.errors import ConflictError, UserError
 from tournaments.models import Club, Player
 
 User = AbstractBaseUser | AnonymousUser | None

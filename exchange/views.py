@@ -19,8 +19,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from common.errors import ConflictError, UserError
 from exchange import roster, services
-from huckley.errors import ConflictError, UserError
 from tournaments.models import Club
 from tournaments.permissions import can_direct
 

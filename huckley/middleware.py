@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from huckley.errors import UserError
+from common.errors import UserError
 
 
 class UserErrorMiddleware:

@@ -69,7 +69,7 @@ if PRODUCTION and VENUE:
 DEBUG = envbool("DEBUG", "false" if PRODUCTION or VENUE else "true")
 VAR_DIR = Path(os.getenv("HUCKLEY_VAR_DIR", str(BASE_DIR / "var")))
 
-# Venue backups (`huckley.backups`, docs/operations.md): a copy of the database after
+# Venue backups (`common.backups`, docs/operations.md): a copy of the database after
 # every session start, movement and finish, and every HUCKLEY_BACKUP_INTERVAL seconds
 # while the venue runs, the last HUCKLEY_BACKUP_KEEP of them kept. On in venue mode only.
 HUCKLEY_BACKUPS = envbool("HUCKLEY_BACKUPS", "true" if VENUE else "false")
@@ -120,15 +120,15 @@ MIDDLEWARE = [
     # First, so that everything after it sees the real client address.
     "huckley.proxies.TrustedProxyMiddleware",
     # Next, so that a request whose database connection was lost midway runs again
-    # through everything after it (huckley/retry.py says when that is safe).
-    "huckley.retry.LostConnectionRetryMiddleware",
+    # through everything after it (common/retry.py says when that is safe).
+    "common.retry.LostConnectionRetryMiddleware",
     # Then the public's stored pages, before the costly middleware below: the same bytes
     # and headers as the full path (tournaments/pagecache.py). After the retry, whose
     # rerun covers the generation's read from the database on a laptop.
     "tournaments.pagecache.StoredPageMiddleware",
     # Compresses what the rest renders per request (the stored pages above come
     # compressed already); before anything below that reads or writes the body.
-    "huckley.compress.GZipMiddleware",
+    "common.compress.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -263,7 +263,7 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
-# Queuing a task gives up fast when the broker is unreachable; `huckley.celery.enqueue`
+# Queuing a task gives up fast when the broker is unreachable; `common.tasks.enqueue`
 # then does the work in the request instead, so it is never lost.
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT

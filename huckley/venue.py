@@ -3,7 +3,7 @@
 `make venue` runs `python -m huckley.venue`, which migrates, collects the static files,
 prints the address phones should open (with a QR code in the terminal) and where the
 backups go, and then runs the production server (gunicorn, or waitress on Windows where
-gunicorn cannot run) with the backup timer beside it (`huckley.backups`): a backup as
+gunicorn cannot run) with the backup timer beside it (`common.backups`): a backup as
 the venue starts, every few minutes while it runs, and once the server has stopped.
 The lobby page (`/lobby/`) shows the same address and QR code on the laptop's screen.
 """
@@ -26,8 +26,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from huckley import backups
-from huckley.qr import qr_svg
+from common import backups
+from common.qr import qr_svg
 
 
 def _usable(address: str) -> bool:

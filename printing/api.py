@@ -22,7 +22,7 @@ from api import selectors as api_selectors
 from api.permissions import Need, Target
 from api.schema import F, doc
 from api.views.base import ApiView
-from huckley.errors import UserError
+from common.errors import UserError
 from printing import pdf, services, sheets
 from tournaments.models import Club, Season, Session
 

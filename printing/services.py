@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from huckley.errors import UserError
+from common.errors import UserError
 from tournaments.models import Club
 from tournaments.permissions import User
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import engine
-from huckley.errors import UserError
+from common.errors import UserError
 from scoring.games import PrintColumn, family_for
 from scoring.models import Game
 from tournaments import card_selectors, club_selectors, selectors

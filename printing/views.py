@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
-from huckley.errors import UserError
+from common.errors import UserError
 from printing import services
 from tournaments.models import Club
 from tournaments.permissions import can_direct

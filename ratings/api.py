@@ -13,7 +13,7 @@ from api.permissions import Need
 from api.schema import doc
 from api.serializers import Data, many_data
 from api.views.clubs import ClubView
-from huckley.errors import UserError
+from common.errors import UserError
 from ratings import selectors
 from tournaments import format as fmt
 from tournaments.models import Club

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.dispatch import receiver
 
-from huckley.celery import enqueue_on_commit
+from common.tasks import enqueue_on_commit
 from scoring.signals import game_result_changed
 
 

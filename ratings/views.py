@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from huckley.errors import UserError
+from common.errors import UserError
 from ratings import selectors
 from ratings.chart import ChartPoint, line_chart
 from tournaments.models import Club, Player, rules_choices

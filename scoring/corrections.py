@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from huckley.errors import ConflictError, UserError
+from common.errors import ConflictError, UserError
 from scoring import services
 from scoring.models import Game, Round, RoundChange
 from tournaments.permissions import can_direct

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 
 import engine
-from huckley.errors import ConflictError, UserError
+from common.errors import ConflictError, UserError
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from scoring.signals import game_result_changed
 from tournaments.format import make_rng

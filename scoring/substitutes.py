@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from huckley.errors import UserError
+from common.errors import UserError
 from scoring.models import Game, GamePlayer, PendingRound, Round
 from scoring.services import game_check
 from tournaments.models import Player, Session

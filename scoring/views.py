@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from huckley.errors import UserError
-from huckley.retry import repeatable
+from common.errors import UserError
+from common.retry import repeatable
 from scoring import corrections, pages, services
 from scoring.games import RoundForm, family_for
 from scoring.models import Game, Round, RoundChange

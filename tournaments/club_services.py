@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from huckley.errors import ConflictError, UserError
+from common.errors import ConflictError, UserError
 from scoring.models import GamePlayer
 from tournaments import tasks
 from tournaments.models import (

@@ -22,8 +22,8 @@ from django.db import transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
-from huckley.backups import backup_on_commit
-from huckley.errors import ConflictError, UserError
+from common.backups import backup_on_commit
+from common.errors import ConflictError, UserError
 from scoring import services as scoring
 from scoring import substitutes
 from scoring.models import Game

@@ -7,7 +7,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from huckley.errors import UserError
+from common.errors import UserError
 
 #: Unicode categories a name may not contain: control characters (a bell, an escape),
 #: format characters (bidi overrides such as U+202E that turn the text around it, and

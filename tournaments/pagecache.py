@@ -82,7 +82,7 @@ from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 
-from huckley.compress import GZIP_FROM, accepts_gzip
+from common.compress import GZIP_FROM, accepts_gzip
 
 #: Seconds a generation counter lives in a shared cache without a write: only the net for
 #: a bump that was lost; every change moves the counter at once.

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
-from huckley.errors import ConflictError
+from common.errors import ConflictError
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments.models import (

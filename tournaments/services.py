@@ -32,9 +32,9 @@ from django.db.models import Max
 from django.utils import timezone
 
 import engine
-from huckley.backups import backup_on_commit
-from huckley.celery import enqueue_on_commit
-from huckley.errors import ConflictError, UserError
+from common.backups import backup_on_commit
+from common.errors import ConflictError, UserError
+from common.tasks import enqueue_on_commit
 from ratings import selectors as rating_selectors
 from scoring import services as scoring
 from scoring.models import Game

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from huckley.errors import ConflictError, NotFoundError, UserError
+from common.errors import ConflictError, NotFoundError, UserError
 from tournaments.models import Club, ClubTableCard, ScorerLink, Session, Table, TableCard
 from tournaments.permissions import User, account
 

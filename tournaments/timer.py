@@ -19,7 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from huckley.errors import ConflictError, UserError
+from common.errors import ConflictError, UserError
 from tournaments import selectors, services
 from tournaments.models import Session, Sitting
 from tournaments.permissions import User, can_direct

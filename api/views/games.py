@@ -37,7 +37,7 @@ from api.serializers.corrections import (
     impact_data,
 )
 from api.views.base import ApiView
-from huckley.errors import ConflictError, UserError
+from common.errors import ConflictError, UserError
 from scoring import services as scoring
 from scoring.corrections import correction_preview, round_change_restore
 from scoring.models import Game, PendingRound, RoundChange
@@ -128,7 +128,7 @@ class RoundNumberSerializer(Input):
 
 
 class GameRounds(GameView):
-    # A retry after a lost database connection (huckley/retry.py) may run a round entry
+    # A retry after a lost database connection (common/retry.py) may run a round entry
     # that had committed again: it finds the round stored and answers 409 with the game.
     repeatable = True
 

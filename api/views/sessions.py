@@ -31,7 +31,7 @@ from api.serializers.sessions import (
     sitting_detail,
 )
 from api.views.base import ApiView
-from huckley.errors import UserError
+from common.errors import UserError
 from tournaments import movements, selectors, services
 from tournaments.models import Club, Season, Session
 from tournaments.permissions import visible_sessions

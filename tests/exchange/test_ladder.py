@@ -13,8 +13,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from common.errors import UserError
 from exchange import services
-from huckley.errors import UserError
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
 from tournaments import club_selectors
 from tournaments.models import BigLoserAward, Club, Season, Session, SessionStanding

@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from common.errors import ConflictError, UserError
 from exchange import roster, services, views
-from huckley.errors import ConflictError, UserError
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments.models import Club, Player
 

@@ -2,7 +2,7 @@
 enter rounds and players read pages through gunicorn, the app's own backends are
 terminated again and again (`pg_terminate_backend`). No request answers a 5xx, nothing
 is half-written or written twice, and the next request works without a restart
-(`huckley.retry` runs a request again on a new connection when that is safe)."""
+(`common.retry` runs a request again on a new connection when that is safe)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 from rest_framework.settings import api_settings
 
-from huckley.errors import UserError
+from common.errors import UserError
 from huckley.proxies import parse_networks, resolve
 from scoring.models import Game, Round, RoundChange
 from tests.api.conftest import first_round, token_client

@@ -17,7 +17,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from huckley import backups, venue
+from common import backups
+from huckley import venue
 from tests.huckley.test_settings import run_settings
 from tests.servers import Venue, run_venue
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from huckley.errors import UserError
+from common.errors import UserError
 from ratings.models import Rating
 from tests.factories import UserFactory
 from tournaments import services

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from huckley.errors import UserError
+from common.errors import UserError
 from scoring import corrections, services
 from scoring.models import Game, Round, RoundChange
 from tests.factories import UserFactory

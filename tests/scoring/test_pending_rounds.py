@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from huckley.errors import UserError
+from common.errors import UserError
 from scoring import services
 from scoring.models import Game, PendingRound, Round, RoundChange
 from tests.scoring.helpers import MakeSession, scorer, split, top_game

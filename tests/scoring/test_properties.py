@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from huckley.errors import UserError
+from common.errors import UserError
 from scoring import services
 from scoring.models import Game, RoundChange
 from tests.scoring.helpers import MakeSession, top_game

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import engine
-from huckley.errors import ConflictError, UserError
+from common.errors import ConflictError, UserError
 from scoring import services
 from scoring.models import Game, Round, RoundChange
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from huckley.errors import ConflictError, UserError
+from common.errors import ConflictError, UserError
 from scoring import services
 from scoring.models import Game, Round
 from tests.scoring.helpers import (

@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from huckley.errors import UserError
+from common.errors import UserError
 from scoring.models import GamePlayer
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory, SessionFactory, UserFactory
 from tests.snapshots import db_snapshot

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from huckley.errors import ConflictError, UserError
+from common.errors import ConflictError, UserError
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments import movements

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from huckley.errors import UserError
+from common.errors import UserError
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments import movements, selectors, services

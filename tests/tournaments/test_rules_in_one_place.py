@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from huckley.errors import UserError
+from common.errors import UserError
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import token_client

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from huckley.errors import ConflictError, UserError
+from common.errors import ConflictError, UserError
 from scoring import services as scoring
 from scoring.models import Game
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from huckley.errors import ConflictError, UserError
+from common.errors import ConflictError, UserError
 from scoring.models import Game
 from tests.factories import SeasonFactory
 from tournaments import services

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from huckley.errors import UserError
+from common.errors import UserError
 from scoring.models import Game, PendingRound, Round
 from tests.factories import ClubFactory, TableCardFactory, UserFactory
 from tests.snapshots import changed_tables, db_snapshot

@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from huckley.qr import qr_svg
+from common.qr import qr_svg
 from tournaments import card_selectors, table_links
 from tournaments.card_selectors import CardLink
 from tournaments.views.common import directed_club, directed_session, run, to_int

@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from huckley.errors import UserError
+from common.errors import UserError
 from tournaments import club_selectors, club_services
 from tournaments.forms import InviteForm, PlayerNameForm, SeasonForm, TimeZoneForm
 from tournaments.models import Club, Player, Season, Session

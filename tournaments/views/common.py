@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 
-from huckley.errors import UserError
+from common.errors import UserError
 from tournaments.models import Club, Session
 from tournaments.permissions import actor_from_request, can_direct, can_view_session
 

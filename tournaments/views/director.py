@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from huckley.errors import UserError
-from huckley.qr import qr_svg
+from common.errors import UserError
+from common.qr import qr_svg
 from tournaments import (
     movements,
     pagecache,

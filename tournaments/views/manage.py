@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from huckley.errors import UserError
+from common.errors import UserError
 from tournaments import card_selectors, movements, pagecache, selectors, services, timer
 from tournaments.forms import AddPlayersForm
 from tournaments.models import Session, SessionPlayer, Sitting

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from huckley.errors import UserError
+from common.errors import UserError
 from tournaments import card_selectors, table_links
 from tournaments.models import ClubTableCard, ScorerLink, TableCard
 from tournaments.permissions import SESSION_KEY, live_links

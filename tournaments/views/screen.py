@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import condition
 
-from huckley.errors import UserError
+from common.errors import UserError
 from tournaments import format as fmt
 from tournaments import movements, pagecache, selectors, timer
 from tournaments.models import Session

@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_POST
 
-from huckley.errors import UserError
+from common.errors import UserError
 from tournaments import timer
 from tournaments.views.common import act, directed_session
 

@@ -10,8 +10,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import IntegrityError
 
+from common.errors import UserError
 from exchange.clubfile import club_import
-from huckley.errors import UserError
 
 
 class Command(BaseCommand):

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 from django.utils.text import slugify
 
-from huckley.errors import UserError
+from common.errors import UserError
 from tournaments import format as fmt
 from tournaments import selectors
 from tournaments.models import Club

@@ -21,8 +21,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from huckley import backups, restore
-from huckley.backups import BackupError
+from common import backups, restore
+from common.backups import BackupError
 from scoring.models import Round
 from tournaments import selectors
 from tournaments.models import Club, Session, Sitting

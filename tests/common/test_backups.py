@@ -23,7 +23,7 @@ from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from huckley import backups
+from common import backups
 from tests.huckley.test_settings import run_settings
 from tournaments import movements, services
 from tournaments.simulation import play_sitting
@@ -102,7 +102,7 @@ play_game(game, seed=5, rounds=1, user=get_user_model().objects.get(username="de
 game.refresh_from_db()
 # A backup as an older Huckley, one migration behind, would have written it.
 from django.core.management import call_command
-from huckley import backups
+from common import backups
 call_command("migrate", "api", "zero", verbosity=0)
 older = str(backups.take("older-huckley"))
 call_command("migrate", verbosity=0)

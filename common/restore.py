@@ -1,4 +1,4 @@
-"""Putting a venue backup (`huckley.backups`) back into the configured database, for
+"""Putting a venue backup (`common.backups`) back into the configured database, for
 `manage.py restore FILE` (`tournaments/management/commands/restore.py`, which checks the
 file and the target first and says what it restored).
 
@@ -16,8 +16,8 @@ from pathlib import Path
 from django.db import connections
 from django.db.migrations.loader import MigrationLoader
 
-from huckley import backups
-from huckley.backups import BackupError
+from common import backups
+from common.backups import BackupError
 
 # The rows that make a database worth keeping: refusing to replace them needs --force.
 HELD = {"tournaments_club": "club", "tournaments_session": "session", "auth_user": "account"}

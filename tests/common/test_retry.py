@@ -1,4 +1,4 @@
-"""When `huckley.retry` may run a request again after its database connection was lost:
+"""When `common.retry` may run a request again after its database connection was lost:
 the bookkeeping of what may have committed, on real queries (the fault itself is
 injected for real in test_connection_loss.py)."""
 
@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, transaction
 from django.test import RequestFactory
 
-from huckley import retry
+from common import retry
 from tournaments.models import Club
 
 

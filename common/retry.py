@@ -185,7 +185,7 @@ def _may_run_again(request: HttpRequest, watch: _Watch, body: bytes | None) -> b
 
 def _answer(request: HttpRequest, code: str, message: str) -> HttpResponse:
     # The API's error shape (docs/api.md) and the pages' error page, with no import of
-    # either: this module sits at the bottom of the layers, beside huckley.errors.
+    # either: this module sits at the bottom of the layers, beside common.errors.
     error = {"code": code, "message": message}
     if request.path.startswith("/api/"):
         response: HttpResponse = JsonResponse(error, status=503)
