@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
-from django.urls import include, path, re_path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import cards, clubs, games, misc, sessions, sittings, tables, timer
+from api.views import (
+    cards,
+    clubs,
+    exchange,
+    games,
+    misc,
+    printing,
+    ratings,
+    sessions,
+    sittings,
+    tables,
+    timer,
+)
 from api.views.docs import SwaggerDocs
 from api.views.errors import not_found
 
@@ -23,7 +35,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/players/", clubs.ClubPlayers.as_view(), name="club_players"),
     path("clubs/<slug:slug>/sessions/", sessions.ClubSessions.as_view(), name="club_sessions"),
     path("clubs/<slug:slug>/table-cards/", cards.ClubTableCards.as_view(), name="club_table_cards"),
-    path("", include("ratings.api_urls")),
+    path("clubs/<slug:slug>/ratings/", ratings.ClubRatings.as_view(), name="club_ratings"),
     path(
         "seasons/<int:season_id>/standings/",
         clubs.SeasonStandings.as_view(),
@@ -103,8 +115,62 @@ urlpatterns = [
         name="game_change_restore",
     ),
     path("games/<int:game_id>/pending/", games.GamePending.as_view(), name="game_pending"),
-    path("", include("exchange.api_urls")),
-    path("", include("printing.api_urls")),
+    # Import and export (docs/api.md)
+    path(
+        "sessions/<int:session_id>/export.json",
+        exchange.SessionExportJson.as_view(),
+        name="session_export_json",
+    ),
+    path(
+        "sessions/<int:session_id>/export.csv",
+        exchange.SessionExportCsv.as_view(),
+        name="session_export_csv",
+    ),
+    path(
+        "seasons/<int:season_id>/standings.csv",
+        exchange.SeasonLadderCsv.as_view(),
+        name="season_standings_csv",
+    ),
+    path(
+        "clubs/<slug:slug>/export.json", exchange.ClubExportJson.as_view(), name="club_export_json"
+    ),
+    path("clubs/<slug:slug>/roster-import/", exchange.RosterImport.as_view(), name="roster_import"),
+    # The printed sheets (docs/api.md, Printing)
+    path(
+        "sessions/<int:session_id>/print/table-cards.pdf",
+        printing.TableCards.as_view(),
+        name="print_table_cards",
+    ),
+    path(
+        "sessions/<int:session_id>/print/score-sheets.pdf",
+        printing.ScoreSheets.as_view(),
+        name="print_score_sheets",
+    ),
+    path(
+        "sessions/<int:session_id>/print/assignments.pdf",
+        printing.Assignments.as_view(),
+        name="print_assignments",
+    ),
+    path(
+        "sessions/<int:session_id>/print/standings.pdf",
+        printing.Standings.as_view(),
+        name="print_standings",
+    ),
+    path(
+        "sessions/<int:session_id>/print/<str:sheet>.pdf",
+        printing.UnknownSheet.as_view(),
+        name="print_unknown",
+    ),
+    path(
+        "seasons/<int:season_id>/print/standings.pdf",
+        printing.SeasonStandings.as_view(),
+        name="print_season_standings",
+    ),
+    path(
+        "clubs/<slug:slug>/print/table-cards.pdf",
+        printing.ClubTableCards.as_view(),
+        name="print_club_table_cards",
+    ),
     # Any other path, newlines included (a plain `.` would leave them to the HTML 404).
     re_path(r"^[\s\S]*$", not_found, name="not_found"),
 ]

@@ -62,9 +62,9 @@ def build(tables: int) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from tournaments import services, table_links
     from tournaments.models import Club, Season
-    from tournaments.simulation import generated_names
+    from workflow import services, table_links
+    from workflow.simulation import generated_names
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("flood-director", password="flood-pw-1")

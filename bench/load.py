@@ -68,9 +68,9 @@ def build(players: int) -> dict[str, Any]:
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
 
-    from tournaments import movements, services
     from tournaments.models import Club, Season, Seating
-    from tournaments.simulation import finish_sitting_unplayed, generated_names
+    from workflow import movements, services
+    from workflow.simulation import finish_sitting_unplayed, generated_names
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench-director", password="bench-pw-1")

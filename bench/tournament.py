@@ -11,7 +11,7 @@ each in its own subprocess and database, it times:
 - one movement: `movements.sitting_move_players` after sitting 1 (preview, placings,
   sitting 2 with its tables, seatings and first games). The sitting's games are finished
   beforehand, untimed, by writing scores directly
-  (`tournaments.simulation.finish_sitting_unplayed`), not by playing them through the
+  (`workflow.simulation.finish_sitting_unplayed`), not by playing them through the
   engine;
 - the public pages "all tables" (`/sessions/<pk>/`) and "find my table"
   (`/sessions/<pk>/?name=<full name>`), served in-process by Django's test Client after
@@ -92,10 +92,10 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
     from django.db import connection
     from django.test import Client
 
-    from tournaments import movements, services
     from tournaments.models import Club, Season, Seating, Session
-    from tournaments.simulation import finish_sitting_unplayed as fake_results
-    from tournaments.simulation import generated_names
+    from workflow import movements, services
+    from workflow.simulation import finish_sitting_unplayed as fake_results
+    from workflow.simulation import generated_names
 
     assert not settings.DEBUG, "run the worker with DEBUG=0"
 

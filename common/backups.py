@@ -11,7 +11,7 @@ name, flushed to disk and renamed, so a half-written file never looks like a bac
 only the newest `HUCKLEY_BACKUP_KEEP` are kept. None of it runs unless
 `HUCKLEY_BACKUPS` is on, which venue mode turns on.
 
-`manage.py restore FILE` (`tournaments/management/commands/restore.py`) puts a backup
+`manage.py restore FILE` (`workflow/management/commands/restore.py`) puts a backup
 back, with the checks in `inspect_backup`.
 """
 

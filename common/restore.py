@@ -1,5 +1,5 @@
 """Putting a venue backup (`common.backups`) back into the configured database, for
-`manage.py restore FILE` (`tournaments/management/commands/restore.py`, which checks the
+`manage.py restore FILE` (`workflow/management/commands/restore.py`, which checks the
 file and the target first and says what it restored).
 
 SQLite is copied in with the online backup API (the target's other connections see one

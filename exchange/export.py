@@ -16,8 +16,8 @@ from django.db.models import QuerySet
 
 from scoring.models import Game
 from scoring.services import game_record
-from tournaments import club_selectors
 from tournaments.models import Season, Session
+from workflow import club_selectors
 
 SESSION_FORMAT = "huckley-session/1"
 

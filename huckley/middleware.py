@@ -27,7 +27,7 @@ class UserErrorMiddleware:
 
 class TimeZoneResetMiddleware:
     """A club's pages activate the club's time zone for their request
-    (`tournaments.views.common.use_time_zone`); the activation is per thread, so it is
+    (`web.views.common.use_time_zone`); the activation is per thread, so it is
     undone here before the thread serves anyone else."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

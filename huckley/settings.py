@@ -111,9 +111,11 @@ INSTALLED_APPS = [
     "csp",
     "tournaments",
     "scoring",
-    "api",
     "ratings",
+    "workflow",
     "exchange",
+    "api",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -125,10 +127,10 @@ MIDDLEWARE = [
     # Then the public's stored pages, before the costly middleware below: the same bytes
     # and headers as the full path (tournaments/pagecache.py). After the retry, whose
     # rerun covers the generation's read from the database on a laptop.
-    "tournaments.pagecache.StoredPageMiddleware",
+    "serving.pages.StoredPageMiddleware",
     # Compresses what the rest renders per request (the stored pages above come
     # compressed already); before anything below that reads or writes the body.
-    "common.compress.GZipMiddleware",
+    "serving.compress.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -1,4 +1,5 @@
-"""Top-level URLs: each app keeps its own public, director and table URLs."""
+"""Top-level URLs: the admin, the API (`api.urls`), sign-in, the venue's lobby, and every
+page (`web.urls`, by audience)."""
 
 from __future__ import annotations
 
@@ -25,11 +26,7 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
-    path("", include("exchange.urls")),
-    path("", include("printing.urls")),
-    path("", include("scoring.urls")),
-    path("", include("tournaments.urls")),
-    path("", include("ratings.urls")),
+    path("", include("web.urls")),
 ]
 
 handler500 = "huckley.views.server_error"

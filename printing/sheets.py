@@ -16,8 +16,8 @@ import engine
 from common.errors import UserError
 from scoring.games import PrintColumn, family_for
 from scoring.models import Game
-from tournaments import card_selectors, club_selectors, selectors
 from tournaments.models import Club, Season, Seating, Session, Sitting
+from workflow import card_selectors, club_selectors, selectors
 
 
 class SittingNotFound(UserError):
@@ -262,7 +262,7 @@ class TableCard:
 
 
 def table_cards(session: Session, absolute: Callable[[str], str]) -> list[TableCard]:
-    """The session's live cards (`tournaments.card_selectors`), one per table number;
+    """The session's live cards (`workflow.card_selectors`), one per table number;
     `absolute` turns a card's path into the full URL its QR code holds."""
     caption = f"{session.name} · {session.club.name} · {session.date.isoformat()}"
     return [

@@ -1,4 +1,4 @@
-"""What the table's pages show, built from rows for `scoring.views` (which stay thin): the
+"""What the table's pages show, built from rows for `web.views.sheet` (which stay thin): the
 score sheet, the status of the game (who deals, the scores so far), pending entries
 side by side, and the change history."""
 

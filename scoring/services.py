@@ -27,6 +27,7 @@ import engine
 from common.errors import ConflictError, UserError
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from scoring.signals import game_result_changed
+from tournaments import pagecache
 from tournaments.format import make_rng
 from tournaments.models import ScorerLink, Seating, Session, Table
 from tournaments.permissions import Actor, User, as_actor, can_direct, live_links
@@ -248,9 +249,9 @@ def _store_outcome(game: Game, output: engine.Verdict, *, rounds: int) -> None:
     game.round_count = rounds
     was_finished = game.status == Game.Status.FINISHED
     if output["finished"] != was_finished:
-        Session.board_changed(game.table.sitting.session_id)
+        pagecache.board_changed(game.table.sitting.session_id)
     else:
-        Session.live_changed(game.table.sitting.session_id)
+        pagecache.live_changed(game.table.sitting.session_id)
     if output["finished"]:
         if game.status != Game.Status.FINISHED:
             game.finished_at = timezone.now()

@@ -16,7 +16,8 @@ import engine
 from common.errors import UserError
 from scoring.models import Game, GamePlayer, PendingRound, Round
 from scoring.services import game_check
-from tournaments.models import Player, Session
+from tournaments import pagecache
+from tournaments.models import Player
 
 # Round fields that hold cards or suits, never a player's name.
 _CARD_FIELDS = frozenset({"upcard", "trump", "cards"})
@@ -95,5 +96,5 @@ def game_substitute(*, game: Game, player_id: int, substitute: Player) -> GamePl
             f"“{new}” cannot take the seat: the name clashes with the game's own data. "
             "Type the substitute's name in a different form.",
         )
-    Session.board_changed(game.table.sitting.session_id)
+    pagecache.board_changed(game.table.sitting.session_id)
     return seat

@@ -91,8 +91,8 @@ def season(club: Any) -> Any:
 
 @pytest.fixture
 def make_session(club: Any, season: Any, director: Any) -> Callable[..., Any]:
-    from tournaments import services
-    from tournaments.simulation import generated_names
+    from workflow import services
+    from workflow.simulation import generated_names
 
     def make(players: int = 13, *, seed: int = 7, start: bool = True, **kw: Any) -> Any:
         session = services.session_create(

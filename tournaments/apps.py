@@ -17,7 +17,7 @@ class TournamentsConfig(AppConfig):
 
         # A session's and its club's own fields show on the session's public pages: their
         # saves move its generation (tournaments/pagecache.py); every other change of what
-        # the pages show goes through `Session.board_changed` or `Session.live_changed`.
+        # the pages show goes through `pagecache.board_changed` or `pagecache.live_changed`.
         def session_saved(sender: type[Session], instance: Session, **kwargs: Any) -> None:
             pagecache.bump(instance.pk)
 

@@ -1,7 +1,7 @@
 """Clubs, seasons, players and the shape of a session: sittings, tables and seatings.
 
 The rules of the format live in `tournaments.format` (pure Python); writes go through
-`tournaments.services` and its siblings, reads through `tournaments.selectors`.
+`workflow.services` and its siblings, reads through `workflow.selectors`.
 
 Why one module of over 400 lines: it is one thing, the tournament's tables and the
 constraints between them (a player sits once per sitting, a seat holds one player, table
@@ -19,7 +19,6 @@ from django.db import models
 from django.db.models import Q
 
 import engine
-from tournaments import pagecache
 
 
 def rules_choices() -> list[tuple[str, str]]:
@@ -250,21 +249,6 @@ class Session(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date})"
-
-    @staticmethod
-    def board_changed(session_id: int) -> None:
-        """The tables, seats or finished games changed: the cached board is stale."""
-        Session.objects.filter(pk=session_id).update(
-            board_version=models.F("board_version") + 1,
-            live_version=models.F("live_version") + 1,
-        )
-        pagecache.bump(session_id)
-
-    @staticmethod
-    def live_changed(session_id: int) -> None:
-        """Something a live screen shows changed (a round's scores, the session's end)."""
-        Session.objects.filter(pk=session_id).update(live_version=models.F("live_version") + 1)
-        pagecache.bump(session_id)
 
 
 class SessionPlayer(models.Model):

@@ -13,11 +13,11 @@ import engine
 from api import selectors as api_selectors
 from api.serializers import Data, SeatingSerializer, many_data
 from tournaments import format as fmt
-from tournaments import selectors
 from tournaments.models import Session, SessionPlayer, Sitting
-from tournaments.movements import MovementPreview
 from tournaments.permissions import Actor, can_direct
-from tournaments.selectors import StandingRow
+from workflow import selectors
+from workflow.movements import MovementPreview
+from workflow.selectors import StandingRow
 
 MAX_ID = 2**63 - 1
 MAX_LIST = 500

@@ -1,6 +1,6 @@
 """Table cards (docs/tournament.md, "Table cards"): a session's permanent table links and
 the club's laminated cards, for the director: list them, replace one, rotate the club's.
-The writes are `tournaments.table_links`, the reads `tournaments.card_selectors`."""
+The writes are `workflow.table_links`, the reads `workflow.card_selectors`."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from api.schema import doc
 from api.serializers import Data, Input
 from api.views.clubs import ClubView
 from api.views.sessions import SessionView
-from tournaments import card_selectors, table_links
-from tournaments.card_selectors import CardLink
 from tournaments.models import Club
+from workflow import card_selectors, table_links
+from workflow.card_selectors import CardLink
 
 TAGS = ["table cards"]
 

@@ -14,9 +14,9 @@ from api.permissions import Need, Target
 from api.schema import doc
 from api.serializers import Data, many_data
 from api.views.base import ApiView
-from tournaments import club_selectors
 from tournaments.models import BigLoserAward, Club, Player, Season
 from tournaments.permissions import can_direct
+from workflow import club_selectors
 
 TAGS = ["clubs"]
 

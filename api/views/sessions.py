@@ -1,5 +1,5 @@
 """Sessions: reads for whoever may see them, and the director's writes, each through the
-same service as the session's pages (`tournaments.services`). The sitting endpoints
+same service as the session's pages (`workflow.services`). The sitting endpoints
 (movement, rebalancing, sittings) are `api.views.sittings`."""
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from api.serializers.sessions import (
 )
 from api.views.base import ApiView
 from common.errors import UserError
-from tournaments import movements, selectors, services
 from tournaments.models import Club, Season, Session
 from tournaments.permissions import visible_sessions
+from workflow import movements, selectors, services
 
 TAGS = ["sessions"]
 

@@ -32,8 +32,10 @@ from api.serializers.sessions import (
 )
 from api.views.base import ApiView
 from api.views.sessions import SessionView
-from tournaments import movements, pagecache, selectors
+from serving.pages import public_page
+from tournaments import pagecache
 from tournaments.models import Sitting
+from workflow import movements, selectors
 
 TAGS = ["sessions"]
 
@@ -184,7 +186,7 @@ class SittingDetail(ApiView):
         # The public's copy is built once per change of the session, then served as
         # stored bytes (tournaments/pagecache.py).
         view = super().as_view(**initkwargs)
-        return pagecache.public_page("api-sitting", session_of=_session_of_sitting)(view)
+        return public_page("api-sitting", session_of=_session_of_sitting)(view)
 
     def load_target(self, **kwargs: Any) -> Target:
         sitting = get_object_or_404(api_selectors.sitting_qs(), pk=kwargs["sitting_id"])

@@ -17,8 +17,8 @@ from api.schema import doc
 from api.serializers import Data, GameSummarySerializer, SeatingSerializer
 from api.serializers.sessions import SittingRefSerializer
 from api.views.base import ApiView
-from tournaments import selectors, table_links
 from tournaments.models import ScorerLink, Table
+from workflow import selectors, table_links
 
 TAGS = ["tables"]
 

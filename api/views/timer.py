@@ -1,6 +1,6 @@
 """The sitting timer (docs/tournament.md, "The sitting timer"): anyone who may see the
 session reads it; its directors start, pause, resume, extend and reset it and set the
-minutes per sitting, through the same services as the session page (`tournaments.timer`).
+minutes per sitting, through the same services as the session page (`workflow.timer`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from api.schema import doc
 from api.serializers import Input
 from api.serializers.timer import TimerSerializer
 from api.views.sessions import TAGS, SessionView
-from tournaments import selectors, timer
 from tournaments.models import Session
+from workflow import selectors, timer
 
 
 def timer_data(session_id: int) -> dict[str, Any]:

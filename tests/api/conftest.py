@@ -16,7 +16,6 @@ from api.models import IdempotencyRecord
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tests.factories import ClubFactory, UserFactory
-from tournaments import table_links
 from tournaments.models import (
     ClubTableCard,
     Placing,
@@ -30,6 +29,7 @@ from tournaments.models import (
     Table,
     TableCard,
 )
+from workflow import table_links
 
 
 @pytest.fixture(autouse=True)

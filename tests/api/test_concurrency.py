@@ -22,8 +22,8 @@ from django.test import Client
 from api.models import IdempotencyRecord
 from scoring.models import Game, PendingRound, Round, RoundChange
 from tests.api.conftest import first_round
-from tournaments import table_links
 from tournaments.models import Session
+from workflow import table_links
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -61,7 +61,7 @@ def test_season_standings_count_finished_sessions(
 ) -> None:
     from django.core.cache import cache
 
-    from tournaments import club_selectors, services
+    from workflow import club_selectors, services
 
     session = make_session(8)
     services.session_finish(session_id=session.pk, early=True, user=director)

@@ -21,9 +21,9 @@ from tests.api.conftest import (
     scorer_client,
     token_client,
 )
-from tournaments import movements
 from tournaments.models import Season, Session
-from tournaments.simulation import finish_sitting_unplayed as fake_results
+from workflow import movements
+from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

@@ -38,8 +38,8 @@ from rest_framework.authtoken.models import Token
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import first_round
-from tournaments import table_links
 from tournaments.models import Season, Session
+from workflow import table_links
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

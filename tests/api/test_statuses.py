@@ -16,9 +16,9 @@ from rest_framework.test import APIClient
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import db_state, first_round, token_client
-from tournaments import movements
 from tournaments.models import Season, Session
-from tournaments.simulation import finish_sitting_unplayed as fake_results
+from workflow import movements
+from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +63,7 @@ def _unstarted(w: World, path: str) -> str:
 
 
 def _finished(w: World) -> Session:
-    from tournaments import services
+    from workflow import services
 
     services.session_finish(session_id=w.running.pk, early=True, user=w.director)
     return w.running
@@ -87,7 +87,7 @@ def _withdrawal_mid_game(w: World) -> tuple[str, str, Any]:
 
 
 def _round_once_over(w: World) -> tuple[str, str, Any]:
-    from tournaments import services
+    from workflow import services
 
     services.session_finish(session_id=w.running.pk, early=True, user=w.director)
     return "post", f"/api/games/{w.top.pk}/rounds/", first_round(w.top)

@@ -9,8 +9,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.api.conftest import db_state
-from tournaments import card_selectors
 from tournaments.models import ClubTableCard, Session, TableCard
+from workflow import card_selectors
 
 pytestmark = pytest.mark.django_db
 

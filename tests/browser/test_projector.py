@@ -13,9 +13,9 @@ from playwright.sync_api import Page, expect
 from scoring import services as scoring
 from scoring.models import Game
 from tests.browser.conftest import DESKTOP, PHONE
-from tournaments import movements
 from tournaments.models import Seating, Session
-from tournaments.simulation import play_game, play_sitting
+from workflow import movements
+from workflow.simulation import play_game, play_sitting
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -18,9 +18,9 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Round
 from tests.browser.checks import axe_problems, overflow
-from tournaments import card_selectors, movements, services, table_links
 from tournaments.models import Player, Session, Table, TableCard
-from tournaments.simulation import play_game
+from workflow import card_selectors, movements, services, table_links
+from workflow.simulation import play_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

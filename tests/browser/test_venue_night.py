@@ -27,8 +27,8 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import DESKTOP, PASSWORD, PHONE
 from tests.servers import run_venue
-from tournaments import timer
 from tournaments.models import Session
+from workflow import timer
 
 pytestmark = [pytest.mark.browser]
 
@@ -40,7 +40,7 @@ WAIT_MS = 6_000
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from tournaments import services
+from workflow import services
 from tournaments.models import Club, Season
 import datetime
 user = get_user_model().objects.create_user("night-director", password=%(password)r)

@@ -15,9 +15,9 @@ from rest_framework.test import APIClient
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer, Round, RoundChange
 from tests.factories import PlayerFactory, UserFactory
-from tournaments import services, table_links
 from tournaments.models import BigLoserAward, Club, Player, Season, Session
-from tournaments.simulation import PlayOptions, generated_names, play_game, play_session
+from workflow import services, table_links
+from workflow.simulation import PlayOptions, generated_names, play_game, play_session
 
 
 def build_club(club: Club, season: Season, director: Any) -> None:

@@ -18,9 +18,9 @@ from rest_framework.test import APIClient
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
-from tournaments import club_selectors
 from tournaments.models import Club, Season, Session
-from tournaments.simulation import PlayOptions, generated_names, play_game, play_session
+from workflow import club_selectors
+from workflow.simulation import PlayOptions, generated_names, play_game, play_session
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from django.urls import reverse
 from common.errors import UserError
 from exchange import services
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
-from tournaments import club_selectors
 from tournaments.models import BigLoserAward, Club, Season, Session, SessionStanding
+from workflow import club_selectors
 
 pytestmark = pytest.mark.django_db
 

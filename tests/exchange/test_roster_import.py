@@ -23,9 +23,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from common.errors import ConflictError, UserError
-from exchange import roster, services, views
+from exchange import roster, services
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments.models import Club, Player
+from web.views import exchange as views
 
 pytestmark = pytest.mark.django_db
 

@@ -35,8 +35,8 @@ def main() -> None:
     from django.conf import settings
 
     from tests.factories import ClubFactory, SeasonFactory, UserFactory
-    from tournaments import club_selectors, services
-    from tournaments.simulation import generated_names
+    from workflow import club_selectors, services
+    from workflow.simulation import generated_names
 
     assert not settings.CELERY_TASK_ALWAYS_EAGER, "the probe needs a real (unreachable) broker"
     director = UserFactory(username="probe-director")

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.core.cache import cache
 
 from huckley.celery import app as celery_app
-from tournaments import club_selectors, services
 from tournaments.models import Session
+from workflow import club_selectors, services
 
 
 def finish(make_session: Callable[..., Session]) -> Session:

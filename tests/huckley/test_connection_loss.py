@@ -22,8 +22,8 @@ import engine
 from scoring import services as scoring
 from scoring.models import Game, Round, RoundChange
 from tests.servers import Node, gunicorn_nodes, needs_postgres_and_redis
-from tournaments import table_links
 from tournaments.models import Session
+from workflow import table_links
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

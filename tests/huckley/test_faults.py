@@ -30,8 +30,8 @@ from huckley.proxies import parse_networks, resolve
 from scoring.models import Game, Round, RoundChange
 from tests.api.conftest import first_round, token_client
 from tests.factories import UserFactory
-from tournaments import club_selectors, services
 from tournaments.models import Player, Session
+from workflow import club_selectors, services
 
 REPO = Path(__file__).resolve().parents[2]
 PROBE = Path(__file__).with_name("redis_down_probe.py")

@@ -16,9 +16,9 @@ from rest_framework.authtoken.models import Token
 from scoring.models import Game, Round
 from tests.api.conftest import first_round
 from tests.servers import Answer, Node, gunicorn_nodes, needs_postgres_and_redis, server_errors
-from tournaments import table_links
 from tournaments.models import Seating, Session, Sitting
-from tournaments.simulation import play_sitting
+from workflow import table_links
+from workflow.simulation import play_sitting
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -45,9 +45,9 @@ import json
 from datetime import date
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from tournaments import services, table_links
+from workflow import services, table_links
 from tournaments.models import Club
-from tournaments.simulation import ensure_season, generated_names
+from workflow.simulation import ensure_season, generated_names
 call_command("migrate", verbosity=0)
 user = get_user_model().objects.create_user("dee")
 club = Club.objects.create(name="Hall", slug="hall")

@@ -10,9 +10,9 @@ import pytest
 
 from scoring.games import family_for
 from scoring.models import Game
-from tournaments import club_selectors, selectors
 from tournaments.models import Seating, Session
-from tournaments.simulation import PlayOptions, generated_names, play_session
+from workflow import club_selectors, selectors
+from workflow.simulation import PlayOptions, generated_names, play_session
 
 pytestmark = pytest.mark.django_db
 
@@ -236,7 +236,7 @@ def test_names_in_any_script_and_of_any_length_print_whole(
     for entry, name in zip(session.entries.order_by("pk"), sorted(odd), strict=False):
         entry.player.name = name
         entry.player.save()
-    from tournaments import services
+    from workflow import services
 
     services.session_start(session_id=session.pk, user=director)
     for sheet in ("score-sheets", "assignments"):

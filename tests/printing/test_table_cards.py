@@ -13,9 +13,9 @@ from django.urls import reverse
 
 from scoring.models import Game
 from tests.factories import ClubFactory, UserFactory
-from tournaments import movements, selectors, table_links
 from tournaments.models import Club, Seating, Session
-from tournaments.simulation import play_sitting
+from workflow import movements, selectors, table_links
+from workflow.simulation import play_sitting
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from scoring.models import Game
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory
 from tests.ratings.conftest import finished_game, new_session
 from tournaments.models import Club, Session
-from tournaments.simulation import play_game
+from workflow.simulation import play_game
 
 Snapshot = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
 

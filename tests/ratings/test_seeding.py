@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from common.errors import UserError
 from ratings.models import Rating
 from tests.factories import UserFactory
-from tournaments import services
 from tournaments.format import format_for, seeded_split, split, table_sizes
 from tournaments.models import Club, Season, Session
-from tournaments.simulation import finish_sitting_unplayed, generated_names
+from workflow import services
+from workflow.simulation import finish_sitting_unplayed, generated_names
 
 HB = format_for("huckley-buck")
 BE = format_for("buck-euchre")

@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Game
-from tournaments import table_links
 from tournaments.models import Session
 from tournaments.permissions import Actor
+from workflow import table_links
 
 MakeSession = Callable[..., Session]
 

@@ -26,9 +26,9 @@ from tests.scoring.helpers import (
     top_game,
 )
 from tests.snapshots import changed_tables, db_snapshot
-from tournaments import movements
-from tournaments import services as tournaments
-from tournaments.simulation import finish_sitting_unplayed
+from workflow import movements
+from workflow import services as tournaments
+from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

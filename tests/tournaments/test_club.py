@@ -22,8 +22,6 @@ from common.errors import UserError
 from scoring.models import GamePlayer
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory, SessionFactory, UserFactory
 from tests.snapshots import db_snapshot
-from tournaments import club_services, movements, selectors, services
-from tournaments.forms import AddPlayersForm, SessionForm
 from tournaments.models import (
     BigLoserAward,
     Club,
@@ -33,7 +31,9 @@ from tournaments.models import (
     SessionPlayer,
     SitOut,
 )
-from tournaments.simulation import finish_sitting_unplayed
+from web.forms import AddPlayersForm, SessionForm
+from workflow import club_services, movements, selectors, services
+from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

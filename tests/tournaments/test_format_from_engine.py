@@ -8,8 +8,8 @@ from django import forms
 
 import engine
 from tournaments import format as fmt
-from tournaments.forms import SessionForm
 from tournaments.models import Session
+from web.forms import SessionForm
 
 
 def test_every_rules_id_of_the_engine_has_a_format() -> None:

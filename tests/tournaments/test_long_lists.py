@@ -1,4 +1,4 @@
-"""The long lists of a session's pages (tournaments/views/lists.py): the standings a page
+"""The long lists of a session's pages (web/views/lists.py): the standings a page
 of 100 rows and the movement preview a page of 25 tables, each searchable by name, with
 a player's rank and a table's number those of the whole session; any page value answered
 without a 500; the public's copy of each page stored apart and rebuilt after a change;
@@ -20,9 +20,10 @@ from django.urls import reverse
 
 from scoring.models import Game
 from tests.factories import ClubFactory, UserFactory
-from tournaments import movements, pagecache, selectors
+from tournaments import pagecache
 from tournaments.models import Placing, Seating, Session
-from tournaments.simulation import finish_sitting_unplayed, play_game
+from workflow import movements, selectors
+from workflow.simulation import finish_sitting_unplayed, play_game
 
 pytestmark = pytest.mark.django_db
 

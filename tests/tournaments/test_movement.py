@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from common.errors import ConflictError, UserError
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import movements
 from tournaments.models import Placing, Seating, Session, Sitting
-from tournaments.simulation import finish_sitting_unplayed as fake_results
-from tournaments.simulation import play_sitting
+from workflow import movements
+from workflow.simulation import finish_sitting_unplayed as fake_results
+from workflow.simulation import play_sitting
 
 pytestmark = pytest.mark.django_db
 

@@ -21,9 +21,10 @@ from django.urls import reverse
 
 from scoring.models import Game
 from tests.huckley.test_faults import own_redis  # noqa: F401 (a fixture)
-from tournaments import movements, pagecache, services
+from tournaments import pagecache
 from tournaments.models import Seating, Session
-from tournaments.simulation import play_game, play_sitting
+from workflow import movements, services
+from workflow.simulation import play_game, play_sitting
 
 pytestmark = pytest.mark.django_db
 
@@ -305,7 +306,7 @@ def test_another_process_change_shows_once_the_memory_of_the_generation_expires(
 def test_a_renamed_player_shows_on_a_finished_sessions_standings(
     mode: str, make_session: Callable[..., Session], client: Client, director: Any
 ) -> None:
-    from tournaments import club_services
+    from workflow import club_services
 
     session = make_session(13)
     services.session_finish(session_id=session.pk, user=director, early=True)
@@ -338,7 +339,7 @@ def test_a_searched_names_page_stays_in_the_process_and_out_of_the_shared_cache(
 def test_a_large_rosters_withdrawals_are_found_by_name(
     make_session: Callable[..., Session], director: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tournaments.views import manage as manage_view
+    from web.views import manage as manage_view
 
     monkeypatch.setattr(manage_view, "ROSTER_ALL", 5)
     session = make_session(13)

@@ -13,7 +13,6 @@ from django.urls import reverse
 
 from scoring.models import Game, Round, RoundChange
 from tests.factories import UserFactory
-from tournaments import movements, table_links
 from tournaments.models import (
     BigLoserAward,
     Placing,
@@ -22,8 +21,9 @@ from tournaments.models import (
     SessionPlayer,
     Sitting,
 )
-from tournaments.simulation import finish_sitting_unplayed as fake_results
-from tournaments.simulation import play_game
+from workflow import movements, table_links
+from workflow.simulation import finish_sitting_unplayed as fake_results
+from workflow.simulation import play_game
 
 pytestmark = pytest.mark.django_db
 

@@ -14,9 +14,9 @@ from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import db_state, token_client
 from tests.tournaments.test_service_refusals import MakeSession, first_round
-from tournaments import movements
 from tournaments.models import Session
-from tournaments.simulation import play_sitting
+from workflow import movements
+from workflow.simulation import play_sitting
 
 pytestmark = pytest.mark.django_db
 

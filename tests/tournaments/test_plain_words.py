@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import GamePlayer
-from tournaments import table_links
 from tournaments.models import Session
-from tournaments.simulation import finish_sitting_unplayed as fake_results
+from workflow import table_links
+from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

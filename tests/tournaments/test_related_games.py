@@ -18,9 +18,9 @@ from django.urls import reverse
 import engine
 from scoring import services as scoring
 from scoring.models import Game, Round
-from tournaments import movements, services
 from tournaments.models import Seating, Session, SitOut
-from tournaments.simulation import finish_sitting_unplayed as fake_results
+from workflow import movements, services
+from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

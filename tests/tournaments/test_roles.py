@@ -16,9 +16,9 @@ from scoring import services as scoring
 from scoring.models import Game, PendingRound, Round
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.test_pages import db_state
-from tournaments import movements, table_links
 from tournaments.models import Player, Session
-from tournaments.simulation import finish_sitting_unplayed as fake_results
+from workflow import movements, table_links
+from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ import pytest
 from common.errors import UserError
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import movements, selectors, services
 from tournaments.models import Seating, Session, SessionPlayer, SessionStanding
-from tournaments.simulation import finish_sitting_unplayed as fake_results
+from workflow import movements, selectors, services
+from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

@@ -16,10 +16,10 @@ from common.errors import UserError
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import token_client
-from tournaments import movements, selectors, services, table_links
-from tournaments.forms import SessionForm
 from tournaments.models import ScorerLink, Session
-from tournaments.simulation import finish_sitting_unplayed
+from web.forms import SessionForm
+from workflow import movements, selectors, services, table_links
+from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

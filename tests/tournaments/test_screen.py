@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Game
-from tournaments import movements
 from tournaments.models import Seating, Session
-from tournaments.simulation import play_game, play_sitting
+from workflow import movements
+from workflow.simulation import play_game, play_sitting
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """Every refusal of the tournament services leaves the database exactly as it was.
 
-Each test triggers one `UserError` of one service in `tournaments.services` and compares
+Each test triggers one `UserError` of one service in `workflow.services` and compares
 every row of the project's tables before and after, so that a write that did part of its
 work before finding the reason to refuse (a roster entry, a seat, the board version)
 cannot pass. Refusals already proven with the whole database elsewhere are not repeated:
@@ -20,9 +20,9 @@ from scoring import services as scoring
 from scoring.models import Game
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory
 from tests.snapshots import changed_tables, db_snapshot
-from tournaments import movements, services, table_links
 from tournaments.models import BigLoserAward, Player, Seating, Session, SessionPlayer
-from tournaments.simulation import finish_sitting_unplayed
+from workflow import movements, services, table_links
+from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ import pytest
 from common.errors import ConflictError, UserError
 from scoring.models import Game
 from tests.factories import SeasonFactory
-from tournaments import services
 from tournaments.models import BigLoserAward, Player, Seating, Session
+from workflow import services
 
 pytestmark = pytest.mark.django_db
 

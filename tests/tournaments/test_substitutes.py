@@ -20,9 +20,9 @@ from tests.api.conftest import db_state, token_client
 from tests.factories import ClubFactory, UserFactory
 from tests.snapshots import changed_tables, db_snapshot
 from tests.tournaments.test_service_refusals import MakeSession, refused
-from tournaments import movements, selectors
 from tournaments.models import Seating, Session, SessionPlayer, SitOut
-from tournaments.simulation import play_game
+from workflow import movements, selectors
+from workflow.simulation import play_game
 
 pytestmark = pytest.mark.django_db
 

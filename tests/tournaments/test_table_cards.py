@@ -19,10 +19,10 @@ from scoring.models import Game, PendingRound, Round
 from tests.factories import ClubFactory, TableCardFactory, UserFactory
 from tests.snapshots import changed_tables, db_snapshot
 from tests.tournaments.test_roles import first_round, signed_in
-from tournaments import card_selectors, movements, services, table_links
 from tournaments.models import ClubTableCard, ScorerLink, Session, Table, TableCard
-from tournaments.simulation import finish_sitting_unplayed as fake_results
-from tournaments.views import cards as cards_view
+from web.views import cards as cards_view
+from workflow import card_selectors, movements, services, table_links
+from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

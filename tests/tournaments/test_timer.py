@@ -17,9 +17,10 @@ from tests.api.conftest import token_client
 from tests.factories import UserFactory
 from tests.snapshots import changed_tables, db_snapshot
 from tests.tournaments.test_service_refusals import MakeSession, refused
-from tournaments import movements, selectors, services, timer
+from tournaments import pagecache
 from tournaments.models import Session, Sitting
-from tournaments.simulation import play_sitting
+from workflow import movements, selectors, services, timer
+from workflow.simulation import play_sitting
 
 pytestmark = pytest.mark.django_db
 
@@ -218,7 +219,7 @@ def test_the_projector_counts_down_to_the_servers_end_time_and_says_when_time_is
     assert "data-server-now=" in page
     assert "timer.js" in page
     clock(31 * 60)
-    Session.live_changed(session.pk)
+    pagecache.live_changed(session.pk)
     live = client.get(f"/sessions/{session.pk}/screen/live/").content.decode()
     assert "Time is up" in live
     untimed = make_session(8, seed=9)

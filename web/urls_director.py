@@ -1,0 +1,115 @@
+"""The URLs of a club director's pages, under /director/ (signed in): running the club
+and its sessions, table cards, the roster import, the ladder and paper settings, and
+restoring a corrected round.
+
+Grouped by URL namespace (`web.urls` includes each namespace once, whatever the audience).
+"""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, path
+
+from web.views import cards, club, director, exchange, manage, paper, restore, timer, withdrawals
+
+ROUTES: dict[str, list[URLPattern]] = {
+    "tournaments": [
+        path("director/clubs/<slug:slug>/sessions/new/", director.session_new, name="session_new"),
+        path("director/clubs/<slug:slug>/", club.club_home, name="club_home"),
+        path("director/clubs/<slug:slug>/time-zone/", club.club_time_zone, name="club_time_zone"),
+        path("director/clubs/<slug:slug>/seasons/", club.seasons, name="club_seasons"),
+        path(
+            "director/clubs/<slug:slug>/seasons/<int:season_pk>/close/",
+            club.season_close,
+            name="club_season_close",
+        ),
+        path("director/clubs/<slug:slug>/players/", club.players, name="club_players"),
+        path(
+            "director/clubs/<slug:slug>/players/<int:player_id>/", club.player, name="club_player"
+        ),
+        path(
+            "director/clubs/<slug:slug>/players/<int:player_id>/active/",
+            club.player_active,
+            name="club_player_active",
+        ),
+        path(
+            "director/clubs/<slug:slug>/players/<int:player_id>/merge/",
+            club.player_merge,
+            name="club_player_merge",
+        ),
+        path("director/clubs/<slug:slug>/sessions/", club.sessions, name="club_sessions"),
+        path(
+            "director/clubs/<slug:slug>/sessions/<int:pk>/cancel/",
+            club.session_cancel,
+            name="club_session_cancel",
+        ),
+        path(
+            "director/clubs/<slug:slug>/sessions/<int:pk>/delete/",
+            club.session_delete,
+            name="club_session_delete",
+        ),
+        path("director/clubs/<slug:slug>/directors/", club.directors, name="club_directors"),
+        path(
+            "director/clubs/<slug:slug>/directors/<int:user_id>/remove/",
+            club.director_remove,
+            name="club_director_remove",
+        ),
+        path("director/clubs/<slug:slug>/table-cards/", cards.club_cards, name="club_cards"),
+        path("director/sessions/<int:pk>/", manage.session_manage, name="manage"),
+        path("director/sessions/<int:pk>/table-cards/", cards.session_cards, name="session_cards"),
+        path(
+            "director/sessions/<int:pk>/table-cards/<int:number>/replace/",
+            cards.table_card_replace,
+            name="table_card_replace",
+        ),
+        path("director/sessions/<int:pk>/check-in/", director.session_check_in, name="check_in"),
+        path(
+            "director/sessions/<int:pk>/check-in-all/",
+            director.session_check_in_all,
+            name="check_in_all",
+        ),
+        path("director/sessions/<int:pk>/start/", director.session_start, name="start"),
+        path("director/sessions/<int:pk>/settings/", director.session_settings, name="settings"),
+        path(
+            "director/sessions/<int:pk>/players/", director.session_add_players, name="add_players"
+        ),
+        path(
+            "director/sessions/<int:pk>/players/<int:player_id>/withdraw/",
+            withdrawals.session_withdraw,
+            name="withdraw",
+        ),
+        path("director/sessions/<int:pk>/movement/", director.movement, name="movement"),
+        path(
+            "director/sessions/<int:pk>/movement/undo/",
+            director.movement_undo,
+            name="movement_undo",
+        ),
+        path("director/sessions/<int:pk>/rebalance/", director.rebalance, name="rebalance"),
+        path("director/sessions/<int:pk>/finish/", director.session_finish, name="finish"),
+        path("director/sessions/<int:pk>/timer/", timer.sitting_timer, name="timer"),
+        path(
+            "director/sessions/<int:pk>/timer/minutes/", timer.sitting_minutes, name="timer_minutes"
+        ),
+        path("director/seasons/<int:season_pk>/big-loser/", director.big_loser, name="big_loser"),
+        path("director/tables/<int:pk>/scorer-link/", director.scorer_links, name="scorer_links"),
+    ],
+    "scoring": [
+        path(
+            "games/<int:pk>/changes/<int:change_id>/restore/",
+            restore.change_restore,
+            name="change_restore",
+        ),
+    ],
+    "exchange": [
+        path(
+            "director/clubs/<slug:slug>/roster/import/",
+            exchange.roster_import,
+            name="roster_import",
+        ),
+        path(
+            "director/clubs/<slug:slug>/ladder/", exchange.ladder_settings, name="ladder_settings"
+        ),
+    ],
+    "printing": [
+        path("director/clubs/<slug:slug>/paper/", paper.club_paper, name="club_paper"),
+    ],
+}

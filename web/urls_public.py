@@ -1,0 +1,31 @@
+"""The URLs of the public's pages, no account needed: the home page, a session's tables and "find
+my table", its standings and projector screen, a club's page, a table's score sheet,
+a player's page and a club's ratings.
+
+Grouped by URL namespace (`web.urls` includes each namespace once, whatever the audience).
+"""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, path
+
+from web.views import public, ratings, screen, sheet
+
+ROUTES: dict[str, list[URLPattern]] = {
+    "tournaments": [
+        path("", public.home, name="home"),
+        path("sessions/<int:pk>/", public.session_public, name="session"),
+        path("sessions/<int:pk>/found/", public.session_found, name="session_found"),
+        path("sessions/<int:pk>/standings/", public.session_standings, name="standings"),
+        path("sessions/<int:pk>/screen/", screen.session_screen, name="screen"),
+        path("sessions/<int:pk>/screen/live/", screen.session_screen_live, name="screen_live"),
+        path("clubs/<slug:slug>/", public.club_page, name="club"),
+    ],
+    "scoring": [
+        path("tables/<int:pk>/", sheet.table_sheet, name="table"),
+    ],
+    "ratings": [
+        path("players/<int:pk>/", ratings.player_page, name="player"),
+        path("clubs/<slug:slug>/ratings/", ratings.club_ratings_page, name="club"),
+    ],
+}

@@ -1,0 +1,172 @@
+"""Reads for table cards (docs/tournament.md, "Table cards"): the cards to print, and
+what a card opens now.
+
+- `table_cards(session)` and `club_table_cards(club)`: the live cards, one per table
+  number, as `CardLink` (number, short URL path, rules name): what the printed sheet and
+  the director's pages show.
+- `session_card_target(card)` and `club_card_target(card, session_id)`: where a card
+  leads now, as a `CardTarget` (a table to score, or the plain reason why not).
+
+The writes (making, replacing and rotating cards) are in `workflow.table_links`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from urllib.parse import quote
+
+from django.urls import reverse
+
+import engine
+from tournaments.models import Club, ClubTableCard, Session, Table, TableCard
+
+
+@dataclass(frozen=True)
+class CardLink:
+    """One printed card: its table number, the short URL's path (`/t/<token>/`, absolute
+    path without the host) and the name of the rules played ("" on a club card, which
+    serves every session)."""
+
+    number: int
+    url: str
+    rules_name: str
+    token: str
+    created_at: datetime
+
+
+def _card_url(name: str) -> Callable[[str], str]:
+    """The card URL for a token: reversed once, the token put in per card (250 cards at a
+    big event; tokens are URL-safe, so nothing in them needs quoting)."""
+    pattern = reverse(name, args=["TOKEN"])
+    before, after = pattern.split("TOKEN", 1)
+    return lambda token: f"{before}{quote(token, safe='')}{after}"
+
+
+def table_cards(session: Session) -> list[CardLink]:
+    """The session's live table cards, by number (one query)."""
+    rules = engine.RULES.get(session.rules_id)
+    rules_name = rules.name if rules is not None else session.rules_id
+    url = _card_url("tournaments:table_card")
+    return [
+        CardLink(
+            number=card.number,
+            url=url(card.token),
+            rules_name=rules_name,
+            token=card.token,
+            created_at=card.created_at,
+        )
+        for card in TableCard.objects.filter(session=session, replaced_at__isnull=True).order_by(
+            "number"
+        )
+    ]
+
+
+def club_table_cards(club: Club) -> list[CardLink]:
+    """The club's live laminated cards, by number (one query)."""
+    return [
+        CardLink(
+            number=card.number,
+            url=reverse("tournaments:club_card", args=[card.token]),
+            rules_name="",
+            token=card.token,
+            created_at=card.created_at,
+        )
+        for card in ClubTableCard.objects.filter(club=club, replaced_at__isnull=True).order_by(
+            "number"
+        )
+    ]
+
+
+@dataclass(frozen=True)
+class CardTarget:
+    """Where a card leads now: `table` to score, or a `reason` in plain words (and the
+    session it concerns, for a link to its tables or standings). `choices` lists the
+    running sessions when a club card must ask which one."""
+
+    table: Table | None = None
+    session: Session | None = None
+    reason: str = ""
+    title: str = ""
+    choices: tuple[Session, ...] = ()
+    replaced_at: datetime | None = None
+
+
+def _table_now(session: Session, number: int) -> CardTarget:
+    if session.status == Session.Status.SETUP:
+        return CardTarget(
+            session=session,
+            title="Not started yet",
+            reason=f"{session.name} has not started yet. This card opens table {number} "
+            "once the director starts the session.",
+        )
+    if session.status != Session.Status.RUNNING:
+        over = "finished" if session.status == Session.Status.FINISHED else "cancelled"
+        return CardTarget(
+            session=session,
+            title=f"Session {over}",
+            reason=f"{session.name} is {over}; there is nothing more to score at table {number}.",
+        )
+    table = (
+        Table.objects.filter(sitting__session=session, sitting__moved_at__isnull=True, rank=number)
+        .select_related("sitting__session__club")
+        .order_by("-sitting__number")
+        .first()
+    )
+    if table is None:
+        return CardTarget(
+            session=session,
+            title=f"No table {number} now",
+            reason=f"Nobody plays at table {number} in this sitting of {session.name} (the "
+            "director has fewer tables now). Ask the director where to sit.",
+        )
+    return CardTarget(table=table, session=session)
+
+
+def session_card_target(card: TableCard) -> CardTarget:
+    """The game a session's card opens now, or why it opens none."""
+    if card.replaced_at is not None:
+        return CardTarget(
+            session=card.session,
+            title="This card was replaced",
+            replaced_at=card.replaced_at,
+            reason=f"The director replaced this card for table {card.number}; it no longer "
+            "opens the table. Ask the director for the new card.",
+        )
+    return _table_now(card.session, card.number)
+
+
+def club_card_target(card: ClubTableCard, session_id: int | None = None) -> CardTarget:
+    """The table a club card opens now: that number in the club's running session; when
+    two run at once, the page asks which (`session_id` is the answer)."""
+    if card.replaced_at is not None:
+        return CardTarget(
+            title="This card was replaced",
+            replaced_at=card.replaced_at,
+            reason=f"The club's cards were replaced; this card for table {card.number} no "
+            "longer opens a table. Ask the director for the new card.",
+        )
+    running = tuple(
+        Session.objects.filter(club_id=card.club_id, status=Session.Status.RUNNING).order_by(
+            "-date", "name", "pk"
+        )
+    )
+    if session_id is not None:
+        chosen = [s for s in running if s.pk == session_id]
+        if chosen:
+            return _table_now(chosen[0], card.number)
+    if len(running) == 1:
+        return _table_now(running[0], card.number)
+    if not running:
+        return CardTarget(
+            title="No session running",
+            reason=f"No session of {card.club.name} is running now. This card opens table "
+            f"{card.number} once the director starts one.",
+        )
+    return CardTarget(
+        title="Which session?",
+        reason=f"{len(running)} sessions of {card.club.name} are running now. Which one are "
+        f"you playing at table {card.number}?",
+        choices=running,
+    )

@@ -1,0 +1,426 @@
+"""Writes for running a club between sessions: seasons, players, directors, calling off a
+session and the club's time zone (docs/tournament.md, "Running the club").
+
+Like `workflow.services`, each service is keyword-only and atomic, locks the rows it
+changes, and refuses with a `UserError` (a stable code, plain words) before writing
+anything. Who may call them is decided by the views with `tournaments.permissions`.
+
+Why one module of over 400 lines: it is the one workflow of running a club, and its
+services share the lock-then-refuse helpers below; split by model it would scatter that
+workflow across files that each repeat them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date as Date
+from functools import partial
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+from django.db.models import ForeignObjectRel
+from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from common.errors import ConflictError, UserError
+from scoring.models import GamePlayer
+from tournaments import pagecache
+from tournaments.models import (
+    Club,
+    Player,
+    Season,
+    Session,
+    SessionPlayer,
+    validate_time_zone,
+)
+from tournaments.permissions import User
+from workflow import tasks
+
+NAME_MAX = 60
+
+
+def _clean_name(raw: str, *, what: str = "player") -> str:
+    name = " ".join(raw.split())
+    if not name:
+        raise UserError("name_required", f"Give the {what} a name.", field="name")
+    if len(name) > NAME_MAX:
+        raise UserError(
+            "name_too_long", f"A {what} name has at most {NAME_MAX} characters.", field="name"
+        )
+    return name
+
+
+def _lock_club(club_id: int) -> Club:
+    return Club.objects.select_for_update().get(pk=club_id)
+
+
+def _refresh_seasons(season_ids: set[int]) -> None:
+    """The cached season ladders name players: recompute them once the change is in."""
+    for season_id in sorted(season_ids):
+        transaction.on_commit(partial(tasks.season_standings_refresh.delay, season_id))
+
+
+# Seasons
+
+
+@transaction.atomic
+def season_open(*, club_id: int, name: str, starts_on: Date, ends_on: Date, user: User) -> Season:
+    club = _lock_club(club_id)
+    name = _clean_name(name, what="season")
+    if ends_on < starts_on:
+        raise UserError(
+            "season_dates", "A season ends on or after the day it starts.", field="ends_on"
+        )
+    if club.seasons.filter(name__iexact=name).exists():
+        raise ConflictError(
+            "season_name_taken", f"The club already has a season called “{name}”.", field="name"
+        )
+    return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
+
+
+@transaction.atomic
+def season_close(*, season_id: int, user: User) -> Season:
+    """A closed season takes no new session. Its sessions must be finished (or called off)
+    first, so that its ladder is final."""
+    season = Season.objects.select_for_update().get(pk=season_id)
+    if season.closed_at is not None:
+        raise ConflictError("season_closed", f"The season {season.name} is already closed.")
+    open_sessions = list(
+        season.sessions.filter(
+            status__in=[Session.Status.SETUP, Session.Status.RUNNING]
+        ).values_list("name", "date")
+    )
+    if open_sessions:
+        names = "; ".join(f"{n} ({d:%Y-%m-%d})" for n, d in open_sessions)
+        raise ConflictError(
+            "season_has_open_sessions",
+            f"Finish or cancel these sessions before closing the season: {names}.",
+        )
+    season.closed_at = timezone.now()
+    season.save(update_fields=["closed_at"])
+    return season
+
+
+# Players
+
+
+def _name_taken(club_id: int, name: str, *, besides: int | None = None) -> Player | None:
+    # Names match regardless of case, as typing names on a session's roster does.
+    players = Player.objects.filter(club_id=club_id, name__iexact=name)
+    return (players.exclude(pk=besides) if besides is not None else players).first()
+
+
+@transaction.atomic
+def player_add(*, club_id: int, name: str, user: User) -> Player:
+    club = _lock_club(club_id)
+    name = _clean_name(name)
+    if (other := _name_taken(club.pk, name)) is not None:
+        raise ConflictError(
+            "player_name_taken",
+            f"The club already has a player called “{other.name}”.",
+            field="name",
+        )
+    return Player.objects.create(club=club, name=name)
+
+
+@transaction.atomic
+def player_rename(*, player_id: int, name: str, user: User) -> Player:
+    """The new name shows everywhere from now on; stored game records keep the name the
+    game was played under (`GamePlayer.name`), so a finished record never changes."""
+    player = Player.objects.select_for_update().get(pk=player_id)
+    _lock_club(player.club_id)
+    name = _clean_name(name)
+    if (other := _name_taken(player.club_id, name, besides=player.pk)) is not None:
+        raise ConflictError(
+            "player_name_taken",
+            f"The club already has a player called “{other.name}”. If they are the same "
+            "person, merge the two records instead.",
+            field="name",
+        )
+    player.name = name
+    player.save(update_fields=["name"])
+    # Every page of their sessions shows the new name: the boards and live screens of those
+    # under way, and the stored standings of finished ones too (tournaments/pagecache.py).
+    for session_id in player.entries.values_list("session_id", flat=True):
+        pagecache.board_changed(session_id)
+    _refresh_seasons(set(player.standings.values_list("session__season_id", flat=True)))
+    return player
+
+
+@transaction.atomic
+def player_set_active(*, player_id: int, active: bool, user: User) -> Player:
+    player = Player.objects.select_for_update().get(pk=player_id)
+    if player.active == active:
+        state = "active" if active else "inactive"
+        raise ConflictError("player_unchanged", f"{player.name} is already {state}.")
+    player.active = active
+    player.save(update_fields=["active"])
+    return player
+
+
+@dataclass(frozen=True)
+class MergePlan:
+    """What merging `merged` into `kept` moves: rows per kind, for the confirmation."""
+
+    kept: Player
+    merged: Player
+    moves: list[tuple[str, int]]
+
+
+def _player_links() -> list[tuple[type[models.Model], str]]:
+    """Every foreign key to Player in every app (sessions, games, placings, standings,
+    awards, sit-outs, ratings, …): found from the models, so a new app's link is
+    re-pointed too."""
+    links: list[tuple[type[models.Model], str]] = []
+    # include_hidden: links declared with related_name="+" (a game's players and first
+    # dealer, a session's Big Loser) are links all the same.
+    for rel in Player._meta.get_fields(include_hidden=True):
+        if isinstance(rel, ForeignObjectRel) and not rel.many_to_many and rel.related_model:
+            links.append((rel.related_model, rel.field.name))
+    return sorted(links, key=lambda link: (link[0]._meta.label, link[1]))
+
+
+def merge_refusal(kept: Player, merged: Player) -> UserError | None:
+    """Why `merged` cannot be folded into `kept`, or None. Asked by the confirmation page
+    and by `player_merge`."""
+    if kept.pk == merged.pk:
+        return UserError("merge_same_player", "Pick two different records to merge.")
+    if kept.club_id != merged.club_id:
+        return UserError("merge_other_club", "Both records must belong to the same club.")
+    # The game first: it says more precisely where the two sat together.
+    game = (
+        GamePlayer.objects.filter(player=kept, game__game_players__player=merged)
+        .select_related("game__table__sitting__session")
+        .first()
+    )
+    if game is not None:
+        session = game.game.table.sitting.session
+        return UserError(
+            "merge_same_game",
+            f"{kept.name} and {merged.name} sat at the same game (game {game.game.number} "
+            f"of “{session.name}”): they are two people, not one.",
+        )
+    shared = (
+        Session.objects.filter(entries__player=kept)
+        .filter(entries__player=merged)
+        .order_by("date")
+        .first()
+    )
+    if shared is not None:
+        return UserError(
+            "merge_same_session",
+            f"{kept.name} and {merged.name} both played in “{shared.name}” on "
+            f"{shared.date:%Y-%m-%d}: they are two people, not one.",
+        )
+    if kept.user_id and merged.user_id and kept.user_id != merged.user_id:
+        return UserError(
+            "merge_two_accounts",
+            f"{kept.name} and {merged.name} are linked to two different accounts; "
+            "a person has one account.",
+        )
+    return None
+
+
+def merge_plan(kept: Player, merged: Player) -> MergePlan:
+    moves = []
+    for model, field in _player_links():
+        count = model._default_manager.filter(**{field: merged}).count()
+        if count:
+            moves.append((str(model._meta.verbose_name_plural), count))
+    return MergePlan(kept=kept, merged=merged, moves=moves)
+
+
+@transaction.atomic
+def player_merge(*, kept_id: int, merged_id: int, user: User) -> Player:
+    """Fold the record `merged_id` into `kept_id` (the same person entered twice): every
+    row that points at it points at `kept_id` instead, in one transaction, and the
+    duplicate record is deleted. Refused when both records sat in one session or game."""
+    players = {
+        p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[kept_id, merged_id])
+    }
+    if kept_id not in players or merged_id not in players:
+        raise UserError("unknown_player", "That player is not in this club.")
+    kept, merged = players[kept_id], players[merged_id]
+    if (refusal := merge_refusal(kept, merged)) is not None:
+        raise refusal
+    season_ids = set(
+        Session.objects.filter(entries__player__in=[kept, merged]).values_list(
+            "season_id", flat=True
+        )
+    )
+    session_ids = set(
+        SessionPlayer.objects.filter(player=merged).values_list("session_id", flat=True)
+    )
+    for model, field in _player_links():
+        try:
+            with transaction.atomic():
+                model._default_manager.filter(**{field: merged}).update(**{field: kept})
+        except IntegrityError:
+            raise UserError(
+                "merge_conflict",
+                f"Both records have {model._meta.verbose_name_plural} that cannot be joined.",
+            ) from None
+    if merged.user_id and not kept.user_id:
+        kept.user_id = merged.user_id
+    kept.active = kept.active or merged.active
+    merged.delete()
+    kept.save(update_fields=["user", "active"])
+    for session_id in session_ids:
+        pagecache.board_changed(session_id)
+    _refresh_seasons(season_ids)
+    return kept
+
+
+# Sessions
+
+
+@transaction.atomic
+def session_cancel(*, session_id: int, user: User) -> Session:
+    """Call off a session that has not started: it stays on record as cancelled."""
+    session = Session.objects.select_for_update().get(pk=session_id)
+    if session.status == Session.Status.CANCELLED:
+        raise ConflictError("session_cancelled", "This session is already cancelled.")
+    if session.status != Session.Status.SETUP:
+        raise ConflictError(
+            "session_started",
+            "This session has started: it cannot be cancelled. Finish it (early, if need be).",
+        )
+    session.status = Session.Status.CANCELLED
+    session.save(update_fields=["status"])
+    pagecache.live_changed(session.pk)
+    return session
+
+
+@transaction.atomic
+def session_delete(*, session_id: int, user: User) -> None:
+    """Delete a session that never started (no sitting). A started or finished session is
+    part of the club's history and is never deleted."""
+    session = Session.objects.select_for_update().get(pk=session_id)
+    if session.status in (Session.Status.RUNNING, Session.Status.FINISHED) or (
+        session.sittings.exists()
+    ):
+        raise ConflictError(
+            "session_not_empty",
+            "Only a session that never started can be deleted; a started or finished "
+            "session stays in the club's history.",
+        )
+    session.delete()
+
+
+# Directors
+
+
+@dataclass(frozen=True)
+class Invited:
+    """The account made a director. When it was created just now, `uid` and `token` make
+    the one-time link (`password_reset_confirm`) for its owner to choose a password: the
+    token stops working once a password is set."""
+
+    user: Any
+    created: bool
+    uid: str = ""
+    token: str = ""
+
+
+def _account(login: str) -> Any:
+    accounts = get_user_model()._default_manager
+    login = login.strip()
+    if not login:
+        raise UserError("login_required", "Give a username or an email address.", field="login")
+    found = list(accounts.filter(models.Q(username__iexact=login) | models.Q(email__iexact=login)))
+    if len(found) > 1:
+        raise UserError(
+            "login_ambiguous",
+            f"Several accounts match “{login}”; give the username instead.",
+            field="login",
+        )
+    return found[0] if found else None
+
+
+@transaction.atomic
+def director_invite(*, club_id: int, login: str, create: bool = False, user: User) -> Invited:
+    """Make an account a director of the club, found by username or email. With
+    `create`, an unknown username becomes a new account without a password, and the
+    inviter gets a one-time link for its owner to set one."""
+    club = _lock_club(club_id)
+    account = _account(login)
+    created = False
+    if account is None:
+        if not create:
+            raise UserError(
+                "unknown_account",
+                f"No account is called “{login.strip()}”. Tick “create the account” to make "
+                "one, or check the spelling.",
+                field="login",
+            )
+        account = _create_account(login.strip())
+        created = True
+    elif club.directors.filter(pk=account.pk).exists():
+        raise ConflictError(
+            "already_director", f"{account.get_username()} already directs {club.name}."
+        )
+    club.directors.add(account)
+    if not created:
+        return Invited(user=account, created=False)
+    return Invited(
+        user=account,
+        created=True,
+        uid=urlsafe_base64_encode(force_bytes(account.pk)),
+        token=default_token_generator.make_token(account),
+    )
+
+
+def _create_account(login: str) -> Any:
+    model = get_user_model()
+    email = login if "@" in login else ""
+    username = login.split("@")[0] if email else login
+    account = model(username=username, email=email)
+    try:
+        account.full_clean(exclude=["password"])
+    except ValidationError as e:
+        message = " ".join(" ".join(v) for v in e.message_dict.values())
+        raise UserError("bad_username", message, field="login") from None
+    account.set_unusable_password()
+    account.save()
+    return account
+
+
+@transaction.atomic
+def director_remove(*, club_id: int, user_id: int, user: User) -> None:
+    club = _lock_club(club_id)
+    directors = list(club.directors.order_by("pk"))
+    account = next((d for d in directors if d.pk == user_id), None)
+    if account is None:
+        raise UserError("not_a_director", "That account does not direct this club.")
+    if len(directors) == 1:
+        raise ConflictError(
+            "last_director",
+            f"{account.get_username()} is the club's only director: invite another director "
+            "first, so that someone can still run the club.",
+        )
+    club.directors.remove(account)
+
+
+# The club
+
+
+@transaction.atomic
+def club_set_time_zone(*, club_id: int, time_zone: str, user: User) -> Club:
+    club = _lock_club(club_id)
+    time_zone = time_zone.strip()
+    try:
+        validate_time_zone(time_zone)
+    except ValidationError:
+        raise UserError(
+            "bad_time_zone",
+            f"“{time_zone}” is not a time zone name; use one such as Europe/London or "
+            "America/Chicago.",
+            field="time_zone",
+        ) from None
+    club.time_zone = time_zone
+    club.save(update_fields=["time_zone"])
+    return club

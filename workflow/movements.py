@@ -1,0 +1,419 @@
+"""Writes that change who sits where once a session runs: the movement after a sitting
+(`sitting_move_players`, with its preview and its undo), a withdrawal, and the smallest
+rebalance when tables have become uneven.
+
+Each is keyword-only and atomic and takes the session's lock first
+(`services.lock_session`), as the session's other writes in `workflow.services` do;
+the format decides (`tournaments.format`), these only write what it decided. Whether a
+movement can be undone is asked before the write as well as by it:
+`movement_undo_refusal` is what the page shows and what `sitting_undo_movement` refuses
+with.
+
+A little over 400 lines on purpose: these are every write that changes who sits where
+in a running session, and they share the session's lock and `_game_under_way`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Count, Max
+from django.utils import timezone
+
+from common.backups import backup_on_commit
+from common.errors import ConflictError, UserError
+from scoring import services as scoring
+from scoring import substitutes
+from scoring.models import Game
+from tournaments import format as fmt
+from tournaments import pagecache
+from tournaments.models import (
+    Placing,
+    Player,
+    Seating,
+    Session,
+    SessionPlayer,
+    SitOut,
+    Sitting,
+    Table,
+)
+from tournaments.permissions import User, can_direct
+from workflow import selectors, services, table_links
+
+
+@dataclass(frozen=True)
+class MovementPreview:
+    sitting: Sitting
+    tables: list[tuple[Table, list[fmt.Placing[int]]]]
+    moves: list[fmt.Move[int]]
+    names: dict[int, str]
+
+
+def movement_preview(*, sitting: Sitting) -> MovementPreview:
+    """Each table's order over the sitting, with its tie-breaks, and the move it earns.
+    Refused while a table still has games to play."""
+    session = sitting.session
+    rules = services.format_for(session)
+    progress = selectors.sitting_progress(sitting)
+    unfinished = [p.table.rank for p in progress if not p.finished]
+    if unfinished:
+        listed = ", ".join(str(r) for r in unfinished)
+        raise ConflictError(
+            "sitting_unfinished",
+            f"Table {listed} still {'has' if len(unfinished) == 1 else 'have'} games to play.",
+        )
+    order = selectors.sitting_order(sitting, rules, [p.table for p in progress])
+    tables = {p.table.pk: p.table for p in progress}
+    ordered = [(tables[t.table_id], t.placings) for t in order.tables]
+    moves = fmt.movement([placings for _, placings in ordered])
+    return MovementPreview(sitting=sitting, tables=ordered, moves=moves, names=order.names)
+
+
+@transaction.atomic
+def sitting_move_players(*, session_id: int, sitting_number: int, user: User) -> Sitting:
+    """Confirm the movement after a sitting: record every placing and start the next
+    sitting with seats drawn at random."""
+    session = services.lock_session(session_id)
+    if session.status != Session.Status.RUNNING:
+        raise ConflictError("session_not_running", "This session is not running.")
+    sitting = selectors.require_current_sitting(session)
+    if sitting.number != sitting_number or sitting.moved_at is not None:
+        raise ConflictError(
+            "movement_already_confirmed",
+            f"Sitting {sitting_number} has already been moved on; reload the page.",
+        )
+    list(Game.objects.select_for_update().filter(table__sitting=sitting).order_by("pk"))
+    preview = movement_preview(sitting=sitting)
+    by_player = {m.player: m for m in preview.moves}
+    Placing.objects.bulk_create(
+        Placing(
+            sitting=sitting,
+            table=table,
+            player_id=pl.player,
+            place=pl.place,
+            score=pl.result.score,
+            games_won=pl.result.games_won,
+            hooks=pl.result.hooks,
+            last_game_score=pl.result.last_game_score,
+            decided_by=pl.decided_by or "",
+            direction=by_player[pl.player].direction,
+            to_rank=by_player[pl.player].to_rank,
+            reason=by_player[pl.player].reason[:300],
+        )
+        for table, placings in preview.tables
+        for pl in placings
+    )
+    sitting.moved_at = timezone.now()
+    sitting.save(update_fields=["moved_at"])
+    tables = fmt.seat_tables(
+        preview.moves,
+        table_count=len(preview.tables),
+        rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
+    )
+    tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
+    backup_on_commit("movement")
+    return services.sitting_create(
+        session=session, number=sitting.number + 1, tables=tables, sitting_out=sitting_out
+    )
+
+
+def _rotate_sit_outs(
+    session: Session, sitting: Sitting, tables: list[list[int]]
+) -> tuple[list[list[int]], list[int]]:
+    """Who sits out the next sitting, in turn (docs/format.md rule 8): those who sat out least.
+    The players coming back take the seats of those going out."""
+    rules = services.format_for(session)
+    # A withdrawal deletes the player's sit-out, so these are all still playing.
+    waiting = list(SitOut.objects.filter(sitting=sitting).values_list("player_id", flat=True))
+    seated = [pid for table in tables for pid in table]
+    everyone = seated + waiting
+    count = fmt.sit_out_count(len(everyone), rules) if everyone else 0
+    if not count and not waiting:
+        return tables, []
+    counts = dict(
+        SitOut.objects.filter(sitting__session=session)
+        .values_list("player_id")
+        .annotate(n=Count("id"))
+        .values_list("player_id", "n")
+    )
+    rng = fmt.make_rng(session.seed, "sit-out", sitting.number + 1)
+    chosen = fmt.choose_sit_outs(everyone, count, sat_out=counts, rng=rng)
+    returning = sorted(pid for pid in waiting if pid not in chosen)
+    rng.shuffle(returning)
+    result = []
+    for table in tables:
+        kept = []
+        for pid in table:
+            if pid in chosen:
+                if returning:
+                    kept.append(returning.pop())
+            else:
+                kept.append(pid)
+        result.append(kept)
+    # Any still waiting for a seat join the bottom table; a rebalance then fixes sizes.
+    result[-1].extend(returning)
+    return [t for t in result if t], chosen
+
+
+def movement_undo_refusal(session: Session, latest: Sitting | None) -> UserError | None:
+    """Why the last movement cannot be undone now, or None when it can: only in a running
+    session, after a movement, while no game of the new sitting has a round. `latest` is
+    `selectors.current_sitting(session)`, which the caller has read already. The page
+    offers the undo only when this is None; `sitting_undo_movement` raises it."""
+    if session.status != Session.Status.RUNNING:
+        return ConflictError("session_not_running", "This session is not running.")
+    if latest is None:
+        return ConflictError("session_not_started", "This session has not started yet.")
+    if latest.number == 1:
+        return ConflictError("nothing_to_undo", "No movement has been confirmed yet.")
+    if Game.objects.filter(table__sitting=latest, round_count__gt=0).exists():
+        return ConflictError(
+            "new_sitting_started",
+            f"Sitting {latest.number} already has results entered; "
+            "delete them first if the movement must be undone.",
+        )
+    return None
+
+
+def movement_can_undo(session: Session, latest: Sitting | None) -> bool:
+    return movement_undo_refusal(session, latest) is None
+
+
+@transaction.atomic
+def sitting_undo_movement(*, session_id: int, user: User) -> Sitting:
+    """Take back the last movement while no game of the new sitting has a round."""
+    session = services.lock_session(session_id)
+    latest = selectors.current_sitting(session)
+    if latest is not None:
+        # Lock the new sitting's games so that no round slips in between check and delete.
+        list(Game.objects.select_for_update().filter(table__sitting=latest).order_by("pk"))
+    refusal = movement_undo_refusal(session, latest)
+    if refusal is not None:
+        raise refusal
+    assert latest is not None
+    previous = session.sittings.get(number=latest.number - 1)
+    latest.delete()
+    Placing.objects.filter(sitting=previous).delete()
+    previous.moved_at = None
+    previous.save(update_fields=["moved_at"])
+    pagecache.board_changed(session.pk)
+    backup_on_commit("undo-movement")
+    return previous
+
+
+def _game_under_way(seating: Seating) -> Game | None:
+    """The game at the player's table that has started and not ended, if they play in it."""
+    game = Game.objects.filter(table=seating.table).order_by("-number").first()
+    if game is None or game.status != Game.Status.PLAYING or not game.round_count:
+        return None
+    return game if game.game_players.filter(player_id=seating.player_id).exists() else None
+
+
+def withdrawal_game(session: Session, player_id: int) -> tuple[Seating, Game] | None:
+    """Where a withdrawal would be mid-game: the player's seat and the game under way
+    there, or None. The withdrawal page asks it to offer a substitute."""
+    sitting = selectors.current_sitting(session)
+    if session.status != Session.Status.RUNNING or sitting is None:
+        return None
+    seating = (
+        Seating.objects.select_related("table")
+        .filter(sitting=sitting, player_id=player_id, left_at__isnull=True)
+        .first()
+    )
+    game = _game_under_way(seating) if seating is not None else None
+    return (seating, game) if seating is not None and game is not None else None
+
+
+def substitute_candidates(session: Session) -> list[str]:
+    """Names the withdrawal page suggests for a substitute: on the roster and not playing
+    now (sitting out, or withdrawn earlier)."""
+    sitting = selectors.current_sitting(session)
+    playing = Seating.objects.filter(sitting=sitting, left_at__isnull=True).values("player_id")
+    return list(
+        SessionPlayer.objects.filter(session=session)
+        .exclude(player_id__in=playing)
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+
+
+@transaction.atomic
+def session_withdraw(
+    *, session_id: int, player_id: int, user: User, substitute: str = ""
+) -> Player | None:
+    """A player leaves; their finished games still count. Between games their seat is left
+    empty. In the middle of a game a substitute must take the seat (docs/tournament.md,
+    "Withdrawals"): someone sitting out, someone on the roster not seated now, or a new
+    name; the substitute plays on with the seat's score, and that game counts for them.
+    A substitute may also take the seat between games. Returns the substitute, if any.
+    `user` None is the system (commands, simulations); anyone else must direct the club."""
+    session = services.lock_session(session_id)
+    if user is not None and not can_direct(user, session.club_id):
+        raise PermissionDenied("Only a director of this club may withdraw its players.")
+    entry = (
+        SessionPlayer.objects.select_related("player")
+        .filter(session=session, player_id=player_id)
+        .first()
+    )
+    if entry is None:
+        raise UserError("not_on_roster", "That player is not on this session's roster.")
+    if entry.withdrawn_at is not None:
+        raise ConflictError("already_withdrawn", f"{entry.player.name} has already withdrawn.")
+    if session.status == Session.Status.SETUP:
+        if substitute.strip():
+            raise UserError(
+                "substitute_before_start",
+                "Nobody is seated before the start: remove this player, then add the "
+                "other person to the roster.",
+            )
+        entry.delete()
+        return None
+    if session.status != Session.Status.RUNNING:
+        raise ConflictError("session_not_running", "This session is not running.")
+    sitting = selectors.require_current_sitting(session)
+    SitOut.objects.filter(sitting=sitting, player_id=player_id).delete()
+    seating = (
+        Seating.objects.select_related("table")
+        .filter(sitting=sitting, player_id=player_id, left_at__isnull=True)
+        .first()
+    )
+    game = _game_under_way(seating) if seating is not None else None
+    if game is not None:
+        # Lock the game so that no round slips in while its seat changes hands.
+        game = Game.objects.select_for_update().get(pk=game.pk)
+    name = substitute.strip()
+    if game is not None and not name:
+        assert seating is not None
+        raise ConflictError(
+            "withdrawal_mid_game",
+            f"{entry.player.name} is in the middle of game {game.number} at table "
+            f"{seating.table.rank}. Name a substitute to take their seat and score for the "
+            "rest of that game, or withdraw them when the game ends.",
+            field="substitute",
+        )
+    chosen = None
+    if name:
+        if seating is None:
+            raise UserError(
+                "no_seat_to_take",
+                f"{entry.player.name} has no seat at a table now, so a substitute has "
+                "nothing to take. Withdraw them without one; add the other person as a "
+                "late arrival.",
+                field="substitute",
+            )
+        chosen = _seat_substitute(session, sitting, seating, name)
+        if game is not None:
+            substitutes.game_substitute(game=game, player_id=player_id, substitute=chosen)
+        else:
+            services.refresh_unstarted_game(seating.table)
+    elif seating is not None:
+        seating.left_at = timezone.now()
+        seating.save(update_fields=["left_at"])
+        services.refresh_unstarted_game(seating.table)
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["withdrawn_at"])
+    pagecache.board_changed(session.pk)
+    return chosen
+
+
+def _seat_substitute(session: Session, sitting: Sitting, seating: Seating, name: str) -> Player:
+    """Put the substitute named `name` in `seating`'s seat (the leaver's row keeps its
+    history under a free seat number) and on the roster, checked in."""
+    chosen = services.players_get_or_create(club=session.club, names=[name])
+    if not chosen:
+        raise UserError("substitute_required", "Type the substitute's name.", field="substitute")
+    player = chosen[0]
+    if player.pk == seating.player_id:
+        raise UserError(
+            "substitute_is_player",
+            f"{player.name} cannot stand in for themself; name someone else.",
+            field="substitute",
+        )
+    other = Seating.objects.select_related("table").filter(sitting=sitting, player=player).first()
+    if other is not None and other.left_at is None:
+        raise UserError(
+            "substitute_playing",
+            f"{player.name} is playing at table {other.table.rank}. Choose someone sitting "
+            "out or not seated now, or type a new name.",
+            field="substitute",
+        )
+    entry, created = SessionPlayer.objects.get_or_create(session=session, player=player)
+    entry.checked_in = True
+    entry.arrived_late = entry.arrived_late or created
+    entry.withdrawn_at = None
+    entry.save()
+    SitOut.objects.filter(sitting=sitting, player=player).delete()
+    seat = seating.seat
+    seating.left_at = timezone.now()
+    seating.seat = (seating.table.seatings.aggregate(m=Max("seat"))["m"] or 0) + 1
+    seating.save(update_fields=["left_at", "seat"])
+    if other is not None:
+        other.table, other.seat, other.left_at = seating.table, seat, None
+        other.save(update_fields=["table", "seat", "left_at"])
+    else:
+        Seating.objects.create(sitting=sitting, table=seating.table, player=player, seat=seat)
+    return player
+
+
+def rebalance_proposal(*, session: Session) -> list[fmt.Rebalance[int]]:
+    sitting = selectors.require_current_sitting(session)
+    rules = services.format_for(session)
+    tables = selectors.sitting_active_tables(sitting)
+    try:
+        return fmt.rebalance([ids for _, ids in tables], rules)
+    except fmt.FormatError as e:
+        raise ConflictError(e.code, str(e)) from None
+
+
+@transaction.atomic
+def session_rebalance(
+    *, session_id: int, expected: Sequence[tuple[int, int, int]], user: User
+) -> int:
+    """Apply the proposed moves the director saw. If the tables changed since, the
+    proposal is refused so that the director looks again."""
+    session = services.lock_session(session_id)
+    if session.status != Session.Status.RUNNING:
+        raise ConflictError("session_not_running", "This session is not running.")
+    proposal = rebalance_proposal(session=session)
+    current = [(m.player, m.from_rank, m.to_rank) for m in proposal]
+    if list(map(tuple, expected)) != current:
+        raise ConflictError(
+            "proposal_changed", "The tables changed since the proposal was shown; look again."
+        )
+    sitting = selectors.require_current_sitting(session)
+    tables = {t.rank: t for t in sitting.tables.all()}
+    for move in proposal:
+        seating = Seating.objects.select_related("table", "player").get(
+            sitting=sitting, player_id=move.player
+        )
+        game = _game_under_way(seating)
+        if game is not None:
+            raise ConflictError(
+                "move_mid_game",
+                f"{seating.player.name} is in the middle of game {game.number} at table "
+                f"{seating.table.rank}; rebalance when that game ends.",
+            )
+        source = seating.table
+        if move.to_rank not in tables:
+            tables[move.to_rank] = Table.objects.create(sitting=sitting, rank=move.to_rank)
+        target = tables[move.to_rank]
+        seating.table = target
+        seating.seat = (target.seatings.aggregate(m=Max("seat"))["m"] or 0) + 1
+        seating.save(update_fields=["table", "seat"])
+        services.refresh_unstarted_game(source)
+        if not Game.objects.filter(table=target).exists():
+            scoring.table_start_game(table=target, number=1)
+        else:
+            services.refresh_unstarted_game(target)
+    # A table left with nobody seated is closed.
+    for table in sitting.tables.all():
+        if (
+            not table.seatings.filter(left_at__isnull=True).exists()
+            and not table.games.filter(round_count__gt=0).exists()
+        ):
+            table.delete()
+    table_links.table_cards_ensure(session=session)
+    pagecache.board_changed(session.pk)
+    return len(proposal)

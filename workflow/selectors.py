@@ -1,0 +1,444 @@
+"""Reads for pages, the API and services: querysets with their joins in place, and the
+derived views of a sitting (progress, results, standings) computed in a fixed number of
+queries whatever the number of tables or rounds.
+
+The rules of the tournament that are reads live here, each in one function that the
+pages, the API and the services all ask: which sitting is the current one
+(`current_sitting`), the order of each table after a sitting (`sitting_order`, over
+`format.order_table`) and the session ladder (`session_standings`).
+
+Why one module of over 400 lines: it is one thing, the reads of one running session
+(the board, the progress, the orders and standings, find my table, the projector), and
+they share their prefetches; the season's and the club's reads are
+`workflow.club_selectors`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+
+from common.errors import ConflictError
+from scoring.models import Game, GamePlayer
+from tournaments import format as fmt
+from tournaments.models import (
+    Seating,
+    Session,
+    Sitting,
+    Table,
+)
+
+
+def current_sitting(session: Session) -> Sitting | None:
+    """The sitting being played (or, once the session is finished, its last one): the
+    latest by number. None before the session starts."""
+    return session.sittings.order_by("-number").first()
+
+
+def require_current_sitting(session: Session) -> Sitting:
+    """`current_sitting`, refused with a plain message before the session starts."""
+    sitting = current_sitting(session)
+    if sitting is None:
+        raise ConflictError("session_not_started", "This session has not started yet.")
+    return sitting
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    table: Table
+    games_finished: int
+    games_total: int
+    current_game: Game | None
+    seated: list[Seating]
+
+    @property
+    def finished(self) -> bool:
+        return self.games_finished >= self.games_total
+
+
+def sitting_tables(sitting: Sitting) -> QuerySet[Table]:
+    return sitting.tables.order_by("rank").prefetch_related(
+        Prefetch(
+            "seatings",
+            queryset=Seating.objects.filter(left_at__isnull=True)
+            .select_related("player")
+            .order_by("seat"),
+            to_attr="active_seatings",
+        ),
+        Prefetch("games", queryset=Game.objects.order_by("number"), to_attr="game_list"),
+    )
+
+
+def sitting_progress(sitting: Sitting) -> list[TableProgress]:
+    result = []
+    for table in sitting_tables(sitting):
+        # `game_list` and `active_seatings` are the `Prefetch(to_attr=...)` lists of
+        # `sitting_tables`; django-stubs cannot see attributes a prefetch adds.
+        games: list[Game] = table.game_list  # type: ignore[attr-defined]
+        finished = sum(1 for g in games if g.status == Game.Status.FINISHED)
+        current = games[-1] if games else None
+        result.append(
+            TableProgress(
+                table=table,
+                games_finished=finished,
+                games_total=sitting.games_per_sitting,
+                current_game=current,
+                seated=table.active_seatings,  # type: ignore[attr-defined]
+            )
+        )
+    return result
+
+
+@dataclass(frozen=True)
+class BoardTable:
+    """One table on the public board: plain values, no model objects, so that a board of
+    250 tables renders fast."""
+
+    table_id: int
+    rank: int
+    seats: list[tuple[int, str]]
+    games_finished: int
+
+
+def sitting_board(sitting: Sitting) -> list[BoardTable]:
+    """Every table of a sitting with who sits where, in three queries."""
+    tables = list(sitting.tables.order_by("rank").values_list("pk", "rank"))
+    seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for table_id, seat, name in (
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "seat", "player__name")
+    ):
+        seats[table_id].append((seat, name))
+    finished = dict(
+        Game.objects.filter(table__sitting=sitting, status=Game.Status.FINISHED)
+        .values("table_id")
+        .annotate(n=Count("id"))
+        .values_list("table_id", "n")
+    )
+    return [
+        BoardTable(table_id=pk, rank=rank, seats=seats[pk], games_finished=finished.get(pk, 0))
+        for pk, rank in tables
+    ]
+
+
+def sitting_active_tables(sitting: Sitting) -> list[tuple[Table, list[int]]]:
+    return [
+        # `active_seatings`: the `Prefetch(to_attr=...)` list of `sitting_tables`.
+        (t, [s.player_id for s in t.active_seatings])  # type: ignore[attr-defined]
+        for t in sitting_tables(sitting)
+    ]
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    table_id: int
+    name: str
+    result: fmt.SittingResult[int]
+
+
+def sitting_results(sitting: Sitting) -> list[ResultRow]:
+    """Each seated player's record over the sitting's finished games (format rule 4)."""
+    seatings = list(
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True).select_related("player")
+    )
+    totals: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    rows = (
+        GamePlayer.objects.filter(game__table__sitting=sitting, game__status=Game.Status.FINISHED)
+        .values_list("player_id", "score", "won", "hooks", "game__number")
+        .order_by("game__number")
+    )
+    for player_id, score, won, hooks, number in rows:
+        t = totals[player_id]
+        t[0] += score
+        t[1] += int(won)
+        t[2] += hooks
+        if number >= t[4]:
+            t[3], t[4] = score, number
+    return [
+        ResultRow(
+            table_id=s.table_id,
+            name=s.player.name,
+            result=fmt.SittingResult(
+                player=s.player_id,
+                score=totals[s.player_id][0],
+                games_won=totals[s.player_id][1],
+                hooks=totals[s.player_id][2],
+                last_game_score=totals[s.player_id][3],
+            ),
+        )
+        for s in seatings
+    ]
+
+
+@dataclass(frozen=True)
+class TableOrder:
+    """One table's order after a sitting (format rule 4): its placings, best first."""
+
+    table_id: int
+    rank: int
+    placings: list[fmt.Placing[int]]
+
+
+@dataclass(frozen=True)
+class SittingOrder:
+    tables: list[TableOrder]
+    names: dict[int, str]
+
+
+def sitting_order(
+    sitting: Sitting, rules: fmt.FormatRules, tables: Sequence[Table] | None = None
+) -> SittingOrder:
+    """Every table of the sitting ordered by `format.order_table` over the finished games,
+    with the coin flips drawn from the session's seed: the one ranking that the movement
+    and the session standings both use. Tables in rank order; a table with no finished
+    game has no placings. `tables` saves a query when the caller has read them already."""
+    results = sitting_results(sitting)
+    names = {r.result.player: r.name for r in results}
+    by_table: dict[int, list[fmt.SittingResult[int]]] = defaultdict(list)
+    for row in results:
+        by_table[row.table_id].append(row.result)
+    seed = sitting.session.seed
+    return SittingOrder(
+        tables=[
+            TableOrder(
+                table_id=table_id,
+                rank=rank,
+                placings=fmt.order_table(
+                    by_table.get(table_id, []),
+                    lower_is_better=rules.lower_is_better,
+                    rng=fmt.make_rng(seed, "coin", sitting.number, rank),
+                    name=lambda pid: names[pid],
+                ),
+            )
+            for table_id, rank in (
+                [(t.pk, t.rank) for t in sorted(tables, key=lambda t: t.rank)]
+                if tables is not None
+                else sitting.tables.order_by("rank").values_list("pk", "rank")
+            )
+        ],
+        names=names,
+    )
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    position: int
+    player_id: int
+    name: str
+    table_rank: int | None
+    place: int | None
+    points: int
+    games_played: int
+    games_won: int
+    hooks: int
+    withdrawn: bool
+    sitting_out: bool = False
+    # Why this place: the table's order over the sitting with the tie-break that decided
+    # it, or why the player is listed after the seated players.
+    why: str = ""
+
+
+def session_standings(session: Session) -> list[StandingRow]:
+    """The session ladder: the table a player sits at in the latest sitting (1 = best),
+    then their place at that table on that sitting's results; players who withdrew
+    follow. Totals count every finished game of the session."""
+    totals = {
+        row["player_id"]: row
+        for row in GamePlayer.objects.filter(
+            game__table__sitting__session=session, game__status=Game.Status.FINISHED
+        )
+        .values("player_id")
+        .annotate(
+            points=Sum("score"),
+            played=Count("id"),
+            won=Count("id", filter=Q(won=True)),
+            hooks_total=Sum("hooks"),
+        )
+    }
+    names = dict(session.entries.values_list("player_id", "player__name"))
+    sitting = current_sitting(session)
+    ordered: list[tuple[int, int | None, int | None]] = []
+    why: dict[int, str] = {}
+    if sitting is not None:
+        for table in sitting_order(sitting, fmt.format_for(session.rules_id)).tables:
+            ordered += [(p.player, table.rank, p.place) for p in table.placings]
+            why.update((p.player, f"table {table.rank}, {p.reason}") for p in table.placings)
+    seated = {pid for pid, _, _ in ordered}
+    sitting_out = (
+        set(sitting.sit_outs.values_list("player_id", flat=True)) if sitting is not None else set()
+    )
+    withdrawn = set(
+        session.entries.filter(withdrawn_at__isnull=False).values_list("player_id", flat=True)
+    )
+    lower = fmt.format_for(session.rules_id).lower_is_better
+
+    def by_points(pid: int) -> tuple[int, str]:
+        points = totals[pid]["points"] or 0 if pid in totals else 0
+        return (points if lower else -points, names[pid])
+
+    resting = sorted(
+        (pid for pid in sitting_out if pid in names and pid not in seated), key=by_points
+    )
+    ordered += [(pid, None, None) for pid in resting]
+    rest = sorted(
+        (pid for pid in names if pid not in seated and pid not in sitting_out and pid in totals),
+        key=by_points,
+    )
+    ordered += [(pid, None, None) for pid in rest]
+    rows = []
+    no_games: dict[str, int | None] = {}
+    for position, (pid, table_rank, place) in enumerate(ordered, start=1):
+        t = totals.get(pid, no_games)
+        rows.append(
+            StandingRow(
+                position=position,
+                player_id=pid,
+                name=names.get(pid, "?"),
+                table_rank=table_rank,
+                place=place,
+                points=t.get("points") or 0,
+                games_played=t.get("played") or 0,
+                games_won=t.get("won") or 0,
+                hooks=t.get("hooks_total") or 0,
+                withdrawn=pid in withdrawn,
+                sitting_out=pid in sitting_out,
+                why=why.get(pid)
+                or (
+                    "sitting out this sitting: after the seated players, by points"
+                    if pid in sitting_out
+                    else "not seated now: after the seated players, by points"
+                ),
+            )
+        )
+    return rows
+
+
+def find_seating(session: Session, query: str) -> list[Seating]:
+    """Where players whose name contains `query` sit in the latest sitting."""
+    sitting = current_sitting(session)
+    if sitting is None or not query.strip():
+        return []
+    return list(
+        Seating.objects.filter(
+            sitting=sitting, left_at__isnull=True, player__name__icontains=query.strip()
+        )
+        .select_related("player", "table")
+        .order_by("player__name")[:10]
+    )
+
+
+def table_companions(tables: list[Table]) -> dict[int, list[Seating]]:
+    seatings = Seating.objects.filter(table__in=tables, left_at__isnull=True).select_related(
+        "player"
+    )
+    by_table: dict[int, list[Seating]] = defaultdict(list)
+    for s in seatings.order_by("seat"):
+        by_table[s.table_id].append(s)
+    return by_table
+
+
+def find_my_table(
+    session: Session, sitting: Sitting | None, query: str
+) -> list[tuple[Seating, list[Seating], ScreenTable | None]]:
+    """ "Find my table": each seating whose name matches, with the others at that table and
+    how that table's game stands (so that the player's phone follows every round too)."""
+    found = find_seating(session, query)
+    if not found:
+        return []
+    companions = table_companions([s.table for s in found])
+    progress = (
+        {
+            t.table_id: t
+            for t in sitting_screen(
+                sitting,
+                lower_is_better=fmt.format_for(session.rules_id).lower_is_better,
+                table_ids=[s.table_id for s in found],
+            )
+        }
+        if sitting is not None
+        else {}
+    )
+    return [
+        (s, [c for c in companions.get(s.table_id, []) if c.pk != s.pk], progress.get(s.table_id))
+        for s in found
+    ]
+
+
+@dataclass(frozen=True)
+class ScreenTable:
+    """One table on the projector: who sits where and how its current game stands."""
+
+    rank: int
+    seats: list[str]
+    game_number: int | None
+    rounds: int
+    leaders: list[str]
+    leader_score: int | None
+    games_finished: int
+    games_total: int
+    table_id: int = 0
+
+    @property
+    def done(self) -> bool:
+        return self.games_finished >= self.games_total
+
+
+def sitting_screen(
+    sitting: Sitting, *, lower_is_better: bool, table_ids: Collection[int] | None = None
+) -> list[ScreenTable]:
+    """Every table of a sitting for the wall (or only `table_ids`: a player's own table on
+    "find my table"), in four queries whatever its size."""
+    only = {} if table_ids is None else {"table_id__in": list(table_ids)}
+    tables = list(
+        sitting.tables.filter(**({} if table_ids is None else {"pk__in": list(table_ids)}))
+        .order_by("rank")
+        .values_list("pk", "rank")
+    )
+    seats: dict[int, list[str]] = defaultdict(list)
+    for table_id, name in (
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True, **only)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "player__name")
+    ):
+        seats[table_id].append(name)
+    latest: dict[int, tuple[int, int, int]] = {}
+    finished: dict[int, int] = defaultdict(int)
+    for game_id, table_id, number, status, rounds in (
+        Game.objects.filter(table__sitting=sitting, **only)
+        .order_by("table_id", "number")
+        .values_list("pk", "table_id", "number", "status", "round_count")
+    ):
+        latest[table_id] = (game_id, number, rounds)
+        finished[table_id] += status == Game.Status.FINISHED
+    scores: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    for game_id, name, score in GamePlayer.objects.filter(
+        game_id__in=[g for g, _, _ in latest.values()]
+    ).values_list("game_id", "name", "score"):
+        scores[game_id].append((name, score))
+    result = []
+    for pk, rank in tables:
+        game_id, number, rounds = latest.get(pk, (0, 0, 0))
+        leaders: list[str] = []
+        best: int | None = None
+        if rounds and scores.get(game_id):
+            pick = min if lower_is_better else max
+            best = pick(score for _, score in scores[game_id])
+            leaders = [name for name, score in scores[game_id] if score == best]
+        result.append(
+            ScreenTable(
+                rank=rank,
+                seats=seats[pk],
+                game_number=number or None,
+                rounds=rounds,
+                leaders=leaders,
+                leader_score=best,
+                games_finished=finished[pk],
+                games_total=sitting.games_per_sitting,
+                table_id=pk,
+            )
+        )
+    return result

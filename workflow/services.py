@@ -1,0 +1,460 @@
+"""Writes for a session's life outside its movements: creating it and its players,
+its settings, arrivals, starting it (the split and the first sitting),
+finishing it and the season's Big Loser. The movements, withdrawals and rebalancing are
+in `workflow.movements`; the club's own writes (seasons, players, directors) in
+`workflow.club_services`; scorer links and table cards in `workflow.table_links`.
+
+Each service is keyword-only and atomic. Services that change a session lock its row
+first (`lock_session`; then, where needed, its games in id order), so that two
+directors or a director and a scorer cannot interleave. The format itself is decided by
+the pure functions in `tournaments.format`; the rules that are reads (the current
+sitting, the ranking, the ladders) by `workflow.selectors`.
+
+`lock_session`, `format_for`, `sitting_create` and `refresh_unstarted_game` are shared
+with `workflow.movements`, which seats a new sitting the same way the start does.
+`PUBLIC_BY_DEFAULT` is the visibility of a new session for the page, the API and this
+module alike.
+
+Why one module of over 400 lines: it is one workflow, a session from its creation to its
+finish, and its writes share the session lock and the helpers above; what grew beside it
+(movements, scorer links and cards, the timer, the club) has its own module.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import date as Date
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+import engine
+from common.backups import backup_on_commit
+from common.errors import ConflictError, UserError
+from common.tasks import enqueue_on_commit
+from ratings import selectors as rating_selectors
+from scoring import services as scoring
+from scoring.models import Game
+from tournaments import format as fmt
+from tournaments import pagecache
+from tournaments.models import (
+    BigLoserAward,
+    Club,
+    Player,
+    Season,
+    Seating,
+    Session,
+    SessionPlayer,
+    SessionStanding,
+    SitOut,
+    Sitting,
+    Table,
+)
+from tournaments.permissions import User, account
+from workflow import selectors, table_links, tasks
+from workflow.names import clean_names
+
+# A new session is public unless the director says otherwise (docs/tournament.md).
+PUBLIC_BY_DEFAULT = Session.PUBLIC_BY_DEFAULT
+
+
+def players_get_or_create(*, club: Club, names: Sequence[str]) -> list[Player]:
+    """Players of the club by name, creating the ones the club does not know yet.
+    Names match regardless of case and extra spaces; an inactive player named is active
+    again."""
+    wanted = clean_names(names)
+    known = {p.name.casefold(): p for p in Player.objects.filter(club=club)}
+    new = Player.objects.bulk_create(
+        [Player(club=club, name=name) for name in wanted if name.casefold() not in known]
+    )
+    if any(p.pk is None for p in new):  # a backend that returns no ids from bulk_create
+        new = list(Player.objects.filter(club=club, name__in=[p.name for p in new]))
+    known.update((p.name.casefold(), p) for p in new)
+    chosen = [known[name.casefold()] for name in wanted]
+    # Typing the name of someone marked inactive means they are back: active again.
+    if back := [p.pk for p in chosen if not p.active]:
+        Player.objects.filter(pk__in=back).update(active=True)
+        for p in chosen:
+            p.active = True
+    return chosen
+
+
+def format_for(session: Session) -> fmt.FormatRules:
+    try:
+        return fmt.format_for(session.rules_id)
+    except fmt.FormatError as e:
+        raise UserError(e.code, str(e)) from None
+
+
+@transaction.atomic
+def session_create(
+    *,
+    club: Club,
+    season: Season,
+    name: str,
+    date: Date,
+    rules_id: str,
+    games_per_sitting: int,
+    player_ids: Sequence[int] = (),
+    new_names: Sequence[str] = (),
+    seed: int | None = None,
+    is_public: bool = PUBLIC_BY_DEFAULT,
+    double_entry: bool = False,
+    seeding: str = Session.Seeding.RANDOM,
+    user: User,
+) -> Session:
+    if season.club_id != club.pk:
+        raise UserError(
+            "season_not_in_club", "That season belongs to another club.", field="season"
+        )
+    if season.closed_at is not None:
+        raise ConflictError(
+            "season_closed",
+            f"The season {season.name} is closed; pick an open one.",
+            field="season",
+        )
+    if rules_id not in fmt.FORMATS or rules_id not in engine.RULES:
+        raise UserError("unknown_rules", f"Unknown rules “{rules_id}”.", field="rules_id")
+    if games_per_sitting not in (2, 3):
+        raise UserError(
+            "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
+        )
+    _check_seeding(seeding)
+    if not name.strip():
+        raise UserError("name_required", "Give the session a name.", field="name")
+    if len(name.strip()) > 120:
+        raise UserError("name_too_long", "A session name has at most 120 characters.", field="name")
+    players = list(Player.objects.filter(club=club, pk__in=player_ids))
+    if len(players) != len(set(player_ids)):
+        raise UserError("unknown_player", "Some of the chosen players are not in this club.")
+    players += players_get_or_create(club=club, names=new_names)
+    session = Session.objects.create(
+        club=club,
+        season=season,
+        name=name.strip(),
+        date=date,
+        rules_id=rules_id,
+        games_per_sitting=games_per_sitting,
+        seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31),
+        is_public=is_public,
+        double_entry=double_entry,
+        seeding=seeding,
+        created_by=account(user),
+    )
+    SessionPlayer.objects.bulk_create(
+        [SessionPlayer(session=session, player=p) for p in {p.pk: p for p in players}.values()]
+    )
+    return session
+
+
+def _check_seeding(seeding: str) -> None:
+    if seeding not in Session.Seeding.values:
+        known = ", ".join(Session.Seeding.values)
+        raise UserError(
+            "unknown_seeding", f"Unknown seeding “{seeding}”; use one of: {known}.", field="seeding"
+        )
+
+
+def lock_session(session_id: int) -> Session:
+    return Session.objects.select_for_update().select_related("club", "season").get(pk=session_id)
+
+
+@transaction.atomic
+def session_update_settings(
+    *,
+    session_id: int,
+    games_per_sitting: int,
+    is_public: bool,
+    double_entry: bool,
+    seeding: str | None = None,
+    user: User,
+) -> Session:
+    """The sitting length can change until the next sitting starts and applies from then;
+    visibility and double entry apply at once; the seeding until the session starts."""
+    session = lock_session(session_id)
+    if seeding is not None and seeding != session.seeding:
+        _check_seeding(seeding)
+        if session.status != Session.Status.SETUP:
+            raise ConflictError(
+                "session_started",
+                "The first sitting is already seated; the seeding can no longer change.",
+                field="seeding",
+            )
+        session.seeding = seeding
+    if games_per_sitting not in (2, 3):
+        raise UserError(
+            "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
+        )
+    if session.status == Session.Status.FINISHED and games_per_sitting != session.games_per_sitting:
+        raise ConflictError("session_finished", "This session is finished.")
+    session.games_per_sitting = games_per_sitting
+    session.is_public = is_public
+    session.double_entry = double_entry
+    session.save(update_fields=["games_per_sitting", "is_public", "double_entry", "seeding"])
+    return session
+
+
+@transaction.atomic
+def session_add_players(
+    *, session_id: int, player_ids: Sequence[int] = (), new_names: Sequence[str] = (), user: User
+) -> list[SessionPlayer]:
+    """Add players to the roster. Before the start they wait to be checked in; once the
+    session runs they are late arrivals and join the bottom table (format rule 7)."""
+    session = lock_session(session_id)
+    if session.status == Session.Status.FINISHED:
+        raise ConflictError("session_finished", "This session is finished.")
+    if session.status == Session.Status.CANCELLED:
+        raise ConflictError("session_cancelled", "This session is cancelled.")
+    players = list(Player.objects.filter(club=session.club, pk__in=player_ids))
+    if len(players) != len(set(player_ids)):
+        # As on creation: an id that is not the club's is refused, never quietly dropped.
+        raise UserError("unknown_player", "Some of the chosen players are not in this club.")
+    players += players_get_or_create(club=session.club, names=new_names)
+    if not players:
+        raise UserError("no_players", "Pick a player or type a new name.")
+    added = []
+    running = session.status == Session.Status.RUNNING
+    sitting = selectors.current_sitting(session) if running else None
+    pagecache.board_changed(session.pk)
+    for player in players:
+        entry, created = SessionPlayer.objects.get_or_create(session=session, player=player)
+        if not created and entry.withdrawn_at is None and (entry.checked_in or not running):
+            raise ConflictError(
+                "already_on_roster", f"{player.name} is already playing in this session."
+            )
+        entry.checked_in = True if running else entry.checked_in
+        entry.arrived_late = running
+        entry.withdrawn_at = None
+        entry.save()
+        added.append(entry)
+        if sitting is not None:
+            rules = format_for(session)
+            if rules.split_min == rules.split_max:
+                # Tables of a fixed size cannot take one more: the late arrival sits out
+                # this sitting and joins the rotation from the next.
+                Seating.objects.filter(sitting=sitting, player=player).delete()
+                SitOut.objects.get_or_create(sitting=sitting, player=player)
+            else:
+                _seat_at_bottom(sitting=sitting, player=player)
+    return added
+
+
+def _seat_at_bottom(*, sitting: Sitting, player: Player) -> None:
+    bottom = sitting.tables.order_by("-rank").first()
+    assert bottom is not None
+    existing = Seating.objects.filter(sitting=sitting, player=player).first()
+    next_seat = (bottom.seatings.aggregate(m=Max("seat"))["m"] or 0) + 1
+    if existing is not None:
+        # A player who withdrew and came back takes a new seat at the bottom table.
+        existing.table, existing.seat, existing.left_at = bottom, next_seat, None
+        existing.save(update_fields=["table", "seat", "left_at"])
+    else:
+        Seating.objects.create(sitting=sitting, table=bottom, player=player, seat=next_seat)
+    refresh_unstarted_game(bottom)
+
+
+def refresh_unstarted_game(table: Table) -> None:
+    current = Game.objects.filter(table=table).order_by("-number").first()
+    if current is not None and current.round_count == 0 and current.status == Game.Status.PLAYING:
+        scoring.game_refresh_players(game=current)
+
+
+@transaction.atomic
+def session_check_in(
+    *, session_id: int, player_ids: Sequence[int] | None, checked_in: bool, user: User
+) -> int:
+    """Check players in (or take it back); `player_ids=None` means the whole roster. All or
+    nothing: if one of them is not on the roster, nobody changes."""
+    session = lock_session(session_id)
+    if session.status == Session.Status.CANCELLED:
+        raise ConflictError("session_cancelled", "This session is cancelled.")
+    if session.status != Session.Status.SETUP:
+        raise ConflictError(
+            "session_started",
+            "The session has started: add a late arrival or withdraw a player instead.",
+        )
+    entries = SessionPlayer.objects.filter(session=session)
+    if player_ids is not None:
+        wanted = set(player_ids)
+        entries = entries.filter(player_id__in=wanted)
+        if entries.count() != len(wanted):
+            raise UserError("not_on_roster", "That player is not on this session's roster.")
+    return entries.update(checked_in=checked_in)
+
+
+def last_season_big_loser(session: Session) -> Player | None:
+    previous = (
+        Season.objects.filter(club=session.club, starts_on__lt=session.season.starts_on)
+        .order_by("-starts_on")
+        .first()
+    )
+    if previous is None:
+        return None
+    award = BigLoserAward.objects.filter(season=previous).select_related("player").first()
+    return award.player if award else None
+
+
+def start_refusal(session: Session, checked_in: int) -> UserError | None:
+    """Why a session in check-in cannot start with `checked_in` players, in words that say
+    what to do, or None when it can. The session page shows this instead of the Start
+    button; `session_start` refuses with it."""
+    need = format_for(session).play_min
+    if checked_in == 0:
+        return ConflictError(
+            "nobody_checked_in",
+            "Nobody is checked in yet. Check players in as they arrive (or “Check everyone "
+            "in”), then start.",
+        )
+    if checked_in < need:
+        return ConflictError(
+            "too_few_players",
+            f"Only {checked_in} player{'s are' if checked_in != 1 else ' is'} checked in; "
+            f"a table needs at least {need}. Check in more players, or add them to the roster.",
+        )
+    return None
+
+
+@transaction.atomic
+def session_start(*, session_id: int, user: User) -> Sitting:
+    """Split the checked-in players into ranked tables and start the first games."""
+    session = lock_session(session_id)
+    if session.status == Session.Status.CANCELLED:
+        raise ConflictError("session_cancelled", "This session is cancelled.")
+    if session.status != Session.Status.SETUP:
+        raise ConflictError("session_started", "This session has already started.")
+    rules = format_for(session)
+    entries = list(
+        SessionPlayer.objects.filter(session=session, checked_in=True, withdrawn_at__isnull=True)
+    )
+    refusal = start_refusal(session, len(entries))
+    if refusal is not None:
+        raise refusal
+    ids = sorted(e.player_id for e in entries)
+    big_loser = last_season_big_loser(session)
+    big_loser_id = big_loser.pk if big_loser and big_loser.pk in ids else None
+    try:
+        # The Big Loser's place is the bottom table, so they sit out last of all.
+        sitting_out = fmt.choose_sit_outs(
+            ids,
+            fmt.sit_out_count(len(ids), rules),
+            sat_out={big_loser_id: len(ids)} if big_loser_id else {},
+            rng=fmt.make_rng(session.seed, "sit-out", 1),
+        )
+        seated = [pid for pid in ids if pid not in sitting_out]
+        if session.seeding == Session.Seeding.RANDOM:
+            tables = fmt.split(seated, fmt=rules, seed=session.seed, big_loser=big_loser_id)
+        else:
+            tables = fmt.seeded_split(
+                seated,
+                fmt=rules,
+                seed=session.seed,
+                # A player with no rating yet counts as a newcomer (ordinal 0).
+                strength=rating_selectors.ordinals(seated, session.rules_id),
+                balanced=session.seeding == Session.Seeding.BALANCED,
+                big_loser=big_loser_id,
+            )
+    except fmt.FormatError as e:
+        # Too few or too many checked in: the roster's state, not the request, is wrong.
+        raise ConflictError(e.code, str(e)) from None
+    sitting = sitting_create(session=session, number=1, tables=tables, sitting_out=sitting_out)
+    session.status = Session.Status.RUNNING
+    session.started_at = timezone.now()
+    session.big_loser_id = big_loser_id
+    session.save(update_fields=["status", "started_at", "big_loser"])
+    backup_on_commit("session-start")
+    return sitting
+
+
+def sitting_create(
+    *,
+    session: Session,
+    number: int,
+    tables: Sequence[Sequence[int]],
+    sitting_out: Sequence[int] = (),
+) -> Sitting:
+    sitting = Sitting.objects.create(
+        session=session,
+        number=number,
+        games_per_sitting=session.games_per_sitting,
+        # A club that plays to time: the sitting's timer starts with it (workflow.timer).
+        timer_ends_at=(
+            timezone.now() + timedelta(minutes=session.sitting_minutes)
+            if session.sitting_minutes
+            else None
+        ),
+    )
+    SitOut.objects.bulk_create(SitOut(sitting=sitting, player_id=pid) for pid in sitting_out)
+    table_rows = Table.objects.bulk_create(
+        [Table(sitting=sitting, rank=rank) for rank in range(1, len(tables) + 1)]
+    )
+    Seating.objects.bulk_create(
+        Seating(sitting=sitting, table=table, player_id=pid, seat=seat)
+        for table, seated in zip(table_rows, tables, strict=True)
+        for seat, pid in enumerate(seated, start=1)
+    )
+    if not all(t.pk for t in table_rows):  # bulk_create returns no ids on some backends
+        table_rows = list(sitting.tables.order_by("rank"))
+    for table in table_rows:
+        table.sitting = sitting
+    scoring.tables_start_first_games(tables=table_rows, session=session)
+    table_links.table_cards_ensure(session=session)
+    pagecache.board_changed(session.pk)
+    return sitting
+
+
+@transaction.atomic
+def session_finish(*, session_id: int, early: bool = False, user: User) -> Session:
+    """Finish the session and keep its standings for the season ladder. Ending before
+    every game is finished needs `early=True`; unfinished games do not count."""
+    session = lock_session(session_id)
+    if session.status != Session.Status.RUNNING:
+        raise ConflictError("session_not_running", "Only a running session can be finished.")
+    sitting = selectors.require_current_sitting(session)
+    unfinished = [p for p in selectors.sitting_progress(sitting) if not p.finished]
+    if unfinished and not early:
+        raise ConflictError(
+            "sitting_unfinished",
+            "Some tables still have games to play. Confirm that you want to end the session early.",
+        )
+    standings = selectors.session_standings(session)
+    SessionStanding.objects.bulk_create(
+        SessionStanding(
+            session=session,
+            player_id=row.player_id,
+            position=row.position,
+            points=row.points,
+            games_played=row.games_played,
+            games_won=row.games_won,
+            hooks=row.hooks,
+        )
+        for row in standings
+    )
+    session.status = Session.Status.FINISHED
+    session.finished_at = timezone.now()
+    session.ended_early = bool(unfinished)
+    session.save(update_fields=["status", "finished_at", "ended_early"])
+    pagecache.live_changed(session.pk)
+    season_id = session.season_id
+    enqueue_on_commit(tasks.season_standings_refresh, season_id)
+    backup_on_commit("session-finish")
+    return session
+
+
+@transaction.atomic
+def big_loser_award(*, season_id: int, player_id: int, note: str = "", user: User) -> BigLoserAward:
+    season = Season.objects.select_for_update().get(pk=season_id)
+    player = Player.objects.filter(club=season.club_id, pk=player_id).first()
+    if player is None:
+        raise UserError("unknown_player", "That player is not in this club.", field="player")
+    award, _ = BigLoserAward.objects.update_or_create(
+        season=season,
+        defaults={
+            "player": player,
+            "note": note,
+            "awarded_by": account(user),
+        },
+    )
+    return award
