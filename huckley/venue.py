@@ -23,6 +23,8 @@ from pathlib import Path
 import django
 import qrcode
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connections
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -115,13 +117,15 @@ def _server_command(port: int, workers: int) -> list[str]:
     ]
 
 
-def _ensure_a_director(manage: list[str]) -> None:
-    """A fresh venue has no account: ask for one at the terminal, or say how to make one."""
-    check = "from django.contrib.auth import get_user_model as g; print(g().objects.exists())"
-    found = subprocess.run(
-        [*manage, "shell", "-c", check], check=True, capture_output=True, text=True
-    ).stdout.strip()
-    if found == "True":
+def ensure_a_director(manage: list[str]) -> None:
+    """A fresh venue has no account: ask for one at the terminal, or say how to make one.
+
+    Asks the database itself: `manage.py shell -c` prints more than the command's answer
+    (Django 5.2 announces the objects it imports), so reading its output misjudged a
+    venue with accounts as one without."""
+    found = get_user_model().objects.exists()
+    connections.close_all()  # the server's processes open their own
+    if found:
         return
     if sys.stdin.isatty():
         print("No account yet: create the director's account for tonight.")
@@ -180,7 +184,7 @@ def main() -> None:
     manage = [sys.executable, str(Path(__file__).resolve().parent.parent / "manage.py")]
     subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], check=True)
     subprocess.run([*manage, "collectstatic", "--no-input", "-v", "0"], check=True)
-    _ensure_a_director(manage)
+    ensure_a_director(manage)
     url = venue_url(port)
     print(qr_terminal(url))
     print(f"Huckley is serving the hall. Phones open: {url}")

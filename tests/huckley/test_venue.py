@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import sqlite3
 import time
@@ -19,6 +20,7 @@ from django.urls import reverse
 
 from common import backups
 from huckley import venue
+from tests.factories import UserFactory
 from tests.huckley.test_settings import run_settings
 from tests.servers import Venue, run_venue
 
@@ -201,3 +203,27 @@ def test_the_venue_backs_up_as_it_starts_after_a_change_and_as_it_stops(
     # Nothing changed after the timer's copy, but the last one is taken whatever happened.
     assert reasons() == ["venue-start", "timer", "venue-stop"]
     assert backups.inspect_backup(backups.backups(folder)[-1]).kind == "sqlite"
+
+
+@pytest.mark.django_db
+def test_venue_mode_asks_for_no_account_when_one_exists(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    UserFactory()
+
+    venue.ensure_a_director(["manage.py"])
+
+    assert "No account yet" not in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_venue_mode_says_how_to_make_the_first_account(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # not a terminal: nothing to ask
+
+    venue.ensure_a_director(["manage.py"])
+
+    assert "No account yet: run `.venv/bin/python manage.py createsuperuser`" in (
+        capsys.readouterr().out
+    )
