@@ -94,3 +94,17 @@ def test_the_club_page_and_standings_link_to_player_pages(make_session: Any, dir
     assert link in club_page.content.decode()
     standings = Client().get(reverse("tournaments:standings", args=[session.pk]))
     assert link in standings.content.decode()
+
+
+def test_the_ratings_are_explained_in_plain_words_with_the_statistics_on_request(
+    rclub: Club, people: list[Player]
+) -> None:
+    for url in (
+        reverse("ratings:player", args=[people[0].pk]),
+        reverse("ratings:club", args=[rclub.slug]),
+    ):
+        page = Client().get(url).content.decode()
+        shown, _, details = page.partition("<details>")
+        assert "rises as" in shown
+        assert "sigma" not in shown.split("<h2>Ratings</h2>")[-1].split("<table")[0]
+        assert "mu \u2212 3 sigma" in details.split("</details>")[0]

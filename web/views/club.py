@@ -253,6 +253,7 @@ def session_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         body="It will not be played. It stays on the club's list as cancelled, with its "
         "roster; you can delete it afterwards.",
         action="Cancel session",
+        keep="Keep the session",
         back=back,
     )
 
