@@ -1,10 +1,15 @@
-"""Template helpers for the pages: table links, and times in the club's time zone."""
+"""Template helpers for the pages: table links, times in the club's time zone, and the
+address printed cards carry."""
 
 from __future__ import annotations
 
+import ipaddress
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django import template
+from django.http.request import split_domain_port
 from django.utils import timezone
 
 register = template.Library()
@@ -31,3 +36,33 @@ def local_datetime(value: datetime | None) -> str:
     if value is None:
         return ""
     return f"{timezone.localtime(value):%Y-%m-%d %H:%M} ({timezone.get_current_timezone_name()})"
+
+
+@dataclass(frozen=True)
+class CardAddress:
+    """The address the printed cards and QR codes carry (the one this page was asked at),
+    and whether only this computer can open it."""
+
+    url: str
+    loopback: bool
+
+
+def is_loopback(host: str) -> bool:
+    domain, _port = split_domain_port(host)
+    name = (domain or host).strip("[]").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+@register.simple_tag(takes_context=True)
+def card_address(context: dict[str, Any]) -> CardAddress | None:
+    """`{% card_address as address %}`: what the cards printed from this page will open.
+    Under `make run` that is http://127.0.0.1:8000/, which no phone can reach."""
+    request = context.get("request")
+    if request is None:
+        return None
+    return CardAddress(request.build_absolute_uri("/"), is_loopback(request.get_host()))
