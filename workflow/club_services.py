@@ -248,8 +248,10 @@ def player_merge(*, kept_id: int, merged_id: int, user: Caller) -> Player:
     players = {
         p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[kept_id, merged_id])
     }
-    for player in players.values():
-        require_director(user, player.club_id, to="merge its players")
+    if kept_id in players:
+        # The kept record's club is the one merging; a record of another club is refused
+        # by `merge_refusal` below, in words.
+        require_director(user, players[kept_id].club_id, to="merge its players")
     if kept_id not in players or merged_id not in players:
         raise UserError("unknown_player", "That player is not in this club.")
     kept, merged = players[kept_id], players[merged_id]

@@ -75,7 +75,7 @@ def new_session(club: Any, season: Any, **kw: Any) -> Callable[[], object]:
         "date": season.starts_on,
         "rules_id": "huckley-buck",
         "games_per_sitting": 2,
-        "user": None,
+        "user": SYSTEM,
         **kw,
     }
     return lambda: services.session_create(**args)

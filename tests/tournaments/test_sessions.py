@@ -181,7 +181,7 @@ def test_session_create_refuses_bad_settings(
         "date": season.starts_on,
         "rules_id": "huckley-buck",
         "games_per_sitting": 2,
-        "user": None,
+        "user": SYSTEM,
         **change,
     }
     with pytest.raises(UserError) as caught:
