@@ -150,6 +150,7 @@ def main() -> None:
 
         from ratings import services
         from ratings.models import Rating, RatingHistory
+        from tournaments.permissions import SYSTEM
 
         t0 = time.perf_counter()
         club_id, games = build(
@@ -163,13 +164,16 @@ def main() -> None:
             return time.perf_counter() - w0, time.process_time() - c0
 
         rebuild = [
-            timed(lambda: services.ratings_rebuild(club_id=club_id)) for _ in range(args.runs)
+            timed(lambda: services.ratings_rebuild(club_id=club_id, user=SYSTEM))
+            for _ in range(args.runs)
         ]
         rated = Rating.objects.filter(club_id=club_id).count()
         rows = RatingHistory.objects.filter(club_id=club_id).count()
 
         def recompute(game_id: int) -> None:
-            services.ratings_game_changed(club_id=club_id, rules_id="huckley-buck", game_id=game_id)
+            services.ratings_game_changed(
+                club_id=club_id, rules_id="huckley-buck", game_id=game_id, user=SYSTEM
+            )
 
         last = [timed(lambda: recompute(games[-1])) for _ in range(args.runs)]
         first = [timed(lambda: recompute(games[0])) for _ in range(args.runs)]

@@ -93,6 +93,7 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
     from django.test import Client
 
     from tournaments.models import Club, Season, Seating, Session
+    from tournaments.permissions import SYSTEM
     from workflow import movements, services
     from workflow.simulation import finish_sitting_unplayed as fake_results
     from workflow.simulation import generated_names
@@ -165,12 +166,12 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
                 games_per_sitting=2,
                 new_names=names,
                 seed=1234,
-                user=None,
+                user=SYSTEM,
                 **visibility,
             ),
         )
         step("check_in", lambda: session.entries.update(checked_in=True))
-        step("start", lambda: services.session_start(session_id=session.pk, user=None))
+        step("start", lambda: services.session_start(session_id=session.pk, user=SYSTEM))
         spans["total"] = sum(spans.values())
         spans["cpu"] = time.process_time() - cpu0
         if queries is not None:
@@ -180,7 +181,7 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
     def move(session: Session) -> tuple[float, float]:
         """(wall seconds, CPU seconds of this process) of one movement."""
         t0, c0 = time.perf_counter(), time.process_time()
-        movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+        movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
         return time.perf_counter() - t0, time.process_time() - c0
 
     # Warm-up run, with its queries counted (not part of the timed figures).

@@ -15,15 +15,14 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils.translation import ngettext
 
 from common.errors import ConflictError, UserError
 from exchange.roster import RosterRow, parse_roster
 from tournaments.models import Club, Player
+from tournaments.permissions import Caller, require_director
 
-User = AbstractBaseUser | AnonymousUser | None
 Action = Literal["add", "match", "refuse"]
 
 
@@ -170,7 +169,7 @@ class RosterResult:
 
 @transaction.atomic
 def roster_import(
-    *, club_id: int, content: bytes, expected: str | None = None, user: User
+    *, club_id: int, content: bytes, expected: str | None = None, user: Caller
 ) -> RosterResult:
     """Import the roster file: all of it, or nothing.
 
@@ -178,6 +177,7 @@ def roster_import(
     players changed since (another import, a new session's players), the import is
     refused so that the director sees the new preview first.
     """
+    require_director(user, club_id, to="import its roster")
     parsed = parse_roster(content)
     # The club row serialises imports of one club: two directors confirming at once
     # cannot both add the same name.
@@ -233,8 +233,11 @@ MAX_BEST_NIGHTS = 100
 
 
 @transaction.atomic
-def club_ladder_update(*, club_id: int, scoring: str, best_nights: int | None, user: User) -> Club:
+def club_ladder_update(
+    *, club_id: int, scoring: str, best_nights: int | None, user: Caller
+) -> Club:
     """The club's choice of season ladder scoring, for every season's ladder."""
+    require_director(user, club_id, to="choose its ladder scoring")
     if scoring not in LADDER_SCORINGS:
         raise UserError(
             "ladder_scoring_unknown",

@@ -7,7 +7,7 @@ from django.db import transaction
 
 from common.errors import UserError
 from tournaments.models import Club
-from tournaments.permissions import User
+from tournaments.permissions import Caller, require_director
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 
@@ -22,8 +22,9 @@ def paper_refusal() -> UserError:
 
 
 @transaction.atomic
-def club_paper_set(*, club_id: int, paper: str, user: User) -> Club:
+def club_paper_set(*, club_id: int, paper: str, user: Caller) -> Club:
     """Make `paper` (`a4` or `letter`, any case) the club's default for printed sheets."""
+    require_director(user, club_id, to="choose its paper")
     paper = paper.strip().lower()
     if paper not in PAPERS:
         raise paper_refusal()

@@ -4,6 +4,9 @@ Ratings are derived data. Every finished game updates its players once, in a fix
 (session date, start time, session id, sitting number, game number, table rank); a
 change to a finished game throws away the history from that game on and replays it, so
 the stored ratings always equal a rebuild from scratch.
+
+They are the machine's own work (a task after a game changes, `rebuild_ratings`), so
+their callers pass `tournaments.permissions.SYSTEM`; a director may rebuild their club's.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from ratings.models import Rating, RatingHistory
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments.models import Club
+from tournaments.permissions import Caller, require_director
 
 BATCH = 2000
 
@@ -124,7 +128,7 @@ def game_order_key(game_id: int) -> str | None:
 
 
 @transaction.atomic
-def ratings_recompute(*, club_id: int, rules_id: str, from_key: str = "") -> int:
+def ratings_recompute(*, club_id: int, rules_id: str, from_key: str = "", user: Caller) -> int:
     """Replay the club's finished games under the rules from the game with `from_key` on
     (every game when empty), starting from the history just before it. Returns the number
     of games applied. Safe to run twice: it always ends in the same state."""
@@ -132,6 +136,7 @@ def ratings_recompute(*, club_id: int, rules_id: str, from_key: str = "") -> int
     # otherwise replay over each other's history.
     if Club.objects.select_for_update().filter(pk=club_id).first() is None:
         return 0
+    require_director(user, club_id, to="recompute its ratings")
     lower_is_better = fmt.format_for(rules_id).lower_is_better
     history = RatingHistory.objects.filter(club_id=club_id, rules_id=rules_id)
     affected: set[int] = set()
@@ -255,16 +260,17 @@ def _store_ratings(
     )
 
 
-def ratings_game_changed(*, club_id: int, rules_id: str, game_id: int) -> int:
+def ratings_game_changed(*, club_id: int, rules_id: str, game_id: int, user: Caller) -> int:
     """A finished game changed (finished, corrected, reopened): recompute from it on.
     If the game is gone, rebuild the club's ratings under those rules from scratch."""
     key = game_order_key(game_id)
-    return ratings_recompute(club_id=club_id, rules_id=rules_id, from_key=key or "")
+    return ratings_recompute(club_id=club_id, rules_id=rules_id, from_key=key or "", user=user)
 
 
-def ratings_rebuild(*, club_id: int | None = None) -> dict[tuple[int, str], int]:
+def ratings_rebuild(*, club_id: int | None = None, user: Caller) -> dict[tuple[int, str], int]:
     """Rebuild every rating from scratch (one club, or all), each club and rules id in its
-    own transaction. Returns the number of games applied per (club id, rules id)."""
+    own transaction. Returns the number of games applied per (club id, rules id). Refused
+    before any club is touched unless `user` directs every club concerned."""
     games = Game.objects.filter(status=Game.Status.FINISHED)
     ratings = Rating.objects.all()
     if club_id is not None:
@@ -273,4 +279,9 @@ def ratings_rebuild(*, club_id: int | None = None) -> dict[tuple[int, str], int]
     scopes = set(
         games.values_list("table__sitting__session__club_id", "rules_id").distinct()
     ) | set(ratings.values_list("club_id", "rules_id").distinct())
-    return {(cid, rid): ratings_recompute(club_id=cid, rules_id=rid) for cid, rid in sorted(scopes)}
+    for cid in sorted({cid for cid, _ in scopes} | ({club_id} if club_id is not None else set())):
+        require_director(user, cid, to="rebuild its ratings")
+    return {
+        (cid, rid): ratings_recompute(club_id=cid, rules_id=rid, user=user)
+        for cid, rid in sorted(scopes)
+    }

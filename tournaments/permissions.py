@@ -8,6 +8,12 @@
 - A player signed in with an account linked to a Player sees their own assignments,
   games and history.
 - The public sees the sessions a director made public.
+- The machine's operator (`SYSTEM`: management commands, Celery tasks, the simulation)
+  may do what a director may, in every club. It is never built from a request.
+
+Every write service takes who it is from and refuses, before it changes anything, with
+`require_director` (or, for results, `can_score`): so a new entry point (a page, an API
+view, a command, a task) is safe whichever service it calls.
 """
 
 from __future__ import annotations
@@ -19,13 +25,15 @@ from dataclasses import dataclass, field
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as Account
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
 from tournaments.models import Club, Player, ScorerLink, Session, Table
 
-#: Who a call is from, as Django and DRF hand it over in `request.user`, or None where no
-#: request is behind the call (the simulation, the bench, management commands).
+#: Who a call is from, as Django and DRF hand it over in `request.user`; None is nobody
+#: (an `Actor` with no account), refused like an anonymous visitor. A call with no
+#: request behind it acts as `SYSTEM`.
 User = AbstractBaseUser | AnonymousUser | None
 
 # `can_direct` keeps the clubs a user directs on the user object under this name: the
@@ -59,6 +67,8 @@ class Actor:
     # Tells two people at one table apart for double entry: the account, else the browser
     # session or the API client's token.
     device: str = ""
+    # The operator of the machine (`SYSTEM`), never a request's visitor.
+    is_system: bool = False
 
     @property
     def account(self) -> Account | None:
@@ -70,6 +80,8 @@ class Actor:
         return self.user is not None and bool(self.user.is_authenticated)
 
     def label(self) -> str:
+        if self.is_system:
+            return "the system"
         signed_in = self.account
         if signed_in is not None:
             return signed_in.get_username()
@@ -95,12 +107,24 @@ def actor_from_request(request: HttpRequest) -> Actor:
     return Actor(user=user, scorer_tokens=frozenset(tokens), device=device)
 
 
+#: The operator of the machine: what management commands, Celery tasks and the simulation
+#: act as. It directs every club. A write service never takes None for "anyone": a caller
+#: with no request behind it says it is the system.
+SYSTEM = Actor(device="system", is_system=True)
+
+#: Who a write service is from: a request's user or actor, or `SYSTEM`; never None.
+Caller = Actor | AbstractBaseUser | AnonymousUser
+
+
 def as_actor(who: Actor | User) -> Actor:
     return who if isinstance(who, Actor) else Actor(user=who)
 
 
 def can_direct(who: Actor | User, club: Club | int) -> bool:
-    user = as_actor(who).account
+    actor = as_actor(who)
+    if actor.is_system:
+        return True
+    user = actor.account
     if user is None:
         return False
     if user.is_superuser:
@@ -111,6 +135,17 @@ def can_direct(who: Actor | User, club: Club | int) -> bool:
         directed = set(user.directed_clubs.values_list("pk", flat=True))
         setattr(user, _DIRECTED_CACHE, directed)
     return club_id in directed
+
+
+def require_director(who: Caller, club: Club | int, *, to: str = "run it") -> None:
+    """Refuse anyone who may not direct `club`, in the words "Only a director of this club
+    may <to>." Every director write service calls it first, once it has read (and
+    locked) the row that says which club the write is for. The refusal is Django's
+    `PermissionDenied`, which a page answers with its 403 and the API with its 403 body;
+    the pages and the API refuse such callers before calling a service, so their answers
+    do not depend on it."""
+    if not can_direct(who, club):
+        raise PermissionDenied(f"Only a director of this club may {to}.")
 
 
 def live_links(tokens: Iterable[str]) -> QuerySet[ScorerLink]:
@@ -158,6 +193,8 @@ def can_view_session(who: Actor | User, session: Session) -> bool:
 def visible_sessions(who: Actor | User) -> QuerySet[Session]:
     """Sessions this person may see, for lists (home page, API)."""
     actor = as_actor(who)
+    if actor.is_system:
+        return Session.objects.all()
     query = Q(is_public=True)
     user = actor.account
     if user is not None:

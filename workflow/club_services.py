@@ -3,7 +3,8 @@ session and the club's time zone (docs/tournament.md, "Running the club").
 
 Like `workflow.services`, each service is keyword-only and atomic, locks the rows it
 changes, and refuses with a `UserError` (a stable code, plain words) before writing
-anything. Who may call them is decided by the views with `tournaments.permissions`.
+anything. Each refuses anyone who does not direct the club
+(`tournaments.permissions.require_director`) before it writes.
 
 Why one module of over 400 lines: it is the one workflow of running a club, and its
 services share the lock-then-refuse helpers below; split by model it would scatter that
@@ -37,7 +38,7 @@ from tournaments.models import (
     SessionPlayer,
     validate_time_zone,
 )
-from tournaments.permissions import User
+from tournaments.permissions import Caller, require_director
 from workflow import tasks
 
 NAME_MAX = 60
@@ -68,8 +69,9 @@ def _refresh_seasons(season_ids: set[int]) -> None:
 
 
 @transaction.atomic
-def season_open(*, club_id: int, name: str, starts_on: Date, ends_on: Date, user: User) -> Season:
+def season_open(*, club_id: int, name: str, starts_on: Date, ends_on: Date, user: Caller) -> Season:
     club = _lock_club(club_id)
+    require_director(user, club, to="open its seasons")
     name = _clean_name(name, what="season")
     if ends_on < starts_on:
         raise UserError(
@@ -83,10 +85,11 @@ def season_open(*, club_id: int, name: str, starts_on: Date, ends_on: Date, user
 
 
 @transaction.atomic
-def season_close(*, season_id: int, user: User) -> Season:
+def season_close(*, season_id: int, user: Caller) -> Season:
     """A closed season takes no new session. Its sessions must be finished (or called off)
     first, so that its ladder is final."""
     season = Season.objects.select_for_update().get(pk=season_id)
+    require_director(user, season.club_id, to="close its seasons")
     if season.closed_at is not None:
         raise ConflictError("season_closed", f"The season {season.name} is already closed.")
     open_sessions = list(
@@ -115,8 +118,9 @@ def _name_taken(club_id: int, name: str, *, besides: int | None = None) -> Playe
 
 
 @transaction.atomic
-def player_add(*, club_id: int, name: str, user: User) -> Player:
+def player_add(*, club_id: int, name: str, user: Caller) -> Player:
     club = _lock_club(club_id)
+    require_director(user, club, to="add its players")
     name = _clean_name(name)
     if (other := _name_taken(club.pk, name)) is not None:
         raise ConflictError(
@@ -128,10 +132,11 @@ def player_add(*, club_id: int, name: str, user: User) -> Player:
 
 
 @transaction.atomic
-def player_rename(*, player_id: int, name: str, user: User) -> Player:
+def player_rename(*, player_id: int, name: str, user: Caller) -> Player:
     """The new name shows everywhere from now on; stored game records keep the name the
     game was played under (`GamePlayer.name`), so a finished record never changes."""
     player = Player.objects.select_for_update().get(pk=player_id)
+    require_director(user, player.club_id, to="rename its players")
     _lock_club(player.club_id)
     name = _clean_name(name)
     if (other := _name_taken(player.club_id, name, besides=player.pk)) is not None:
@@ -152,8 +157,9 @@ def player_rename(*, player_id: int, name: str, user: User) -> Player:
 
 
 @transaction.atomic
-def player_set_active(*, player_id: int, active: bool, user: User) -> Player:
+def player_set_active(*, player_id: int, active: bool, user: Caller) -> Player:
     player = Player.objects.select_for_update().get(pk=player_id)
+    require_director(user, player.club_id, to="change its players")
     if player.active == active:
         state = "active" if active else "inactive"
         raise ConflictError("player_unchanged", f"{player.name} is already {state}.")
@@ -235,13 +241,17 @@ def merge_plan(kept: Player, merged: Player) -> MergePlan:
 
 
 @transaction.atomic
-def player_merge(*, kept_id: int, merged_id: int, user: User) -> Player:
+def player_merge(*, kept_id: int, merged_id: int, user: Caller) -> Player:
     """Fold the record `merged_id` into `kept_id` (the same person entered twice): every
     row that points at it points at `kept_id` instead, in one transaction, and the
     duplicate record is deleted. Refused when both records sat in one session or game."""
     players = {
         p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[kept_id, merged_id])
     }
+    if kept_id in players:
+        # The kept record's club is the one merging; a record of another club is refused
+        # by `merge_refusal` below, in words.
+        require_director(user, players[kept_id].club_id, to="merge its players")
     if kept_id not in players or merged_id not in players:
         raise UserError("unknown_player", "That player is not in this club.")
     kept, merged = players[kept_id], players[merged_id]
@@ -279,9 +289,10 @@ def player_merge(*, kept_id: int, merged_id: int, user: User) -> Player:
 
 
 @transaction.atomic
-def session_cancel(*, session_id: int, user: User) -> Session:
+def session_cancel(*, session_id: int, user: Caller) -> Session:
     """Call off a session that has not started: it stays on record as cancelled."""
     session = Session.objects.select_for_update().get(pk=session_id)
+    require_director(user, session.club_id, to="cancel its sessions")
     if session.status == Session.Status.CANCELLED:
         raise ConflictError("session_cancelled", "This session is already cancelled.")
     if session.status != Session.Status.SETUP:
@@ -296,10 +307,11 @@ def session_cancel(*, session_id: int, user: User) -> Session:
 
 
 @transaction.atomic
-def session_delete(*, session_id: int, user: User) -> None:
+def session_delete(*, session_id: int, user: Caller) -> None:
     """Delete a session that never started (no sitting). A started or finished session is
     part of the club's history and is never deleted."""
     session = Session.objects.select_for_update().get(pk=session_id)
+    require_director(user, session.club_id, to="delete its sessions")
     if session.status in (Session.Status.RUNNING, Session.Status.FINISHED) or (
         session.sittings.exists()
     ):
@@ -342,11 +354,12 @@ def _account(login: str) -> Any:
 
 
 @transaction.atomic
-def director_invite(*, club_id: int, login: str, create: bool = False, user: User) -> Invited:
+def director_invite(*, club_id: int, login: str, create: bool = False, user: Caller) -> Invited:
     """Make an account a director of the club, found by username or email. With
     `create`, an unknown username becomes a new account without a password, and the
     inviter gets a one-time link for its owner to set one."""
     club = _lock_club(club_id)
+    require_director(user, club, to="invite its directors")
     account = _account(login)
     created = False
     if account is None:
@@ -390,8 +403,9 @@ def _create_account(login: str) -> Any:
 
 
 @transaction.atomic
-def director_remove(*, club_id: int, user_id: int, user: User) -> None:
+def director_remove(*, club_id: int, user_id: int, user: Caller) -> None:
     club = _lock_club(club_id)
+    require_director(user, club, to="remove its directors")
     directors = list(club.directors.order_by("pk"))
     account = next((d for d in directors if d.pk == user_id), None)
     if account is None:
@@ -409,8 +423,9 @@ def director_remove(*, club_id: int, user_id: int, user: User) -> None:
 
 
 @transaction.atomic
-def club_set_time_zone(*, club_id: int, time_zone: str, user: User) -> Club:
+def club_set_time_zone(*, club_id: int, time_zone: str, user: Caller) -> Club:
     club = _lock_club(club_id)
+    require_director(user, club, to="set its time zone")
     time_zone = time_zone.strip()
     try:
         validate_time_zone(time_zone)

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count, Max
 from django.utils import timezone
@@ -39,7 +38,7 @@ from tournaments.models import (
     Sitting,
     Table,
 )
-from tournaments.permissions import User, can_direct
+from tournaments.permissions import Caller, require_director
 from workflow import selectors, services, table_links
 
 
@@ -72,10 +71,11 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
 
 
 @transaction.atomic
-def sitting_move_players(*, session_id: int, sitting_number: int, user: User) -> Sitting:
+def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) -> Sitting:
     """Confirm the movement after a sitting: record every placing and start the next
     sitting with seats drawn at random."""
     session = services.lock_session(session_id)
+    require_director(user, session.club_id, to="move its players")
     if session.status != Session.Status.RUNNING:
         raise ConflictError("session_not_running", "This session is not running.")
     sitting = selectors.require_current_sitting(session)
@@ -182,9 +182,10 @@ def movement_can_undo(session: Session, latest: Sitting | None) -> bool:
 
 
 @transaction.atomic
-def sitting_undo_movement(*, session_id: int, user: User) -> Sitting:
+def sitting_undo_movement(*, session_id: int, user: Caller) -> Sitting:
     """Take back the last movement while no game of the new sitting has a round."""
     session = services.lock_session(session_id)
+    require_director(user, session.club_id, to="undo a movement")
     latest = selectors.current_sitting(session)
     if latest is not None:
         # Lock the new sitting's games so that no round slips in between check and delete.
@@ -241,17 +242,15 @@ def substitute_candidates(session: Session) -> list[str]:
 
 @transaction.atomic
 def session_withdraw(
-    *, session_id: int, player_id: int, user: User, substitute: str = ""
+    *, session_id: int, player_id: int, user: Caller, substitute: str = ""
 ) -> Player | None:
     """A player leaves; their finished games still count. Between games their seat is left
     empty. In the middle of a game a substitute must take the seat (docs/tournament.md,
     "Withdrawals"): someone sitting out, someone on the roster not seated now, or a new
     name; the substitute plays on with the seat's score, and that game counts for them.
-    A substitute may also take the seat between games. Returns the substitute, if any.
-    `user` None is the system (commands, simulations); anyone else must direct the club."""
+    A substitute may also take the seat between games. Returns the substitute, if any."""
     session = services.lock_session(session_id)
-    if user is not None and not can_direct(user, session.club_id):
-        raise PermissionDenied("Only a director of this club may withdraw its players.")
+    require_director(user, session.club_id, to="withdraw its players")
     entry = (
         SessionPlayer.objects.select_related("player")
         .filter(session=session, player_id=player_id)
@@ -369,11 +368,12 @@ def rebalance_proposal(*, session: Session) -> list[fmt.Rebalance[int]]:
 
 @transaction.atomic
 def session_rebalance(
-    *, session_id: int, expected: Sequence[tuple[int, int, int]], user: User
+    *, session_id: int, expected: Sequence[tuple[int, int, int]], user: Caller
 ) -> int:
     """Apply the proposed moves the director saw. If the tables changed since, the
     proposal is refused so that the director looks again."""
     session = services.lock_session(session_id)
+    require_director(user, session.club_id, to="rebalance its tables")
     if session.status != Session.Status.RUNNING:
         raise ConflictError("session_not_running", "This session is not running.")
     proposal = rebalance_proposal(session=session)

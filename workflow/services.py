@@ -6,9 +6,10 @@ in `workflow.movements`; the club's own writes (seasons, players, directors) in
 
 Each service is keyword-only and atomic. Services that change a session lock its row
 first (`lock_session`; then, where needed, its games in id order), so that two
-directors or a director and a scorer cannot interleave. The format itself is decided by
-the pure functions in `tournaments.format`; the rules that are reads (the current
-sitting, the ranking, the ladders) by `workflow.selectors`.
+directors or a director and a scorer cannot interleave, and then refuse anyone who does
+not direct the club (`tournaments.permissions.require_director`) before writing. The
+format itself is decided by the pure functions in `tournaments.format`; the rules that
+are reads (the current sitting, the ranking, the ladders) by `workflow.selectors`.
 
 `lock_session`, `format_for`, `sitting_create` and `refresh_unstarted_game` are shared
 with `workflow.movements`, which seats a new sitting the same way the start does.
@@ -53,7 +54,7 @@ from tournaments.models import (
     Sitting,
     Table,
 )
-from tournaments.permissions import User, account
+from tournaments.permissions import Caller, as_actor, require_director
 from workflow import selectors, table_links, tasks
 from workflow.names import clean_names
 
@@ -104,8 +105,9 @@ def session_create(
     is_public: bool = PUBLIC_BY_DEFAULT,
     double_entry: bool = False,
     seeding: str = Session.Seeding.RANDOM,
-    user: User,
+    user: Caller,
 ) -> Session:
+    require_director(user, club, to="create its sessions")
     if season.club_id != club.pk:
         raise UserError(
             "season_not_in_club", "That season belongs to another club.", field="season"
@@ -142,7 +144,7 @@ def session_create(
         is_public=is_public,
         double_entry=double_entry,
         seeding=seeding,
-        created_by=account(user),
+        created_by=as_actor(user).account,
     )
     SessionPlayer.objects.bulk_create(
         [SessionPlayer(session=session, player=p) for p in {p.pk: p for p in players}.values()]
@@ -170,11 +172,12 @@ def session_update_settings(
     is_public: bool,
     double_entry: bool,
     seeding: str | None = None,
-    user: User,
+    user: Caller,
 ) -> Session:
     """The sitting length can change until the next sitting starts and applies from then;
     visibility and double entry apply at once; the seeding until the session starts."""
     session = lock_session(session_id)
+    require_director(user, session.club_id, to="change its sessions")
     if seeding is not None and seeding != session.seeding:
         _check_seeding(seeding)
         if session.status != Session.Status.SETUP:
@@ -199,11 +202,12 @@ def session_update_settings(
 
 @transaction.atomic
 def session_add_players(
-    *, session_id: int, player_ids: Sequence[int] = (), new_names: Sequence[str] = (), user: User
+    *, session_id: int, player_ids: Sequence[int] = (), new_names: Sequence[str] = (), user: Caller
 ) -> list[SessionPlayer]:
     """Add players to the roster. Before the start they wait to be checked in; once the
     session runs they are late arrivals and join the bottom table (format rule 7)."""
     session = lock_session(session_id)
+    require_director(user, session.club_id, to="add players to its sessions")
     if session.status == Session.Status.FINISHED:
         raise ConflictError("session_finished", "This session is finished.")
     if session.status == Session.Status.CANCELLED:
@@ -264,11 +268,12 @@ def refresh_unstarted_game(table: Table) -> None:
 
 @transaction.atomic
 def session_check_in(
-    *, session_id: int, player_ids: Sequence[int] | None, checked_in: bool, user: User
+    *, session_id: int, player_ids: Sequence[int] | None, checked_in: bool, user: Caller
 ) -> int:
     """Check players in (or take it back); `player_ids=None` means the whole roster. All or
     nothing: if one of them is not on the roster, nobody changes."""
     session = lock_session(session_id)
+    require_director(user, session.club_id, to="check players in")
     if session.status == Session.Status.CANCELLED:
         raise ConflictError("session_cancelled", "This session is cancelled.")
     if session.status != Session.Status.SETUP:
@@ -318,9 +323,10 @@ def start_refusal(session: Session, checked_in: int) -> UserError | None:
 
 
 @transaction.atomic
-def session_start(*, session_id: int, user: User) -> Sitting:
+def session_start(*, session_id: int, user: Caller) -> Sitting:
     """Split the checked-in players into ranked tables and start the first games."""
     session = lock_session(session_id)
+    require_director(user, session.club_id, to="start its sessions")
     if session.status == Session.Status.CANCELLED:
         raise ConflictError("session_cancelled", "This session is cancelled.")
     if session.status != Session.Status.SETUP:
@@ -406,10 +412,11 @@ def sitting_create(
 
 
 @transaction.atomic
-def session_finish(*, session_id: int, early: bool = False, user: User) -> Session:
+def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Session:
     """Finish the session and keep its standings for the season ladder. Ending before
     every game is finished needs `early=True`; unfinished games do not count."""
     session = lock_session(session_id)
+    require_director(user, session.club_id, to="finish its sessions")
     if session.status != Session.Status.RUNNING:
         raise ConflictError("session_not_running", "Only a running session can be finished.")
     sitting = selectors.require_current_sitting(session)
@@ -444,8 +451,11 @@ def session_finish(*, session_id: int, early: bool = False, user: User) -> Sessi
 
 
 @transaction.atomic
-def big_loser_award(*, season_id: int, player_id: int, note: str = "", user: User) -> BigLoserAward:
+def big_loser_award(
+    *, season_id: int, player_id: int, note: str = "", user: Caller
+) -> BigLoserAward:
     season = Season.objects.select_for_update().get(pk=season_id)
+    require_director(user, season.club_id, to="award the Big Loser")
     player = Player.objects.filter(club=season.club_id, pk=player_id).first()
     if player is None:
         raise UserError("unknown_player", "That player is not in this club.", field="player")
@@ -454,7 +464,7 @@ def big_loser_award(*, season_id: int, player_id: int, note: str = "", user: Use
         defaults={
             "player": player,
             "note": note,
-            "awarded_by": account(user),
+            "awarded_by": as_actor(user).account,
         },
     )
     return award

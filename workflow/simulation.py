@@ -14,7 +14,7 @@ from scoring import services as scoring
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments.models import BigLoserAward, Club, Placing, Player, Season, Session, Sitting
-from tournaments.permissions import User
+from tournaments.permissions import SYSTEM, Caller
 from workflow import movements, services
 
 FIRST_NAMES = [
@@ -44,13 +44,12 @@ class PlayOptions:
     # leave a session in progress (None plays everything).
     stop_after_games: int | None = None
     stop_after_rounds: int | None = None
-    user: User = None
+    # Who plays it: the machine itself unless told (the demo plays as its director).
+    user: Caller = SYSTEM
     names: list[str] = field(default_factory=list)
 
 
-def play_game(
-    game: Game, *, seed: int, rounds: int | None = None, user: scoring.Who = None
-) -> None:
+def play_game(game: Game, *, seed: int, rounds: int | None = None, user: Caller = SYSTEM) -> None:
     """Enter a simulated game round by round through the result-entry service."""
     record = scoring.game_record(game)
     played = engine.simulate(
@@ -68,7 +67,7 @@ def play_sitting(
     seed: int,
     games: int | None = None,
     rounds: int | None = None,
-    user: scoring.Who = None,
+    user: Caller = SYSTEM,
 ) -> None:
     for table in sitting.tables.order_by("rank"):
         for number in range(1, sitting.games_per_sitting + 1):

@@ -14,7 +14,9 @@ see that session), `tournaments.permissions` needs no second kind of token, and 
 entered through a card is on record as entered through the table's scorer link. Replacing
 a card revokes its links at once.
 
-Each service is keyword-only and atomic; the views check that the caller directs the club.
+Each service is keyword-only and atomic, and refuses anyone who does not direct the club
+(`tournaments.permissions.require_director`) before it writes. Opening a card
+(`card_link`) asks no account: holding the card is what lets its holder in.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from django.utils import timezone
 
 from common.errors import ConflictError, NotFoundError, UserError
 from tournaments.models import Club, ClubTableCard, ScorerLink, Session, Table, TableCard
-from tournaments.permissions import User, account
+from tournaments.permissions import Caller, as_actor, require_director
 
 # A card's token is printed as a short URL (/t/<token>/): 12 characters of URL-safe
 # base64, 72 random bits; far beyond guessing, short enough to type from the card.
@@ -45,10 +47,11 @@ def _card_token() -> str:
 
 
 @transaction.atomic
-def scorer_link_create(*, table_id: int, user: User) -> ScorerLink:
+def scorer_link_create(*, table_id: int, user: Caller) -> ScorerLink:
     """A new scorer link for a table of the running sitting."""
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
     session = Session.objects.select_for_update().get(pk=table.sitting.session_id)
+    require_director(user, session.club_id, to="hand out scorer links")
     if session.status != Session.Status.RUNNING or table.sitting.moved_at is not None:
         raise ConflictError(
             "sitting_closed", "Scorer links are only for the tables of the current sitting."
@@ -56,14 +59,16 @@ def scorer_link_create(*, table_id: int, user: User) -> ScorerLink:
     return ScorerLink.objects.create(
         table=table,
         token=secrets.token_urlsafe(24),
-        created_by=account(user),
+        created_by=as_actor(user).account,
     )
 
 
 @transaction.atomic
-def scorer_link_revoke(*, table_id: int, user: User) -> int:
+def scorer_link_revoke(*, table_id: int, user: Caller) -> int:
     """Revoke every live link of a table; whoever holds one can no longer enter results.
     A table card keeps working: it makes a new link the next time it is opened."""
+    club_id = Table.objects.values_list("sitting__session__club_id", flat=True).get(pk=table_id)
+    require_director(user, club_id, to="revoke scorer links")
     return ScorerLink.objects.filter(
         table_id=table_id, revoked_at__isnull=True, card__isnull=True, club_card__isnull=True
     ).update(revoked_at=timezone.now())
@@ -76,7 +81,7 @@ class ScorerLinkReplaced:
 
 
 @transaction.atomic
-def scorer_link_replace(*, table_id: int, user: User) -> ScorerLinkReplaced:
+def scorer_link_replace(*, table_id: int, user: Caller) -> ScorerLinkReplaced:
     """Hand out a new scorer link in place of the table's live ones, all or nothing: if
     the new link is refused, the old ones keep working."""
     revoked = scorer_link_revoke(table_id=table_id, user=user)
@@ -112,10 +117,11 @@ def _revoke_card_links(**match: object) -> int:
 
 
 @transaction.atomic
-def table_card_replace(*, session_id: int, number: int, user: User) -> TableCard:
+def table_card_replace(*, session_id: int, number: int, user: Caller) -> TableCard:
     """A new card for one table number in place of its live one: the old card stops
     opening the table at once and its page says when it was replaced."""
     session = Session.objects.select_for_update().get(pk=session_id)
+    require_director(user, session.club_id, to="replace its table cards")
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
         raise ConflictError(
             "session_over", f"This session is {session.get_status_display().lower()}."
@@ -137,9 +143,10 @@ def table_card_replace(*, session_id: int, number: int, user: User) -> TableCard
 
 
 @transaction.atomic
-def club_cards_issue(*, club_id: int, count: int, user: User) -> list[ClubTableCard]:
+def club_cards_issue(*, club_id: int, count: int, user: Caller) -> list[ClubTableCard]:
     """Issue the club's cards for tables 1 to `count`, replacing every live one: the
     one action that rotates the club's cards (the old ones say they were replaced)."""
+    require_director(user, club_id, to="issue its table cards")
     if not 1 <= count <= CLUB_CARDS_MAX:
         raise UserError(
             "card_count", f"A club has from 1 to {CLUB_CARDS_MAX} table cards.", field="count"

@@ -15,14 +15,13 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ConflictError, UserError
 from tournaments import pagecache
 from tournaments.models import Session, Sitting
-from tournaments.permissions import User, can_direct
+from tournaments.permissions import Caller, require_director
 from workflow import selectors, services
 
 #: The longest sitting a club may time, and the most one "extend" adds.
@@ -82,15 +81,14 @@ def _minutes(value: int | None, *, what: str) -> int:
     return value
 
 
-def _directed(session_id: int, user: User) -> Session:
+def _directed(session_id: int, user: Caller) -> Session:
     session = services.lock_session(session_id)
-    if user is not None and not can_direct(user, session.club_id):
-        raise PermissionDenied("Only a director of this club may run its timer.")
+    require_director(user, session.club_id, to="run its timer")
     return session
 
 
 @transaction.atomic
-def session_set_sitting_minutes(*, session_id: int, minutes: int | None, user: User) -> Session:
+def session_set_sitting_minutes(*, session_id: int, minutes: int | None, user: Caller) -> Session:
     """Play to time (`minutes` per sitting) or not (`None`). Sittings that start from now on
     start their timer with them; the current one's timer is left as it is (start it from
     the session page)."""
@@ -108,7 +106,7 @@ ACTIONS = ("start", "pause", "resume", "extend", "reset")
 
 @transaction.atomic
 def sitting_timer_change(
-    *, session_id: int, action: str, minutes: int | None = None, user: User
+    *, session_id: int, action: str, minutes: int | None = None, user: Caller
 ) -> Timer | None:
     """Start, pause, resume, extend (by `minutes`, 5 by default) or reset the current
     sitting's timer. Each refusal says what to do instead."""

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 from ratings import services
 from tests.ratings import weng_lin
 from tournaments.models import Club, Player, Season
+from tournaments.permissions import SYSTEM
 
 
 @pytest.fixture
@@ -20,7 +21,7 @@ def rated(rclub: Club, rseason: Season, people: list[Player], helpers: Any) -> l
     helpers.game(session, [(a, 4, False), (b, 15, True), (c, 9, False), (d, 9, False)])
     bucks = helpers.session(rclub, rseason, day=date(2026, 3, 2), rules_id="buck-euchre")
     helpers.game(bucks, [(a, 0, True), (b, 5, False), (c, 6, False), (d, 7, False)])
-    services.ratings_rebuild(club_id=rclub.pk)
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
     return [a, b, c, d]
 
 

@@ -18,6 +18,7 @@ from scoring.models import Game
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory
 from tests.ratings.conftest import finished_game, new_session
 from tournaments.models import Club, Session
+from tournaments.permissions import SYSTEM
 from workflow.simulation import play_game
 
 Snapshot = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
@@ -39,7 +40,7 @@ def snapshot(club: Club) -> Snapshot:
 
 def assert_equals_rebuild(club: Club) -> Snapshot:
     incremental = snapshot(club)
-    services.ratings_rebuild(club_id=club.pk)
+    services.ratings_rebuild(club_id=club.pk, user=SYSTEM)
     rebuilt = snapshot(club)
     assert incremental == rebuilt
     return rebuilt
@@ -87,12 +88,14 @@ def test_correcting_a_finished_game_recomputes_the_games_after_it(
         helpers.session(rclub, rseason, day=date(2026, 3, 8)),
         [(a, 15, True), (b, 3, False), (c, 2, False)],
     )
-    services.ratings_rebuild(club_id=rclub.pk)
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
     before = snapshot(rclub)
     # The first game's winner changes: both games' updates must change.
     first.game_players.filter(player=a).update(won=False, score=1)
     first.game_players.filter(player=c).update(won=True, score=15)
-    services.ratings_game_changed(club_id=rclub.pk, rules_id="huckley-buck", game_id=first.pk)
+    services.ratings_game_changed(
+        club_id=rclub.pk, rules_id="huckley-buck", game_id=first.pk, user=SYSTEM
+    )
     after = assert_equals_rebuild(rclub)
     assert after != before
     assert {row[1] for row in after[1]} == {row[1] for row in before[1]}
@@ -106,9 +109,13 @@ def test_running_the_recompute_twice_changes_nothing(
         helpers.session(rclub, rseason, day=date(2026, 3, 1)),
         [(a, 15, True), (b, 3, False), (c, 2, False)],
     )
-    services.ratings_game_changed(club_id=rclub.pk, rules_id="huckley-buck", game_id=game.pk)
+    services.ratings_game_changed(
+        club_id=rclub.pk, rules_id="huckley-buck", game_id=game.pk, user=SYSTEM
+    )
     once = snapshot(rclub)
-    services.ratings_game_changed(club_id=rclub.pk, rules_id="huckley-buck", game_id=game.pk)
+    services.ratings_game_changed(
+        club_id=rclub.pk, rules_id="huckley-buck", game_id=game.pk, user=SYSTEM
+    )
     assert snapshot(rclub) == once
 
 
@@ -119,10 +126,12 @@ def test_a_deleted_game_leads_to_a_rebuild_of_its_club(
     game = helpers.game(
         helpers.session(rclub, rseason, day=date(2026, 3, 1)), [(a, 15, True), (b, 3, False)]
     )
-    services.ratings_rebuild(club_id=rclub.pk)
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
     game_id = game.pk
     game.delete()
-    services.ratings_game_changed(club_id=rclub.pk, rules_id="huckley-buck", game_id=game_id)
+    services.ratings_game_changed(
+        club_id=rclub.pk, rules_id="huckley-buck", game_id=game_id, user=SYSTEM
+    )
     assert not Rating.objects.filter(club=rclub).exists()
 
 
@@ -177,7 +186,9 @@ def test_incremental_updates_equal_a_rebuild_after_random_corrections(
         rows = [(p, (7 * i + n) % 11, i == 0) for i, p in enumerate(seated)]
         game = finished_game(sessions[s], rows, sitting=sitting, table=rank)
         games.append(game)
-        services.ratings_game_changed(club_id=club.pk, rules_id=rules_id, game_id=game.pk)
+        services.ratings_game_changed(
+            club_id=club.pk, rules_id=rules_id, game_id=game.pk, user=SYSTEM
+        )
     for index, action, scores, winner in changes:
         game = games[index % len(games)]
         if action == "reopen":
@@ -190,5 +201,7 @@ def test_incremental_updates_equal_a_rebuild_after_random_corrections(
                 gp.score = scores[i]
                 gp.won = i == winner % len(gps)
                 gp.save(update_fields=["score", "won"])
-        services.ratings_game_changed(club_id=club.pk, rules_id=rules_id, game_id=game.pk)
+        services.ratings_game_changed(
+            club_id=club.pk, rules_id=rules_id, game_id=game.pk, user=SYSTEM
+        )
         assert_equals_rebuild(club)

@@ -12,6 +12,7 @@ from ratings.selectors import season_most_improved
 from tests.factories import SeasonFactory
 from tests.ratings import weng_lin
 from tournaments.models import Club, Player, Season
+from tournaments.permissions import SYSTEM
 
 
 def test_the_player_whose_rating_rose_most_over_the_season_is_most_improved(
@@ -32,7 +33,7 @@ def test_the_player_whose_rating_rose_most_over_the_season_is_most_improved(
         helpers.session(rclub, rseason, day=date(2026, 3, 8)),
         [(a, 3, False), (b, 9, False), (c, 15, True)],
     )
-    services.ratings_rebuild(club_id=rclub.pk)
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
 
     start = weng_lin.update([(weng_lin.MU, weng_lin.SIGMA)] * 3, [1, 2, 3])
     end = weng_lin.update(weng_lin.update(start, [3, 1, 2]), [3, 2, 1])
@@ -56,7 +57,7 @@ def test_players_with_the_same_rise_share_the_award(
         helpers.session(rclub, rseason, day=date(2026, 3, 1)),
         [(a, 0, False), (b, 15, True), (c, 15, True), (d, 0, False)],
     )
-    services.ratings_rebuild(club_id=rclub.pk)
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
     assert [i.player for i in season_most_improved(rseason.pk)] == sorted(
         [b, c], key=lambda p: p.name
     )

@@ -13,6 +13,7 @@ from ratings import services
 from ratings.chart import ChartPoint, line_chart
 from tests.ratings import weng_lin
 from tournaments.models import BigLoserAward, Club, Player, Season
+from tournaments.permissions import SYSTEM
 
 
 def test_the_player_page_shows_the_record_and_a_rating_chart(
@@ -26,7 +27,7 @@ def test_the_player_page_shows_the_record_and_a_rating_chart(
         game = helpers.game(helpers.session(rclub, rseason, day=day), rows)
         game.game_players.filter(player=a).update(hooks=2)
     BigLoserAward.objects.create(season=rseason, player=a)
-    services.ratings_rebuild(club_id=rclub.pk)
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
     response = Client().get(reverse("ratings:player", args=[a.pk]))
     assert response.status_code == 200
     page = response.content.decode()
@@ -69,7 +70,7 @@ def test_the_club_ratings_page_lists_the_best_first_and_refuses_unknown_rules(
     helpers.game(
         helpers.session(rclub, rseason, day=date(2026, 3, 1)), [(a, 1, False), (b, 15, True)]
     )
-    services.ratings_rebuild(club_id=rclub.pk)
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
     page = Client().get(reverse("ratings:club", args=[rclub.slug]) + "?rules=huckley-buck")
     body = page.content.decode()
     assert body.index(b.name) < body.index(a.name)

@@ -13,6 +13,7 @@ from ratings import services
 from ratings.models import Rating, RatingHistory
 from tests.ratings import weng_lin
 from tournaments.models import Club, Player, Season
+from tournaments.permissions import SYSTEM
 
 START = (weng_lin.MU, weng_lin.SIGMA)
 
@@ -34,7 +35,7 @@ def assert_rated(
 
 
 def rebuild(club: Club) -> None:
-    services.ratings_rebuild(club_id=club.pk)
+    services.ratings_rebuild(club_id=club.pk, user=SYSTEM)
 
 
 def test_three_players_are_rated_by_winner_then_score(
@@ -218,7 +219,7 @@ def test_a_club_is_rated_apart_from_other_clubs(
     helpers.game(
         helpers.session(rclub, rseason, day=date(2026, 3, 1)), [(a, 15, True), (b, 1, False)]
     )
-    services.ratings_rebuild(club_id=rclub.pk)
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
     assert set(Rating.objects.values_list("player_id", flat=True)) == {a.pk, b.pk}
-    services.ratings_rebuild()
+    services.ratings_rebuild(user=SYSTEM)
     assert Rating.objects.count() == 4

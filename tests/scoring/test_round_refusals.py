@@ -26,6 +26,7 @@ from tests.scoring.helpers import (
     top_game,
 )
 from tests.snapshots import changed_tables, db_snapshot
+from tournaments.permissions import SYSTEM
 from workflow import movements
 from workflow import services as tournaments
 from workflow.simulation import finish_sitting_unplayed
@@ -100,7 +101,7 @@ def test_no_write_reaches_a_game_that_does_not_exist(game: Game) -> None:
 def test_no_result_changes_once_the_session_is_finished(game: Game, write: Write) -> None:
     services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=None)
     session = game.table.sitting.session
-    tournaments.session_finish(session_id=session.pk, early=True, user=None)
+    tournaments.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     refused("session_not_running", lambda: write(game))
 
 
@@ -110,7 +111,7 @@ def test_no_result_changes_once_the_players_moved_on(
 ) -> None:
     session = make_session(8)
     finish_sitting_unplayed(session.sittings.get(), random.Random(2))
-    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     old = top_game(session)
     error = refused("sitting_closed", lambda: write(old))
     assert "undo the movement" in error.message

@@ -14,6 +14,7 @@ from common.errors import ConflictError, UserError
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments.models import Placing, Seating, Session, Sitting
+from tournaments.permissions import SYSTEM
 from workflow import movements
 from workflow.simulation import finish_sitting_unplayed as fake_results
 from workflow.simulation import play_sitting
@@ -71,9 +72,9 @@ def test_the_same_movement_cannot_be_confirmed_twice(make_session: Any) -> None:
     session = make_session(8)
     sitting = session.sittings.get()
     fake_results(sitting, random.Random(1))
-    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     with pytest.raises(ConflictError):
-        movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+        movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     assert session.sittings.count() == 2
 
 
@@ -81,8 +82,8 @@ def test_undo_restores_the_previous_sitting(make_session: Any) -> None:
     session = make_session(8)
     sitting = session.sittings.get()
     fake_results(sitting, random.Random(2))
-    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
-    movements.sitting_undo_movement(session_id=session.pk, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
+    movements.sitting_undo_movement(session_id=session.pk, user=SYSTEM)
     sitting.refresh_from_db()
     assert sitting.moved_at is None
     assert session.sittings.count() == 1
@@ -92,14 +93,14 @@ def test_undo_restores_the_previous_sitting(make_session: Any) -> None:
 def test_undo_is_refused_once_the_new_sitting_has_a_round(make_session: Any) -> None:
     session = make_session(8)
     fake_results(session.sittings.get(), random.Random(3))
-    new = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    new = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     game = Game.objects.filter(table__sitting=new).first()
     record = scoring.game_record(game)
     dealer = record["first_dealer"]
     taker = record["players"][(record["players"].index(dealer) + 1) % 4]
     scoring.round_submit(game_id=game.pk, number=1, data={"tricks": {taker: 5}}, actor=None)
     with pytest.raises(UserError) as caught:
-        movements.sitting_undo_movement(session_id=session.pk, user=None)
+        movements.sitting_undo_movement(session_id=session.pk, user=SYSTEM)
     assert caught.value.code == "new_sitting_started"
     assert session.sittings.count() == 2
 
@@ -108,7 +109,7 @@ def test_results_of_a_moved_sitting_are_locked(make_session: Any) -> None:
     session = make_session(8)
     sitting = session.sittings.get()
     fake_results(sitting, random.Random(4))
-    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     game = Game.objects.filter(table__sitting=sitting).first()
     with pytest.raises(UserError) as caught:
         scoring.round_delete(game_id=game.pk, number=1, actor=None)
@@ -130,7 +131,7 @@ def test_movement_keeps_tables_in_size_and_everyone_seated_once(
     sitting = session.sittings.get()
     fake_results(sitting, random.Random(seed))
     before = seated(sitting)
-    new = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    new = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     after_rows = list(Seating.objects.filter(sitting=new).values_list("player_id", "table__rank"))
     assert sorted(pid for pid, _ in after_rows) == sorted(before)
     assert all(4 <= n <= 7 for n in Counter(rank for _, rank in after_rows).values())

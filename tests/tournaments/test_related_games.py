@@ -19,6 +19,7 @@ import engine
 from scoring import services as scoring
 from scoring.models import Game, Round
 from tournaments.models import Seating, Session, SitOut
+from tournaments.permissions import SYSTEM
 from workflow import movements, services
 from workflow.simulation import finish_sitting_unplayed as fake_results
 
@@ -59,7 +60,7 @@ def test_buck_euchre_sit_outs_rotate_between_sittings(make_session: Callable[...
         assert len(resting | seated) == 10
         seen.append(resting)
         fake_results(sitting, random.Random(number))
-        movements.sitting_move_players(session_id=session.pk, sitting_number=number, user=None)
+        movements.sitting_move_players(session_id=session.pk, sitting_number=number, user=SYSTEM)
     # Nobody sits out twice while others have not sat out at all.
     assert len(seen[0] | seen[1] | seen[2]) == 6
 
@@ -68,7 +69,7 @@ def test_a_late_arrival_at_buck_euchre_sits_out_until_the_next_sitting(
     make_session: Callable[..., Session],
 ) -> None:
     session = make_session(8, rules_id="buck-euchre")
-    services.session_add_players(session_id=session.pk, new_names=["Late Lu"], user=None)
+    services.session_add_players(session_id=session.pk, new_names=["Late Lu"], user=SYSTEM)
     assert sizes(session, 1) == [4, 4]
     assert SitOut.objects.filter(player__name="Late Lu", sitting__number=1).exists()
 

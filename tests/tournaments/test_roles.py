@@ -257,3 +257,24 @@ def test_api_clients_on_one_scorer_link_are_told_apart_by_their_device_id(
     assert actor_from_request(one).device != actor_from_request(two).device
     assert actor_from_request(one).device == actor_from_request(same).device
     assert link.token not in actor_from_request(one).device
+
+
+def test_the_system_directs_every_club_and_sees_every_session(
+    make_session: Callable[..., Session],
+) -> None:
+    from tournaments.permissions import SYSTEM, can_direct, visible_sessions
+
+    private = make_session(8, is_public=False)
+    elsewhere = ClubFactory()
+    assert can_direct(SYSTEM, private.club_id)
+    assert can_direct(SYSTEM, elsewhere)
+    assert private in visible_sessions(SYSTEM)
+    assert SYSTEM.label() == "the system"
+
+
+def test_nobody_at_all_directs_no_club(club: Any) -> None:
+    """None is no one: it never stands for "the system" or "anyone"."""
+    from tournaments.permissions import can_direct
+
+    assert not can_direct(None, club)
+    assert not can_direct(AnonymousUser(), club)

@@ -11,6 +11,7 @@ from common.errors import UserError
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments.models import Seating, Session, SessionPlayer, SessionStanding
+from tournaments.permissions import SYSTEM
 from workflow import movements, selectors, services
 from workflow.simulation import finish_sitting_unplayed as fake_results
 
@@ -26,7 +27,7 @@ def first_round(game: Game) -> dict[str, Any]:
 
 def test_a_late_arrival_joins_the_bottom_table(make_session: Any) -> None:
     session = make_session(9)  # tables of 5 and 4
-    services.session_add_players(session_id=session.pk, new_names=["Latecomer"], user=None)
+    services.session_add_players(session_id=session.pk, new_names=["Latecomer"], user=SYSTEM)
     seating = Seating.objects.get(sitting__session=session, player__name="Latecomer")
     assert seating.table.rank == 2
     assert seating.seat == 5
@@ -42,7 +43,7 @@ def test_a_late_arrival_waits_for_the_next_game_when_one_is_under_way(make_sessi
     session = make_session(8)
     bottom = Game.objects.get(table__sitting__session=session, table__rank=2)
     scoring.round_submit(game_id=bottom.pk, number=1, data=first_round(bottom), actor=None)
-    services.session_add_players(session_id=session.pk, new_names=["Latecomer"], user=None)
+    services.session_add_players(session_id=session.pk, new_names=["Latecomer"], user=SYSTEM)
     assert "Latecomer" not in set(bottom.game_players.values_list("name", flat=True))
     assert Seating.objects.filter(table=bottom.table, left_at__isnull=True).count() == 5
 
@@ -53,7 +54,7 @@ def test_withdrawal_mid_game_is_refused(make_session: Any) -> None:
     scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=None)
     leaver = game.game_players.first().player
     with pytest.raises(UserError) as caught:
-        movements.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=None)
+        movements.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=SYSTEM)
     assert caught.value.code == "withdrawal_mid_game"
     assert SessionPlayer.objects.get(session=session, player=leaver).withdrawn_at is None
 
@@ -64,7 +65,7 @@ def test_withdrawal_between_games_leaves_the_table_and_keeps_finished_games(
     session = make_session(9)
     top = Game.objects.get(table__sitting__session=session, table__rank=1)
     leaver = top.game_players.first().player
-    movements.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=None)
+    movements.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=SYSTEM)
     assert not Seating.objects.filter(player=leaver, left_at__isnull=True).exists()
     new_game = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)
     assert leaver.name not in set(new_game.game_players.values_list("name", flat=True))
@@ -79,13 +80,13 @@ def test_rebalance_proposes_and_applies_the_fewest_moves(make_session: Any) -> N
         )
     )
     for pid in bottom_players[:2]:
-        movements.session_withdraw(session_id=session.pk, player_id=pid, user=None)
+        movements.session_withdraw(session_id=session.pk, player_id=pid, user=SYSTEM)
     proposal = movements.rebalance_proposal(session=session)
     assert len(proposal) >= 1
     moved = movements.session_rebalance(
         session_id=session.pk,
         expected=[(m.player, m.from_rank, m.to_rank) for m in proposal],
-        user=None,
+        user=SYSTEM,
     )
     assert moved == len(proposal)
     sitting = session.sittings.get()
@@ -97,16 +98,16 @@ def test_rebalance_proposes_and_applies_the_fewest_moves(make_session: Any) -> N
 def test_a_stale_rebalance_is_refused(make_session: Any) -> None:
     session = make_session(8)
     with pytest.raises(UserError) as caught:
-        movements.session_rebalance(session_id=session.pk, expected=[(1, 1, 2)], user=None)
+        movements.session_rebalance(session_id=session.pk, expected=[(1, 1, 2)], user=SYSTEM)
     assert caught.value.code == "proposal_changed"
 
 
 def test_finishing_early_needs_confirmation_and_fixes_standings(make_session: Any) -> None:
     session = make_session(8)
     with pytest.raises(UserError) as caught:
-        services.session_finish(session_id=session.pk, user=None)
+        services.session_finish(session_id=session.pk, user=SYSTEM)
     assert caught.value.code == "sitting_unfinished"
-    services.session_finish(session_id=session.pk, early=True, user=None)
+    services.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     session.refresh_from_db()
     assert session.status == Session.Status.FINISHED
     assert session.ended_early
@@ -116,7 +117,7 @@ def test_finishing_early_needs_confirmation_and_fixes_standings(make_session: An
 def test_standings_follow_the_tables_after_a_full_session(make_session: Any) -> None:
     session = make_session(8)
     fake_results(session.sittings.get(), random.Random(5))
-    services.session_finish(session_id=session.pk, user=None)
+    services.session_finish(session_id=session.pk, user=SYSTEM)
     rows = selectors.session_standings(session)
     assert [r.position for r in rows] == list(range(1, 9))
     assert [r.table_rank for r in rows] == [1, 1, 1, 1, 2, 2, 2, 2]

@@ -17,6 +17,7 @@ from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import token_client
 from tournaments.models import ScorerLink, Session
+from tournaments.permissions import SYSTEM
 from web.forms import SessionForm
 from workflow import movements, selectors, services, table_links
 from workflow.simulation import finish_sitting_unplayed
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 def _move_on(session: Session) -> None:
     finish_sitting_unplayed(session.sittings.get(number=1), random.Random(5))
-    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
 
 
 def _enter_a_round(session: Session) -> None:
@@ -61,7 +62,7 @@ def _moved_on_and_scoring(make_session: Callable[..., Session]) -> Session:
 
 def _finished_after_a_movement(make_session: Callable[..., Session]) -> Session:
     session = _moved_on(make_session)
-    services.session_finish(session_id=session.pk, early=True, user=None)
+    services.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     session.refresh_from_db()
     return session
 
@@ -89,7 +90,7 @@ def test_an_undo_the_page_would_not_offer_is_refused_with_the_rules_own_reason(
     refusal = movements.movement_undo_refusal(session, selectors.current_sitting(session))
     assert refusal is not None
     with pytest.raises(UserError) as caught:
-        movements.sitting_undo_movement(session_id=session.pk, user=None)
+        movements.sitting_undo_movement(session_id=session.pk, user=SYSTEM)
     assert caught.value.code == refusal.code
 
 

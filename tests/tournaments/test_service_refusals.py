@@ -21,6 +21,7 @@ from scoring.models import Game
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.models import BigLoserAward, Player, Seating, Session, SessionPlayer
+from tournaments.permissions import SYSTEM
 from workflow import movements, services, table_links
 from workflow.simulation import finish_sitting_unplayed
 
@@ -50,7 +51,7 @@ def first_round(game: Game) -> dict[str, Any]:
 
 def finished(make_session: MakeSession, players: int = 8) -> Session:
     session = make_session(players)
-    services.session_finish(session_id=session.pk, early=True, user=None)
+    services.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     session.refresh_from_db()
     return session
 
@@ -74,7 +75,7 @@ def new_session(club: Any, season: Any, **kw: Any) -> Callable[[], object]:
         "date": season.starts_on,
         "rules_id": "huckley-buck",
         "games_per_sitting": 2,
-        "user": None,
+        "user": SYSTEM,
         **kw,
     }
     return lambda: services.session_create(**args)
@@ -113,7 +114,7 @@ def test_a_sitting_of_four_games_is_refused(make_session: MakeSession) -> None:
             games_per_sitting=4,
             is_public=False,
             double_entry=True,
-            user=None,
+            user=SYSTEM,
         ),
     )
 
@@ -127,7 +128,7 @@ def test_a_finished_session_keeps_its_sitting_length(make_session: MakeSession) 
             games_per_sitting=3,
             is_public=False,
             double_entry=True,
-            user=None,
+            user=SYSTEM,
         ),
     )
 
@@ -141,17 +142,19 @@ def test_no_scorer_link_for_a_table_of_a_sitting_that_has_moved_on(
     session = make_session(8)
     sitting = session.sittings.get()
     finish_sitting_unplayed(sitting, random.Random(3))
-    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     old_table = sitting.tables.get(rank=1)
     refused(
-        "sitting_closed", lambda: table_links.scorer_link_create(table_id=old_table.pk, user=None)
+        "sitting_closed", lambda: table_links.scorer_link_create(table_id=old_table.pk, user=SYSTEM)
     )
 
 
 def test_no_scorer_link_once_the_session_is_finished(make_session: MakeSession) -> None:
     session = finished(make_session)
     table = session.sittings.get().tables.get(rank=1)
-    refused("sitting_closed", lambda: table_links.scorer_link_create(table_id=table.pk, user=None))
+    refused(
+        "sitting_closed", lambda: table_links.scorer_link_create(table_id=table.pk, user=SYSTEM)
+    )
 
 
 # session_add_players --------------------------------------------------------------------
@@ -161,7 +164,9 @@ def test_no_player_joins_a_finished_session(make_session: MakeSession) -> None:
     session = finished(make_session)
     refused(
         "session_finished",
-        lambda: services.session_add_players(session_id=session.pk, new_names=["Late"], user=None),
+        lambda: services.session_add_players(
+            session_id=session.pk, new_names=["Late"], user=SYSTEM
+        ),
     )
     assert not Player.objects.filter(name="Late").exists()
 
@@ -171,7 +176,7 @@ def test_adding_nobody_is_refused(make_session: MakeSession, names: list[str]) -
     session = make_session(8)
     refused(
         "no_players",
-        lambda: services.session_add_players(session_id=session.pk, new_names=names, user=None),
+        lambda: services.session_add_players(session_id=session.pk, new_names=names, user=SYSTEM),
     )
 
 
@@ -184,7 +189,7 @@ def test_a_player_already_on_the_roster_is_not_added_twice_before_the_start(
     refused(
         "already_on_roster",
         lambda: services.session_add_players(
-            session_id=session.pk, player_ids=[on_roster.player_id], user=None
+            session_id=session.pk, player_ids=[on_roster.player_id], user=SYSTEM
         ),
     )
 
@@ -203,7 +208,7 @@ def test_a_refused_late_arrival_seats_nobody_who_came_with_them(
             session_id=session.pk,
             player_ids=[playing.player_id],
             new_names=["Newcomer"],
-            user=None,
+            user=SYSTEM,
         ),
     )
     assert playing.player.name in error.message
@@ -218,7 +223,7 @@ def test_checking_in_after_the_start_changes_nobody(make_session: MakeSession) -
     refused(
         "session_started",
         lambda: services.session_check_in(
-            session_id=session.pk, player_ids=None, checked_in=False, user=None
+            session_id=session.pk, player_ids=None, checked_in=False, user=SYSTEM
         ),
     )
 
@@ -230,7 +235,9 @@ def test_a_movement_before_the_start_is_refused(make_session: MakeSession) -> No
     session = make_session(8, start=False)
     refused(
         "session_not_running",
-        lambda: movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None),
+        lambda: movements.sitting_move_players(
+            session_id=session.pk, sitting_number=1, user=SYSTEM
+        ),
     )
 
 
@@ -238,7 +245,9 @@ def test_a_movement_after_the_finish_is_refused(make_session: MakeSession) -> No
     session = finished(make_session)
     refused(
         "session_not_running",
-        lambda: movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None),
+        lambda: movements.sitting_move_players(
+            session_id=session.pk, sitting_number=1, user=SYSTEM
+        ),
     )
 
 
@@ -249,7 +258,9 @@ def test_a_movement_of_another_sitting_than_the_current_is_a_conflict(
     finish_sitting_unplayed(session.sittings.get(), random.Random(4))
     error = refused(
         "movement_already_confirmed",
-        lambda: movements.sitting_move_players(session_id=session.pk, sitting_number=2, user=None),
+        lambda: movements.sitting_move_players(
+            session_id=session.pk, sitting_number=2, user=SYSTEM
+        ),
     )
     assert isinstance(error, ConflictError)
 
@@ -258,7 +269,9 @@ def test_a_movement_while_tables_play_records_no_placing(make_session: MakeSessi
     session = make_session(8)
     refused(
         "sitting_unfinished",
-        lambda: movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None),
+        lambda: movements.sitting_move_players(
+            session_id=session.pk, sitting_number=1, user=SYSTEM
+        ),
     )
 
 
@@ -269,14 +282,15 @@ def test_undoing_a_movement_before_the_start_is_refused(make_session: MakeSessio
     session = make_session(8, start=False)
     refused(
         "session_not_running",
-        lambda: movements.sitting_undo_movement(session_id=session.pk, user=None),
+        lambda: movements.sitting_undo_movement(session_id=session.pk, user=SYSTEM),
     )
 
 
 def test_there_is_no_movement_to_undo_in_the_first_sitting(make_session: MakeSession) -> None:
     session = make_session(8)
     refused(
-        "nothing_to_undo", lambda: movements.sitting_undo_movement(session_id=session.pk, user=None)
+        "nothing_to_undo",
+        lambda: movements.sitting_undo_movement(session_id=session.pk, user=SYSTEM),
     )
 
 
@@ -285,23 +299,23 @@ def test_an_undo_after_the_new_sitting_has_a_round_keeps_both_sittings_whole(
 ) -> None:
     session = make_session(8)
     finish_sitting_unplayed(session.sittings.get(), random.Random(5))
-    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     game = Game.objects.filter(table__sitting__session=session, table__sitting__number=2)[0]
     scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=None)
     refused(
         "new_sitting_started",
-        lambda: movements.sitting_undo_movement(session_id=session.pk, user=None),
+        lambda: movements.sitting_undo_movement(session_id=session.pk, user=SYSTEM),
     )
 
 
 def test_an_undo_after_the_finish_is_refused(make_session: MakeSession) -> None:
     session = make_session(8)
     finish_sitting_unplayed(session.sittings.get(), random.Random(6))
-    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=None)
-    services.session_finish(session_id=session.pk, early=True, user=None)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
+    services.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     refused(
         "session_not_running",
-        lambda: movements.sitting_undo_movement(session_id=session.pk, user=None),
+        lambda: movements.sitting_undo_movement(session_id=session.pk, user=SYSTEM),
     )
 
 
@@ -311,7 +325,7 @@ def test_an_undo_after_the_finish_is_refused(make_session: MakeSession) -> None:
 def test_a_second_start_draws_no_new_tables(make_session: MakeSession) -> None:
     session = make_session(8)
     error = refused(
-        "session_started", lambda: services.session_start(session_id=session.pk, user=None)
+        "session_started", lambda: services.session_start(session_id=session.pk, user=SYSTEM)
     )
     assert isinstance(error, ConflictError)
 
@@ -326,17 +340,19 @@ def test_withdrawing_a_player_who_is_not_on_the_roster_is_refused(
     outsider = PlayerFactory.create(club=session.club)
     refused(
         "not_on_roster",
-        lambda: movements.session_withdraw(session_id=session.pk, player_id=outsider.pk, user=None),
+        lambda: movements.session_withdraw(
+            session_id=session.pk, player_id=outsider.pk, user=SYSTEM
+        ),
     )
 
 
 def test_a_player_cannot_withdraw_twice(make_session: MakeSession) -> None:
     session = make_session(9)
     leaver = seated_at(session, 1)[0]
-    movements.session_withdraw(session_id=session.pk, player_id=leaver, user=None)
+    movements.session_withdraw(session_id=session.pk, player_id=leaver, user=SYSTEM)
     refused(
         "already_withdrawn",
-        lambda: movements.session_withdraw(session_id=session.pk, player_id=leaver, user=None),
+        lambda: movements.session_withdraw(session_id=session.pk, player_id=leaver, user=SYSTEM),
     )
 
 
@@ -345,7 +361,7 @@ def test_nobody_withdraws_from_a_finished_session(make_session: MakeSession) -> 
     player_id = seated_at(session, 1)[0]
     refused(
         "session_not_running",
-        lambda: movements.session_withdraw(session_id=session.pk, player_id=player_id, user=None),
+        lambda: movements.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM),
     )
 
 
@@ -358,7 +374,7 @@ def test_a_refused_withdrawal_mid_game_leaves_every_seat_and_game_alone(
     player_id = seated_at(session, 1)[0]
     refused(
         "withdrawal_mid_game",
-        lambda: movements.session_withdraw(session_id=session.pk, player_id=player_id, user=None),
+        lambda: movements.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM),
     )
 
 
@@ -374,7 +390,7 @@ def test_a_rebalance_before_the_start_is_refused(make_session: MakeSession) -> N
     session = make_session(8, start=False)
     refused(
         "session_not_running",
-        lambda: movements.session_rebalance(session_id=session.pk, expected=[], user=None),
+        lambda: movements.session_rebalance(session_id=session.pk, expected=[], user=SYSTEM),
     )
 
 
@@ -383,23 +399,23 @@ def test_a_rebalance_of_too_few_players_to_make_a_table_is_refused(
 ) -> None:
     session = make_session(5)  # one table of five
     for player_id in seated_at(session, 1)[:3]:
-        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=None)
+        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM)
     refused(
         "too_few_players",
-        lambda: movements.session_rebalance(session_id=session.pk, expected=[], user=None),
+        lambda: movements.session_rebalance(session_id=session.pk, expected=[], user=SYSTEM),
     )
 
 
 def test_a_stale_rebalance_moves_nobody(make_session: MakeSession) -> None:
     session = make_session(8)
     for player_id in seated_at(session, 2)[:2]:
-        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=None)
+        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM)
     proposal = movements.rebalance_proposal(session=session)
     assert proposal
     stale = [(m.player, m.from_rank, m.to_rank + 1) for m in proposal]
     error = refused(
         "proposal_changed",
-        lambda: movements.session_rebalance(session_id=session.pk, expected=stale, user=None),
+        lambda: movements.session_rebalance(session_id=session.pk, expected=stale, user=SYSTEM),
     )
     assert isinstance(error, ConflictError)
 
@@ -412,7 +428,7 @@ def test_a_rebalance_that_would_move_a_player_mid_game_moves_nobody(
     the second move is refused, and the first, already made, must be undone with it."""
     session = make_session(16)
     for player_id in seated_at(session, 1)[:3]:
-        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=None)
+        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM)
     proposal = movements.rebalance_proposal(session=session)
     assert [(m.from_rank, m.to_rank) for m in proposal] == [(2, 1), (3, 1)]
     game = Game.objects.get(table__sitting__session=session, table__rank=3)
@@ -420,7 +436,7 @@ def test_a_rebalance_that_would_move_a_player_mid_game_moves_nobody(
     expected = [(m.player, m.from_rank, m.to_rank) for m in proposal]
     error = refused(
         "move_mid_game",
-        lambda: movements.session_rebalance(session_id=session.pk, expected=expected, user=None),
+        lambda: movements.session_rebalance(session_id=session.pk, expected=expected, user=SYSTEM),
     )
     assert "table 3" in error.message
 
@@ -432,7 +448,7 @@ def test_a_session_that_has_not_started_cannot_be_finished(make_session: MakeSes
     session = make_session(8, start=False)
     refused(
         "session_not_running",
-        lambda: services.session_finish(session_id=session.pk, early=True, user=None),
+        lambda: services.session_finish(session_id=session.pk, early=True, user=SYSTEM),
     )
 
 
@@ -440,7 +456,7 @@ def test_a_session_cannot_be_finished_twice(make_session: MakeSession) -> None:
     session = finished(make_session)
     refused(
         "session_not_running",
-        lambda: services.session_finish(session_id=session.pk, early=True, user=None),
+        lambda: services.session_finish(session_id=session.pk, early=True, user=SYSTEM),
     )
 
 
@@ -448,7 +464,9 @@ def test_finishing_with_unplayed_games_without_saying_early_keeps_no_standing(
     make_session: MakeSession,
 ) -> None:
     session = make_session(8)
-    refused("sitting_unfinished", lambda: services.session_finish(session_id=session.pk, user=None))
+    refused(
+        "sitting_unfinished", lambda: services.session_finish(session_id=session.pk, user=SYSTEM)
+    )
     session.refresh_from_db()
     assert session.status == Session.Status.RUNNING
 
@@ -460,7 +478,7 @@ def test_the_big_loser_must_be_a_player_of_the_club(club: Any, season: Any) -> N
     outsider = PlayerFactory.create(club=ClubFactory.create())
     error = refused(
         "unknown_player",
-        lambda: services.big_loser_award(season_id=season.pk, player_id=outsider.pk, user=None),
+        lambda: services.big_loser_award(season_id=season.pk, player_id=outsider.pk, user=SYSTEM),
     )
     assert error.field == "player"
     assert not BigLoserAward.objects.exists()
@@ -468,9 +486,9 @@ def test_the_big_loser_must_be_a_player_of_the_club(club: Any, season: Any) -> N
 
 def test_a_refused_big_loser_keeps_the_award_already_made(club: Any, season: Any) -> None:
     holder = PlayerFactory.create(club=club)
-    services.big_loser_award(season_id=season.pk, player_id=holder.pk, user=None)
+    services.big_loser_award(season_id=season.pk, player_id=holder.pk, user=SYSTEM)
     refused(
         "unknown_player",
-        lambda: services.big_loser_award(season_id=season.pk, player_id=10**9, user=None),
+        lambda: services.big_loser_award(season_id=season.pk, player_id=10**9, user=SYSTEM),
     )
     assert BigLoserAward.objects.get(season=season).player == holder

@@ -11,6 +11,7 @@ from common.errors import ConflictError, UserError
 from scoring.models import Game
 from tests.factories import SeasonFactory
 from tournaments.models import BigLoserAward, Player, Seating, Session
+from tournaments.permissions import SYSTEM
 from workflow import services
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +80,7 @@ def test_last_seasons_big_loser_starts_at_the_bottom_table(
         session = make_session(13, seed=seed, start=False)
         holder = Player.objects.get(club=club, name="Cy")
         BigLoserAward.objects.update_or_create(season=previous, defaults={"player": holder})
-        services.session_start(session_id=session.pk, user=None)
+        services.session_start(session_id=session.pk, user=SYSTEM)
         seating = Seating.objects.get(sitting__session=session, player=holder)
         assert seating.table.rank == 3
         session.refresh_from_db()
@@ -98,7 +99,7 @@ def test_a_big_loser_who_is_absent_changes_nothing(make_session: Any, club: Any)
 def test_start_is_refused_with_too_few_players(make_session: Any) -> None:
     session = make_session(2, start=False)
     with pytest.raises(UserError) as caught:
-        services.session_start(session_id=session.pk, user=None)
+        services.session_start(session_id=session.pk, user=SYSTEM)
     assert caught.value.code == "too_few_players"
     session.refresh_from_db()
     assert session.status == Session.Status.SETUP
@@ -109,14 +110,14 @@ def test_only_checked_in_players_are_seated(make_session: Any) -> None:
     session = make_session(10, start=False)
     late = session.entries.order_by("player__name")[:2]
     session.entries.filter(pk__in=[e.pk for e in late]).update(checked_in=False)
-    services.session_start(session_id=session.pk, user=None)
+    services.session_start(session_id=session.pk, user=SYSTEM)
     assert Seating.objects.filter(sitting__session=session).count() == 8
 
 
 def test_a_session_cannot_start_twice(make_session: Any) -> None:
     session = make_session(8)
     with pytest.raises(ConflictError):
-        services.session_start(session_id=session.pk, user=None)
+        services.session_start(session_id=session.pk, user=SYSTEM)
     assert session.sittings.count() == 1
 
 
@@ -125,7 +126,7 @@ def test_check_in_is_refused_after_the_start(make_session: Any) -> None:
     entry = session.entries.first()
     with pytest.raises(UserError) as caught:
         services.session_check_in(
-            session_id=session.pk, player_ids=[entry.player_id], checked_in=False, user=None
+            session_id=session.pk, player_ids=[entry.player_id], checked_in=False, user=SYSTEM
         )
     assert caught.value.code == "session_started"
 
@@ -137,11 +138,11 @@ def test_check_in_is_all_or_nothing(make_session: Any) -> None:
     stranger = Player.objects.create(club=session.club, name="Not On Roster")
     with pytest.raises(UserError) as caught:
         services.session_check_in(
-            session_id=session.pk, player_ids=[*ids[:3], stranger.pk], checked_in=True, user=None
+            session_id=session.pk, player_ids=[*ids[:3], stranger.pk], checked_in=True, user=SYSTEM
         )
     assert caught.value.code == "not_on_roster"
     assert not session.entries.filter(checked_in=True).exists()
-    services.session_check_in(session_id=session.pk, player_ids=None, checked_in=True, user=None)
+    services.session_check_in(session_id=session.pk, player_ids=None, checked_in=True, user=SYSTEM)
     assert session.entries.filter(checked_in=True).count() == 8
 
 
@@ -155,7 +156,7 @@ def test_new_names_reuse_club_players_regardless_of_case(club: Any, season: Any)
         rules_id="huckley-buck",
         games_per_sitting=2,
         new_names=["ann  lee", "Bob", "", "bob"],
-        user=None,
+        user=SYSTEM,
     )
     assert sorted(session.entries.values_list("player__name", flat=True)) == ["Ann Lee", "Bob"]
     assert Player.objects.filter(club=club).count() == 2
@@ -180,7 +181,7 @@ def test_session_create_refuses_bad_settings(
         "date": season.starts_on,
         "rules_id": "huckley-buck",
         "games_per_sitting": 2,
-        "user": None,
+        "user": SYSTEM,
         **change,
     }
     with pytest.raises(UserError) as caught:

@@ -21,6 +21,7 @@ from tests.factories import ClubFactory, UserFactory
 from tests.snapshots import changed_tables, db_snapshot
 from tests.tournaments.test_service_refusals import MakeSession, refused
 from tournaments.models import Seating, Session, SessionPlayer, SitOut
+from tournaments.permissions import SYSTEM
 from workflow import movements, selectors
 from workflow.simulation import play_game
 
@@ -110,7 +111,7 @@ def test_the_game_the_substitute_finishes_counts_for_them_and_the_next_game_seat
     second.refresh_from_db()
     assert second.status == Game.Status.FINISHED
     # The ratings: what a rebuild gives, which the background updates always equal.
-    rating_services.ratings_rebuild(club_id=session.club_id)
+    rating_services.ratings_rebuild(club_id=session.club_id, user=SYSTEM)
     rated = set(RatingHistory.objects.filter(game=second).values_list("player_id", flat=True))
     assert chosen.pk in rated
     assert leaver.player_id not in rated

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.services import ratings_rebuild
 from tournaments.models import Club
+from tournaments.permissions import SYSTEM
 
 
 class Command(BaseCommand):
@@ -25,7 +26,7 @@ class Command(BaseCommand):
                 raise CommandError(f"No club with the slug {options['club']!r}.")
             club_id = club.pk
         started = time.perf_counter()
-        done = ratings_rebuild(club_id=club_id)
+        done = ratings_rebuild(club_id=club_id, user=SYSTEM)
         elapsed = time.perf_counter() - started
         games = sum(done.values())
         self.stdout.write(

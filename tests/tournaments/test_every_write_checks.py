@@ -1,0 +1,410 @@
+"""Every write service refuses a caller who may not make it, before it writes anything.
+
+The services are found by walking their modules (`MODULES`): a public function defined
+there that takes its caller (`user` or `actor`) is a write service and must have a line
+in `CALLS`, which builds valid arguments for it in a real club; every other public
+function must be named in `TAKES_NO_CALLER`, with the reason. So a new service fails
+here the day it is written, until it says how it is called.
+
+Each service is called as four callers who do not direct the club (nobody at all, an
+anonymous visitor, a signed-in account with no role, a director of another club) and
+must raise `PermissionDenied` without sending one INSERT, UPDATE or DELETE to the
+database; the rows are compared as well. Then the club's director makes the same call,
+which must write: so a refusal above cannot be a bad argument passing as "refused".
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from functools import cached_property
+from types import ModuleType
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from exchange import services as exchange
+from printing import services as printing
+from ratings import services as ratings
+from scoring import corrections, substitutes
+from scoring import services as scoring
+from scoring.models import Game, RoundChange
+from tests.factories import ClubFactory, PlayerFactory, SeasonFactory, UserFactory
+from tests.scoring.helpers import split, top_game
+from tests.snapshots import changed_tables, db_snapshot
+from tournaments.models import Club, Season, Seating, Session
+from tournaments.permissions import SYSTEM
+from workflow import club_services, movements, services, table_links, timer
+from workflow.simulation import finish_sitting_unplayed
+
+pytestmark = pytest.mark.django_db
+
+MODULES: list[ModuleType] = [
+    services,
+    movements,
+    club_services,
+    table_links,
+    timer,
+    exchange,
+    printing,
+    ratings,
+    scoring,
+    corrections,
+    substitutes,
+]
+CALLER_PARAMETERS = ("user", "actor")
+
+Function = Callable[..., Any]
+
+
+def public_functions() -> list[Function]:
+    return [
+        function
+        for module in MODULES
+        for name, function in inspect.getmembers(module, inspect.isfunction)
+        if function.__module__ == module.__name__ and not name.startswith("_")
+    ]
+
+
+def caller_parameter(function: Function) -> str | None:
+    names = inspect.signature(function).parameters
+    return next((name for name in CALLER_PARAMETERS if name in names), None)
+
+
+def label(function: Function) -> str:
+    return f"{function.__module__}.{function.__name__}"
+
+
+@dataclass
+class World:
+    """A club with its director, a season and, when asked, a running session of eight."""
+
+    club: Club
+    season: Season
+    director: Any
+    make_session: Callable[..., Session]
+
+    @cached_property
+    def running(self) -> Session:
+        return self.make_session(8)
+
+    def unstarted(self) -> Session:
+        return self.make_session(8, start=False, seed=11)
+
+    @cached_property
+    def top(self) -> Game:
+        return top_game(self.running)
+
+    def finished_sitting(self) -> Session:
+        finish_sitting_unplayed(self.running.sittings.get(), random.Random(3))
+        return self.running
+
+    def moved(self) -> Session:
+        session = self.finished_sitting()
+        movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
+        return session
+
+    def with_round(self) -> Game:
+        scoring.round_submit(
+            game_id=self.top.pk, number=1, data=split(self.top, 3, 2), actor=SYSTEM
+        )
+        return self.top
+
+    def uneven(self) -> list[tuple[int, int, int]]:
+        """Two of the bottom table's four withdraw: the rebalance the director is shown."""
+        bottom = Seating.objects.filter(sitting__session=self.running, table__rank=2)
+        for player_id in list(bottom.values_list("player_id", flat=True))[:2]:
+            movements.session_withdraw(session_id=self.running.pk, player_id=player_id, user=SYSTEM)
+        proposal = movements.rebalance_proposal(session=self.running)
+        return [(m.player, m.from_rank, m.to_rank) for m in proposal]
+
+    def restorable_change(self) -> RoundChange:
+        game = self.with_round()
+        scoring.round_correct(game_id=game.pk, number=1, data=split(game, 2, 3), actor=SYSTEM)
+        return RoundChange.objects.get(game=game, action=RoundChange.Action.EDIT)
+
+    def finished_game(self) -> Game:
+        self.finished_sitting()
+        return self.top
+
+
+Arguments = Callable[[World], dict[str, Any]]
+
+
+def _season_to_close(w: World) -> dict[str, Any]:
+    return {"season_id": SeasonFactory.create(club=w.club, name="2030").pk}
+
+
+def _two_records(w: World) -> dict[str, Any]:
+    kept, merged = PlayerFactory.create_batch(2, club=w.club)
+    return {"kept_id": kept.pk, "merged_id": merged.pk}
+
+
+def _second_director(w: World) -> dict[str, Any]:
+    second = UserFactory.create(username="co-director")
+    w.club.directors.add(second)
+    return {"club_id": w.club.pk, "user_id": second.pk}
+
+
+def _live_link(w: World) -> dict[str, Any]:
+    table_links.scorer_link_create(table_id=w.top.table_id, user=SYSTEM)
+    return {"table_id": w.top.table_id}
+
+
+def _ratings_of_a_finished_game(w: World) -> dict[str, Any]:
+    game = w.finished_game()
+    return {"club_id": w.club.pk, "rules_id": game.rules_id, "game_id": game.pk}
+
+
+# Valid arguments (all but the caller) for each write service, in the world above.
+CALLS: dict[Function, Arguments] = {
+    services.session_create: lambda w: {
+        "club": w.club,
+        "season": w.season,
+        "name": "Extra night",
+        "date": w.season.starts_on,
+        "rules_id": "huckley-buck",
+        "games_per_sitting": 2,
+        "new_names": ["Ann", "Bob", "Cy"],
+    },
+    services.session_update_settings: lambda w: {
+        "session_id": w.running.pk,
+        "games_per_sitting": 3,
+        "is_public": False,
+        "double_entry": True,
+    },
+    services.session_add_players: lambda w: {"session_id": w.running.pk, "new_names": ["Zed"]},
+    services.session_check_in: lambda w: {
+        "session_id": w.unstarted().pk,
+        "player_ids": None,
+        "checked_in": False,
+    },
+    services.session_start: lambda w: {"session_id": w.unstarted().pk},
+    services.session_finish: lambda w: {"session_id": w.running.pk, "early": True},
+    services.big_loser_award: lambda w: {
+        "season_id": w.season.pk,
+        "player_id": w.running.entries.first().player_id,
+    },
+    movements.sitting_move_players: lambda w: {
+        "session_id": w.finished_sitting().pk,
+        "sitting_number": 1,
+    },
+    movements.sitting_undo_movement: lambda w: {"session_id": w.moved().pk},
+    movements.session_withdraw: lambda w: {
+        "session_id": w.running.pk,
+        "player_id": w.top.game_players.first().player_id,
+    },
+    movements.session_rebalance: lambda w: {"expected": w.uneven(), "session_id": w.running.pk},
+    timer.session_set_sitting_minutes: lambda w: {"session_id": w.running.pk, "minutes": 30},
+    timer.sitting_timer_change: lambda w: {
+        "session_id": w.running.pk,
+        "action": "start",
+        "minutes": 10,
+    },
+    club_services.season_open: lambda w: {
+        "club_id": w.club.pk,
+        "name": "2031",
+        "starts_on": date(2031, 1, 1),
+        "ends_on": date(2031, 12, 31),
+    },
+    club_services.season_close: _season_to_close,
+    club_services.player_add: lambda w: {"club_id": w.club.pk, "name": "Newcomer"},
+    club_services.player_rename: lambda w: {
+        "player_id": PlayerFactory.create(club=w.club).pk,
+        "name": "Renamed",
+    },
+    club_services.player_set_active: lambda w: {
+        "player_id": PlayerFactory.create(club=w.club).pk,
+        "active": False,
+    },
+    club_services.player_merge: _two_records,
+    club_services.session_cancel: lambda w: {"session_id": w.unstarted().pk},
+    club_services.session_delete: lambda w: {"session_id": w.unstarted().pk},
+    club_services.director_invite: lambda w: {
+        "club_id": w.club.pk,
+        "login": UserFactory.create(username="helper").username,
+    },
+    club_services.director_remove: _second_director,
+    club_services.club_set_time_zone: lambda w: {
+        "club_id": w.club.pk,
+        "time_zone": "America/Chicago",
+    },
+    table_links.scorer_link_create: lambda w: {"table_id": w.top.table_id},
+    table_links.scorer_link_revoke: _live_link,
+    table_links.scorer_link_replace: lambda w: {"table_id": w.top.table_id},
+    table_links.table_card_replace: lambda w: {"session_id": w.running.pk, "number": 1},
+    table_links.club_cards_issue: lambda w: {"club_id": w.club.pk, "count": 4},
+    exchange.roster_import: lambda w: {"club_id": w.club.pk, "content": b"name\nNewcomer\n"},
+    exchange.club_ladder_update: lambda w: {
+        "club_id": w.club.pk,
+        "scoring": "totals",
+        "best_nights": None,
+    },
+    printing.club_paper_set: lambda w: {"club_id": w.club.pk, "paper": "letter"},
+    ratings.ratings_recompute: lambda w: {
+        "club_id": w.club.pk,
+        "rules_id": w.finished_game().rules_id,
+    },
+    ratings.ratings_game_changed: _ratings_of_a_finished_game,
+    ratings.ratings_rebuild: lambda w: {"club_id": w.finished_game().table.sitting.session.club_id},
+    scoring.round_submit: lambda w: {
+        "game_id": w.top.pk,
+        "number": 1,
+        "data": split(w.top, 3, 2),
+    },
+    scoring.round_correct: lambda w: {
+        "game_id": w.with_round().pk,
+        "number": 1,
+        "data": split(w.top, 2, 3),
+    },
+    scoring.round_delete: lambda w: {"game_id": w.with_round().pk, "number": 1},
+    corrections.round_change_restore: lambda w: {"change_id": w.restorable_change().pk},
+}
+
+# Scoring's result writes ask who the caller is (`scoring.services._who`) but refuse
+# nobody: the pages and the API check `can_score` before calling them. scoring/ is being
+# reworked by another change; strict, so that this mark must go the day they check.
+NOT_CHECKING_YET = {
+    scoring.round_submit: "scoring.round_submit refuses nobody yet",
+    scoring.round_correct: "scoring.round_correct refuses nobody yet",
+    scoring.round_delete: "scoring.round_delete refuses nobody yet",
+}
+
+# Every other public function of the modules: reads, and steps of a write that run inside
+# that write's transaction, after it has refused whoever may not make it.
+STEP = "a step inside a checked write's transaction"
+TAKES_NO_CALLER: dict[Function, str] = {
+    services.format_for: "read",
+    services.last_season_big_loser: "read",
+    services.lock_session: "a lock, taken by the checked writes before they refuse",
+    services.start_refusal: "read",
+    services.players_get_or_create: STEP + " (session_create, session_add_players, a substitute)",
+    services.sitting_create: STEP + " (session_start, sitting_move_players)",
+    services.refresh_unstarted_game: STEP + " (an arrival, a withdrawal, a rebalance)",
+    movements.movement_preview: "read",
+    movements.movement_undo_refusal: "read",
+    movements.movement_can_undo: "read",
+    movements.rebalance_proposal: "read",
+    movements.withdrawal_game: "read",
+    movements.substitute_candidates: "read",
+    club_services.merge_refusal: "read",
+    club_services.merge_plan: "read",
+    table_links.table_cards_ensure: STEP + " (session_start, session_rebalance)",
+    table_links.card_link: "opening a table card: holding the card is the permission",
+    timer.sitting_timer: "read",
+    exchange.roster_preview: "read",
+    printing.paper_refusal: "read",
+    ratings.order_key: "read",
+    ratings.game_order_key: "read",
+    scoring.game_record: "read",
+    scoring.game_check: "read",
+    scoring.plan_next_game: "read",
+    scoring.table_start_game: STEP + " (a new sitting, a rebalance, the next game)",
+    scoring.tables_start_first_games: STEP + " (sitting_create)",
+    scoring.game_refresh_players: STEP + " (refresh_unstarted_game)",
+    corrections.correction_preview: "read",
+    corrections.restorable: "read",
+    substitutes.game_substitute: STEP + " (session_withdraw)",
+}
+
+
+def nobody(w: World) -> Any:
+    return None
+
+
+def anonymous(w: World) -> Any:
+    return AnonymousUser()
+
+
+def signed_in_without_a_role(w: World) -> Any:
+    return UserFactory.create(username="no-role")
+
+
+def director_of_another_club(w: World) -> Any:
+    other = UserFactory.create(username="runs-another-club")
+    ClubFactory.create().directors.add(other)
+    return other
+
+
+STRANGERS: list[Callable[[World], Any]] = [
+    nobody,
+    anonymous,
+    signed_in_without_a_role,
+    director_of_another_club,
+]
+
+WRITES = [
+    pytest.param(
+        function,
+        id=label(function),
+        marks=[pytest.mark.xfail(strict=True, reason=NOT_CHECKING_YET[function])]
+        if function in NOT_CHECKING_YET
+        else [],
+    )
+    for function in CALLS
+]
+
+
+@pytest.fixture
+def world(club: Club, season: Season, director: Any, make_session: Callable[..., Session]) -> World:
+    return World(club=club, season=season, director=director, make_session=make_session)
+
+
+def call(function: Function, arguments: dict[str, Any], caller: Any) -> Any:
+    parameter = caller_parameter(function)
+    assert parameter is not None
+    return function(**arguments, **{parameter: caller})
+
+
+def test_every_write_service_of_the_modules_has_its_call_in_the_table() -> None:
+    found = {label(f) for f in public_functions() if caller_parameter(f) is not None}
+    assert found == {label(f) for f in CALLS}
+
+
+def test_every_other_public_function_is_named_with_why_it_takes_no_caller() -> None:
+    found = {label(f) for f in public_functions() if caller_parameter(f) is None}
+    assert found == {label(f) for f in TAKES_NO_CALLER}
+
+
+def test_every_write_service_must_be_told_who_calls_it() -> None:
+    """No default: leaving the caller out cannot quietly mean "anyone" or "the system"."""
+    for function in CALLS:
+        parameter = inspect.signature(function).parameters[caller_parameter(function) or ""]
+        assert parameter.kind is inspect.Parameter.KEYWORD_ONLY, label(function)
+        assert parameter.default is inspect.Parameter.empty, label(function)
+
+
+@pytest.mark.parametrize("function", WRITES)
+def test_a_caller_who_does_not_direct_the_club_is_refused_before_anything_is_written(
+    world: World, function: Function
+) -> None:
+    arguments = CALLS[function](world)
+    for stranger in STRANGERS:
+        caller = stranger(world)
+        before = db_snapshot()
+        with CaptureQueriesContext(connection) as queries, pytest.raises(PermissionDenied):
+            call(function, arguments, caller)
+        writes = [
+            q["sql"]
+            for q in queries.captured_queries
+            if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+        ]
+        assert writes == [], stranger.__name__
+        assert changed_tables(before) == [], stranger.__name__
+
+
+@pytest.mark.parametrize("function", [pytest.param(f, id=label(f)) for f in CALLS])
+def test_the_clubs_director_makes_the_same_call_and_it_writes(
+    world: World, function: Function
+) -> None:
+    arguments = CALLS[function](world)
+    before = db_snapshot()
+    call(function, arguments, world.director)
+    assert changed_tables(before) != []
