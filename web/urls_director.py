@@ -9,10 +9,27 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from web.views import cards, club, director, exchange, manage, paper, restore, timer, withdrawals
+from web.views import (
+    accounts,
+    cards,
+    club,
+    director,
+    exchange,
+    manage,
+    paper,
+    restore,
+    timer,
+    withdrawals,
+)
 
 ROUTES: dict[str, list[URLPattern]] = {
     "tournaments": [
+        path("director/new-club/", accounts.club_new, name="club_new"),
+        path(
+            "director/clubs/<slug:slug>/players/<int:player_id>/invite/",
+            accounts.player_invite,
+            name="club_player_invite",
+        ),
         path("director/clubs/<slug:slug>/sessions/new/", director.session_new, name="session_new"),
         path("director/clubs/<slug:slug>/", club.club_home, name="club_home"),
         path("director/clubs/<slug:slug>/time-zone/", club.club_time_zone, name="club_time_zone"),
@@ -100,6 +117,7 @@ ROUTES: dict[str, list[URLPattern]] = {
         ),
     ],
     "exchange": [
+        path("director/club-import/", accounts.club_import, name="club_import"),
         path(
             "director/clubs/<slug:slug>/roster/import/",
             exchange.roster_import,
