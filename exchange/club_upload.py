@@ -54,15 +54,20 @@ class ClubFilePreview:
     created: tuple[str, ...]
 
 
-def club_file_read(content: bytes) -> dict[str, Any]:
-    """The JSON of an uploaded club file, or a refusal in plain words."""
-    if len(content) > MAX_BYTES:
+def club_file_size_check(size: int) -> None:
+    """Refuse a file too large by its size alone, before reading it into memory."""
+    if size > MAX_BYTES:
         raise UserError(
             "club_file_too_large",
-            f"The file is {len(content):,} bytes; a club file here has at most "
-            f"{MAX_BYTES:,}. Ask the site's operator to import it (manage.py import_club).",
+            f"The file is {size:,} bytes; a club file here has at most {MAX_BYTES:,} "
+            "bytes. Ask the site's operator to import it (manage.py import_club).",
             field="file",
         )
+
+
+def club_file_read(content: bytes) -> dict[str, Any]:
+    """The JSON of an uploaded club file, or a refusal in plain words."""
+    club_file_size_check(len(content))
     try:
         data = json.loads(content.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):

@@ -197,7 +197,9 @@ def club_import(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            content = bytes(form.cleaned_data["file"].read(club_upload.MAX_BYTES + 1))
+            uploaded = form.cleaned_data["file"]
+            club_upload.club_file_size_check(uploaded.size or 0)
+            content = bytes(uploaded.read())
             data = club_upload.club_file_read(content)
             context["preview"] = club_upload.club_file_preview(data=data, user=request.user)
         except UserError as e:
