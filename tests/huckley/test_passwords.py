@@ -263,3 +263,20 @@ def test_a_reset_email_arrives_over_smtp_and_its_link_sets_a_password_that_signs
     assert done["Location"] == reverse("password_reset_complete")
     assert signs_in("dana", NEW)
     assert not signs_in("dana", OLD)
+
+
+@pytest.mark.django_db
+def test_a_mail_server_that_does_not_answer_is_logged_and_the_page_still_answers(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    UserFactory(username="dana", email="dana@example.org")
+    with override_settings(
+        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        EMAIL_HOST="127.0.0.1",
+        EMAIL_PORT=free_port(),  # nothing listens there
+        EMAIL_USE_TLS=False,
+        EMAIL_TIMEOUT=2,
+    ):
+        response = Client().post(reverse("password_reset"), {"email": "dana@example.org"})
+    assert response["Location"] == reverse("password_reset_done")
+    assert "Failed to send password reset email" in caplog.text
