@@ -1,5 +1,6 @@
-"""The URLs of a club director's pages, under /director/ (signed in): running the club
-and its sessions, table cards, the roster import, the ladder and paper settings, and
+"""The URLs of a club director's pages, under /director/ (signed in): creating a club or
+importing one from a club file, running the club and its sessions, inviting a player to
+claim their record, table cards, the roster import, the ladder and paper settings, and
 restoring a corrected round.
 
 Grouped by URL namespace (`web.urls` includes each namespace once, whatever the audience).
