@@ -35,11 +35,11 @@ MAX_BYTES = 2_000_000
 
 # What the preview counts, in the order it says them.
 COUNTED: tuple[tuple[str, type[Any]], ...] = (
-    ("seasons", Season),
-    ("players", Player),
-    ("sessions", Session),
-    ("games", Game),
-    ("rounds", Round),
+    ("season", Season),
+    ("player", Player),
+    ("session", Session),
+    ("game", Game),
+    ("round", Round),
 )
 
 
@@ -47,7 +47,8 @@ COUNTED: tuple[tuple[str, type[Any]], ...] = (
 class ClubFilePreview:
     name: str
     slug: str
-    counts: tuple[tuple[str, int], ...]
+    # "1 season", "12 players", ...: what the club brings, in words.
+    counts: tuple[str, ...]
     directors: tuple[str, ...]
     # Accounts the import creates, without a password (each sets one through "Forgot
     # your password?" once an email is on it, or a director invites them again).
@@ -134,8 +135,8 @@ def club_file_preview(*, data: Mapping[str, Any], user: User) -> ClubFilePreview
         with transaction.atomic():
             club, created = _import(data, importer)
             counts = tuple(
-                (label, model._default_manager.filter(**_club_filter(model, club)).count())
-                for label, model in COUNTED
+                _counted(model._default_manager.filter(**_club_filter(model, club)).count(), noun)
+                for noun, model in COUNTED
             )
             directors = tuple(sorted(club.directors.values_list("username", flat=True)))
             raise _DryRun(
@@ -149,6 +150,10 @@ def club_file_preview(*, data: Mapping[str, Any], user: User) -> ClubFilePreview
             )
     except _DryRun as done:
         return done.preview
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _club_filter(model: type[Any], club: Club) -> dict[str, Club]:

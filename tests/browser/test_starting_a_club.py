@@ -1,10 +1,12 @@
 """A new club's first night without help, on a 360 px phone: sign up, create the club,
 land on its page with the next steps, change the password, and sign in with the new one.
+Then a player claiming their record from the director's link, and a club file imported.
 Every page fits the screen and has no serious or critical axe-core violation; none needs
 JavaScript to work."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
+from exchange.clubfile import club_export
 from tests.browser.checks import axe_problems, overflow
 from tests.factories import PlayerFactory
 from tournaments.models import Club
@@ -112,14 +115,27 @@ def test_a_player_claims_their_record_from_the_directors_link_on_a_phone(
     assert theo.user.username == "theo"
 
 
-def test_the_club_file_page_fits_a_phone(
+def test_a_club_file_is_previewed_and_imported_on_a_phone(
     new_page: Callable[..., Page],
     sign_in: Callable[[Page, str], None],
     screenshots: Callable[[Page, str], Any],
+    club: Club,
+    season: Any,
     director: Any,
 ) -> None:
+    PlayerFactory(club=club, name="Ann Lee")
+    content = json.dumps(club_export(club)).encode()
+    club.delete()
     page = new_page(NARROW)
     sign_in(page, director.username)
     page.goto("/director/club-import/")
-    expect(page.get_by_label("Club file (JSON)")).to_be_visible()
     fits_and_passes_axe(page, screenshots, "club-file")
+    page.get_by_label("Club file (JSON)").set_input_files(
+        {"name": "club.json", "mimeType": "application/json", "buffer": content}
+    )
+    page.get_by_role("button", name="Preview").click()
+    expect(page.get_by_role("heading", name="What importing creates")).to_be_visible()
+    fits_and_passes_axe(page, screenshots, "club-file-preview")
+    page.get_by_role("button", name="Import Tuesday Club").click()
+    expect(page.get_by_role("heading", name="Run Tuesday Club")).to_be_visible()
+    assert Club.objects.get(slug="tuesday").players.get().name == "Ann Lee"

@@ -10,13 +10,16 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
 from exchange.clubfile import club_export
+from scoring.models import Game, Round
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
 from tests.snapshots import db_snapshot
 from tournaments.models import Club, Player, Season, Session, SessionPlayer
+from workflow.simulation import PlayOptions, generated_names, play_session
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +64,7 @@ def test_a_club_file_is_previewed_then_imported_and_its_importer_directs_it(
     assert state() == before  # the preview wrote nothing
     shown = preview.content.decode()
     assert "The club <strong>Tuesday Club</strong>, at /clubs/tuesday/" in shown
-    assert "1 seasons, 2 players, 1 sessions, 0 games, 0 rounds" in shown
+    assert "1 season, 2 players, 1 session, 0 games, 0 rounds" in shown
     assert "Import Tuesday Club" in shown
     response = client.post(URL, {"token": preview.context["token"]})
     assert response["Location"] == reverse("tournaments:club_home", args=["tuesday"])
@@ -185,3 +188,29 @@ def test_a_club_with_an_account_linked_player_travels_with_the_link_for_its_owne
     client.post(URL, {"token": upload(client, content).context["token"]})
     assert Player.objects.get(name="Ann Lee").user == director
     assert Club.objects.filter(pk=other.pk).exists()
+
+
+# Emptied with `flush`, as tests/exchange/test_club_file.py does: outside a test
+# transaction, so that PostgreSQL's TRUNCATE behaves as it would for an operator.
+@pytest.mark.django_db(transaction=True)
+def test_the_preview_counts_the_games_and_rounds_a_played_club_brings(
+    club: Club, season: Season, director: Any
+) -> None:
+    play_session(
+        club=club,
+        season=season,
+        name="Played night",
+        day=season.starts_on,
+        players=generated_names(8),
+        options=PlayOptions(sittings=1, seed=3, user=director),
+    )
+    games, rounds = Game.objects.count(), Round.objects.count()
+    assert games > 0
+    assert rounds > 0
+    content = json.dumps(club_export(club)).encode()
+    call_command("flush", interactive=False, verbosity=0)
+    client = signed_in(UserFactory(username="dee-director"))
+    shown = upload(client, content).content.decode()
+    assert f"1 season, 8 players, 1 session, {games} games, {rounds} rounds" in shown
+    client.post(URL, {"token": upload(client, content).context["token"]})
+    assert (Game.objects.count(), Round.objects.count()) == (games, rounds)
