@@ -31,6 +31,11 @@ ROUTES: dict[str, list[URLPattern]] = {
             accounts.player_invite,
             name="club_player_invite",
         ),
+        path(
+            "director/clubs/<slug:slug>/players/<int:player_id>/unlink/",
+            accounts.player_unlink,
+            name="club_player_unlink",
+        ),
         path("director/clubs/<slug:slug>/sessions/new/", director.session_new, name="session_new"),
         path("director/clubs/<slug:slug>/", club.club_home, name="club_home"),
         path("director/clubs/<slug:slug>/time-zone/", club.club_time_zone, name="club_time_zone"),

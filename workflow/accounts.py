@@ -1,5 +1,6 @@
-"""Writes for starting a club without the admin: a new account, its first club, and a
-player claiming their player record through a director's invitation (docs/tournament.md,
+"""Writes for starting a club without the admin: a new account, its first club, a
+player claiming their player record through a director's invitation, and a director
+undoing a wrong claim (docs/tournament.md,
 "Starting a club" and "Accounts and passwords").
 
 Like the other service modules, each write is keyword-only and atomic, asks
@@ -247,5 +248,19 @@ def player_claim(*, token: str, user: User) -> Player:
     if refusal is not None:
         raise refusal
     player.user = claimant
+    player.save(update_fields=["user"])
+    return player
+
+
+@transaction.atomic
+def player_unlink(*, player_id: int, user: User) -> Player:
+    """Undo a claim (the wrong person claimed the record, or an account changed hands):
+    the player keeps every game, and can be invited again."""
+    player = Player.objects.select_for_update().select_related("club").get(pk=player_id)
+    if not can_direct(user, player.club):
+        raise UserError("not_director", "Only a director of this club may unlink its players.")
+    if player.user_id is None:
+        raise ConflictError("player_not_linked", f"{player.name} is linked to no account.")
+    player.user = None
     player.save(update_fields=["user"])
     return player

@@ -403,3 +403,45 @@ def test_my_games_points_an_unlinked_account_to_the_claim_link() -> None:
     page = signed_in(UserFactory()).get(reverse("tournaments:my_games")).content.decode()
     assert "Ask your club's director to link it." not in page
     assert "Invite … to claim this record" in page
+
+
+def test_a_director_unlinks_a_wrong_claim_after_a_confirmation(
+    club: Club, director: Any, theo: Player
+) -> None:
+    theo.user = UserFactory(username="impostor")
+    theo.save()
+    client = signed_in(director)
+    page = client.get(reverse("tournaments:club_player", args=[club.slug, theo.pk]))
+    unlink = reverse("tournaments:club_player_unlink", args=[club.slug, theo.pk])
+    assert unlink in page.content.decode()
+    confirm = client.get(unlink).content.decode()
+    assert "Unlink Theo Marsh from impostor?" in confirm
+    theo.refresh_from_db()
+    assert theo.user is not None
+    client.post(unlink)
+    theo.refresh_from_db()
+    assert theo.user is None
+    # The right person can be invited now.
+    signed_in(UserFactory(username="theo")).post(invite(director, club, theo))
+    theo.refresh_from_db()
+    assert theo.user is not None
+    assert theo.user.username == "theo"
+
+
+def test_unlinking_a_player_linked_to_no_account_is_refused(
+    club: Club, director: Any, theo: Player
+) -> None:
+    refused("player_not_linked", lambda: accounts.player_unlink(player_id=theo.pk, user=director))
+
+
+def test_another_clubs_director_may_not_unlink(club: Club, theo: Player) -> None:
+    theo.user = UserFactory(username="theo")
+    theo.save()
+    stranger = UserFactory(username="stranger")
+    ClubFactory(slug="other").directors.add(stranger)
+    unlink = reverse("tournaments:club_player_unlink", args=[club.slug, theo.pk])
+    assert signed_in(stranger).post(unlink).status_code == 403
+    assert Client().post(unlink)["Location"].startswith(reverse("login"))
+    refused("not_director", lambda: accounts.player_unlink(player_id=theo.pk, user=stranger))
+    theo.refresh_from_db()
+    assert theo.user is not None

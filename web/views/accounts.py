@@ -155,6 +155,35 @@ def player_invite(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
     return render(request, "accounts/player_invite.html", context)
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_unlink(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """Undo a claim, after a confirmation."""
+    club = directed_club(request, slug)
+    record = get_object_or_404(Player.objects.select_related("user"), club=club, pk=player_id)
+    back = reverse("tournaments:club_player", args=[club.slug, record.pk])
+    if request.method == "POST":
+        try:
+            accounts.player_unlink(player_id=record.pk, user=request.user)
+        except UserError as e:
+            messages.error(request, e.message)
+        else:
+            messages.success(request, f"{record.name} is linked to no account now.")
+        return redirect(back)
+    if record.user is None:
+        messages.error(request, f"{record.name} is linked to no account.")
+        return redirect(back)
+    context = {
+        "title": f"Unlink {record.name} from {record.user.get_username()}?",
+        "body": f"The account {record.user.get_username()} no longer sees {record.name}'s "
+        f"games in My games. {record.name} keeps every game, and can be invited again.",
+        "action": "Unlink",
+        "danger": True,
+        "back": back,
+    }
+    return render(request, "confirm.html", context)
+
+
 @require_http_methods(["GET", "POST"])
 def player_claim(request: HttpRequest, token: str) -> HttpResponse:
     """ "I am <name>": the person an invitation was made for links the player record to
