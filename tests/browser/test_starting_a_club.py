@@ -7,7 +7,7 @@ JavaScript to work."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from exchange.clubfile import club_export
 from tests.browser.checks import axe_problems, overflow
 from tests.factories import PlayerFactory
+from tests.limits import forget_limits
 from tournaments.models import Club
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,6 +25,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NARROW = {"width": 360, "height": 780}
 FIRST = "Gold-Buck-4711"
 SECOND = "Hooks-And-Tricks-88"
+
+
+@pytest.fixture(autouse=True)
+def _no_counts_left() -> Iterator[None]:
+    forget_limits()
+    yield
+    forget_limits()
 
 
 def fits_and_passes_axe(page: Page, shot: Callable[[Page, str], Any], name: str) -> None:

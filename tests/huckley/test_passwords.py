@@ -20,9 +20,17 @@ from django.urls import reverse
 
 from tests.factories import UserFactory
 from tests.huckley.test_settings import run_settings
+from tests.limits import forget_limits
 
 OLD = "pw-for-tests-only"  # tests.factories.UserFactory's password
 NEW = "Hooks-And-Tricks-88"
+
+
+@pytest.fixture(autouse=True)
+def _no_counts_left() -> Iterator[None]:
+    forget_limits()
+    yield
+    forget_limits()
 
 
 def signs_in(username: str, password: str) -> bool:

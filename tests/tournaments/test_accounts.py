@@ -5,7 +5,7 @@ in plain words with nothing written, and who may not."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 from unittest import mock
 
@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from common.errors import UserError
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.limits import forget_limits
 from tests.snapshots import db_snapshot
 from tournaments.models import Club, Player, Season
 from workflow import accounts
@@ -24,6 +25,13 @@ from workflow import accounts
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "Gold-Buck-4711"
+
+
+@pytest.fixture(autouse=True)
+def _no_counts_left() -> Iterator[None]:
+    forget_limits()
+    yield
+    forget_limits()
 
 
 def state() -> tuple[Any, ...]:
