@@ -187,6 +187,11 @@ def _users(data: Mapping[str, Any]) -> set[str]:
     return names
 
 
+def named_accounts(data: Mapping[str, Any]) -> set[str]:
+    """The usernames a club file names: its directors and every account its rows point to."""
+    return _users(data)
+
+
 @transaction.atomic
 def club_import(data: Mapping[str, Any]) -> tuple[Club, list[str]]:
     """Load a club file into a database that holds none of its rows. Returns the club

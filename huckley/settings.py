@@ -301,6 +301,26 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Email: only the password reset sends any. Printed on the console unless EMAIL_HOST is
+# set; then sent by SMTP with the EMAIL_* settings (docs/operations.md, Email).
+EMAIL_HOST = os.getenv("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = envint("EMAIL_PORT", "587")
+    EMAIL_HOST_USER = os.getenv("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.getenv("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "true")
+    # A mail server that does not answer fails the reset page after this many seconds
+    # instead of holding a worker for good.
+    EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "10")
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "huckley@localhost")
+# Sign-ups from one address in an hour (web/views/accounts.py); 0 closes sign-up.
+HUCKLEY_SIGNUPS_PER_HOUR = envint("HUCKLEY_SIGNUPS_PER_HOUR", "5")
+# Password reset emails asked for from one address in an hour.
+HUCKLEY_RESETS_PER_HOUR = envint("HUCKLEY_RESETS_PER_HOUR", "5")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:home"
 LOGOUT_REDIRECT_URL = "tournaments:home"

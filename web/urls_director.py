@@ -1,5 +1,6 @@
-"""The URLs of a club director's pages, under /director/ (signed in): running the club
-and its sessions, table cards, the roster import, the ladder and paper settings, and
+"""The URLs of a club director's pages, under /director/ (signed in): creating a club or
+importing one from a club file, running the club and its sessions, inviting a player to
+claim their record, table cards, the roster import, the ladder and paper settings, and
 restoring a corrected round.
 
 Grouped by URL namespace (`web.urls` includes each namespace once, whatever the audience).
@@ -9,10 +10,32 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from web.views import cards, club, director, exchange, manage, paper, restore, timer, withdrawals
+from web.views import (
+    accounts,
+    cards,
+    club,
+    director,
+    exchange,
+    manage,
+    paper,
+    restore,
+    timer,
+    withdrawals,
+)
 
 ROUTES: dict[str, list[URLPattern]] = {
     "tournaments": [
+        path("director/new-club/", accounts.club_new, name="club_new"),
+        path(
+            "director/clubs/<slug:slug>/players/<int:player_id>/invite/",
+            accounts.player_invite,
+            name="club_player_invite",
+        ),
+        path(
+            "director/clubs/<slug:slug>/players/<int:player_id>/unlink/",
+            accounts.player_unlink,
+            name="club_player_unlink",
+        ),
         path("director/clubs/<slug:slug>/sessions/new/", director.session_new, name="session_new"),
         path("director/clubs/<slug:slug>/", club.club_home, name="club_home"),
         path("director/clubs/<slug:slug>/time-zone/", club.club_time_zone, name="club_time_zone"),
@@ -100,6 +123,7 @@ ROUTES: dict[str, list[URLPattern]] = {
         ),
     ],
     "exchange": [
+        path("director/club-import/", accounts.club_import, name="club_import"),
         path(
             "director/clubs/<slug:slug>/roster/import/",
             exchange.roster_import,

@@ -51,6 +51,7 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
         "tz_form": TimeZoneForm(initial={"time_zone": club.time_zone}),
         "players": club.players.count(),
         "seasons": club.seasons.count(),
+        "sessions": club.sessions.count(),
         "directors": club.directors.count(),
     }
     return render(request, "tournaments/club_home.html", context)
