@@ -29,7 +29,7 @@ from django.utils.text import slugify
 
 from common.errors import ConflictError, UserError
 from tournaments.models import Club, Player, Season, validate_time_zone
-from tournaments.permissions import User, account, can_direct
+from tournaments.permissions import User, account, require_director
 
 CLUB_NAME_MAX = 120
 SLUG_MAX = 60
@@ -176,8 +176,7 @@ def player_invitation(*, player_id: int, user: User) -> Invitation:
     """A one-time link for the person behind a player record to link it to their account.
     Only a director of the player's club may make one; it writes nothing."""
     player = Player.objects.select_related("club").get(pk=player_id)
-    if not can_direct(user, player.club):
-        raise UserError("not_director", "Only a director of this club may invite its players.")
+    require_director(user, player.club, to="invite its players")
     if player.user_id is not None:
         raise ConflictError(
             "player_linked", f"{player.name} is linked to an account already; no link needed."
@@ -257,8 +256,7 @@ def player_unlink(*, player_id: int, user: User) -> Player:
     """Undo a claim (the wrong person claimed the record, or an account changed hands):
     the player keeps every game, and can be invited again."""
     player = Player.objects.select_for_update().select_related("club").get(pk=player_id)
-    if not can_direct(user, player.club):
-        raise UserError("not_director", "Only a director of this club may unlink its players.")
+    require_director(user, player.club, to="unlink its players")
     if player.user_id is None:
         raise ConflictError("player_not_linked", f"{player.name} is linked to no account.")
     player.user = None

@@ -15,7 +15,9 @@ which must write: so a refusal above cannot be a bad argument passing as "refuse
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,7 +32,10 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from common.errors import UserError
+from exchange import club_upload
 from exchange import services as exchange
+from exchange.clubfile import club_export
 from printing import services as printing
 from ratings import services as ratings
 from scoring import corrections, substitutes
@@ -41,7 +46,7 @@ from tests.scoring.helpers import split, top_game
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.models import Club, Season, Seating, Session
 from tournaments.permissions import SYSTEM
-from workflow import club_services, movements, services, table_links, timer
+from workflow import accounts, club_services, movements, services, table_links, timer
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +63,16 @@ MODULES: list[ModuleType] = [
     scoring,
     corrections,
     substitutes,
+    accounts,
+    club_upload,
 ]
+# The packages whose modules hold the write services: a module of theirs with a public
+# function that takes a caller must be in MODULES (or named in READ_MODULES).
+SERVICE_PACKAGES = ("workflow", "exchange", "printing", "ratings", "scoring")
+READ_MODULES: dict[str, str] = {
+    "scoring.pages": "what a table's pages show the caller: reads",
+    "workflow.simulation": "drives the services above as the caller it is given (SYSTEM)",
+}
 CALLER_PARAMETERS = ("user", "actor")
 
 Function = Callable[..., Any]
@@ -163,8 +177,13 @@ def _ratings_of_a_finished_game(w: World) -> dict[str, Any]:
     return {"club_id": w.club.pk, "rules_id": game.rules_id, "game_id": game.pk}
 
 
+def _a_claimed_player(w: World) -> dict[str, Any]:
+    return {"player_id": PlayerFactory.create(club=w.club, user=UserFactory.create()).pk}
+
+
 # Valid arguments (all but the caller) for each write service, in the world above.
 CALLS: dict[Function, Arguments] = {
+    accounts.player_unlink: _a_claimed_player,
     services.session_create: lambda w: {
         "club": w.club,
         "season": w.season,
@@ -277,6 +296,36 @@ NOT_CHECKING_YET = {
     scoring.round_delete: "scoring.round_delete refuses nobody yet",
 }
 
+
+def _a_club_file(w: World) -> dict[str, Any]:
+    elsewhere = ClubFactory.create(name="From a file", slug="from-a-file")
+    data = club_export(elsewhere)
+    elsewhere.delete()
+    return {"data": data}
+
+
+# Services whose rule is not "a director of the club": opening a club, or bringing one in
+# from a club file, is for any signed-in account (who becomes its director), a claim for
+# the account that follows the link a director gave. Each refuses nobody and the
+# anonymous before it writes; the rest of their rule is tested with its pages
+# (tests/tournaments/test_accounts.py, tests/exchange/test_club_import_page.py).
+OWN_RULE: dict[Function, Arguments] = {
+    club_upload.club_file_preview: _a_club_file,
+    club_upload.club_file_import: _a_club_file,
+    accounts.club_create: lambda w: {"name": "New Club", "slug": "", "time_zone": "UTC"},
+    accounts.player_claim: lambda w: {
+        "token": accounts.player_invitation(
+            player_id=PlayerFactory.create(club=w.club).pk, user=w.director
+        ).token
+    },
+}
+
+# Director-only actions that write nothing (a signed link): refused to strangers all the
+# same.
+DIRECTOR_READS: dict[Function, Arguments] = {
+    accounts.player_invitation: lambda w: {"player_id": PlayerFactory.create(club=w.club).pk},
+}
+
 # Every other public function of the modules: reads, and steps of a write that run inside
 # that write's transaction, after it has refused whoever may not make it.
 STEP = "a step inside a checked write's transaction"
@@ -312,6 +361,12 @@ TAKES_NO_CALLER: dict[Function, str] = {
     corrections.correction_preview: "read",
     corrections.restorable: "read",
     substitutes.game_substitute: STEP + " (session_withdraw)",
+    accounts.account_create: "opening an account: for anyone, limited per address by its page",
+    accounts.club_slug: "read",
+    accounts.invitation_read: "read",
+    accounts.claim_refusal: "read",
+    club_upload.club_file_size_check: "read",
+    club_upload.club_file_read: "read",
 }
 
 
@@ -363,9 +418,30 @@ def call(function: Function, arguments: dict[str, Any], caller: Any) -> Any:
     return function(**arguments, **{parameter: caller})
 
 
+def test_every_module_with_a_service_that_takes_a_caller_is_walked() -> None:
+    walked = {module.__name__ for module in MODULES}
+    unwalked = set()
+    for package_name in SERVICE_PACKAGES:
+        package = importlib.import_module(package_name)
+        for info in pkgutil.walk_packages(package.__path__, f"{package_name}."):
+            if ".migrations" in info.name or info.name in walked or info.name in READ_MODULES:
+                continue
+            module = importlib.import_module(info.name)
+            takes_a_caller = [
+                name
+                for name, function in inspect.getmembers(module, inspect.isfunction)
+                if function.__module__ == module.__name__
+                and not name.startswith("_")
+                and caller_parameter(function) is not None
+            ]
+            if takes_a_caller:
+                unwalked.add(info.name)
+    assert unwalked == set()
+
+
 def test_every_write_service_of_the_modules_has_its_call_in_the_table() -> None:
     found = {label(f) for f in public_functions() if caller_parameter(f) is not None}
-    assert found == {label(f) for f in CALLS}
+    assert found == {label(f) for f in [*CALLS, *OWN_RULE, *DIRECTOR_READS]}
 
 
 def test_every_other_public_function_is_named_with_why_it_takes_no_caller() -> None:
@@ -375,7 +451,7 @@ def test_every_other_public_function_is_named_with_why_it_takes_no_caller() -> N
 
 def test_every_write_service_must_be_told_who_calls_it() -> None:
     """No default: leaving the caller out cannot quietly mean "anyone" or "the system"."""
-    for function in CALLS:
+    for function in [*CALLS, *OWN_RULE, *DIRECTOR_READS]:
         parameter = inspect.signature(function).parameters[caller_parameter(function) or ""]
         assert parameter.kind is inspect.Parameter.KEYWORD_ONLY, label(function)
         assert parameter.default is inspect.Parameter.empty, label(function)
@@ -408,3 +484,27 @@ def test_the_clubs_director_makes_the_same_call_and_it_writes(
     before = db_snapshot()
     call(function, arguments, world.director)
     assert changed_tables(before) != []
+
+
+@pytest.mark.parametrize("function", [pytest.param(f, id=label(f)) for f in DIRECTOR_READS])
+def test_a_director_only_action_that_writes_nothing_refuses_strangers(
+    world: World, function: Function
+) -> None:
+    arguments = DIRECTOR_READS[function](world)
+    for stranger in STRANGERS:
+        with pytest.raises(PermissionDenied):
+            call(function, arguments, stranger(world))
+    call(function, arguments, world.director)
+
+
+@pytest.mark.parametrize("function", [pytest.param(f, id=label(f)) for f in OWN_RULE])
+def test_a_service_open_to_any_account_refuses_nobody_and_the_anonymous_before_writing(
+    world: World, function: Function
+) -> None:
+    arguments = OWN_RULE[function](world)
+    for stranger in (nobody, anonymous):
+        before = db_snapshot()
+        with pytest.raises((PermissionDenied, UserError)):
+            call(function, arguments, stranger(world))
+        assert changed_tables(before) == [], stranger.__name__
+    call(function, arguments, signed_in_without_a_role(world))  # the arguments are valid
