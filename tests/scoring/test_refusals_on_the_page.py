@@ -251,6 +251,7 @@ def test_a_round_the_engine_refuses_is_refused_on_the_page_in_its_words(
         assert escape(plain.get(error["code"], error["message"])) in page, error
     for words in DJANGO_BOUNDS:
         assert words not in page
+    assert "{#" not in page  # no template comment shown as text
     assert changed_tables(before) == []
     assert not Round.objects.filter(game=game).exists()
 
