@@ -57,7 +57,8 @@ class BlukeRoundForm(RoundForm):
         if d.get("cards") is not None:
             result["cards"] = d["cards"]
         if d.get("upcard"):
-            # Capitals: the engine reads a card in either case as the same card (BH, bh).
+            # Capitals and no surrounding spaces, as for Buck Euchre's upcard: the engine
+            # reads a card in either case as the same card (BH, bh).
             result["upcard"] = d["upcard"].upper()
         if bids := self.per_player("bids"):
             result["bids"] = bids

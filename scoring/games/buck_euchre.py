@@ -61,8 +61,11 @@ class BuckEuchreRoundForm(DropsAndTricksForm):
         d = self.cleaned_data
         result: dict[str, Any] = {"dealer": d["dealer"]}
         if d.get("upcard"):
-            # Capitals: the engine reads a card in either case as the same card, and one
-            # spelling keeps the score sheet tidy and two entries of one round equal.
+            # The one rewrite, decided for this field: capitals, because the engine reads a
+            # card in either case as the same card (engine.cards.PARSE), and one spelling
+            # keeps the score sheet tidy and two entries of one round equal. The spaces
+            # around it are Django's `strip` (a phone's keyboard adds one after a word);
+            # anything else typed, a card or not, goes to the engine as it is.
             result["upcard"] = d["upcard"].upper()
         if d.get("misdeal"):
             result["misdeal"] = True
