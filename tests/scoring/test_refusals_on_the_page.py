@@ -308,3 +308,23 @@ def test_a_buck_euchre_misdeal_is_stored_with_everything_typed(
         "trump": "H",
         "declarer": seats[0],
     }
+
+
+def test_a_correction_to_six_tricks_is_refused_in_the_games_words(
+    game_of: Callable[[str], Game], client_of: Client
+) -> None:
+    """The correction page is the same form: its refusals are the engine's too."""
+    game = game_of("huckley-buck")
+    names, seats = seats_from_dealer(game)
+    entered = {"tricks": {seats[0]: 3, seats[1]: 2}}
+    services.round_submit(game_id=game.pk, number=1, data=entered, actor=None)
+    data = {"number": 1, "dealer": seats[0], f"tricks_{names.index(seats[0]) + 1}": 6}
+    before = db_snapshot()
+
+    response = client_of.post(reverse("scoring:round_edit", args=[game.pk, 1]), data)
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert escape(f"{seats[0]}'s tricks must be a whole number from 0 to 5, not 6.") in page
+    assert "Ensure this value" not in page
+    assert changed_tables(before) == []
