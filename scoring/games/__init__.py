@@ -27,6 +27,7 @@ from scoring.games._base import (
     PrintColumn,
     RoundForm,
     in_seat_order,
+    number_field,
 )
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "families",
     "family_for",
     "in_seat_order",
+    "number_field",
     "register",
 ]
 

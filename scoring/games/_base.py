@@ -10,6 +10,34 @@ from typing import Any, ClassVar, Literal
 from django import forms
 
 TRICKS = 5
+#: The longest upcard the form takes. A card is two or three characters (9H, 10H, BH);
+#: anything up to this ("10 H", "jack") reaches the engine, which says how a card is
+#: written. Longer text is no card of any game, and the input stops there anyway.
+UPCARD_MAX = 20
+
+
+def number_field(
+    label: str, *, invalid: str, low: int = 0, high: int | None = None, help_text: str = ""
+) -> forms.Field:
+    """A whole number a scorer types (tricks, a bid, card points, the cards dealt).
+
+    Any whole number is taken and sent on: the engine refuses one out of the game's range
+    in the game's words ("Ann's tricks must be a whole number from 0 to 5, not 6."), where
+    a bound here would answer in Django's ("Ensure this value is less than or equal to
+    5."). `low` and `high` only become the input's `min` and `max`, for the browser's
+    stepper; the entry form is sent with `novalidate`, so they stop nothing. `invalid` is
+    what the scorer reads for something that is not a whole number at all.
+    """
+    attrs: dict[str, Any] = {"min": low, "inputmode": "numeric"}
+    if high is not None:
+        attrs["max"] = high
+    return forms.IntegerField(
+        required=False,
+        label=label,
+        help_text=help_text,
+        widget=forms.NumberInput(attrs=attrs),
+        error_messages={"invalid": invalid},
+    )
 
 
 class RoundForm(forms.Form):
@@ -114,24 +142,32 @@ class DropsAndTricksForm(RoundForm):
     def player_field(self, prefix: str, name: str) -> forms.Field:
         if prefix == "out":
             return forms.BooleanField(required=False, label=f"{name} dropped")
-        return forms.IntegerField(
-            required=False, min_value=0, max_value=TRICKS, label=f"Tricks taken by {name}"
+        return number_field(
+            f"Tricks taken by {name}",
+            invalid=f"Tricks are whole numbers from 0 to {TRICKS}.",
+            high=TRICKS,
         )
 
     def drops_and_tricks(self) -> dict[str, Any]:
-        """`out` (when anyone dropped) and `tricks`: blank is 0 for a player who stayed in;
-        a dropped player is listed only if the scorer gave them tricks (the engine then
-        says why that is wrong)."""
+        """`out` (when anyone dropped) and `tricks` (when any trick is filled in).
+
+        Every number typed is sent, in any state of the form: a dropped player's, a
+        misdeal's, one out of range. The engine says why it does not belong
+        (`tricks_for_dropped_player`, `misdeal_with_tricks`, `bad_field`). A blank cell of
+        a player who stayed in is sent as 0, the engine's own reading of a player left out
+        of `tricks`, so that two entries of one round compare equal whether a scorer typed
+        the 0 or not. With every cell blank `tricks` is left out: the engine then reads
+        the tricks from the trick order, or asks for them (`tricks_missing`)."""
         d = self.cleaned_data
         result: dict[str, Any] = {}
         out = [n for i, n in enumerate(self.players, 1) if d.get(f"out_{i}")]
         if out:
             result["out"] = out
-        result["tricks"] = {
-            n: d.get(f"tricks_{i}") or 0
-            for i, n in enumerate(self.players, 1)
-            if not d.get(f"out_{i}") or d.get(f"tricks_{i}")
-        }
+        typed = {n: d.get(f"tricks_{i}") for i, n in enumerate(self.players, 1)}
+        if any(v is not None for v in typed.values()):
+            result["tricks"] = {
+                n: 0 if v is None else v for n, v in typed.items() if v is not None or n not in out
+            }
         return result
 
 

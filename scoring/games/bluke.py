@@ -10,38 +10,60 @@ from django import forms
 
 from engine import EngineUsageError
 from engine.games.bluke import schedule
-from scoring.games._base import BeforeEntry, GameFamily, PrintColumn, RoundForm, in_seat_order
+from scoring.games._base import (
+    UPCARD_MAX,
+    BeforeEntry,
+    GameFamily,
+    PrintColumn,
+    RoundForm,
+    in_seat_order,
+    number_field,
+)
 
 
 class BlukeRoundForm(RoundForm):
     """The cards dealt, the upcard, bids and tricks."""
 
-    cards = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=52,
-        label="Cards dealt",
+    # The hand size and the bids and tricks it allows change every hand: any whole number
+    # reaches the engine, which says the schedule's size and the range in the game's words.
+    cards = number_field(
+        "Cards dealt",
+        invalid="The cards dealt are a whole number, like 7.",
+        low=1,
         help_text="Leave empty to use the schedule's hand size.",
     )
     upcard = forms.CharField(
-        required=False, max_length=3, label="Upcard", help_text="BH or BL for a Bluke (no trump)."
+        required=False,
+        max_length=UPCARD_MAX,
+        label="Upcard",
+        help_text="BH or BL for a Bluke (no trump).",
+        error_messages={"max_length": "The upcard is one card, like 7H, or BH or BL for a Bluke."},
     )
     top = ("dealer", "cards", "upcard")
     columns = (("Bid", "bids"), ("Tricks", "tricks"))
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
-        label = f"Bid of {name}" if prefix == "bids" else f"Tricks taken by {name}"
-        return forms.IntegerField(required=False, min_value=0, max_value=52, label=label)
+        if prefix == "bids":
+            return number_field(f"Bid of {name}", invalid="Bids are whole numbers, like 2.")
+        return number_field(f"Tricks taken by {name}", invalid="Tricks are whole numbers, like 2.")
 
     def to_round(self) -> dict[str, Any]:
+        """Everything typed: a hand size of 0 or one off the schedule, a bid or a trick
+        count out of range all reach the engine, which says what the schedule deals and
+        what a bid may be (`wrong_cards`, `bid_out_of_range`, `bad_field`). A column left
+        wholly blank is left out, so the engine asks for it in one line."""
         d = self.cleaned_data
         result: dict[str, Any] = {"dealer": d["dealer"]}
-        if d.get("cards"):
+        if d.get("cards") is not None:
             result["cards"] = d["cards"]
         if d.get("upcard"):
-            result["upcard"] = d["upcard"].strip().upper()
-        result["bids"] = self.per_player("bids")
-        result["tricks"] = {n: v or 0 for n, v in self.per_player("tricks").items()}
+            # Capitals and no surrounding spaces, as for Buck Euchre's upcard: the engine
+            # reads a card in either case as the same card (BH, bh).
+            result["upcard"] = d["upcard"].upper()
+        if bids := self.per_player("bids"):
+            result["bids"] = bids
+        if tricks := self.per_player("tricks"):
+            result["tricks"] = tricks
         return result
 
     @classmethod

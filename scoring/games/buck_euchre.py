@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from scoring.games._base import DropsAndTricksForm, GameFamily, PrintColumn
+from scoring.games._base import UPCARD_MAX, DropsAndTricksForm, GameFamily, PrintColumn
 
 NO_TRUMP = "none"
 #: The engine's `trump_missing` ruling in a scorer's words: a trump left empty is never
@@ -23,7 +23,11 @@ class BuckEuchreRoundForm(DropsAndTricksForm):
     """The upcard, trump, the declarer, drops and tricks."""
 
     upcard = forms.CharField(
-        required=False, max_length=3, label="Upcard", help_text="For example JC or 9H."
+        required=False,
+        max_length=UPCARD_MAX,
+        label="Upcard",
+        help_text="For example JC or 9H.",
+        error_messages={"max_length": "The upcard is one card, like JC or 9H."},
     )
     trump = forms.ChoiceField(
         required=False,
@@ -50,13 +54,21 @@ class BuckEuchreRoundForm(DropsAndTricksForm):
         declarer.choices = [("", "Nobody (dirty clubs or no trump)"), *self.choices]
 
     def to_round(self) -> dict[str, Any]:
+        """Everything typed, in every state. A misdeal keeps its upcard, trump, declarer,
+        drops and tricks: the engine refuses the tricks (`misdeal_with_tricks`) and, by
+        its rules, ignores the rest (docs/rules-buck-euchre.md, Misdeals); the form never
+        decides that for it."""
         d = self.cleaned_data
         result: dict[str, Any] = {"dealer": d["dealer"]}
         if d.get("upcard"):
-            result["upcard"] = d["upcard"].strip().upper()
+            # The one rewrite, decided for this field: capitals, because the engine reads a
+            # card in either case as the same card (engine.cards.PARSE), and one spelling
+            # keeps the score sheet tidy and two entries of one round equal. The spaces
+            # around it are Django's `strip` (a phone's keyboard adds one after a word);
+            # anything else typed, a card or not, goes to the engine as it is.
+            result["upcard"] = d["upcard"].upper()
         if d.get("misdeal"):
             result["misdeal"] = True
-            return result
         trump = d.get("trump")
         # An empty trump is left out of the round, never sent as no trump (null): the
         # engine then reads a club upcard as dirty clubs and refuses anything else with
@@ -65,6 +77,7 @@ class BuckEuchreRoundForm(DropsAndTricksForm):
             result["trump"] = None
         elif trump:
             result["trump"] = trump
+        # "Nobody" is a choice of the list: the engine reads null as no declarer.
         result["declarer"] = d.get("declarer") or None
         result.update(self.drops_and_tricks())
         return result

@@ -87,20 +87,23 @@ class TrickRoundForm(DropsAndTricksForm):
         return data
 
     def to_round(self) -> dict[str, Any]:
+        """Everything typed, in every state: a misdeal keeps its tricks and trick order,
+        and the engine refuses them (`misdeal_with_tricks`) rather than the form dropping
+        them. Only a half-given penalty or trick order stops at the form (`clean`): a
+        round cannot say it, and the form's refusal names what is missing."""
         d = self.cleaned_data
         result: dict[str, Any] = {"dealer": d["dealer"]}
+        if d.get("misdeal"):
+            result["misdeal"] = True
+        result.update(self.drops_and_tricks())
+        order = [d.get(f"trick_{t}") for t in range(1, TRICKS + 1)]
+        if all(order):
+            result["trick_winners"] = order
         penalties = [
             {"player": d[f"penalty_player_{k}"], "kind": d[f"penalty_kind_{k}"]}
             for k in range(1, PENALTY_ROWS + 1)
             if d.get(f"penalty_player_{k}") and d.get(f"penalty_kind_{k}")
         ]
-        if d.get("misdeal"):
-            result["misdeal"] = True
-        else:
-            result.update(self.drops_and_tricks())
-            order = [d.get(f"trick_{t}") for t in range(1, TRICKS + 1)]
-            if all(order):
-                result["trick_winners"] = order
         if penalties:
             result["penalties"] = penalties
         return result

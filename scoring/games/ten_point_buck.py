@@ -8,7 +8,9 @@ from typing import Any
 
 from django import forms
 
-from scoring.games._base import GameFamily, PrintColumn, RoundForm, in_seat_order
+from engine.games.ten_point_buck.cards import DECK_POINTS
+from engine.games.ten_point_buck.rounds import MAX_BID
+from scoring.games._base import GameFamily, PrintColumn, RoundForm, in_seat_order, number_field
 
 
 class TenPointRoundForm(RoundForm):
@@ -25,8 +27,18 @@ class TenPointRoundForm(RoundForm):
         doe_bonus.choices = [("", "Nobody"), *self.choices]
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
-        label = f"Bid of {name}" if prefix == "bids" else f"Card points of {name}"
-        return forms.IntegerField(required=False, min_value=0, max_value=220, label=label)
+        # A bid or card points out of 0 to 220 reach the engine, which says the range.
+        if prefix == "bids":
+            return number_field(
+                f"Bid of {name}",
+                invalid=f"Bids are whole numbers from 0 to {MAX_BID}.",
+                high=MAX_BID,
+            )
+        return number_field(
+            f"Card points of {name}",
+            invalid=f"Card points are whole numbers from 0 to {DECK_POINTS}.",
+            high=DECK_POINTS,
+        )
 
     def to_round(self) -> dict[str, Any]:
         return {

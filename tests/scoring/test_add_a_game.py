@@ -102,9 +102,7 @@ RULE_SETS = (ToyBuck(),)
 
 # Step 2: the family module (scoring/games/toy_buck.py): its form, legend, print columns.
 FAMILY_MODULE = """
-from django import forms
-
-from scoring.games import GameFamily, PrintColumn, RoundForm
+from scoring.games import GameFamily, PrintColumn, RoundForm, number_field
 
 
 class ToyRoundForm(RoundForm):
@@ -112,8 +110,8 @@ class ToyRoundForm(RoundForm):
     extra_template = "scoring/games/toy_buck/entry_extra.html"
 
     def player_field(self, prefix, name):
-        label = f"Points of {name}"
-        return forms.IntegerField(required=False, min_value=0, max_value=5, label=label)
+        # Any whole number reaches the engine, which refuses one out of range in its words.
+        return number_field(f"Points of {name}", invalid="Points are whole numbers.", high=5)
 
     def to_round(self):
         points = {n: v or 0 for n, v in self.per_player("points").items()}
