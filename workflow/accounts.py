@@ -29,7 +29,7 @@ from django.utils.text import slugify
 
 from common.errors import ConflictError, UserError
 from tournaments.models import Club, Player, Season, validate_time_zone
-from tournaments.permissions import User, account, require_director
+from tournaments.permissions import Caller, User, account, require_director
 
 CLUB_NAME_MAX = 120
 SLUG_MAX = 60
@@ -172,7 +172,7 @@ class Invitation:
     token: str
 
 
-def player_invitation(*, player_id: int, user: User) -> Invitation:
+def player_invitation(*, player_id: int, user: Caller) -> Invitation:
     """A one-time link for the person behind a player record to link it to their account.
     Only a director of the player's club may make one; it writes nothing."""
     player = Player.objects.select_related("club").get(pk=player_id)
@@ -252,7 +252,7 @@ def player_claim(*, token: str, user: User) -> Player:
 
 
 @transaction.atomic
-def player_unlink(*, player_id: int, user: User) -> Player:
+def player_unlink(*, player_id: int, user: Caller) -> Player:
     """Undo a claim (the wrong person claimed the record, or an account changed hands):
     the player keeps every game, and can be invited again."""
     player = Player.objects.select_for_update().select_related("club").get(pk=player_id)
