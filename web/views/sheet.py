@@ -15,6 +15,7 @@ from django.utils import timezone
 from scoring import pages
 from scoring.games import RoundForm
 from scoring.models import Game
+from tournaments import pagecache
 from tournaments.models import Table
 from tournaments.permissions import (
     Actor,
@@ -51,7 +52,13 @@ def render_game(
     context = pages.game_page(actor_from_request(request), game, form)
     context["games"] = games if games is not None else games_of(game.table_id)
     status = 400 if form is not None and form.is_bound and form.errors else 200
-    return render(request, "scoring/table.html", context, status=status)
+    response = render(request, "scoring/table.html", context, status=status)
+    # The service worker keeps the last copy of this page under this generation, and
+    # shows it only offline, said to be the last copy seen (static/sw.js).
+    current = pagecache.generation(game.table.sitting.session_id)
+    if current is not None:
+        response["X-Huckley-Generation"] = current
+    return response
 
 
 def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
