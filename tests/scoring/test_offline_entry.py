@@ -18,7 +18,10 @@ from PIL import Image
 
 from scoring import services
 from scoring.models import Game, Round
-from tests.scoring.helpers import MakeSession, link_client, split, top_game
+from tests.scoring.helpers import MakeSession, link_client, signed_in, split, top_game
+from tournaments.models import Table
+from workflow import card_selectors, movements
+from workflow.simulation import play_sitting
 
 pytestmark = pytest.mark.django_db
 
@@ -102,6 +105,60 @@ def test_a_plain_form_post_still_gets_the_score_sheet(game: Game, director: Any)
     response = client.post(url, page_fields(client, game, 3, 2))
     assert response.status_code == 302
     assert response["Location"] == reverse("scoring:table", args=[game.table_id])
+
+
+def test_in_double_entry_the_other_phone_is_the_other_scorer(
+    make_session: MakeSession, director: Any
+) -> None:
+    game = top_game(make_session(8, double_entry=True))
+    one = link_client(game.table_id, director)
+    link = game.table.scorer_links.get()
+    two = Client()  # another phone at the table, with the same link
+    two.get(reverse("tournaments:scorer_open", args=[link.token]))
+    assert send(one, game, page_fields(one, game, 3, 2))[1]["result"] == "waiting"
+    status, answer = send(two, game, page_fields(two, game, 2, 3))
+    assert (status, answer["result"]) == (200, "different")
+    assert answer["compare"] == f"{reverse('scoring:table', args=[game.table_id])}#pending"
+    page = two.get(reverse("scoring:table", args=[game.table_id])).content.decode()
+    assert "entered differently by the other scorer" in page
+    assert "Entry by the other scorer" in page
+    assert "the table&#x27;s scorer link" not in page
+    assert "the table's scorer link" not in page
+    # A director sees the two phones' entries apart.
+    directed = signed_in(director).get(reverse("scoring:table", args=[game.table_id]))
+    assert "Entry 1 by a scorer at the table" in directed.content.decode()
+    assert "Entry 2 by a scorer at the table" in directed.content.decode()
+
+
+def test_after_the_movement_the_old_page_says_where_the_card_leads_and_offers_it(
+    make_session: MakeSession, director: Any
+) -> None:
+    session = make_session(8)
+    card = card_selectors.table_cards(session)[0]
+    phone = Client()
+    phone.get(card.url)  # the phone opened table 1 through its card
+    table1 = Table.objects.get(sitting__session=session, sitting__number=1, rank=1)
+    play_sitting(table1.sitting, seed=4)
+    before = phone.get(reverse("scoring:table", args=[table1.pk])).content.decode()
+    assert "now leads to" not in before  # the sitting has not moved yet
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    page = phone.get(reverse("scoring:table", args=[table1.pk])).content.decode()
+    assert (
+        "The sitting has moved on: the card of table 1 now leads to table 1 of sitting 2." in page
+    )
+    assert f'<a class="button" href="{card.url}">Open table 1 of sitting 2</a>' in page
+
+
+def test_after_the_movement_a_card_that_leads_nowhere_says_why(
+    make_session: MakeSession, director: Any
+) -> None:
+    session = make_session(8)
+    table2 = Table.objects.get(sitting__session=session, sitting__number=1, rank=2)
+    play_sitting(table2.sitting, seed=4)
+    movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+    Table.objects.filter(sitting__session=session, sitting__number=2, rank=2).update(rank=9)
+    page = Client().get(reverse("scoring:table", args=[table2.pk])).content.decode()
+    assert "The sitting has moved on. Nobody plays at table 2 in this sitting" in page
 
 
 def test_the_service_worker_is_served_from_the_root_for_the_whole_site(client: Client) -> None:

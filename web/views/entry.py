@@ -37,7 +37,7 @@ def _entered(
     return it in a word for the scorer page's queue: `sent`, `same` (already there with
     the same numbers), `waiting` (for a second entry) or `different`."""
     if entry.mismatch:
-        messages.error(request, entry.mismatch)
+        messages.error(request, _other_scorer(entry.mismatch))
         return "different"
     if entry.pending is not None:
         if by_fetch:
@@ -60,6 +60,12 @@ def _entered(
         return "same"
     messages.success(request, pages.entered_message(game.pk, number))
     return "sent"
+
+
+def _other_scorer(text: str) -> str:
+    """In double entry the other phone at the table is "the other scorer": both phones
+    hold the same link, so naming the link tells the scorer nothing."""
+    return text.replace("the table's scorer link", "the other scorer")
 
 
 def _asked_by_scorer_page(request: HttpRequest) -> bool:
