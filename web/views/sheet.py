@@ -17,7 +17,6 @@ from django.utils import timezone
 from scoring import pages
 from scoring.games import RoundForm
 from scoring.models import Game
-from tournaments import pagecache
 from tournaments.models import ClubTableCard, ScorerLink, Table, TableCard
 from tournaments.permissions import (
     SESSION_KEY,
@@ -96,11 +95,12 @@ def render_game(
     context["card_next"] = card_after_movement(request, game.table)
     status = 400 if form is not None and form.is_bound and form.errors else 200
     response = render(request, "scoring/table.html", context, status=status)
-    # The service worker keeps the last copy of this page under this generation, and
-    # shows it only offline, said to be the last copy seen (static/sw.js).
-    current = pagecache.generation(game.table.sitting.session_id)
-    if current is not None:
-        response["X-Huckley-Generation"] = current
+    # The service worker keeps the last copy of this page under the session's generation
+    # and shows it only offline, said to be the last copy seen (static/sw.js). Read from
+    # the session row the page has loaded already (the counters that
+    # tournaments.pagecache moves on every change): no query more.
+    session = game.table.sitting.session
+    response["X-Huckley-Generation"] = f"r{session.board_version}.{session.live_version}"
     return response
 
 
