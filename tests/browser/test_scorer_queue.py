@@ -136,3 +136,41 @@ def test_a_queued_round_someone_entered_differently_is_shown_with_a_link_to_comp
     first.get_by_role("link", name="compare").click()
     expect(page).to_have_url(re.compile(rf"/tables/{game.table_id}/\?game=1$"))
     expect(page.get_by_role("heading", name="Game 1")).to_be_visible()
+
+
+def test_find_my_table_and_a_players_table_page_load_offline_once_visited(
+    new_page: Callable[..., Page], make_session: MakeSession
+) -> None:
+    game: Game = top_game(make_session(8))
+    player = dealer_order(game)[0]
+    session_id = game.table.sitting.session_id
+    page = new_page(PHONE)  # a player's phone: no card, no account
+    page.goto(f"/sessions/{session_id}/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.get_by_label("Find my table").fill(player)
+    page.get_by_role("button", name="Find").click()
+    expect(page.locator(".found")).to_contain_text(f"{player}: table 1")
+    found = page.url
+    page.wait_for_function(KEPT, arg=f"/sessions/{session_id}/", polling=100)
+    page.goto(f"/tables/{game.table_id}/")
+    expect(page.get_by_role("heading", name="Game 1")).to_be_visible()
+    page.wait_for_function(KEPT, arg=f"/tables/{game.table_id}/", polling=100)
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(
+        page.get_by_text("This is the last copy of this page seen on this phone")
+    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Game 1")).to_be_visible()
+    page.goto(found)
+    expect(
+        page.get_by_text("This is the last copy of this page seen on this phone")
+    ).to_be_visible()
+    expect(page.locator(".found")).to_contain_text(f"{player}: table 1")
+    assert overflow(page) is None
+
+    # Online again: the current page, not the copy.
+    page.context.set_offline(False)
+    page.reload()
+    expect(page.locator(".found")).to_contain_text(f"{player}: table 1")
+    expect(page.get_by_text("This is the last copy")).to_have_count(0)
