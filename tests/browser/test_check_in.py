@@ -90,9 +90,10 @@ def test_a_tap_checks_a_player_in_where_they_are(
     assert page.evaluate("window.notReloaded === true")
     assert checked_in(roster) == {other}
 
+    page.set_viewport_size({"width": 360, "height": 780})
     assert overflow(page) is None
     assert axe_problems(page) == []
-    screenshots(page, "check-in-40-390")
+    screenshots(page, "check-in-40-360")
 
 
 def test_without_javascript_the_plain_post_checks_in_and_comes_back_at_the_row(

@@ -80,9 +80,11 @@ def test_two_rounds_entered_offline_survive_a_reload_and_are_sent_in_order(
     expect(page.locator("#queue li")).to_have_count(2)
     assert all("waiting" in line for line in queued(page))
     expect(page.get_by_role("heading", name="Enter round 3")).to_be_visible()
+    page.set_viewport_size({"width": 360, "height": 780})
     assert overflow(page) is None
     assert axe_problems(page) == []
-    screenshots(page, "queue-offline-reloaded-390")
+    screenshots(page, "queue-offline-reloaded-360")
+    page.set_viewport_size(PHONE)
     assert not Round.objects.filter(game=game).exists()
 
     # The network is back: both go, in order, each said to be sent.
@@ -130,9 +132,10 @@ def test_a_queued_round_someone_entered_differently_is_shown_with_a_link_to_comp
     # Sending stopped there: round 2 still waits, and nothing of this phone was stored.
     expect(page.locator("#queue li").nth(1)).to_contain_text("Round 2: waiting")
     assert [r.data for r in Round.objects.filter(game=game)] == [split(game, 2, 3)]
+    page.set_viewport_size({"width": 360, "height": 780})
     assert overflow(page) is None
     assert axe_problems(page) == []
-    screenshots(page, "queue-different-390")
+    screenshots(page, "queue-different-360")
     first.get_by_role("link", name="compare").click()
     expect(page).to_have_url(re.compile(rf"/tables/{game.table_id}/\?game=1$"))
     expect(page.get_by_role("heading", name="Game 1")).to_be_visible()
