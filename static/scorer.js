@@ -208,6 +208,7 @@
       li.appendChild(document.createTextNode(words[0]));
       if (words[1]) {
         var a = document.createElement("a");
+        a.setAttribute("aria-label", "Compare round " + item.round + " on the score sheet");
         a.href = item.compare || self.form.dataset.next;
         a.textContent = words[1];
         li.appendChild(a);
@@ -218,6 +219,11 @@
         forget.addEventListener("click", function () { self.forget(item.key); });
         li.appendChild(document.createTextNode(" "));
         li.appendChild(forget);
+        var own = document.createElement("span");
+        own.className = "muted own";
+        own.textContent = "Entered on this phone: " + self.described(item.typed) + ".";
+        li.appendChild(document.createElement("br"));
+        li.appendChild(own);
       }
       list.appendChild(li);
     });
@@ -230,6 +236,21 @@
         "check the dealer of each new round.";
       box.appendChild(note);
     }
+  };
+
+  // What was typed, in the form's own words ("Dealer: Cy, Tricks taken by Hal: 3"):
+  // what the scorer compares with the numbers on the score sheet.
+  Queue.prototype.described = function (fields) {
+    var form = this.form;
+    return Object.keys(fields).map(function (name) {
+      var value = fields[name];
+      if (value === "" || value === false) { return null; }
+      var el = form.elements.namedItem(name);
+      var label = el && (el.getAttribute("aria-label") ||
+        (el.labels && el.labels[0] && el.labels[0].textContent.replace(/:\s*$/, "").trim()));
+      label = label || name;
+      return value === true ? label : label + ": " + value;
+    }).filter(Boolean).join(", ");
   };
 
   Queue.prototype.forget = function (key) {

@@ -126,8 +126,14 @@ def test_a_queued_round_someone_entered_differently_is_shown_with_a_link_to_comp
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     first = page.locator("#queue li").first
-    expect(first).to_have_text(
+    expect(first).to_contain_text(
         "Round 1: someone entered different numbers: compare Drop my round 1", timeout=15_000
+    )
+    # The phone's own numbers, to compare with the sheet's.
+    seats = list(game.game_players.order_by("seat").values_list("name", flat=True))
+    tricks = [f"Tricks taken by {p}: {({a: 3, b: 2})[p]}" for p in seats if p in (a, b)]
+    expect(first.locator(".own")).to_have_text(
+        f"Entered on this phone: Dealer: {a}, {', '.join(tricks)}."
     )
     # Sending stopped there: round 2 still waits, and nothing of this phone was stored.
     expect(page.locator("#queue li").nth(1)).to_contain_text("Round 2: waiting")
@@ -136,7 +142,7 @@ def test_a_queued_round_someone_entered_differently_is_shown_with_a_link_to_comp
     assert overflow(page) is None
     assert axe_problems(page) == []
     screenshots(page, "queue-different-360")
-    first.get_by_role("link", name="compare").click()
+    first.get_by_role("link", name="Compare round 1 on the score sheet").click()
     expect(page).to_have_url(re.compile(rf"/tables/{game.table_id}/\?game=1$"))
     expect(page.get_by_role("heading", name="Game 1")).to_be_visible()
 
