@@ -9,7 +9,8 @@
 //   copy seen and when; never as the current page.
 // - The site's static files (style, scripts, icons) are asked of the network first too,
 //   with the kept copy when offline.
-// Nothing else is kept: sign-in, the director's pages and every POST go to the network.
+// Nothing else is kept: sign-in, the director's pages and every POST go to the network;
+// signing out forgets the kept pages.
 "use strict";
 
 var PAGES = "huckley-pages-v1";
@@ -127,8 +128,14 @@ function file(event) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") { return; }
   var url = new URL(request.url);
+  if (request.method === "POST" && url.origin === self.location.origin &&
+      url.pathname === "/accounts/logout/") {
+    // Signing out forgets the pages kept: a shared phone shows nobody's copies offline.
+    event.waitUntil(caches.delete(PAGES));
+    return;
+  }
+  if (request.method !== "GET") { return; }
   if (request.mode === "navigate" && keptPage(url)) {
     event.respondWith(page(event));
   } else if (staticFile(url)) {

@@ -32,7 +32,7 @@ def open_by_card(new_page: Callable[..., Page], game: Game) -> Page:
     # The page the worker will keep: drawn once more now that it controls the page.
     page.reload()
     assert page.evaluate("!!navigator.serviceWorker.controller")
-    page.wait_for_function(KEPT, arg=f"/tables/{game.table_id}/", polling=100)
+    kept_soon(page, KEPT, f"/tables/{game.table_id}/")
     return page
 
 
@@ -40,6 +40,19 @@ def open_by_card(new_page: Callable[..., Page], game: Game) -> Page:
 KEPT = """path => caches.open("huckley-pages-v1")
   .then(cache => cache.keys())
   .then(keys => keys.some(k => new URL(k.url).pathname === path))"""
+FORGOTTEN = """path => caches.open("huckley-pages-v1")
+  .then(cache => cache.keys())
+  .then(keys => !keys.some(k => new URL(k.url).pathname === path))"""
+
+
+def kept_soon(page: Page, script: str, path: str) -> None:
+    """Wait (up to 5 s) until `script(path)` is true: the worker writes its copy after
+    answering, and Playwright's wait_for_function does not wait for a promise."""
+    for _ in range(50):
+        if page.evaluate(script, path):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{script} was still false for {path}")
 
 
 def enter(page: Page, tricks: dict[str, int]) -> None:
@@ -160,10 +173,10 @@ def test_find_my_table_and_a_players_table_page_load_offline_once_visited(
     page.get_by_role("button", name="Find").click()
     expect(page.locator(".found")).to_contain_text(f"{player}: table 1")
     found = page.url
-    page.wait_for_function(KEPT, arg=f"/sessions/{session_id}/", polling=100)
+    kept_soon(page, KEPT, f"/sessions/{session_id}/")
     page.goto(f"/tables/{game.table_id}/")
     expect(page.get_by_role("heading", name="Game 1")).to_be_visible()
-    page.wait_for_function(KEPT, arg=f"/tables/{game.table_id}/", polling=100)
+    kept_soon(page, KEPT, f"/tables/{game.table_id}/")
 
     page.context.set_offline(True)
     page.reload()
@@ -183,3 +196,20 @@ def test_find_my_table_and_a_players_table_page_load_offline_once_visited(
     page.reload()
     expect(page.locator(".found")).to_contain_text(f"{player}: table 1")
     expect(page.get_by_text("This is the last copy")).to_have_count(0)
+
+
+def test_signing_out_forgets_the_pages_kept_for_offline(
+    new_page: Callable[..., Page],
+    sign_in: Callable[[Page, str], None],
+    make_session: MakeSession,
+    director: Any,
+) -> None:
+    game: Game = top_game(make_session(8))
+    page = new_page(PHONE)
+    sign_in(page, director.username)
+    page.goto(f"/tables/{game.table_id}/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    kept_soon(page, KEPT, f"/tables/{game.table_id}/")
+    page.get_by_role("button", name="Sign out").click()
+    kept_soon(page, FORGOTTEN, f"/tables/{game.table_id}/")
