@@ -107,11 +107,20 @@ def entry_form(game: Game, data: dict[str, Any]) -> tuple[RoundForm, list[str]]:
     return family.form(players=data["players"], initial=initial), list(hint.lines)
 
 
-def _by(pending: PendingRound) -> str:
-    return str(pending.entered_by) if pending.entered_by else "the table's scorer link"
+def _who(pending: PendingRound, device: str | None, *, director: bool) -> str:
+    """Who made a pending entry, as the viewer knows them: both phones at a table hold the
+    same link, so a phone's entry is "the other scorer" to the other phone (and "a scorer
+    at the table" to a director), never "the table's scorer link"."""
+    if pending.device == device:
+        return "Your entry"
+    if pending.entered_by is not None:
+        return f"Entry by {pending.entered_by}"
+    return "Entry by a scorer at the table" if director else "Entry by the other scorer"
 
 
-def pending_entries(game: Game, players: Sequence[str], device: str | None) -> dict[str, Any]:
+def pending_entries(
+    game: Game, players: Sequence[str], device: str | None, *, director: bool = False
+) -> dict[str, Any]:
     """The entries waiting for a second person, and, when they differ, every field where
     they do, side by side."""
     entries = list(
@@ -119,13 +128,12 @@ def pending_entries(game: Game, players: Sequence[str], device: str | None) -> d
             "entered_by"
         )
     )
+    who = [_who(p, device, director=director) for p in entries]
+    if len(set(who)) < len(who):  # a director sees two phones' entries: number them
+        who = [f"Entry {n} by a scorer at the table" for n in range(1, len(who) + 1)]
     described = [
-        {
-            "entry": p,
-            "who": "Your entry" if p.device == device else f"Entry by {_by(p)}",
-            "text": compact(p.data, players, family_for(game.rules_id)),
-        }
-        for p in entries
+        {"entry": p, "who": w, "text": compact(p.data, players, family_for(game.rules_id))}
+        for p, w in zip(entries, who, strict=True)
     ]
     differences = []
     if len(entries) >= 2:
@@ -168,7 +176,9 @@ def game_page(actor: Actor, game: Game, form: RoundForm | None) -> dict[str, Any
         "may_score": may_score,
         "open_for_entry": playing,
         "may_direct": may_direct,
-        "pending": pending_entries(game, data["players"], actor.device) if may_score else {},
+        "pending": pending_entries(game, data["players"], actor.device, director=may_direct)
+        if may_score
+        else {},
         "device": actor.device,
         # Finished games stay correctable until the sitting's movement is confirmed.
         "may_fix": may_fix,

@@ -1,17 +1,26 @@
-// The scorer's page never loses a round (docs/tournament.md, "Scoring at the table").
+// The scorer's page never loses a round (docs/tournament.md, "Scoring at the table" and
+// "Scoring without a network").
 //
 // - Drafts: what is typed in a form marked `data-draft` is kept in localStorage (per game
 //   and round) and put back after a reload or a closed tab, until the round is sent.
-// - Outbox: a round form marked `data-outbox` is sent with fetch. When the network is
-//   down, the round is kept on the phone with its entry key ("Saved on this phone, not
-//   sent yet") and sent by itself when the network is back; the server stores a round
-//   once per entry key, so a resend is never a second round.
+// - The queue: a round form marked `data-outbox` is sent with fetch. While the network is
+//   down (or rounds are already waiting), each round entered joins this table's queue on
+//   the phone, in order, with its own entry key, and is shown as waiting; the form moves
+//   on to the next round. When the network is back the rounds are sent in order,
+//   stopping at the first one the server does not take, and what happened to each is
+//   said in plain words: sent, already there with the same numbers (the server stores a
+//   round once per entry key, so a resend is never a second round), waiting for the
+//   other scorer, someone entered different numbers (with a link to compare), or not
+//   stored (its numbers back in the form).
 // Without JavaScript the forms post as plain forms. No inline script (the CSP forbids it).
 (function () {
   "use strict";
   var PREFIX = "huckley:";
-  var OUTBOX = PREFIX + "outbox";
+  var OLD_OUTBOX = PREFIX + "outbox"; // one round per phone, before the queue
   var RETRY_MS = 10000;
+  // Results already told on an earlier page are not kept longer than this.
+  var DONE = {sent: true, same: true};
+  var STOPS = {different: true, refused: true};
 
   function load(key, fallback) {
     try {
@@ -42,6 +51,13 @@
       if (el.type === "checkbox") { el.checked = !!fields[name]; } else { el.value = fields[name]; }
     });
   }
+  function posted(form) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) { fields.push([name, String(value)]); });
+    return fields;
+  }
+
+  function draftKey(form) { return PREFIX + "draft:" + form.dataset.draft; }
 
   // Drafts of this game's earlier rounds are stale once a later round is on the page.
   function pruneDrafts(form) {
@@ -60,126 +76,335 @@
 
   function keepDrafts(form) {
     pruneDrafts(form);
-    var key = PREFIX + "draft:" + form.dataset.draft;
-    var draft = load(key, null);
+    var draft = load(draftKey(form), null);
     // A page that comes back with errors shows what was sent: the server's values win.
     if (draft && !form.querySelector(".errorlist")) { fill(form, draft); }
-    function remember() { save(key, typed(form)); }
+    function remember() { save(draftKey(form), typed(form)); }
     form.addEventListener("input", remember);
     form.addEventListener("change", remember);
-    return key;
   }
 
-  function outbox() { return load(OUTBOX, []); }
-  function setOutbox(items) { if (items.length) { save(OUTBOX, items); } else { drop(OUTBOX); } }
+  // ---- The queue of this table's rounds, in the order they were entered. ----
 
-  function say(text) {
-    var box = document.getElementById("outbox-status");
-    if (!box) { return; }
-    box.textContent = text;
-    box.hidden = !text;
+  function Queue(form) {
+    this.form = form;
+    this.game = form.dataset.outbox;
+    this.key = PREFIX + "queue:" + form.dataset.next; // the table's page: one queue a table
+    this.pageRound = Number(form.dataset.round);
+    this.pageDealer = (form.elements.namedItem("dealer") || {}).value;
+    this.heading = Array.prototype.filter.call(document.querySelectorAll("h2"), function (h) {
+      return /^Enter round \d+$/.test(h.textContent.trim());
+    })[0];
+    this.box = document.createElement("div");
+    this.box.id = "queue";
+    this.box.className = "card outbox";
+    this.box.setAttribute("role", "status");
+    this.box.hidden = true;
+    var status = document.getElementById("outbox-status");
+    form.parentNode.insertBefore(this.box, status || form);
+    this.sending = false;
   }
-  function showWaiting(game) {
-    var mine = outbox().filter(function (item) { return item.game === game; });
-    if (!mine.length) { say(""); return; }
-    var rounds = mine.map(function (item) { return item.round; }).join(", ");
-    say("Round " + rounds + ": saved on this phone, not sent yet. It is sent by itself " +
-        "when the network is back; keep this page open or come back to it.");
+  Queue.prototype.items = function () { return load(this.key, []); };
+  Queue.prototype.store = function (items) {
+    if (items.length) { save(this.key, items); } else { drop(this.key); }
+  };
+  Queue.prototype.mine = function (items) {
+    var game = this.game;
+    return (items || this.items()).filter(function (item) { return item.game === game; });
+  };
+
+  // A round kept by the older page (one round per phone) joins the queue.
+  Queue.prototype.adopt = function () {
+    var game = this.game;
+    var old = load(OLD_OUTBOX, []);
+    var theirs = old.filter(function (item) { return item.game === game; });
+    if (!theirs.length) { return; }
+    var items = this.items();
+    theirs.forEach(function (item) { item.state = "waiting"; items.push(item); });
+    this.store(items);
+    var rest = old.filter(function (item) { return item.game !== game; });
+    if (rest.length) { save(OLD_OUTBOX, rest); } else { drop(OLD_OUTBOX); }
+  };
+
+  // Which round the form enters: the one given back after a refusal, else the round
+  // after the last one waiting on this phone, else the page's own.
+  Queue.prototype.placeForm = function () {
+    var pageRound = this.pageRound;
+    var mine = this.mine().filter(function (item) { return Number(item.round) >= pageRound; });
+    var refused = mine.filter(function (item) { return item.state === "refused"; })[0];
+    if (refused) { this.moveForm(Number(refused.round)); return; }
+    var open = mine.filter(function (item) { return !DONE[item.state]; });
+    var last = open.reduce(function (n, item) { return Math.max(n, Number(item.round)); }, 0);
+    if (last >= pageRound) { this.moveForm(last + 1); }
+  };
+
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
   }
 
-  // POST one round; resolves to "sent", "refused" (the server answered with a page of
-  // errors) or rejects when the network is down.
-  function send(item) {
-    var body = new URLSearchParams();
-    item.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
-    return fetch(item.url, {
-      method: "POST", body: body, credentials: "same-origin", redirect: "manual",
-      headers: {"X-Requested-With": "scorer"}
-    }).then(function (response) {
-      // Stored (or stored before, or waiting for a second entry): the page redirects.
-      if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
-        return "sent";
+  // The form now enters round `number`: a new entry key, empty fields (what was typed
+  // for that round before comes back from its draft), the dealer moved on a seat a round.
+  Queue.prototype.moveForm = function (number) {
+    var form = this.form;
+    if (Number(form.dataset.round) === number) { return; }
+    form.reset();
+    form.dataset.round = String(number);
+    form.dataset.draft = "round:" + this.game + ":" + number;
+    form.elements.namedItem("number").value = String(number);
+    var key = form.elements.namedItem("entry_key");
+    if (key) { key.value = newKey(); }
+    var dealer = form.elements.namedItem("dealer");
+    if (dealer && dealer.options && dealer.options.length) {
+      var names = Array.prototype.map.call(dealer.options, function (o) { return o.value; });
+      var start = Math.max(0, names.indexOf(this.pageDealer));
+      var steps = number - this.pageRound;
+      dealer.value = names[((start + steps) % names.length + names.length) % names.length];
+    }
+    if (this.heading) { this.heading.textContent = "Enter round " + number; }
+    var draft = load(draftKey(form), null);
+    if (draft) { fill(form, draft); }
+  };
+
+  function clock(iso) {
+    var at = new Date(iso);
+    return (at.getHours() < 10 ? "0" : "") + at.getHours() + ":" +
+      (at.getMinutes() < 10 ? "0" : "") + at.getMinutes();
+  }
+
+  function line(item) {
+    var round = "Round " + item.round;
+    switch (item.state) {
+      case "sent": return [round + ": sent."];
+      case "same": return [round + ": already there with the same numbers."];
+      case "waiting-other": return [round + ": sent, and waits for the other scorer to enter " +
+        "the same numbers."];
+      case "different": return [round + ": someone entered different numbers: ", "compare"];
+      case "refused": return [round + " was not stored: " + (item.message || "the server " +
+        "refused it.") + " Its numbers are back in the form: check them and enter it again."];
+      default: return [round + ": waiting, saved on this phone, not sent yet (entered at " +
+        clock(item.at) + ")."];
+    }
+  }
+
+  Queue.prototype.show = function () {
+    var box = this.box;
+    var self = this;
+    var mine = this.mine();
+    box.textContent = "";
+    box.hidden = !mine.length;
+    if (!mine.length) { return; }
+    var title = document.createElement("h3");
+    title.textContent = "Rounds entered on this phone";
+    box.appendChild(title);
+    var list = document.createElement("ol");
+    list.className = "queue";
+    mine.forEach(function (item) {
+      var li = document.createElement("li");
+      li.className = "queued " + item.state;
+      li.dataset.round = item.round;
+      var words = line(item);
+      li.appendChild(document.createTextNode(words[0]));
+      if (words[1]) {
+        var a = document.createElement("a");
+        a.setAttribute("aria-label", "Compare round " + item.round + " on the score sheet");
+        a.href = item.compare || self.form.dataset.next;
+        a.textContent = words[1];
+        li.appendChild(a);
+        var forget = document.createElement("button");
+        forget.type = "button";
+        forget.className = "secondary";
+        forget.textContent = "Drop my round " + item.round;
+        forget.addEventListener("click", function () { self.forget(item.key); });
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(forget);
+        var own = document.createElement("span");
+        own.className = "muted own";
+        own.textContent = "Entered on this phone: " + self.described(item.typed) + ".";
+        li.appendChild(document.createElement("br"));
+        li.appendChild(own);
       }
-      if (response.status >= 500) { throw new Error("HTTP " + response.status); }
-      return "refused";
+      list.appendChild(li);
     });
-  }
+    box.appendChild(list);
+    if (mine.some(function (item) { return item.state === "waiting"; })) {
+      var note = document.createElement("p");
+      note.className = "muted";
+      note.textContent = "They are sent by themselves, in order, when the network is back: " +
+        "keep this page open or come back to it. The sheet above does not show them yet; " +
+        "check the dealer of each new round.";
+      box.appendChild(note);
+    }
+  };
 
-  var flushing = false;
-  function flush(game, form) {
-    var items = outbox().filter(function (item) { return item.game === game; });
-    if (flushing || !items.length || navigator.onLine === false) { return; }
-    flushing = true;
-    var item = items[0];
-    send(item).then(function (result) {
-      setOutbox(outbox().filter(function (other) { return other.key !== item.key; }));
-      if (result === "sent") {
-        drop(PREFIX + "draft:" + item.draft);
-        window.location.assign(item.next);
-        return;
-      }
-      // Refused: nothing was stored. Give the scorer the numbers back to check.
-      save(PREFIX + "draft:" + item.draft, item.typed);
-      if (form && form.dataset.round === String(item.round)) { fill(form, item.typed); }
-      say("Round " + item.round + " was not stored: the server refused it. Check the " +
-          "numbers and enter it again.");
-    }).catch(function () {
-      showWaiting(game);
-    }).then(function () { flushing = false; });
-  }
+  // What was typed, in the form's own words ("Dealer: Cy, Tricks taken by Hal: 3"):
+  // what the scorer compares with the numbers on the score sheet.
+  Queue.prototype.described = function (fields) {
+    var form = this.form;
+    return Object.keys(fields).map(function (name) {
+      var value = fields[name];
+      if (value === "" || value === false) { return null; }
+      var el = form.elements.namedItem(name);
+      var label = el && (el.getAttribute("aria-label") ||
+        (el.labels && el.labels[0] && el.labels[0].textContent.replace(/:\s*$/, "").trim()));
+      label = label || name;
+      return value === true ? label : label + ": " + value;
+    }).filter(Boolean).join(", ");
+  };
 
-  function keepInOutbox(form, draftKey) {
-    var fields = [];
-    new FormData(form).forEach(function (value, name) { fields.push([name, String(value)]); });
+  Queue.prototype.forget = function (key) {
+    this.store(this.items().filter(function (item) { return item.key !== key; }));
+    this.show();
+    this.flush();
+  };
+
+  // Results told once: after they were shown on a page, they are dropped.
+  Queue.prototype.dropTold = function () {
+    this.store(this.items().filter(function (item) { return !DONE[item.state]; }));
+  };
+
+  Queue.prototype.add = function () {
+    var form = this.form;
     var key = form.elements.namedItem("entry_key");
     var item = {
-      key: (key && key.value) || String(Date.now()),
-      game: form.dataset.outbox,
+      key: (key && key.value) || newKey(),
+      game: this.game,
       round: form.dataset.round,
       url: form.action,
       next: form.dataset.next,
       draft: form.dataset.draft,
-      fields: fields,
+      fields: posted(form),
       typed: typed(form),
-      at: new Date().toISOString()
+      at: new Date().toISOString(),
+      state: "waiting"
     };
-    var items = outbox().filter(function (other) { return other.key !== item.key; });
-    items.push(item);
-    setOutbox(items);
-    drop(draftKey);
-    showWaiting(form.dataset.outbox);
+    var items = this.items();
+    // Entering again a round that was refused, or that someone entered differently,
+    // takes its place in the order.
+    var at = -1;
+    items.forEach(function (other, i) {
+      if (other.game === item.game && other.round === item.round && !DONE[other.state]) { at = i; }
+    });
+    if (at >= 0) { items.splice(at, 1, item); } else { items.push(item); }
+    this.store(items);
+    drop(draftKey(form));
+    var number = Number(item.round);
+    var next = this.mine(items).filter(function (other) {
+      return !DONE[other.state] && Number(other.round) > number;
+    }).reduce(function (n, other) { return Math.max(n, Number(other.round)); }, number);
+    this.moveForm(next + 1);
+    this.show();
+  };
+
+  Queue.prototype.waiting = function () {
+    return this.mine().some(function (item) { return !DONE[item.state]; });
+  };
+
+  // POST one round; resolves to the server's answer ({result, compare, message, status})
+  // or rejects when the network is down or the server failed.
+  function send(item) {
+    var body = new URLSearchParams();
+    item.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    return fetch(item.url, {
+      method: "POST", body: body, credentials: "same-origin",
+      headers: {"X-Requested-With": "scorer", "Accept": "application/json"}
+    }).then(function (response) {
+      if (response.status >= 500) { throw new Error("HTTP " + response.status); }
+      if (/json/.test(response.headers.get("Content-Type") || "")) {
+        return response.json().then(function (answer) {
+          answer.status = response.status;
+          return answer;
+        });
+      }
+      if (response.status === 403 || response.status === 404) {
+        return {result: "refused", status: response.status, message: "this phone may no " +
+          "longer enter rounds at this table (the sitting has moved on, or the link was " +
+          "replaced)."};
+      }
+      throw new Error("HTTP " + response.status);
+    });
   }
 
-  function sendForm(form, draftKey, event) {
-    event.preventDefault();
-    var button = form.querySelector("button[type=submit]");
-    if (button) { button.disabled = true; }
-    var fields = [];
-    new FormData(form).forEach(function (value, name) { fields.push([name, String(value)]); });
-    var item = {url: form.action, fields: fields};
-    var done = function () { if (button) { button.disabled = false; } };
-    if (navigator.onLine === false) { keepInOutbox(form, draftKey); done(); return; }
-    send(item).then(function (result) {
-      if (result === "sent") {
-        drop(draftKey);
-        window.location.assign(form.dataset.next);
-      } else {
-        // The page of errors: let the browser post the form and show it.
-        form.submit();
+  Queue.prototype.update = function (key, change) {
+    var items = this.items();
+    items.forEach(function (item) {
+      if (item.key === key) { Object.keys(change).forEach(function (k) { item[k] = change[k]; }); }
+    });
+    this.store(items);
+  };
+
+  // Send the rounds in order, one at a time, stopping at the first the server does not
+  // take. When the sheet changed, the page is drawn again (it then tells each result).
+  Queue.prototype.flush = function () {
+    var self = this;
+    if (this.sending || navigator.onLine === false) { return; }
+    var item = null;
+    var mine = this.mine();
+    for (var i = 0; i < mine.length; i++) {
+      if (STOPS[mine[i].state]) { break; }
+      if (!DONE[mine[i].state]) { item = mine[i]; break; }
+    }
+    if (!item) { return; }
+    this.sending = true;
+    var before = item.state;
+    send(item).then(function (answer) {
+      self.sending = false;
+      var state = {sent: "sent", same: "same", waiting: "waiting-other", different: "different"}[answer.result] || "refused";
+      self.update(item.key, {state: state, compare: answer.compare || "", message: answer.message || ""});
+      if (state === "refused") {
+        // Nothing stored: the scorer gets the numbers back to check.
+        save(PREFIX + "draft:" + item.draft, item.typed);
+        self.moveForm(Number(item.round));
+        fill(self.form, item.typed);
+        self.show();
+        return;
+      }
+      if (DONE[state]) { drop(PREFIX + "draft:" + item.draft); self.flush(); }
+      if (!self.sending && !(state === "waiting-other" && before === "waiting-other")) {
+        window.location.assign(self.form.dataset.next);
       }
     }).catch(function () {
-      keepInOutbox(form, draftKey);
-      done();
+      self.sending = false;
+      self.show();
+    });
+  };
+
+  function submitted(queue, event) {
+    var form = queue.form;
+    event.preventDefault();
+    if (navigator.onLine === false || queue.waiting()) {
+      queue.add();
+      queue.flush();
+      return;
+    }
+    var button = form.querySelector("button[type=submit]");
+    if (button) { button.disabled = true; }
+    var again = function () { if (button) { button.disabled = false; } };
+    send({url: form.action, fields: posted(form)}).then(function (answer) {
+      if (answer.status >= 400) {
+        // The page of errors: let the browser post the form and show it.
+        form.submit();
+        return;
+      }
+      drop(draftKey(form));
+      window.location.assign(form.dataset.next);
+    }).catch(function () {
+      queue.add();
+      again();
     });
   }
 
   Array.prototype.forEach.call(document.querySelectorAll("form.keeps[data-draft]"), function (form) {
-    var draftKey = keepDrafts(form);
+    keepDrafts(form);
     if (!form.dataset.outbox) { return; }
-    var game = form.dataset.outbox;
-    form.addEventListener("submit", function (event) { sendForm(form, draftKey, event); });
-    showWaiting(game);
-    var again = function () { flush(game, form); };
+    var queue = new Queue(form);
+    queue.adopt();
+    queue.placeForm();
+    queue.show();
+    queue.dropTold();
+    form.addEventListener("submit", function (event) { submitted(queue, event); });
+    var again = function () { queue.flush(); };
     window.addEventListener("online", again);
     document.addEventListener("visibilitychange", function () { if (!document.hidden) { again(); } });
     setInterval(again, RETRY_MS);

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from web.views import public, ratings, screen, sheet
+from web.views import offline, public, ratings, screen, sheet
 
 ROUTES: dict[str, list[URLPattern]] = {
     "tournaments": [
         path("", public.home, name="home"),
+        path("sw.js", offline.service_worker, name="service_worker"),
+        path("manifest.webmanifest", offline.manifest, name="manifest"),
         path("sessions/<int:pk>/", public.session_public, name="session"),
         path("sessions/<int:pk>/found/", public.session_found, name="session_found"),
         path("sessions/<int:pk>/standings/", public.session_standings, name="standings"),

@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import ngettext
@@ -23,7 +23,7 @@ from tournaments import pagecache
 from tournaments.models import Club, ScorerLink, Season, Session, Sitting, Table
 from tournaments.permissions import can_direct, live_links
 from web.forms import AddPlayersForm, SessionForm
-from web.views import lists
+from web.views import lists, manage
 from web.views.common import act, directed_session, to_int, use_time_zone
 from workflow import movements, selectors, services, table_links
 
@@ -56,17 +56,26 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    """One player's check-in, or taking it back. The manage page's buttons send it with
+    fetch (static/checkin.js) and get the changed row back as JSON, so the page stays
+    where it is; a plain post comes back to the player's row (`#player-N`)."""
     session = directed_session(request, pk)
     player_id = to_int(request.POST.get("player"))
     checked = request.POST.get("checked_in") == "1"
-    return act(
-        request,
-        session,
-        lambda: services.session_check_in(
+
+    def check_in() -> None:
+        services.session_check_in(
             session_id=session.pk, player_ids=[player_id], checked_in=checked, user=request.user
-        ),
-        "Checked in." if checked else "Check-in taken back.",
-    )
+        )
+
+    if request.headers.get("X-Requested-With") == "fetch":
+        try:
+            check_in()
+        except UserError as e:
+            return JsonResponse({"error": e.message}, status=409)
+        return JsonResponse(manage.check_in_answer(request, session, player_id))
+    response = act(request, session, check_in, "Checked in." if checked else "Check-in taken back.")
+    return redirect(f"{response['Location']}#player-{player_id}")
 
 
 @login_required

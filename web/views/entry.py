@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -24,19 +24,60 @@ from tournaments.permissions import (
 from web.views.sheet import render_game, require_scorer, sheet_url
 
 
-def _entered(request: HttpRequest, game: Game, number: int, entry: services.Entry) -> None:
+def _entered(
+    request: HttpRequest,
+    game: Game,
+    number: int,
+    entry: services.Entry,
+    entry_key: str,
+    *,
+    by_fetch: bool = False,
+) -> str:
+    """Tell the scorer what entering the round did (a message on the next page), and
+    return it in a word for the scorer page's queue: `sent`, `same` (already there with
+    the same numbers), `waiting` (for a second entry) or `different`."""
     if entry.mismatch:
-        messages.error(request, entry.mismatch)
-    elif entry.pending is not None:
+        messages.error(request, _other_scorer(entry.mismatch))
+        return "different"
+    if entry.pending is not None:
+        if by_fetch:
+            # The queue says so, and asks again until the other scorer has entered it:
+            # a message each time would pile up for the next page.
+            return "waiting"
         messages.info(
             request,
             f"Round {number} is saved and waits for a second person at the table "
             "(or a director) to enter the same numbers.",
         )
-    elif not entry.created:
-        messages.info(request, f"Round {number} had already been entered.")
-    else:
-        messages.success(request, pages.entered_message(game.pk, number))
+        return "waiting"
+    if not entry.created:
+        mine = bool(entry_key) and entry.round is not None and entry.round.entry_key == entry_key
+        messages.info(
+            request,
+            f"Round {number} is already there with the same numbers"
+            + (": this phone had sent it." if mine else "."),
+        )
+        return "same"
+    messages.success(request, pages.entered_message(game.pk, number))
+    return "sent"
+
+
+def _other_scorer(text: str) -> str:
+    """In double entry the other phone at the table is "the other scorer": both phones
+    hold the same link, so naming the link tells the scorer nothing."""
+    return text.replace("the table's scorer link", "the other scorer")
+
+
+def _asked_by_scorer_page(request: HttpRequest) -> bool:
+    """The scorer page sends its rounds with fetch and this header (static/scorer.js),
+    and reads the answer as JSON; a plain form post gets the pages as before."""
+    return request.headers.get("X-Requested-With") == "scorer"
+
+
+def _answer(
+    result: str, *, compare: str = "", message: str = "", status: int = 200
+) -> JsonResponse:
+    return JsonResponse({"result": result, "compare": compare, "message": message}, status=status)
 
 
 def _form_error(form: RoundForm, error: UserError) -> None:
@@ -53,21 +94,33 @@ def round_enter(request: HttpRequest, pk: int) -> HttpResponse:
     actor = actor_from_request(request)
     require_scorer(actor, game)
     form = family_for(game.rules_id).form(request.POST, players=pages.players_of(game))
+    by_fetch = _asked_by_scorer_page(request)
     if form.is_valid():
         number = form.cleaned_data["number"]
+        entry_key = form.cleaned_data.get("entry_key") or ""
         try:
             entry = services.round_submit(
                 game_id=game.pk,
                 number=number,
                 data=form.to_round(),
                 actor=actor,
-                entry_key=form.cleaned_data.get("entry_key") or "",
+                entry_key=entry_key,
             )
         except UserError as e:
+            if by_fetch and e.code == "round_number_taken":
+                # Someone else entered this round, with other numbers.
+                return _answer("different", compare=sheet_url(game), message=e.message, status=409)
             _form_error(form, e)
         else:
-            _entered(request, game, number, entry)
-            return redirect(reverse("scoring:table", args=[game.table_id]))
+            result = _entered(request, game, number, entry, entry_key, by_fetch=by_fetch)
+            table_url = reverse("scoring:table", args=[game.table_id])
+            if by_fetch:
+                compare = f"{table_url}#pending" if result == "different" else ""
+                return _answer(result, compare=compare)
+            return redirect(table_url)
+    if by_fetch:
+        errors = [str(m) for field in form.errors.values() for m in field]
+        return _answer("refused", message=" ".join(errors), status=400)
     return render_game(request, pages.game_qs().get(pk=game.pk), form=form)
 
 

@@ -82,6 +82,25 @@ def _setup_parts(session: Session, running: bool) -> dict[str, Any]:
     }
 
 
+def check_in_answer(request: HttpRequest, session: Session, player_id: int) -> dict[str, Any]:
+    """What the check-in list changes after one player's check-in, for the page's fetch
+    (static/checkin.js): that player's row, the count and the Start box, rendered by the
+    same templates as the page."""
+    parts = _setup_parts(session, running=False)
+    entry = next(e for e in parts["entries"] if e.player_id == player_id)
+    context = {"session": session, "e": entry, **parts}
+    return {
+        "player": player_id,
+        "checked_in": entry.checked_in,
+        "count": parts["checked_in"],
+        "row": render_to_string("tournaments/_checkin_row.html", context, request=request),
+        "start": render_to_string("tournaments/_checkin_start.html", context, request=request),
+        "message": f"{entry.player.name} is checked in."
+        if entry.checked_in
+        else f"{entry.player.name}'s check-in is taken back.",
+    }
+
+
 def _running_parts(session: Session, sitting: Sitting, player_query: str) -> dict[str, Any]:
     """The running sitting's parts, each kept per generation (tournaments.pagecache)."""
     current = pagecache.generation(session.pk)  # read once for the three parts

@@ -6,6 +6,8 @@ restore `web.views.restore`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -15,13 +17,15 @@ from django.utils import timezone
 from scoring import pages
 from scoring.games import RoundForm
 from scoring.models import Game
-from tournaments.models import Table
+from tournaments.models import ClubTableCard, ScorerLink, Table, TableCard
 from tournaments.permissions import (
+    SESSION_KEY,
     Actor,
     actor_from_request,
     can_score,
     can_view_session,
 )
+from workflow import card_selectors
 
 
 def require_scorer(actor: Actor, game: Game) -> None:
@@ -39,6 +43,44 @@ def games_of(table: Table | int) -> list[tuple[int, int]]:
     return list(Game.objects.filter(table=table).order_by("number").values_list("number", "pk"))
 
 
+def card_after_movement(request: HttpRequest, table: Table) -> dict[str, Any] | None:
+    """Once the sitting's movement is confirmed, where this table's card leads now: the
+    card this browser came in by (its scorer link's), else the session's card of the
+    table's number. `url` opens the card (and lets its scorer score the new table)."""
+    if table.sitting.moved_at is None:
+        return None
+    tokens = request.session.get(SESSION_KEY, []) if hasattr(request, "session") else []
+    link = (
+        ScorerLink.objects.filter(table=table, token__in=tokens)
+        .exclude(card=None, club_card=None)
+        .select_related("card", "club_card")
+        .first()
+    )
+    card: TableCard | ClubTableCard | None = None
+    if link is not None:
+        card = link.card or link.club_card
+    if card is None:
+        card = TableCard.objects.filter(
+            session_id=table.sitting.session_id, number=table.rank, replaced_at__isnull=True
+        ).first()
+    if card is None:
+        return None
+    if isinstance(card, TableCard):
+        target = card_selectors.session_card_target(card)
+        url = reverse("tournaments:table_card", args=[card.token])
+    else:
+        target = card_selectors.club_card_target(card, table.sitting.session_id)
+        url = reverse("tournaments:club_card", args=[card.token])
+    if target.table is None:
+        return {"number": card.number, "reason": target.reason}
+    return {
+        "number": card.number,
+        "url": url,
+        "rank": target.table.rank,
+        "sitting": target.table.sitting.number,
+    }
+
+
 def render_game(
     request: HttpRequest,
     game: Game,
@@ -50,8 +92,16 @@ def render_game(
     timezone.activate(game.table.sitting.session.club.zone())
     context = pages.game_page(actor_from_request(request), game, form)
     context["games"] = games if games is not None else games_of(game.table_id)
+    context["card_next"] = card_after_movement(request, game.table)
     status = 400 if form is not None and form.is_bound and form.errors else 200
-    return render(request, "scoring/table.html", context, status=status)
+    response = render(request, "scoring/table.html", context, status=status)
+    # The service worker keeps the last copy of this page under the session's generation
+    # and shows it only offline, said to be the last copy seen (static/sw.js). Read from
+    # the session row the page has loaded already (the counters that
+    # tournaments.pagecache moves on every change): no query more.
+    session = game.table.sitting.session
+    response["X-Huckley-Generation"] = f"r{session.board_version}.{session.live_version}"
+    return response
 
 
 def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
