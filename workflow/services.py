@@ -90,6 +90,33 @@ def format_for(session: Session) -> fmt.FormatRules:
         raise UserError(e.code, str(e)) from None
 
 
+def _check_date_in_season(*, club: Club, season: Season, date: Date) -> None:
+    """A session counts on its season's ladder: one dated outside the season would put its
+    results on the wrong ladder. The refusal names the club's season that covers the date,
+    when there is one."""
+    if season.starts_on <= date <= season.ends_on:
+        return
+    covering = (
+        Season.objects.filter(
+            club=club, starts_on__lte=date, ends_on__gte=date, closed_at__isnull=True
+        )
+        .order_by("starts_on")
+        .first()
+    )
+    advice = (
+        f"Choose the season {covering.name}, which covers that date, or change the date."
+        if covering is not None
+        else "Change the date, or open a season that covers it first."
+    )
+    raise UserError(
+        "date_outside_season",
+        f"{date:%Y-%m-%d} is outside the season {season.name} ({season.starts_on:%Y-%m-%d} "
+        f"to {season.ends_on:%Y-%m-%d}): its results would count on the wrong ladder. "
+        + advice,
+        field="date",
+    )
+
+
 @transaction.atomic
 def session_create(
     *,
@@ -118,6 +145,7 @@ def session_create(
             f"The season {season.name} is closed; pick an open one.",
             field="season",
         )
+    _check_date_in_season(club=club, season=season, date=date)
     if rules_id not in fmt.FORMATS or rules_id not in engine.RULES:
         raise UserError("unknown_rules", f"Unknown rules “{rules_id}”.", field="rules_id")
     if games_per_sitting not in (2, 3):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from scoring import services as scoring
 from scoring.models import Game
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory
 from tests.snapshots import changed_tables, db_snapshot
-from tournaments.models import BigLoserAward, Player, Seating, Session, SessionPlayer
+from tournaments.models import BigLoserAward, Club, Player, Season, Seating, Session, SessionPlayer
 from tournaments.permissions import SYSTEM
 from workflow import movements, services, table_links
 from workflow.simulation import finish_sitting_unplayed
@@ -492,3 +493,42 @@ def test_a_refused_big_loser_keeps_the_award_already_made(club: Any, season: Any
         lambda: services.big_loser_award(season_id=season.pk, player_id=10**9, user=SYSTEM),
     )
     assert BigLoserAward.objects.get(season=season).player == holder
+
+
+def test_a_session_dated_outside_its_season_is_refused_and_the_covering_season_named(
+    club: Club, season: Season, director: Any
+) -> None:
+    later = SeasonFactory(club=club, name="2027")
+    with pytest.raises(UserError) as refused:
+        services.session_create(
+            club=club,
+            season=season,
+            name="Spring night",
+            date=date(2027, 3, 1),
+            rules_id="huckley-buck",
+            games_per_sitting=2,
+            new_names=["Ann", "Bob", "Cy"],
+            user=director,
+        )
+    assert refused.value.code == "date_outside_season"
+    assert refused.value.field == "date"
+    assert "2027-03-01 is outside the season 2026" in refused.value.message
+    assert f"Choose the season {later.name}" in refused.value.message
+    assert not Session.objects.filter(name="Spring night").exists()
+
+
+def test_a_session_dated_where_no_season_covers_it_is_told_to_open_one(
+    club: Club, season: Season, director: Any
+) -> None:
+    with pytest.raises(UserError) as refused:
+        services.session_create(
+            club=club,
+            season=season,
+            name="Spring night",
+            date=date(2031, 3, 1),
+            rules_id="huckley-buck",
+            games_per_sitting=2,
+            new_names=["Ann", "Bob", "Cy"],
+            user=director,
+        )
+    assert "open a season that covers it" in refused.value.message
