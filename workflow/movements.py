@@ -70,14 +70,28 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
     return MovementPreview(sitting=sitting, tables=ordered, moves=moves, names=order.names)
 
 
+def movement_refusal(session: Session) -> ConflictError | None:
+    """Why no movement can be confirmed in this session now (it is not running: not yet
+    started, finished or cancelled), or None. The movement page offers Confirm only when
+    it is None; `sitting_move_players` raises it."""
+    if session.status == Session.Status.RUNNING:
+        return None
+    if session.status == Session.Status.FINISHED:
+        return ConflictError(
+            "session_not_running", "This session is finished: there is no movement to confirm."
+        )
+    return ConflictError("session_not_running", "This session is not running.")
+
+
 @transaction.atomic
 def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) -> Sitting:
     """Confirm the movement after a sitting: record every placing and start the next
     sitting with seats drawn at random."""
     session = services.lock_session(session_id)
     require_director(user, session.club_id, to="move its players")
-    if session.status != Session.Status.RUNNING:
-        raise ConflictError("session_not_running", "This session is not running.")
+    refusal = movement_refusal(session)
+    if refusal is not None:
+        raise refusal
     sitting = selectors.require_current_sitting(session)
     if sitting.number != sitting_number or sitting.moved_at is not None:
         raise ConflictError(

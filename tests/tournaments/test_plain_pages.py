@@ -4,6 +4,7 @@ statistics until asked."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments.models import Session
+from workflow import services
+from workflow.simulation import finish_sitting_unplayed
 
 
 @pytest.fixture
@@ -61,3 +64,40 @@ def test_the_cancel_page_offers_to_keep_the_session_not_a_second_cancel(
     assert "Cancel session" in text
     assert "Keep the session" in text
     assert ">Cancel<" not in text
+
+
+def test_a_finished_sessions_movement_page_says_so_instead_of_offering_to_confirm(
+    make_session: Callable[..., Session], signed_in: Client, director: Any
+) -> None:
+    session = make_session(8)
+    finish_sitting_unplayed(session.sittings.get(), random.Random(3))
+    services.session_finish(session_id=session.pk, early=False, user=director)
+
+    page = signed_in.get(reverse("tournaments:movement", args=[session.pk]))
+
+    text = page.content.decode()
+    assert "This session is finished: there is no movement to confirm." in text
+    assert "Confirm the movement" not in text
+
+
+def test_a_running_sessions_movement_page_offers_to_confirm(
+    make_session: Callable[..., Session], signed_in: Client
+) -> None:
+    session = make_session(8)
+    finish_sitting_unplayed(session.sittings.get(), random.Random(3))
+
+    page = signed_in.get(reverse("tournaments:movement", args=[session.pk]))
+
+    assert "Confirm the movement: all 8 players at 2 tables" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_page_that_does_not_exist_says_so_with_a_way_home(client: Client, settings: Any) -> None:
+    settings.DEBUG = False
+
+    page = client.get("/sessions/999999/")
+
+    assert page.status_code == 404
+    text = page.content.decode()
+    assert "Page not found" in text
+    assert 'href="/"' in text

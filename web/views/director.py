@@ -185,7 +185,13 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
     found = lists.listing(request, plan.tables, MOVEMENT_TABLES_PER_PAGE)
     if found.elsewhere is not None:
         return redirect(found.elsewhere)
-    context = {"session": session, "sitting": sitting, "plan": plan, "listing": found}
+    context = {
+        "session": session,
+        "sitting": sitting,
+        "plan": plan,
+        "listing": found,
+        "refusal": movements.movement_refusal(session),
+    }
     context.update(page=found.page, query=found.query)
     return render(request, "tournaments/movement.html", context)
 
