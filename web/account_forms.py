@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+
+from web.forms import time_zone_field
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -20,6 +24,9 @@ class SignUpForm(UserCreationForm[User]):
         fields = ("username", "email")
 
 
+DEFAULT_TIME_ZONE = "Europe/London"
+
+
 class ClubForm(forms.Form):
     name = forms.CharField(max_length=120, label="Club name")
     slug = forms.CharField(
@@ -29,13 +36,18 @@ class ClubForm(forms.Form):
         help_text="The club's page is /clubs/<this>/: lower-case letters, digits and "
         "hyphens. Leave empty to make it from the name.",
     )
-    time_zone = forms.CharField(
-        max_length=64,
-        label="Time zone",
-        initial="Europe/London",
-        help_text="An IANA name such as Europe/London or America/Chicago; every time on "
-        "the club's pages is shown in it.",
+    time_zone = time_zone_field(
+        help_text="Type a city or a region to choose from the list (this device's own is "
+        "filled in); every time on the club's pages is shown in it.",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            # A new form only: this device's zone replaces the default shown without
+            # JavaScript; what a person typed is never replaced.
+            self.fields["time_zone"].initial = DEFAULT_TIME_ZONE
+            self.fields["time_zone"].widget.attrs["data-from-browser"] = DEFAULT_TIME_ZONE
 
 
 class ClubFileForm(forms.Form):

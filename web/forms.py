@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Iterable
+from functools import cache
 from typing import Any, TypeVar, cast
 
 from django import forms
@@ -138,7 +140,35 @@ class InviteForm(forms.Form):
     )
 
 
-class TimeZoneForm(forms.Form):
-    time_zone = forms.CharField(
-        max_length=64, label="Time zone", help_text="An IANA name such as Europe/London."
+@cache
+def time_zone_names() -> tuple[str, ...]:
+    return tuple(sorted(zoneinfo.available_timezones()))
+
+
+class TimeZoneInput(forms.TextInput):
+    """A text box with every time zone to pick from as you type (a datalist, so any phone
+    searches it) and, where the page has JavaScript and the form marks it
+    (`data-from-browser`), the browser's own zone in place of the default shown
+    (`static/timezone.js`). What is typed reaches the service,
+    which refuses an unknown zone in its words."""
+
+    template_name = "widgets/time_zone.html"
+
+    def __init__(self) -> None:
+        super().__init__({"autocomplete": "off", "spellcheck": "false"})
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        context = super().get_context(name, value, attrs)
+        context["widget"]["attrs"]["list"] = f"{context['widget']['attrs']['id']}-zones"
+        context["zones"] = time_zone_names()
+        return context
+
+
+def time_zone_field(*, help_text: str) -> forms.CharField:
+    return forms.CharField(
+        max_length=64, label="Time zone", help_text=help_text, widget=TimeZoneInput()
     )
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = time_zone_field(help_text="Type a city or a region to choose from the list.")

@@ -111,8 +111,7 @@ def _check_date_in_season(*, club: Club, season: Season, date: Date) -> None:
     raise UserError(
         "date_outside_season",
         f"{date:%Y-%m-%d} is outside the season {season.name} ({season.starts_on:%Y-%m-%d} "
-        f"to {season.ends_on:%Y-%m-%d}): its results would count on the wrong ladder. "
-        + advice,
+        f"to {season.ends_on:%Y-%m-%d}): its results would count on the wrong ladder. " + advice,
         field="date",
     )
 
