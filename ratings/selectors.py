@@ -31,6 +31,20 @@ def ordinals(player_ids: list[int], rules_id: str) -> dict[int, float]:
     )
 
 
+def seeding_strengths(player_ids: list[int], rules_id: str) -> dict[int, float]:
+    """How strong each player counts when a session seeds its tables: the rating earned
+    in games under the rules, else the rating the club's roster import brought in
+    (`Player.seed_rating`, on the same scale), else nothing (a newcomer, 0)."""
+    imported = {
+        pk: rating
+        for pk, rating in Player.objects.filter(
+            pk__in=player_ids, seed_rating__isnull=False
+        ).values_list("pk", "seed_rating")
+        if rating is not None
+    }
+    return {**imported, **ordinals(player_ids, rules_id)}
+
+
 @dataclass(frozen=True)
 class Point:
     game_id: int

@@ -384,8 +384,8 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
                 seated,
                 fmt=rules,
                 seed=session.seed,
-                # A player with no rating yet counts as a newcomer (ordinal 0).
-                strength=rating_selectors.ordinals(seated, session.rules_id),
+                # A player with no rating, earned or imported, counts as a newcomer (0).
+                strength=rating_selectors.seeding_strengths(seated, session.rules_id),
                 balanced=session.seeding == Session.Seeding.BALANCED,
                 big_loser=big_loser_id,
             )

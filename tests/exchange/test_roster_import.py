@@ -478,3 +478,25 @@ def test_a_name_matches_regardless_of_case_and_spacing(club: Club) -> None:
     spaced = PlayerFactory(club=club, name="ann  LEE")
     preview = services.roster_preview(club=club, content=b"name\nAnn Lee\n")
     assert [(r.action, r.player_id) for r in preview.rows] == [("match", spaced.pk)]
+
+
+def test_the_rating_column_is_explained_where_the_file_is_chosen(club: Any, director: Any) -> None:
+    client = Client()
+    client.force_login(director)
+
+    page = client.get(reverse("exchange:roster_import", args=[club.slug])).content.decode()
+
+    assert "The rating column is a starting strength" in page
+    assert "only for players who have no\n    rating from games yet" in page
+
+
+def test_a_players_imported_rating_shows_on_their_page(club: Any, director: Any) -> None:
+    player = PlayerFactory(club=club, seed_rating=12.5)
+    client = Client()
+    client.force_login(director)
+
+    page = client.get(
+        reverse("tournaments:club_player", args=[club.slug, player.pk])
+    ).content.decode()
+
+    assert "Imported rating 12.50" in page

@@ -320,3 +320,33 @@ def test_the_api_refuses_a_seeding_change_by_a_non_director(
         assert response.status_code in (status, 404)
     session.refresh_from_db()
     assert session.seeding == "random"
+
+
+def test_a_rating_from_the_roster_import_seeds_a_player_with_no_games(
+    new_session: Callable[..., Session], director: Any
+) -> None:
+    session = new_session("strongest_top")
+    weakest = session.entries.order_by("player__name").last()
+    assert weakest is not None
+    # No games yet under these rules, and a strong rating from the club's spreadsheet.
+    Rating.objects.filter(player=weakest.player).delete()
+    weakest.player.seed_rating = 99.0
+    weakest.player.save()
+
+    services.session_start(session_id=session.pk, user=director)
+
+    assert weakest.player.name in table_names(session)[0]
+
+
+def test_a_rating_earned_in_games_counts_before_the_imported_one(
+    new_session: Callable[..., Session], director: Any
+) -> None:
+    session = new_session("strongest_top")
+    weakest = session.entries.order_by("player__name").last()
+    assert weakest is not None
+    weakest.player.seed_rating = 99.0
+    weakest.player.save()
+
+    services.session_start(session_id=session.pk, user=director)
+
+    assert weakest.player.name in table_names(session)[-1]
