@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import socket
 
-from gunicorn import util
+from gunicorn import util  # type: ignore[import-untyped]  # gunicorn ships no types
 
 #: gunicorn's default, kept: the longest URL Huckley serves is a few hundred characters (a
 #: search is cut at 60, ids have at most 19 digits), so 4 KiB is already eight times that.
