@@ -11,6 +11,7 @@ migrated forward to this copy's migrations.
 
 from __future__ import annotations
 
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
+        self._warn_if_readable_by_others(path)
         try:
             kind = self._check(path)
             self._confirm(force=options["force"], interactive=options["interactive"])
@@ -66,6 +68,18 @@ class Command(BaseCommand):
         self.stdout.write(f"Restored {path.name} into {self._target()}.")
         self._migrate()
         self._summary()
+
+    def _warn_if_readable_by_others(self, path: Path) -> None:
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            return  # _check says what is wrong with the path
+        if mode & (stat.S_IRGRP | stat.S_IROTH):
+            self.stderr.write(
+                f"Warning: {path.name} can be read by other accounts on this machine (mode "
+                f"{stat.S_IMODE(mode):04o}), and it holds password hashes, API tokens and "
+                f"scorer links. Make it yours only: chmod 600 {path}"
+            )
 
     def _target(self) -> str:
         if backups.engine() == "sqlite":
