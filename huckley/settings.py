@@ -256,6 +256,9 @@ DJANGO_REDIS_IGNORE_EXCEPTIONS = True
 # is read from the session's row instead (tournaments/pagecache.py).
 HUCKLEY_SHARED_CACHE = envbool("HUCKLEY_SHARED_CACHE", "true" if REDIS_URL else "false")
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+# Its logger, filtered in LOGGING below: a Redis outage is one line a minute, not a
+# traceback for every cache call of every request.
+DJANGO_REDIS_LOGGER = "huckley.redis"
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 # Nothing reads a task's result: storing none spares every queued task a round trip to a
@@ -379,9 +382,24 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# Error lines mean something went wrong for someone (docs/operations.md, Faults): an
+# attempt the lost-connection retry runs again is not an "Internal Server Error" (the retry
+# logs its outcome, one line), and a Redis outage is one line a minute.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        "retried_connection": {"()": "common.retry.RetriedConnectionFilter"},
+        "redis_outage": {
+            "()": "common.logfilters.OncePerInterval",
+            "seconds": 60,
+            "what": "Redis cache unreachable: cache misses, pages built from the database",
+        },
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        "django.request": {"filters": ["retried_connection"]},
+        DJANGO_REDIS_LOGGER: {"filters": ["redis_outage"]},
+    },
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
 }

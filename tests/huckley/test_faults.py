@@ -79,6 +79,11 @@ def assert_everything_worked(out: dict[str, Any], log: str) -> None:
     # Cache errors are logged, and the refresh the broker could not take ran in the request.
     assert "ConnectionError" in log
     assert "running it in the request" in log
+    # The outage is one line (a minute), not a traceback per cache call: about 20 requests.
+    assert out["requests"] == 20
+    assert log.count("Redis cache unreachable") == 1, log[-3000:]
+    assert "Exception ignored" not in log
+    assert "django_redis/" not in log, "no traceback from the cache"
 
 
 # 1. Redis down -------------------------------------------------------------------------
@@ -328,9 +333,7 @@ def test_x_forwarded_proto_from_a_client_that_is_not_a_trusted_proxy_is_ignored(
     production_https: Any, proxies: list[str]
 ) -> None:
     production_https.HUCKLEY_TRUSTED_PROXIES = proxies
-    response = Client(REMOTE_ADDR="203.0.113.5").get(
-        "/api/rules/", HTTP_X_FORWARDED_PROTO="https"
-    )
+    response = Client(REMOTE_ADDR="203.0.113.5").get("/api/rules/", HTTP_X_FORWARDED_PROTO="https")
     assert response.status_code == 301, "plain HTTP, whatever the client says"
     assert response["Location"].startswith("https://")
 
