@@ -43,9 +43,9 @@ class OncePerInterval(logging.Filter):
         if record.exc_info and record.exc_info[1] is not None:
             exc = record.exc_info[1]
             cause = f" ({type(exc).__name__}: {exc})"
+        since = f"; {dropped} more like it since the last such line" if dropped else ""
         record.msg = (
-            f"{self.what or record.getMessage()}{cause}; "
-            f"{dropped} more like it since the last such line; "
+            f"{self.what or record.getMessage()}{cause}{since}; "
             f"logged at most once every {self.seconds:.0f} s"
         )
         record.args = ()
