@@ -17,6 +17,7 @@ from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
 from api.serializers import Data, Input
+from api.throttles import AnonymousSheetThrottle
 from api.views.base import ApiView
 from exchange import export, services
 from exchange.clubfile import club_export
@@ -70,6 +71,8 @@ class SessionExportSerializer(serializers.Serializer[Data]):
 
 
 class SessionExportView(ApiView):
+    throttle_classes = [AnonymousSheetThrottle]
+
     def load_target(self, **kwargs: Any) -> Target:
         session = get_object_or_404(api_selectors.session_qs(), pk=kwargs["session_id"])
         return Target(club=session.club, session=session, obj=session)
@@ -105,6 +108,8 @@ class SessionExportCsv(SessionExportView):
 
 
 class SeasonLadderCsv(ApiView):
+    throttle_classes = [AnonymousSheetThrottle]
+
     def load_target(self, **kwargs: Any) -> Target:
         season = get_object_or_404(Season.objects.select_related("club"), pk=kwargs["season_id"])
         return Target(club=season.club, obj=season)

@@ -11,6 +11,7 @@ secret key generated once into var/secret_key, static files through WhiteNoise.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from datetime import timedelta
 from pathlib import Path
@@ -344,6 +345,14 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_RATES": {"token": os.getenv("API_TOKEN_RATE", "20/minute")},
 }
+# What an anonymous caller may print or export: PDFs and exports together, per client
+# address (api/throttles.py; docs/api.md, Printing).
+API_ANON_SHEET_RATE = os.getenv("API_ANON_SHEET_RATE", "20/minute")
+if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", API_ANON_SHEET_RATE):
+    raise ImproperlyConfigured(
+        f"API_ANON_SHEET_RATE must be a number of requests per second, minute, hour or day "
+        f"(20/minute), not {API_ANON_SHEET_RATE!r}"
+    )
 # Idempotency keys are kept this long; `manage.py api_idempotency_cleanup` drops older ones.
 API_IDEMPOTENCY_HOURS = envint("API_IDEMPOTENCY_HOURS", "24")
 SPECTACULAR_SETTINGS = {
