@@ -85,6 +85,7 @@ class SessionExportJson(SessionExportView):
         description="Every game of the session with its session, sitting, table and game "
         "ids, and its record in the engine's game record format.",
         responses={200: SessionExportSerializer},
+        errors=[429],
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> Response:
@@ -99,6 +100,7 @@ class SessionExportCsv(SessionExportView):
         + ", ".join(f"`{c}`" for c in export.SESSION_CSV_COLUMNS)
         + ".",
         responses=CSV_200,
+        errors=[429],
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
@@ -121,7 +123,7 @@ class SeasonLadderCsv(ApiView):
         + ", ".join(f"`{c}`" for c in export.LADDER_CSV_COLUMNS)
         + ".",
         responses=CSV_200,
-        errors=[404],
+        errors=[404, 429],
         tags=TAGS,
     )
     def get(self, request: Request, season_id: int) -> HttpResponse:

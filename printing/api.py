@@ -63,7 +63,8 @@ def sheet_doc(
         description=description,
         parameters=[PAPER, SITTING] if sitting else [PAPER],
         responses=PDF_200,
-        errors=errors or [400],
+        # 429: an anonymous caller's sheets are counted (api/throttles.py).
+        errors=[*(errors or [400]), 429],
         tags=TAGS,
     )
 
