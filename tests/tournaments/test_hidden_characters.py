@@ -273,3 +273,22 @@ def test_play_session_refuses_a_names_file_with_a_hidden_character(
     with pytest.raises(CommandError, match="can't contain the invisible character"):
         call_command("play_session", "--players", "8", "--names", str(names))
     assert not Player.objects.exists()
+
+
+# The admin ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("model", [Club, Season, Session, Player])
+def test_the_admin_refuses_a_name_with_a_hidden_character(
+    model: Any, club: Club, director: Any, rf: Any
+) -> None:
+    from django.contrib import admin
+
+    request = rf.get("/admin/")
+    request.user = director
+    form = admin.site._registry[model].get_form(request)(data={"name": "Club\u202e night"})
+    assert not form.is_valid()
+    assert "invisible character U+202E (RIGHT-TO-LEFT OVERRIDE)" in str(form.errors["name"])
+    kept = admin.site._registry[model].get_form(request)(data={"name": "Club 🃏 night"})
+    kept.is_valid()
+    assert "name" not in kept.errors
