@@ -1,10 +1,13 @@
 """`Idempotency-Key` on writes: a retry gets the first answer and changes nothing.
 
-The first answer (status and body) is stored per (caller, key, method, path) in the same
-transaction as the write, so either both happen or neither does. Two requests racing with
-the same key are serialized by the unique constraint: the second waits for the first to
-commit and then replays its answer. The same key with another body is a 422. Server
-errors are not stored (the transaction rolls back), so such a request can be retried.
+The first answer (status and body) is stored per (caller, key) in the same transaction
+as the write, so either both happen or neither does. A key is bound to one call: its
+method, its path with the query, and its body; the same key with any of them different
+is a 422 (`?preview=true` then the real delete under one key would otherwise replay the
+preview and delete nothing). Two requests racing with the same key are serialized by the
+unique constraint: the second waits for the first to commit and then replays its answer,
+or is refused. Server errors are not stored (the transaction rolls back), so such a
+request can be retried.
 """
 
 from __future__ import annotations
@@ -81,18 +84,22 @@ def idempotent(handler: Handler) -> Handler:
         key = _key(request)
         if key is None:
             return handler(view, request, *args, **kwargs)
-        where = {
-            "caller": caller_of(view.actor),
-            "key": key,
-            "method": request.method or "",
-            "path": request.path[:300],
-        }
-        print_ = fingerprint(request.data)
+        where = {"caller": caller_of(view.actor), "key": key}
+        call = {"method": request.method or "", "path": request.get_full_path()[:300]}
+        print_ = fingerprint(
+            {
+                "method": request.method or "",
+                "path": request.path,
+                # The same flags in another order are the same call.
+                "query": sorted(request.query_params.lists()),
+                "body": request.data,
+            }
+        )
         with transaction.atomic():
             IdempotencyRecord.objects.filter(**where, created_at__lt=cutoff()).delete()
             try:
                 with transaction.atomic():
-                    record = IdempotencyRecord.objects.create(**where, fingerprint=print_)
+                    record = IdempotencyRecord.objects.create(**where, **call, fingerprint=print_)
             except IntegrityError:
                 # Another request holds this key; it has committed by now (the insert waited).
                 record = IdempotencyRecord.objects.select_for_update().get(**where)

@@ -47,7 +47,8 @@ ERROR_TEXT = {
     "and retry once the state allows it.",
     413: "The request body is too large (`payload_too_large`).",
     415: "The body is not JSON (`unsupported_media_type`).",
-    422: "The Idempotency-Key was used before with a different body (`idempotency_key_reused`).",
+    422: "The Idempotency-Key was used before for another call: another method, path, query "
+    "or body (`idempotency_key_reused`).",
     429: "Too many requests (`throttled`); see Retry-After.",
 }
 

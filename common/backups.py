@@ -170,7 +170,10 @@ def take(
     movements out of the kept ones. (A pg_dump archive carries its time, so PostgreSQL
     backups are always kept.)"""
     folder = directory or backup_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    # Owner-only: a backup holds password hashes, API token keys and live scorer tokens,
+    # as var/secret_key holds the key. A folder an older Huckley left 0755 is tightened.
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
     kind = engine()
     if kind not in {"sqlite", "postgresql"}:
         raise BackupError(f"Backups support SQLite and PostgreSQL, not {kind}.")
@@ -180,6 +183,8 @@ def take(
         temporary = folder / f".{final.name}.{os.getpid()}.tmp"
         started = time.monotonic()
         try:
+            # Created owner-only before a byte is written; SQLite and pg_dump keep its mode.
+            os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             if kind == "sqlite":
                 _sqlite_copy(database_name(), temporary)
             else:
@@ -188,6 +193,7 @@ def take(
             if skip_unchanged and newest and _same(temporary, newest[0]):
                 log.info("no backup (%s): nothing changed since %s", reason, newest[0].name)
                 return newest[0]
+            os.chmod(temporary, 0o600)  # whatever the process's umask
             _fsync(temporary)
             os.replace(temporary, final)
             _fsync(folder)  # the rename itself survives a power cut

@@ -73,8 +73,20 @@ def connection_lost(exc: BaseException | None) -> bool:
 @receiver(got_request_exception)
 def _note_lost_connection(sender: Any, request: HttpRequest | None = None, **kw: Any) -> None:
     # Sent while Django turns the uncaught exception into a 500, so it is sys.exc_info().
-    if request is not None and connection_lost(sys.exc_info()[1]):
-        setattr(request, _LOST, True)
+    exc = sys.exc_info()[1]
+    if request is not None and connection_lost(exc):
+        setattr(request, _LOST, exc)
+
+
+class RetriedConnectionFilter(logging.Filter):
+    """On `django.request` (settings' LOGGING): drop the "Internal Server Error" Django
+    logs for an attempt that lost its database connection. The middleware below decides
+    what that attempt becomes and logs it once: a warning line when it ran again and
+    answered, an error with the traceback when it answered a 503."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not connection_lost(exc)
 
 
 class _Watch:
@@ -125,22 +137,47 @@ class LostConnectionRetryMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         body = _keep_body(request)
+        where = f"{request.method} {request.path}"
         for attempt in range(1, ATTEMPTS + 1):
             watch = _Watch()
             with connection.execute_wrapper(watch):
                 response = self.get_response(request)
-            if not getattr(request, _LOST, False):
+            lost = getattr(request, _LOST, None)
+            if lost is None:
+                if attempt > 1:
+                    # One line for the whole request, and a warning: nobody saw an error.
+                    log.warning(
+                        "database connection lost on %s (%s); ran it again: %s",
+                        where,
+                        _times(attempt - 1),
+                        response.status_code,
+                    )
                 return response
             delattr(request, _LOST)
             connection.close()  # the next attempt opens a new one
             if not _may_run_again(request, watch, body):
-                log.warning("database connection lost after a write on %s", request.path)
+                log.error(
+                    "database connection lost after a write on %s (%s); answered 503 "
+                    "connection_lost_after_write",
+                    where,
+                    _times(attempt),
+                    exc_info=lost,
+                )
                 return _unsure(request)
             if attempt == ATTEMPTS:
+                log.error(
+                    "database connection lost on %s (%s); answered 503 database_unavailable",
+                    where,
+                    _times(attempt),
+                    exc_info=lost,
+                )
                 break
-            log.warning("database connection lost on %s; running it again", request.path)
             _rewind(request, body)
         return _unavailable(request)
+
+
+def _times(count: int) -> str:
+    return f"{count} time" if count == 1 else f"{count} times"
 
 
 def _keep_body(request: HttpRequest) -> bytes | None:

@@ -34,9 +34,15 @@ def enqueue(task: Any, *args: Any) -> None:
                 interval_max=0.1,  # type: ignore[arg-type]
             )
             task.apply_async(args=args, connection=connection, retry=False)
-    except Exception:  # the broker's errors differ by transport; any of them means "not queued"
+    except Exception as error:  # the broker's errors differ by transport: all mean "not queued"
+        # One line, no traceback: during a Redis outage every queued task says this, and
+        # nothing is lost (it runs here); the traceback would say nothing more.
         log.warning(
-            "could not queue %s%r; running it in the request", task.name, args, exc_info=True
+            "could not queue %s%r (%s: %s); running it in the request",
+            task.name,
+            args,
+            type(error).__name__,
+            error,
         )
         try:
             task(*args)

@@ -29,6 +29,7 @@ from django.db import connection, models, transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
 from common.errors import UserError
+from common.text import refuse_hidden_characters
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.models import (
     BigLoserAward,
@@ -68,6 +69,15 @@ TABLES: tuple[tuple[type[models.Model], str], ...] = (
     (PendingRound, "game__table__sitting__session__club"),
 )
 ALL_TABLES: tuple[tuple[type[models.Model], str], ...] = ((Club, "pk"), *TABLES)
+# The names a person typed, checked by the rule for names (common/text.py) on the way in:
+# a club file may come from anywhere.
+NAMED = {
+    Club: "Club names",
+    Season: "Season names",
+    Session: "Session names",
+    Player: "Player names",
+    GamePlayer: "Player names",
+}
 # References to scorer links are blanked: the links themselves are not exported.
 BLANKED = {"scorer_link"}
 
@@ -177,6 +187,13 @@ def _stored_timestamps(models_: Sequence[type[models.Model]]) -> Iterator[None]:
             field.auto_now, field.auto_now_add = auto_now, auto_now_add
 
 
+def _refuse_hidden_names(data: Mapping[str, Any]) -> None:
+    for model, what in NAMED.items():
+        rows = [data["club"]] if model is Club else data["tables"].get(_label(model), [])
+        for row in rows:
+            refuse_hidden_characters(str(row.get("name", "")), what=f"{what} in a club file")
+
+
 def _users(data: Mapping[str, Any]) -> set[str]:
     names = set(data["club"].get("directors", []))
     for model, _path in ALL_TABLES:
@@ -202,6 +219,7 @@ def club_import(data: Mapping[str, Any]) -> tuple[Club, list[str]]:
     try:
         club_row = data["club"]
         tables = data["tables"]
+        _refuse_hidden_names(data)
         if Club.objects.filter(slug=club_row["slug"]).exists():
             raise UserError(
                 "club_exists",

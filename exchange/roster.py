@@ -21,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
 from common.errors import UserError
+from common.text import character_name, hidden_character, shown
 
 MAX_BYTES = 1024 * 1024
 MAX_ROWS = 5000
@@ -138,7 +139,8 @@ def _row(line: int, cells: list[str], columns: tuple[str, ...]) -> RosterRow:
             name=cells[0].strip() if cells else "",
             error=f"{len(cells)} cells where the first line names {len(columns)} columns",
         )
-    values = {c: " ".join(v.split()) for c, v in zip(columns, cells, strict=False)}
+    raw = dict(zip(columns, cells, strict=False))
+    values = {c: " ".join(v.split()) for c, v in raw.items()}
     name = values.get("name", "")
     email = values.get("email", "")
     external_id = values.get("external_id", "")
@@ -147,6 +149,14 @@ def _row(line: int, cells: list[str], columns: tuple[str, ...]) -> RosterRow:
     def refused(reason: str) -> RosterRow:
         return RosterRow(line=line, name=name, error=reason)
 
+    if (hidden := hidden_character(raw.get("name", ""))) is not None:
+        # Read as it is in the file: folding its spaces could hide a line separator. The
+        # preview shows the name with the character escaped, never obeying it.
+        return RosterRow(
+            line=line,
+            name=shown(raw["name"].strip()),
+            error=f"the name contains the invisible character {character_name(hidden)}",
+        )
     if not name:
         return refused("no name")
     if len(name) > NAME_MAX:

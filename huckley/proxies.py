@@ -7,6 +7,11 @@ app (addresses or networks, e.g. `127.0.0.1` or `10.0.0.0/8`); only a request th
 from one of them has its address taken from the header: the right-most entry that is not
 itself a trusted proxy, since a proxy appends the address it saw to whatever the client
 sent. With none configured (the default) REMOTE_ADDR is always the client.
+
+The same holds for `X-Forwarded-Proto`, which production believes for HTTPS
+(`SECURE_PROXY_SSL_HEADER`): from anyone but a trusted proxy the header is dropped before
+Django reads it, so a client over plain HTTP cannot claim HTTPS (and skip the redirect,
+or be handed secure cookies over plain HTTP).
 """
 
 from __future__ import annotations
@@ -61,6 +66,8 @@ class TrustedProxyMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         meta = request.META
+        if not _is_trusted(meta.get("REMOTE_ADDR", ""), self.networks):
+            meta.pop("HTTP_X_FORWARDED_PROTO", None)
         if self.networks:
             meta["REMOTE_ADDR"] = resolve(
                 meta.get("REMOTE_ADDR", ""), meta.get("HTTP_X_FORWARDED_FOR", ""), self.networks

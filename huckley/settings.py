@@ -11,6 +11,7 @@ secret key generated once into var/secret_key, static files through WhiteNoise.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from datetime import timedelta
 from pathlib import Path
@@ -258,6 +259,9 @@ DJANGO_REDIS_IGNORE_EXCEPTIONS = True
 # is read from the session's row instead (tournaments/pagecache.py).
 HUCKLEY_SHARED_CACHE = envbool("HUCKLEY_SHARED_CACHE", "true" if REDIS_URL else "false")
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+# Its logger, filtered in LOGGING below: a Redis outage is one line a minute, not a
+# traceback for every cache call of every request.
+DJANGO_REDIS_LOGGER = "huckley.redis"
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 # Nothing reads a task's result: storing none spares every queued task a round trip to a
@@ -363,6 +367,14 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_RATES": {"token": os.getenv("API_TOKEN_RATE", "20/minute")},
 }
+# What an anonymous caller may print or export: PDFs and exports together, per client
+# address (api/throttles.py; docs/api.md, Printing).
+API_ANON_SHEET_RATE = os.getenv("API_ANON_SHEET_RATE", "20/minute")
+if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", API_ANON_SHEET_RATE):
+    raise ImproperlyConfigured(
+        f"API_ANON_SHEET_RATE must be a number of requests per second, minute, hour or day "
+        f"(20/minute), not {API_ANON_SHEET_RATE!r}"
+    )
 # Idempotency keys are kept this long; `manage.py api_idempotency_cleanup` drops older ones.
 API_IDEMPOTENCY_HOURS = envint("API_IDEMPOTENCY_HOURS", "24")
 SPECTACULAR_SETTINGS = {
@@ -401,9 +413,24 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# Error lines mean something went wrong for someone (docs/operations.md, Faults): an
+# attempt the lost-connection retry runs again is not an "Internal Server Error" (the retry
+# logs its outcome, one line), and a Redis outage is one line a minute.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        "retried_connection": {"()": "common.retry.RetriedConnectionFilter"},
+        "redis_outage": {
+            "()": "common.logfilters.OncePerInterval",
+            "seconds": 60,
+            "what": "Redis cache unreachable: cache misses, pages built from the database",
+        },
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        "django.request": {"filters": ["retried_connection"]},
+        DJANGO_REDIS_LOGGER: {"filters": ["redis_outage"]},
+    },
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
 }

@@ -109,6 +109,7 @@ def _server_command(port: int, workers: int) -> list[str]:
     return [
         str(Path(sys.executable).parent / "gunicorn"),
         "huckley.wsgi:application",
+        "--config=python:huckley.gunicorn_conf",
         f"--bind={bind}",
         f"--workers={workers}",
         "--threads=4",

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from ratings.models import Rating, RatingHistory
 from scoring.models import Game, GamePlayer
-from tournaments.models import BigLoserAward, Placing, Player, Seating
+from tournaments.models import BigLoserAward, Placing, Player, Seating, Session
 
 
 def club_ratings(club_id: int, rules_id: str) -> list[Rating]:
@@ -72,26 +72,52 @@ class PlayerSummary:
     histories: list[RulesHistory]
 
 
-def player_summary(player: Player) -> PlayerSummary:
-    """Everything the player page shows, in a fixed number of queries."""
-    finished = GamePlayer.objects.filter(player=player, game__status=Game.Status.FINISHED)
+def player_sessions(player: Player) -> QuerySet[Session]:
+    """The sessions a player is on the roster of or played a game in."""
+    return Session.objects.filter(
+        Q(entries__player=player) | Q(sittings__tables__games__game_players__player=player)
+    ).distinct()
+
+
+def player_summary(player: Player, *, seen: QuerySet[Session] | None = None) -> PlayerSummary:
+    """Everything the player page shows, in a fixed number of queries. With `seen` (the
+    sessions the visitor may see: `tournaments.permissions.visible_sessions`), only what
+    those sessions hold: games, sessions, placings and the rating's points; a rating that
+    counts a game of another session is left out, as its value would tell of that game."""
+    in_seen = Q() if seen is None else Q(game__table__sitting__session__in=seen)
+    sitting_seen = Q() if seen is None else Q(sitting__session__in=seen)
+    finished = GamePlayer.objects.filter(in_seen, player=player, game__status=Game.Status.FINISHED)
     totals = finished.aggregate(
         games=Count("id"), wins=Count("id", filter=Q(won=True)), hooks=Sum("hooks")
     )
     sessions = (
-        Seating.objects.filter(player=player).values("sitting__session_id").distinct().count()
+        Seating.objects.filter(sitting_seen, player=player)
+        .values("sitting__session_id")
+        .distinct()
+        .count()
     )
-    places = Counter(Placing.objects.filter(player=player).values_list("place", flat=True))
+    places = Counter(
+        Placing.objects.filter(sitting_seen, player=player).values_list("place", flat=True)
+    )
     awards = list(
         BigLoserAward.objects.filter(player=player)
         .select_related("season")
         .order_by("season__starts_on")
     )
+    unseen: set[str] = set()
+    if seen is not None:
+        unseen = set(
+            RatingHistory.objects.filter(player=player)
+            .exclude(in_seen)
+            .values_list("rules_id", flat=True)
+            .distinct()
+        )
     histories: dict[str, RulesHistory] = {}
     for rating in Rating.objects.filter(player=player).order_by("rules_id"):
-        histories[rating.rules_id] = RulesHistory(rules_id=rating.rules_id, rating=rating)
+        shown = rating if rating.rules_id not in unseen else None
+        histories[rating.rules_id] = RulesHistory(rules_id=rating.rules_id, rating=shown)
     rows = (
-        RatingHistory.objects.filter(player=player)
+        RatingHistory.objects.filter(in_seen, player=player)
         .order_by("rules_id", "order_key")
         .values_list(
             "rules_id", "game_id", "game__table__sitting__session_id", "order_key", "ordinal"

@@ -169,6 +169,7 @@ def start_node(port: int, log_dir: Path, *, workers: int, env: dict[str, str]) -
             [
                 gunicorn,
                 "huckley.wsgi:application",
+                "--config=python:huckley.gunicorn_conf",
                 f"--bind=127.0.0.1:{port}",
                 f"--workers={workers}",
                 "--timeout=30",

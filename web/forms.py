@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from collections.abc import Iterable
 from functools import cache
@@ -16,14 +17,25 @@ from tournaments.models import Club, Player, Season, Session, rules_choices
 M = TypeVar("M", bound=Model)
 
 
+def typed_lines(text: str) -> list[str]:
+    """One name a line. Lines end at a newline only: `str.splitlines` would also split at
+    U+2028 and U+0085, cutting one refused name into two accepted ones."""
+    return re.split(r"\r\n|\r|\n", text)
+
+
 def _model_choices(form: forms.Form, name: str, model: type[M]) -> forms.ModelChoiceField[M]:
     """The form's copy of a model choice field declared on its class, to narrow its
     choices per request (`form.fields` is typed as holding any field)."""
     return cast("forms.ModelChoiceField[M]", form.fields[name])
 
 
+# Name fields keep what was typed (strip=False): the service refuses a hidden character
+# (common/text.py) wherever it stands, and folds plain spaces itself. Django's stripping
+# would silently drop a line separator or a NEXT LINE at either end.
+
+
 class SessionForm(forms.Form):
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=120, strip=False)
     date = forms.DateField(
         initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"})
     )
@@ -62,6 +74,7 @@ class SessionForm(forms.Form):
     )
     new_names = forms.CharField(
         required=False,
+        strip=False,
         widget=forms.Textarea(attrs={"rows": 4}),
         label="New players",
         help_text="One name per line.",
@@ -78,8 +91,7 @@ class SessionForm(forms.Form):
             self.fields["season"].initial = latest.pk
 
     def names(self) -> list[str]:
-        new_names: str = self.cleaned_data.get("new_names", "")
-        return new_names.splitlines()
+        return typed_lines(self.cleaned_data.get("new_names", ""))
 
     def service_kwargs(self) -> dict[str, Any]:
         """The cleaned form as the keyword arguments of `services.session_create`."""
@@ -104,8 +116,14 @@ class AddPlayersForm(forms.Form):
         queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
     new_names = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 2}), label="New players (one per line)"
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="New players (one per line)",
     )
+
+    def names(self) -> list[str]:
+        return typed_lines(self.cleaned_data.get("new_names", ""))
 
     def __init__(
         self,
@@ -122,13 +140,13 @@ class AddPlayersForm(forms.Form):
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(max_length=60)
+    name = forms.CharField(max_length=60, strip=False)
     starts_on = forms.DateField(label="Starts on", widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(label="Ends on", widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class PlayerNameForm(forms.Form):
-    name = forms.CharField(max_length=60, label="Name")
+    name = forms.CharField(max_length=60, label="Name", strip=False)
 
 
 class InviteForm(forms.Form):

@@ -14,7 +14,6 @@ for one claim because a claimed player refuses every later one.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from datetime import date as Date
 from datetime import timedelta
@@ -28,6 +27,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from common.errors import ConflictError, UserError
+from common.text import refuse_hidden_characters
 from tournaments.models import Club, Player, Season, validate_time_zone
 from tournaments.permissions import Caller, User, account, require_director
 
@@ -79,16 +79,7 @@ def account_create(*, username: str, email: str, password: str) -> Account:
 
 
 def _club_name(raw: str) -> str:
-    # Control and format characters (a newline, a right-to-left override) have no place
-    # in a name shown on every page: refused here until common.text holds the project's
-    # one rule for names.
-    if any(unicodedata.category(c) in {"Cc", "Cf"} for c in raw if c not in " \t"):
-        raise UserError(
-            "club_name_characters",
-            "A club's name has letters, digits, spaces and punctuation only; remove the "
-            "invisible or control characters.",
-            field="name",
-        )
+    refuse_hidden_characters(raw, what="Club names", field="name")
     name = " ".join(raw.split())
     if not name:
         raise UserError("club_name_required", "Give the club a name.", field="name")

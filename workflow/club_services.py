@@ -28,6 +28,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from common.errors import ConflictError, UserError
+from common.text import refuse_hidden_characters
 from scoring.models import GamePlayer
 from tournaments import pagecache
 from tournaments.models import (
@@ -45,6 +46,7 @@ NAME_MAX = 60
 
 
 def _clean_name(raw: str, *, what: str = "player") -> str:
+    refuse_hidden_characters(raw, what=f"{what.capitalize()} names", field="name")
     name = " ".join(raw.split())
     if not name:
         raise UserError("name_required", f"Give the {what} a name.", field="name")

@@ -36,6 +36,7 @@ import engine
 from common.backups import backup_on_commit
 from common.errors import ConflictError, UserError
 from common.tasks import enqueue_on_commit
+from common.text import refuse_hidden_characters
 from ratings import selectors as rating_selectors
 from scoring import services as scoring
 from scoring.models import Game
@@ -152,6 +153,7 @@ def session_create(
             "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
         )
     _check_seeding(seeding)
+    refuse_hidden_characters(name, what="Session names", field="name")
     if not name.strip():
         raise UserError("name_required", "Give the session a name.", field="name")
     if len(name.strip()) > 120:

@@ -94,7 +94,7 @@ def session_set_sitting_minutes(*, session_id: int, minutes: int | None, user: C
     the session page)."""
     session = _directed(session_id, user)
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
-        raise UserError("session_finished", "This session is over; its timer cannot change.")
+        raise ConflictError("session_finished", "This session is over; its timer cannot change.")
     session.sitting_minutes = None if minutes is None else _minutes(minutes, what="A sitting")
     session.save(update_fields=["sitting_minutes"])
     pagecache.live_changed(session.pk)
@@ -112,7 +112,9 @@ def sitting_timer_change(
     sitting's timer. Each refusal says what to do instead."""
     session = _directed(session_id, user)
     if session.status != Session.Status.RUNNING:
-        raise UserError("session_not_running", "The timer runs only while the session is running.")
+        raise ConflictError(
+            "session_not_running", "The timer runs only while the session is running."
+        )
     sitting = Sitting.objects.select_for_update().get(
         pk=selectors.require_current_sitting(session).pk
     )

@@ -14,17 +14,28 @@ from scoring.corrections import Impact
 from scoring.models import RoundChange
 
 
+class Flag(serializers.BooleanField):
+    """A query flag: `true` or `false` (and DRF's other spellings: 1/0, yes/no, on/off).
+    Given with no value (`?preview=`) it is a 400 like any other unknown value: DRF would
+    read an empty optional field as absent, and `?preview=` would make the change."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        if self.field_name in dictionary and dictionary[self.field_name] == "":
+            return ""  # refused by to_internal_value, as `abc` is
+        return super().get_value(dictionary)
+
+
 class ChangeOptions(Input):
     """Query parameters of a correction or a deletion."""
 
     class Meta:
         ref_name = "RoundChangeOptions"
 
-    preview = serializers.BooleanField(
+    preview = Flag(
         default=False,
         help_text="Change nothing; answer with what the change would do (`preview`).",
     )
-    confirm = serializers.BooleanField(
+    confirm = Flag(
         default=False,
         help_text="Make the change even if it takes off rounds of the next game at the "
         "table (they stay in the change history and a director can restore them).",

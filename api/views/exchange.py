@@ -17,6 +17,7 @@ from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
 from api.serializers import Data, Input
+from api.throttles import AnonymousSheetThrottle
 from api.views.base import ApiView
 from exchange import export, services
 from exchange.clubfile import club_export
@@ -70,6 +71,8 @@ class SessionExportSerializer(serializers.Serializer[Data]):
 
 
 class SessionExportView(ApiView):
+    throttle_classes = [AnonymousSheetThrottle]
+
     def load_target(self, **kwargs: Any) -> Target:
         session = get_object_or_404(api_selectors.session_qs(), pk=kwargs["session_id"])
         return Target(club=session.club, session=session, obj=session)
@@ -82,6 +85,7 @@ class SessionExportJson(SessionExportView):
         description="Every game of the session with its session, sitting, table and game "
         "ids, and its record in the engine's game record format.",
         responses={200: SessionExportSerializer},
+        errors=[429],
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> Response:
@@ -96,6 +100,7 @@ class SessionExportCsv(SessionExportView):
         + ", ".join(f"`{c}`" for c in export.SESSION_CSV_COLUMNS)
         + ".",
         responses=CSV_200,
+        errors=[429],
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
@@ -105,6 +110,8 @@ class SessionExportCsv(SessionExportView):
 
 
 class SeasonLadderCsv(ApiView):
+    throttle_classes = [AnonymousSheetThrottle]
+
     def load_target(self, **kwargs: Any) -> Target:
         season = get_object_or_404(Season.objects.select_related("club"), pk=kwargs["season_id"])
         return Target(club=season.club, obj=season)
@@ -116,7 +123,7 @@ class SeasonLadderCsv(ApiView):
         + ", ".join(f"`{c}`" for c in export.LADDER_CSV_COLUMNS)
         + ".",
         responses=CSV_200,
-        errors=[404],
+        errors=[404, 429],
         tags=TAGS,
     )
     def get(self, request: Request, season_id: int) -> HttpResponse:

@@ -37,7 +37,7 @@ from api.serializers.corrections import (
     impact_data,
 )
 from api.views.base import ApiView
-from common.errors import ConflictError, UserError
+from common.errors import ConflictError
 from scoring import services as scoring
 from scoring.corrections import correction_preview, round_change_restore
 from scoring.models import Game, PendingRound, RoundChange
@@ -197,7 +197,7 @@ class GameRounds(GameView):
         with another person's entry, a 202 while it waits for one."""
         if entry.mismatch:
             entries = PendingRound.objects.filter(game_id=game_id, number=number)
-            body = UserError("double_entry_mismatch", entry.mismatch).as_dict()
+            body = ConflictError("double_entry_mismatch", entry.mismatch).as_dict()
             body["entries"] = [pending_data(p, self.actor) for p in entries]
             # Returned, not raised: both entries are kept (the service's transaction commits).
             return Response(body, status=status.HTTP_409_CONFLICT)

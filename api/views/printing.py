@@ -21,9 +21,11 @@ from rest_framework.request import Request
 from api import selectors as api_selectors
 from api.permissions import Need, Target
 from api.schema import F, doc
+from api.throttles import AnonymousSheetThrottle
 from api.views.base import ApiView
 from common.errors import UserError
 from printing import pdf, services, sheets
+from tournaments import pagecache
 from tournaments.models import Club, Season, Session
 
 TAGS = ["printing"]
@@ -61,7 +63,8 @@ def sheet_doc(
         description=description,
         parameters=[PAPER, SITTING] if sitting else [PAPER],
         responses=PDF_200,
-        errors=errors or [400],
+        # 429: an anonymous caller's sheets are counted (api/throttles.py).
+        errors=[*(errors or [400]), 429],
         tags=TAGS,
     )
 
@@ -106,6 +109,13 @@ def pdf_response(content: bytes, *parts: object) -> HttpResponse:
 class SessionSheet(ApiView):
     #: The sheet's name in the URL and the downloaded file.
     sheet: ClassVar[str] = ""
+    throttle_classes = [AnonymousSheetThrottle]
+
+    def drawn(self, draw: Callable[[], bytes], paper: pdf.Paper, *parts: object) -> bytes:
+        """The sheet as drawn for the session's current generation: drawn once, then kept
+        as the public pages are (tournaments/pagecache.py), until a change moves it."""
+        name = ":".join(str(p) for p in ("pdf", self.sheet, paper.name, *parts))
+        return pagecache.kept(self.session.pk, name, draw)
 
     def load_target(self, **kwargs: Any) -> Target:
         session = get_object_or_404(api_selectors.session_qs(), pk=kwargs["session_id"])
@@ -135,9 +145,13 @@ class ScoreSheets(SessionSheet):
     def get(self, request: Request, session_id: int) -> HttpResponse:
         paper, number = paper_of(request, self.session.club), sitting_number(request)
         sitting = sheets.pick_sitting(self.session, number)
-        data = sheets.score_sheets(self.session, sitting)
-        heading = sheets.session_heading(self.session, sitting)
-        content = pdf.score_sheets_pdf(data, paper, heading)
+
+        def draw() -> bytes:
+            data = sheets.score_sheets(self.session, sitting)
+            heading = sheets.session_heading(self.session, sitting)
+            return pdf.score_sheets_pdf(data, paper, heading)
+
+        content = self.drawn(draw, paper, sitting.number)
         return self.respond(content, f"sitting-{sitting.number}")
 
 
@@ -154,11 +168,14 @@ class Assignments(SessionSheet):
     def get(self, request: Request, session_id: int) -> HttpResponse:
         paper, number = paper_of(request, self.session.club), sitting_number(request)
         sitting = sheets.pick_sitting(self.session, number)
-        heading = sheets.session_heading(self.session, sitting)
-        rows = sheets.assignments(sitting)
-        content = pdf.assignments_pdf(
-            rows, paper, heading, f"Where to sit · sitting {sitting.number}"
-        )
+
+        def draw() -> bytes:
+            heading = sheets.session_heading(self.session, sitting)
+            rows = sheets.assignments(sitting)
+            line = f"Where to sit · sitting {sitting.number}"
+            return pdf.assignments_pdf(rows, paper, heading, line)
+
+        content = self.drawn(draw, paper, sitting.number)
         return self.respond(content, f"sitting-{sitting.number}")
 
 
@@ -173,8 +190,11 @@ class Standings(SessionSheet):
     )
     def get(self, request: Request, session_id: int) -> HttpResponse:
         paper = paper_of(request, self.session.club)
-        ladder = sheets.session_ladder(self.session)
-        return self.respond(pdf.ladder_pdf(ladder, paper, "Standings"))
+
+        def draw() -> bytes:
+            return pdf.ladder_pdf(sheets.session_ladder(self.session), paper, "Standings")
+
+        return self.respond(self.drawn(draw, paper))
 
 
 class TableCards(SessionSheet):
@@ -216,6 +236,8 @@ class UnknownSheet(SessionSheet):
 
 
 class SeasonStandings(ApiView):
+    throttle_classes = [AnonymousSheetThrottle]
+
     def load_target(self, **kwargs: Any) -> Target:
         season = get_object_or_404(Season.objects.select_related("club"), pk=kwargs["season_id"])
         return Target(club=season.club, obj=season)

@@ -88,7 +88,7 @@ class ClubSessions(ApiView):
             ref_name = "SessionCreateInput"
 
         season = id_field(help_text="A season of this club.")
-        name = serializers.CharField(max_length=120)
+        name = serializers.CharField(max_length=120, trim_whitespace=False)
         date = serializers.DateField()
         rules_id = RulesIdField(max_length=30, default="huckley-buck", help_text="See /api/rules/.")
         games_per_sitting = serializers.IntegerField(

@@ -99,3 +99,71 @@ def test_a_write_that_crashes_stores_no_answer_so_it_can_be_retried(
     retried = scorer.post(rounds_url(top), data, format="json", HTTP_IDEMPOTENCY_KEY="retry-me")
     assert retried.status_code == 201, retried.json()
     assert "Idempotent-Replayed" not in retried
+
+
+# A key is bound to the method, the full path with its query, and the body ----------------
+
+
+def entered(top: Game, director: Any) -> str:
+    data = first_round(top)
+    del data["number"]
+    scoring.round_submit(game_id=top.pk, number=1, data=data, actor=director)
+    return f"{rounds_url(top)}1/"
+
+
+def test_a_key_used_for_a_preview_is_refused_for_the_delete_itself(
+    top: Game, director: Any, as_director: APIClient
+) -> None:
+    url = entered(top, director)
+    preview = as_director.delete(f"{url}?preview=true", HTTP_IDEMPOTENCY_KEY="del-1")
+    assert preview.status_code == 200, preview.json()
+    assert "preview" in preview.json()
+    before = db_snapshot()
+    reused = as_director.delete(url, HTTP_IDEMPOTENCY_KEY="del-1")
+    assert (reused.status_code, reused.json()["code"]) == (422, "idempotency_key_reused")
+    assert changed_tables(before) == []
+    deleted = as_director.delete(url, HTTP_IDEMPOTENCY_KEY="del-2")
+    assert deleted.status_code == 200, deleted.json()
+    assert "preview" not in deleted.json()
+    assert not top.rounds.exists()
+
+
+def test_the_same_query_in_another_order_is_the_same_call(
+    top: Game, director: Any, as_director: APIClient
+) -> None:
+    url = entered(top, director)
+    first = as_director.delete(f"{url}?preview=true&confirm=false", HTTP_IDEMPOTENCY_KEY="k")
+    again = as_director.delete(f"{url}?confirm=false&preview=true", HTTP_IDEMPOTENCY_KEY="k")
+    assert again.status_code == 200
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+
+
+def test_a_key_reused_on_another_path_or_method_is_a_422_and_changes_nothing(
+    top: Game, director: Any, as_director: APIClient
+) -> None:
+    url = entered(top, director)
+    first = as_director.delete(f"{url}?preview=true", HTTP_IDEMPOTENCY_KEY="k")
+    assert first.status_code == 200
+    before = db_snapshot()
+    other_method = as_director.put(
+        f"{url}?preview=true", {"tricks": {}}, format="json", HTTP_IDEMPOTENCY_KEY="k"
+    )
+    other_path = as_director.post(
+        rounds_url(top), first_round(top) | {"number": 2}, format="json", HTTP_IDEMPOTENCY_KEY="k"
+    )
+    for reused in (other_method, other_path):
+        assert (reused.status_code, reused.json()["code"]) == (422, "idempotency_key_reused")
+    assert changed_tables(before) == []
+
+
+@pytest.mark.parametrize("query", ["?preview=", "?preview=abc", "?confirm=", "?confirm=maybe"])
+def test_an_empty_or_unknown_flag_is_a_400_and_deletes_nothing(
+    top: Game, director: Any, as_director: APIClient, query: str
+) -> None:
+    url = entered(top, director)
+    before = db_snapshot()
+    response = as_director.delete(f"{url}{query}")
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] == "invalid_input"
+    assert changed_tables(before) == []

@@ -4,9 +4,12 @@ state is a 400. Each case is refused with its code, and changes nothing."""
 
 from __future__ import annotations
 
+import ast
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -54,8 +57,9 @@ def world(running: Session, top: Game, director: Any, season: Season, make_sessi
 Case = Callable[[World], tuple[str, str, Any]]
 
 
-def _session(w: World, path: str) -> str:
-    return f"/api/sessions/{w.running.pk}/{path}"
+def _session(w: World | Session, path: str) -> str:
+    session = w.running if isinstance(w, World) else w
+    return f"/api/sessions/{session.pk}/{path}"
 
 
 def _unstarted(w: World, path: str) -> str:
@@ -133,6 +137,14 @@ STATE_REFUSALS: dict[str, tuple[str, Case]] = {
     "a correction after the movement": ("sitting_closed", _correction_after_movement),
     "a session in a closed season": ("season_closed", _closed_season),
     "a start with one player checked in": ("too_few_players", _start_with_too_few),
+    "a timer started before the session": (
+        "session_not_running",
+        lambda w: ("post", _unstarted(w, "timer/"), {"action": "start"}),
+    ),
+    "the sitting minutes of a finished session": (
+        "session_finished",
+        lambda w: ("patch", _session(_finished(w), "timer/"), {"sitting_minutes": 30}),
+    ),
 }
 
 
@@ -190,3 +202,49 @@ def test_a_request_wrong_whatever_the_state_is_a_400(name: str, world: World) ->
     code, case = INPUT_REFUSALS[name]
     response = _refused(world, case)
     assert (response.status_code, response.json()["code"]) == (400, code), response.json()
+
+
+# What docs/api.md lists among the 409s, against every refusal in the code --------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _documented_409s() -> set[str]:
+    errors = (ROOT / "docs" / "api.md").read_text().split("- **409**", 1)[1]
+    return set(re.findall(r"`([a-z_]+)`", errors.split("\n- **422**", 1)[0]))
+
+
+def _raised(kind: str) -> set[tuple[str, str]]:
+    """(code, file) of every `kind("code", ...)` in the apps' code."""
+    found = set()
+    for path in ROOT.glob("*/**/*.py"):
+        if path.parts[len(ROOT.parts)] in {"tests", ".venv", "bench"}:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == kind
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                found.add((str(node.args[0].value), str(path.relative_to(ROOT))))
+    return found
+
+
+def test_no_state_refusal_the_docs_call_a_409_is_raised_as_a_400() -> None:
+    documented = _documented_409s()
+    assert {"session_not_running", "session_finished", "timer_not_running"} <= documented
+    as_400 = sorted((code, path) for code, path in _raised("UserError") if code in documented)
+    assert as_400 == []
+
+
+def test_every_conflict_the_code_raises_is_documented_as_a_409() -> None:
+    documented = _documented_409s()
+    # The club's own writes (seasons, players, directors) have pages and no API.
+    undocumented = sorted(
+        (code, path)
+        for code, path in _raised("ConflictError")
+        if code not in documented and path != "tournaments/club_services.py"
+    )
+    assert undocumented == []

@@ -103,7 +103,7 @@ game.refresh_from_db()
 # A backup as an older Huckley, one migration behind, would have written it.
 from django.core.management import call_command
 from common import backups
-call_command("migrate", "api", "zero", verbosity=0)
+call_command("migrate", "api", "0001_initial", verbosity=0)
 older = str(backups.take("older-huckley"))
 call_command("migrate", verbosity=0)
 seats = sorted(sitting.seatings.values_list("player__name", "table__rank", "seat"))
@@ -349,3 +349,39 @@ def test_backup_settings_refuse_nonsense() -> None:
     assert "HUCKLEY_BACKUP_KEEP and HUCKLEY_BACKUP_INTERVAL must be at least 1" in result.stderr
     result = run_settings({"HUCKLEY_BACKUP_INTERVAL": "five"}, "pass")
     assert "HUCKLEY_BACKUP_INTERVAL must be a whole number" in result.stderr
+
+
+# Who may read them: they hold password hashes, API token keys and scorer tokens ----------
+
+
+@pytest.mark.django_db
+def test_backups_and_their_folder_are_readable_by_their_owner_only(backup_dir: Path) -> None:
+    backup_dir.mkdir(parents=True, exist_ok=True)
+    backup_dir.chmod(0o755)  # as an older Huckley, or a plain mkdir, left it
+    backup = backups.take("timer")
+    assert backup.stat().st_mode & 0o777 == 0o600
+    assert backup_dir.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.django_db
+def test_restore_warns_when_the_file_can_be_read_by_others(
+    backup_dir: Path, director: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backup = backups.take("timer")
+    backup.chmod(0o644)
+    with pytest.raises(CommandError, match="Nothing restored"):
+        call_command("restore", str(backup), "--no-input")
+    warning = capsys.readouterr().err
+    assert f"{backup.name} can be read by other accounts on this machine" in warning
+    assert f"chmod 600 {backup}" in warning
+
+
+@pytest.mark.django_db
+def test_restore_says_nothing_of_a_file_only_its_owner_reads(
+    backup_dir: Path, director: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backup = backups.take("timer")
+    backup.chmod(0o600)
+    with pytest.raises(CommandError, match="Nothing restored"):
+        call_command("restore", str(backup), "--no-input")
+    assert "can be read by other accounts" not in capsys.readouterr().err

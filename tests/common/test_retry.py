@@ -4,10 +4,12 @@ injected for real in test_connection_loss.py)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
 from django.db import connection, transaction
+from django.http import JsonResponse
 from django.test import RequestFactory
 
 from common import retry
@@ -111,3 +113,92 @@ def test_a_page_that_lost_its_connection_three_times_says_so_in_plain_words() ->
     assert page.status_code == 503
     assert page["Retry-After"] == "1"
     assert b"The database could not be reached just now" in page.content
+
+
+# What the log says: one warning for a request run again, an error only for a failure ----
+
+
+class Flaky:
+    """The rest of the middleware chain, losing its connection `losses` times first: as
+    Django does, each lost attempt is turned into a 500 (`got_request_exception` notes
+    the lost connection on the request) and logged as an Internal Server Error."""
+
+    def __init__(self, losses: int) -> None:
+        self.losses = losses
+
+    def __call__(self, request: Any) -> Any:
+        from django.core.handlers.exception import response_for_exception
+        from django.db import OperationalError
+
+        if self.losses:
+            self.losses -= 1
+            try:
+                raise OperationalError("server closed the connection unexpectedly")
+            except OperationalError as exc:
+                return response_for_exception(request, exc)
+        return JsonResponse({"ok": True})
+
+
+@pytest.fixture
+def on_postgres(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The lost connection is PostgreSQL's; SQLite (venue mode) has none to lose.
+    monkeypatch.setattr(connection, "vendor", "postgresql")
+
+
+def records(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str, bool]]:
+    return [(r.levelname, r.getMessage(), r.exc_info is not None) for r in caplog.records]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("losses", [1, 2])
+def test_a_request_run_again_and_answered_is_one_warning_line_and_no_error(
+    on_postgres: None, caplog: pytest.LogCaptureFixture, losses: int
+) -> None:
+    caplog.set_level(logging.INFO)
+    middleware = retry.LostConnectionRetryMiddleware(Flaky(losses))
+    response = middleware(RequestFactory().get("/api/sessions/1/"))
+    assert response.status_code == 200
+    assert records(caplog) == [
+        (
+            "WARNING",
+            f"database connection lost on GET /api/sessions/1/ ({losses} "
+            f"{'time' if losses == 1 else 'times'}); ran it again: 200",
+            False,
+        )
+    ]
+
+
+@pytest.mark.django_db
+def test_a_request_that_lost_its_connection_every_time_is_one_error_with_its_traceback(
+    on_postgres: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    middleware = retry.LostConnectionRetryMiddleware(Flaky(retry.ATTEMPTS))
+    response = middleware(RequestFactory().get("/api/sessions/1/"))
+    assert response.status_code == 503
+    assert records(caplog) == [
+        (
+            "ERROR",
+            "database connection lost on GET /api/sessions/1/ (3 times); "
+            "answered 503 database_unavailable",
+            True,
+        )
+    ]
+
+
+@pytest.mark.django_db
+def test_any_other_server_error_is_still_logged_with_its_traceback(
+    on_postgres: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    from django.core.handlers.exception import response_for_exception
+
+    def broken(request: Any) -> Any:
+        try:
+            raise ValueError("a bug")
+        except ValueError as exc:
+            return response_for_exception(request, exc)
+
+    response = retry.LostConnectionRetryMiddleware(broken)(RequestFactory().get("/api/x/"))
+    assert response.status_code == 500
+    assert [(r.levelname, r.exc_info is not None) for r in caplog.records] == [("ERROR", True)]
+    assert "Internal Server Error: /api/x/" in caplog.records[0].getMessage()

@@ -101,6 +101,11 @@ def main() -> None:
     out["ladder_rows"] = len(club_selectors.season_standings_cached(season.pk))
     page, out["club_page_after_s"] = timed(lambda: client.get(f"/clubs/{club.slug}/"))
     out["club_page_after"] = page.status_code
+    # More of an evening's requests (each reads the cache, and the API's counts its rate):
+    # about 20 in all, for the log's figures (docs/operations.md, Faults).
+    more = [f"/sessions/{session.pk}/", f"/clubs/{club.slug}/", f"/api/sessions/{session.pk}/"]
+    out["more"] = sorted({client.get(more[i % 3]).status_code for i in range(14)})
+    out["requests"] = 6 + 14
     print(json.dumps(out))
 
 

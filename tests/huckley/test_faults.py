@@ -80,6 +80,11 @@ def assert_everything_worked(out: dict[str, Any], log: str) -> None:
     # Cache errors are logged, and the refresh the broker could not take ran in the request.
     assert "ConnectionError" in log
     assert "running it in the request" in log
+    # The outage is one line (a minute), not a traceback per cache call: about 20 requests.
+    assert out["requests"] == 20
+    assert log.count("Redis cache unreachable") == 1, log[-3000:]
+    assert "Exception ignored" not in log
+    assert "Traceback" not in log, log[-3000:]
 
 
 # 1. Redis down -------------------------------------------------------------------------
@@ -315,6 +320,33 @@ def test_a_malformed_forwarded_entry_leaves_the_proxy_as_the_client() -> None:
     assert resolve("10.0.0.1", "junk", LOCAL_PROXY) == "10.0.0.1"
 
 
+@pytest.fixture
+def production_https(settings: Any) -> Any:
+    """The HTTPS settings of HUCKLEY_PRODUCTION: plain HTTP is redirected, and a request
+    the proxy says came over HTTPS (X-Forwarded-Proto) is not."""
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    return settings
+
+
+@pytest.mark.parametrize("proxies", [[], ["10.0.0.1"]], ids=["no proxy", "another proxy"])
+def test_x_forwarded_proto_from_a_client_that_is_not_a_trusted_proxy_is_ignored(
+    production_https: Any, proxies: list[str]
+) -> None:
+    production_https.HUCKLEY_TRUSTED_PROXIES = proxies
+    response = Client(REMOTE_ADDR="203.0.113.5").get("/api/rules/", HTTP_X_FORWARDED_PROTO="https")
+    assert response.status_code == 301, "plain HTTP, whatever the client says"
+    assert response["Location"].startswith("https://")
+
+
+def test_x_forwarded_proto_from_the_trusted_proxy_is_believed(production_https: Any) -> None:
+    production_https.HUCKLEY_TRUSTED_PROXIES = ["10.0.0.1"]
+    response = Client(REMOTE_ADDR="10.0.0.1").get(
+        "/api/rules/", HTTP_X_FORWARDED_PROTO="https", HTTP_X_FORWARDED_FOR="203.0.113.5"
+    )
+    assert response.status_code == 200
+
+
 def token_rate() -> int:
     rate = api_settings.DEFAULT_THROTTLE_RATES["token"]
     return int(rate.split("/")[0])
@@ -489,7 +521,7 @@ def test_a_name_with_a_control_bidi_or_zero_width_character_is_refused(
     with pytest.raises(UserError) as refused:
         services.players_get_or_create(club=club, names=["Ann Able", name])
     assert refused.value.code == "name_hidden_character"
-    assert "invisible or control character" in refused.value.message
+    assert "Player names can't contain the invisible character U+" in refused.value.message
     assert not Player.objects.filter(club=club).exists()
 
 

@@ -82,3 +82,10 @@ def test_the_ci_run_really_uses_postgres_and_redis() -> None:
     assert cache.get("huckley-ci-probe") == "ok"
     assert settings.CELERY_TASK_ALWAYS_EAGER is False
     assert celery_app.conf.broker_url.startswith("redis://")
+
+
+@pytest.mark.parametrize("rate", ["", "20", "lots/minute", "0/minute", "20/fortnight"])
+def test_an_anonymous_sheet_rate_that_is_not_a_rate_stops_the_start(rate: str) -> None:
+    result = run_settings({"API_ANON_SHEET_RATE": rate}, "pass")
+    assert result.returncode != 0
+    assert "API_ANON_SHEET_RATE must be a number of requests per" in result.stderr

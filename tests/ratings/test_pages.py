@@ -11,8 +11,10 @@ from django.urls import reverse
 
 from ratings import services
 from ratings.chart import ChartPoint, line_chart
+from ratings.models import Rating
+from tests.factories import UserFactory
 from tests.ratings import weng_lin
-from tournaments.models import BigLoserAward, Club, Player, Season
+from tournaments.models import BigLoserAward, Club, Player, Season, Session
 from tournaments.permissions import SYSTEM
 
 
@@ -45,9 +47,67 @@ def test_the_player_page_shows_the_record_and_a_rating_chart(
     assert 'viewBox="0 0 340 180"' in page
 
 
-def test_the_player_page_of_someone_who_never_played(people: list[Player]) -> None:
+def test_the_player_page_of_someone_who_never_played(
+    rclub: Club, rseason: Season, people: list[Player], helpers: Any
+) -> None:
+    session = helpers.session(rclub, rseason, day=date(2026, 3, 1))
+    session.entries.create(player=people[0])  # on a public roster, no game finished yet
     page = Client().get(reverse("ratings:player", args=[people[0].pk])).content.decode()
     assert "No finished game yet." in page
+
+
+def record_of(page: str) -> dict[str, str]:
+    return dict(re.findall(r"<tr><th>([^<]+)</th><td[^>]*>([^<]*)</td></tr>", page))
+
+
+def test_a_player_seen_in_no_public_session_is_a_404_for_the_public(
+    rclub: Club, rseason: Season, people: list[Player], helpers: Any
+) -> None:
+    a, b, c = people[:3]
+    private = helpers.session(rclub, rseason, day=date(2026, 3, 1))
+    Session.objects.filter(pk=private.pk).update(is_public=False)
+    helpers.game(private, [(a, 15, True), (b, 3, False), (c, 2, False)])
+    services.ratings_rebuild(club_id=rclub.pk)
+    assert Client().get(reverse("ratings:player", args=[a.pk])).status_code == 404
+    # Nor is a member of the club who never played anywhere listed for the public.
+    assert Client().get(reverse("ratings:player", args=[people[7].pk])).status_code == 404
+    director = UserFactory(username="rated-director")
+    rclub.directors.add(director)
+    signed_in = Client()
+    signed_in.force_login(director)
+    assert signed_in.get(reverse("ratings:player", args=[a.pk])).status_code == 200
+
+
+def test_the_public_sees_only_the_games_and_sessions_it_may_see(
+    rclub: Club, rseason: Season, people: list[Player], helpers: Any
+) -> None:
+    a, b, c = people[:3]
+    public = helpers.session(rclub, rseason, day=date(2026, 3, 1))
+    private = helpers.session(rclub, rseason, day=date(2026, 3, 8))
+    Session.objects.filter(pk=private.pk).update(is_public=False)
+    for session in (public, private):
+        session.entries.create(player=a)
+    helpers.game(public, [(a, 15, True), (b, 3, False), (c, 2, False)])
+    helpers.game(private, [(a, 15, True), (b, 3, False), (c, 2, False)])
+    services.ratings_rebuild(club_id=rclub.pk)
+    rating = Rating.objects.get(player=a)
+
+    page = Client().get(reverse("ratings:player", args=[a.pk])).content.decode()
+    assert record_of(page)["Games finished"] == "1"
+    assert record_of(page)["Wins"] == "1"
+    assert page.count('<circle cx="') == 1, "the chart has the public game's point only"
+    # The rating itself counts the private game: it is not shown to the public.
+    assert f"{rating.ordinal:.2f}" not in page
+    assert "(mu " not in page
+
+    director = UserFactory(username="rated-director")
+    rclub.directors.add(director)
+    signed_in = Client()
+    signed_in.force_login(director)
+    page = signed_in.get(reverse("ratings:player", args=[a.pk])).content.decode()
+    assert record_of(page)["Games finished"] == "2"
+    assert page.count('<circle cx="') == 2
+    assert f"{rating.ordinal:.2f}" in page
 
 
 def test_an_unknown_player_is_a_404(db: None) -> None:

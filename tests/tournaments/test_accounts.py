@@ -219,8 +219,8 @@ def test_a_typed_web_address_is_kept() -> None:
     [
         ({"name": "   "}, "club_name_required"),
         ({"name": "x" * 121}, "club_name_too_long"),
-        ({"name": "Bucks\u202e"}, "club_name_characters"),
-        ({"name": "Bucks\nClub"}, "club_name_characters"),
+        ({"name": "Bucks\u202e"}, "name_hidden_character"),
+        ({"name": "Bucks\nClub"}, "name_hidden_character"),
         ({"slug": "Thu Bucks"}, "club_slug_invalid"),
         ({"name": "♠♥♦♣", "slug": ""}, "club_slug_required"),
         ({"time_zone": "Mars/Olympus"}, "time_zone_unknown"),

@@ -139,7 +139,7 @@ def session_add_players(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: services.session_add_players(
             session_id=session.pk,
             player_ids=[p.pk for p in form.cleaned_data["players"]],
-            new_names=form.cleaned_data["new_names"].splitlines(),
+            new_names=form.names(),
             user=request.user,
         ),
         "Late arrival seated at the bottom table." if late else "Added to the roster.",

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from common.errors import UserError
 from ratings import selectors
 from ratings.chart import ChartPoint, line_chart
 from tournaments.models import Club, Player, rules_choices
+from tournaments.permissions import can_direct, visible_sessions
 
 
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """What the visitor may see of a player: their games in the sessions the visitor may
+    see (tournaments.permissions), all of them for the club's directors. A player in
+    no such session is a 404, as a private session is."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    summary = selectors.player_summary(player)
+    seen = None if can_direct(request.user, player.club_id) else visible_sessions(request.user)
+    if seen is not None and not selectors.player_sessions(player).filter(pk__in=seen).exists():
+        raise Http404("No such player.")
+    summary = selectors.player_summary(player, seen=seen)
     ratings = [
         {
             "rules_id": h.rules_id,

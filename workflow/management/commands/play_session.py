@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from common.errors import UserError
+from common.text import hidden_character, hidden_character_message
 from tournaments import format as fmt
 from tournaments.models import Club
 from workflow import selectors
@@ -45,7 +46,9 @@ class Command(BaseCommand):
             raise CommandError("--sittings must be at least 1")
         if o["names"]:
             try:
-                names = [n.strip() for n in o["names"].read_text().splitlines() if n.strip()]
+                # One name a line ("\n" only: a line separator inside a name is refused).
+                lines = o["names"].read_text().split("\n")
+                names = [n.strip(" \r") for n in lines if n.strip(" \r")]
             except OSError as e:
                 raise CommandError(f"cannot read {o['names']}: {e.strerror}") from None
             if len(names) < count:
@@ -55,6 +58,9 @@ class Command(BaseCommand):
             names = names[:count]
         else:
             names = generated_names(count)
+        for name in [o["club"], *names]:
+            if (hidden := hidden_character(name)) is not None:
+                raise CommandError(hidden_character_message(name, hidden))
         if len({n.casefold() for n in names}) != len(names):
             raise CommandError("the names must be distinct")
         if o["big_loser"] and o["big_loser"] not in names:

@@ -11,6 +11,7 @@ migrated forward to this copy's migrations.
 
 from __future__ import annotations
 
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from django.utils import timezone
 
 from common import backups, restore
 from common.backups import BackupError
+from common.text import shown
 from scoring.models import Round
 from tournaments.models import Club, Session, Sitting
 from workflow import selectors
@@ -34,6 +36,10 @@ def _count(number: int, noun: str) -> str:
 
 def _listed(counts: dict[str, int]) -> str:
     return ", ".join(_count(n, noun) for noun, n in counts.items())
+
+
+def _shown(name: str) -> str:
+    return shown(name, limit=200)
 
 
 class Command(BaseCommand):
@@ -52,6 +58,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
+        self._warn_if_readable_by_others(path)
         try:
             kind = self._check(path)
             self._confirm(force=options["force"], interactive=options["interactive"])
@@ -61,6 +68,18 @@ class Command(BaseCommand):
         self.stdout.write(f"Restored {path.name} into {self._target()}.")
         self._migrate()
         self._summary()
+
+    def _warn_if_readable_by_others(self, path: Path) -> None:
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            return  # _check says what is wrong with the path
+        if mode & (stat.S_IRGRP | stat.S_IROTH):
+            self.stderr.write(
+                f"Warning: {path.name} can be read by other accounts on this machine (mode "
+                f"{stat.S_IMODE(mode):04o}), and it holds password hashes, API tokens and "
+                f"scorer links. Make it yours only: chmod 600 {path}"
+            )
 
     def _target(self) -> str:
         if backups.engine() == "sqlite":
@@ -123,7 +142,9 @@ class Command(BaseCommand):
         self.stdout.write(f"Migrated forward: {_count(len(plan), 'migration')} applied.")
 
     def _summary(self) -> None:
-        clubs = list(Club.objects.order_by("name").values_list("name", flat=True))
+        # A backup made before names were checked may hold an escape or a bidi override:
+        # the terminal shows it escaped instead of obeying it (common.text.shown).
+        clubs = [_shown(n) for n in Club.objects.order_by("name").values_list("name", flat=True)]
         self.stdout.write(f"Clubs: {len(clubs)}" + (f" ({', '.join(clubs)})." if clubs else "."))
         running = list(
             Session.objects.filter(status=Session.Status.RUNNING)
@@ -140,7 +161,7 @@ class Command(BaseCommand):
             total = sum(p.games_total for p in progress)
             rounds = Round.objects.filter(game__table__sitting=sitting).count()
             self.stdout.write(
-                f"  {session.name} ({session.club.name}, {session.date:%d %b %Y}): "
+                f"  {_shown(session.name)} ({_shown(session.club.name)}, {session.date:%d %b %Y}): "
                 f"sitting {sitting.number}, {_count(len(progress), 'table')}, "
                 f"{done} of {_count(total, 'game')} finished, "
                 f"{_count(rounds, 'round')} entered in this sitting."
@@ -153,8 +174,8 @@ class Command(BaseCommand):
             return
         seated = timezone.localtime(latest.created_at)
         self.stdout.write(
-            f"Latest sitting: sitting {latest.number} of {latest.session.name} "
-            f"({latest.session.club.name}), seated {seated:%d %b %Y %H:%M %Z}."
+            f"Latest sitting: sitting {latest.number} of {_shown(latest.session.name)} "
+            f"({_shown(latest.session.club.name)}), seated {seated:%d %b %Y %H:%M %Z}."
         )
         self.stdout.write(
             "Start the venue (make venue) and the night carries on from here; phones "
