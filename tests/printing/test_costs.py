@@ -11,6 +11,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from printing import pdf
+from tournaments import pagecache
 from tournaments.models import Session
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +47,7 @@ def test_a_sheet_is_drawn_once_per_generation_and_again_after_a_change(
     assert builds == {"score_sheets_pdf": 1}
     APIClient().get(url(session, "score-sheets", "?paper=letter"))
     assert builds == {"score_sheets_pdf": 2}, "each paper is its own sheet"
-    Session.board_changed(session.pk)  # what every write that changes the sheets calls
+    pagecache.board_changed(session.pk)  # what every write that changes the sheets calls
     APIClient().get(url(session, "score-sheets"))
     assert builds == {"score_sheets_pdf": 3}
     for sheet in ("assignments", "standings"):

@@ -67,7 +67,7 @@ def test_a_player_seen_in_no_public_session_is_a_404_for_the_public(
     private = helpers.session(rclub, rseason, day=date(2026, 3, 1))
     Session.objects.filter(pk=private.pk).update(is_public=False)
     helpers.game(private, [(a, 15, True), (b, 3, False), (c, 2, False)])
-    services.ratings_rebuild(club_id=rclub.pk)
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
     assert Client().get(reverse("ratings:player", args=[a.pk])).status_code == 404
     # Nor is a member of the club who never played anywhere listed for the public.
     assert Client().get(reverse("ratings:player", args=[people[7].pk])).status_code == 404
@@ -89,7 +89,7 @@ def test_the_public_sees_only_the_games_and_sessions_it_may_see(
         session.entries.create(player=a)
     helpers.game(public, [(a, 15, True), (b, 3, False), (c, 2, False)])
     helpers.game(private, [(a, 15, True), (b, 3, False), (c, 2, False)])
-    services.ratings_rebuild(club_id=rclub.pk)
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
     rating = Rating.objects.get(player=a)
 
     page = Client().get(reverse("ratings:player", args=[a.pk])).content.decode()
@@ -158,8 +158,12 @@ def test_the_club_page_and_standings_link_to_player_pages(make_session: Any, dir
 
 
 def test_the_ratings_are_explained_in_plain_words_with_the_statistics_on_request(
-    rclub: Club, people: list[Player]
+    rclub: Club, rseason: Season, people: list[Player], helpers: Any
 ) -> None:
+    a, b, c = people[:3]
+    night = helpers.session(rclub, rseason, day=date(2026, 3, 1))
+    helpers.game(night, [(a, 15, True), (b, 3, False), (c, 2, False)])
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
     for url in (
         reverse("ratings:player", args=[people[0].pk]),
         reverse("ratings:club", args=[rclub.slug]),

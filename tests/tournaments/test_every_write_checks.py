@@ -339,6 +339,7 @@ TAKES_NO_CALLER: dict[Function, str] = {
     services.refresh_unstarted_game: STEP + " (an arrival, a withdrawal, a rebalance)",
     movements.movement_preview: "read",
     movements.movement_undo_refusal: "read",
+    movements.movement_refusal: "read",
     movements.movement_can_undo: "read",
     movements.rebalance_proposal: "read",
     movements.withdrawal_game: "read",
