@@ -27,6 +27,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from common.errors import ConflictError, UserError
+from scoring.locks import lock_session
 from scoring.models import GamePlayer
 from tournaments import tasks
 from tournaments.models import (
@@ -130,8 +131,10 @@ def player_add(*, club_id: int, name: str, user: User) -> Player:
 def player_rename(*, player_id: int, name: str, user: User) -> Player:
     """The new name shows everywhere from now on; stored game records keep the name the
     game was played under (`GamePlayer.name`), so a finished record never changes."""
-    player = Player.objects.select_for_update().get(pk=player_id)
-    _lock_club(player.club_id)
+    # The club first, then the player (the club's lock order); a name is not a key, so
+    # rows that refer to the player (a movement seating them) are not held up.
+    _lock_club(Player.objects.values_list("club_id", flat=True).get(pk=player_id))
+    player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     name = _clean_name(name)
     if (other := _name_taken(player.club_id, name, besides=player.pk)) is not None:
         raise ConflictError(
@@ -152,7 +155,7 @@ def player_rename(*, player_id: int, name: str, user: User) -> Player:
 
 @transaction.atomic
 def player_set_active(*, player_id: int, active: bool, user: User) -> Player:
-    player = Player.objects.select_for_update().get(pk=player_id)
+    player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     if player.active == active:
         state = "active" if active else "inactive"
         raise ConflictError("player_unchanged", f"{player.name} is already {state}.")
@@ -280,7 +283,7 @@ def player_merge(*, kept_id: int, merged_id: int, user: User) -> Player:
 @transaction.atomic
 def session_cancel(*, session_id: int, user: User) -> Session:
     """Call off a session that has not started: it stays on record as cancelled."""
-    session = Session.objects.select_for_update().get(pk=session_id)
+    session = lock_session(session_id)
     if session.status == Session.Status.CANCELLED:
         raise ConflictError("session_cancelled", "This session is already cancelled.")
     if session.status != Session.Status.SETUP:
@@ -298,7 +301,7 @@ def session_cancel(*, session_id: int, user: User) -> Session:
 def session_delete(*, session_id: int, user: User) -> None:
     """Delete a session that never started (no sitting). A started or finished session is
     part of the club's history and is never deleted."""
-    session = Session.objects.select_for_update().get(pk=session_id)
+    session = lock_session(session_id)
     if session.status in (Session.Status.RUNNING, Session.Status.FINISHED) or (
         session.sittings.exists()
     ):

@@ -27,6 +27,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from common.errors import ConflictError, NotFoundError, UserError
+from scoring.locks import lock_session
 from tournaments.models import Club, ClubTableCard, ScorerLink, Session, Table, TableCard
 from tournaments.permissions import User, account
 
@@ -48,7 +49,7 @@ def _card_token() -> str:
 def scorer_link_create(*, table_id: int, user: User) -> ScorerLink:
     """A new scorer link for a table of the running sitting."""
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
-    session = Session.objects.select_for_update().get(pk=table.sitting.session_id)
+    session = lock_session(table.sitting.session_id)
     if session.status != Session.Status.RUNNING or table.sitting.moved_at is not None:
         raise ConflictError(
             "sitting_closed", "Scorer links are only for the tables of the current sitting."
@@ -115,7 +116,7 @@ def _revoke_card_links(**match: object) -> int:
 def table_card_replace(*, session_id: int, number: int, user: User) -> TableCard:
     """A new card for one table number in place of its live one: the old card stops
     opening the table at once and its page says when it was replaced."""
-    session = Session.objects.select_for_update().get(pk=session_id)
+    session = lock_session(session_id)
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
         raise ConflictError(
             "session_over", f"This session is {session.get_status_display().lower()}."

@@ -20,7 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ConflictError, UserError
-from tournaments import selectors, services
+from scoring import locks
+from tournaments import selectors
 from tournaments.models import Session, Sitting
 from tournaments.permissions import User, can_direct
 
@@ -82,7 +83,7 @@ def _minutes(value: int | None, *, what: str) -> int:
 
 
 def _directed(session_id: int, user: User) -> Session:
-    session = services.lock_session(session_id)
+    session = locks.lock_session(session_id)
     if user is not None and not can_direct(user, session.club_id):
         raise PermissionDenied("Only a director of this club may run its timer.")
     return session
@@ -114,9 +115,7 @@ def sitting_timer_change(
     session = _directed(session_id, user)
     if session.status != Session.Status.RUNNING:
         raise UserError("session_not_running", "The timer runs only while the session is running.")
-    sitting = Sitting.objects.select_for_update().get(
-        pk=selectors.require_current_sitting(session).pk
-    )
+    sitting = locks.lock_sitting(selectors.require_current_sitting(session).pk)
     now = timezone.now()
     timer = sitting_timer(session, sitting)
     state = timer.state if timer else "off"
