@@ -10,11 +10,14 @@ makes it. Round entry (`scoring.services`) and corrections and restores
    or it is too large;
 4. `recheck`: the whole game, as it would be, checked by the engine; a round the engine
    refuses is a `UserError` that names the round at fault;
-5. `store_outcome`: the game's summary rows (scores, hooks, winner, status) in step with
-   the verdict, the session's pages marked stale and the ratings told;
-6. `sync_next_game`: the next game at the table follows from this one (`plan_next_game`).
+5. `sync_next_game`: the next game at the table follows from this one (`plan_next_game`);
+6. `store_outcome`: the game's summary rows (scores, hooks, winner, status) in step with
+   the verdict, the ratings told and the session's pages marked stale, last of all (it
+   writes the session's row, which every round of the session waits for).
 
-Each step runs inside the caller's transaction.
+Each step runs inside the caller's transaction. The locks a round takes leave the rounds
+of the session's other tables free to run at the same time; the one step they take in
+turn is the short write of the session's page versions at the end.
 """
 
 from __future__ import annotations
@@ -171,7 +174,12 @@ def recheck(game: Game, rounds: list[dict[str, Any]], *, changed: int, verb: str
 
 
 def store_outcome(game: Game, output: engine.Verdict, *, rounds: int) -> None:
-    """Keep the game's summary rows in step with the engine's verdict."""
+    """Keep the game's summary rows in step with the engine's verdict, and mark the
+    session's pages stale.
+
+    Call it last: marking the pages stale updates the session's row (its page versions),
+    and that row lock is held until the commit, so every other round of the session
+    waits for it there; the later in the transaction, the shorter the wait."""
     winner = output["winner"]
     # One name, a list of names for a shared win, or nobody yet.
     winners = {winner} if isinstance(winner, str) else set(winner or [])
@@ -187,10 +195,6 @@ def store_outcome(game: Game, output: engine.Verdict, *, rounds: int) -> None:
     GamePlayer.objects.bulk_update(game_players, ["score", "hooks", "won"])
     game.round_count = rounds
     was_finished = game.status == Game.Status.FINISHED
-    if output["finished"] != was_finished:
-        Session.board_changed(game.table.sitting.session_id)
-    else:
-        Session.live_changed(game.table.sitting.session_id)
     if output["finished"]:
         if game.status != Game.Status.FINISHED:
             game.finished_at = timezone.now()
@@ -204,6 +208,10 @@ def store_outcome(game: Game, output: engine.Verdict, *, rounds: int) -> None:
         game_result_changed.send(
             sender=Game, game_id=game.pk, club_id=session.club_id, rules_id=game.rules_id
         )
+    if output["finished"] != was_finished:
+        Session.board_changed(game.table.sitting.session_id)
+    else:
+        Session.live_changed(game.table.sitting.session_id)
 
 
 @dataclass(frozen=True)

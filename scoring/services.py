@@ -113,8 +113,8 @@ def round_submit(
         scorer_link=who.link,
         note=note,
     )
-    kernel.store_outcome(game, output, rounds=len(rounds))
     kernel.sync_next_game(game, output)
+    kernel.store_outcome(game, output, rounds=len(rounds))
     return Entry(round=saved)
 
 
@@ -148,7 +148,6 @@ def round_correct(
         return target
     target.data = cleaned
     target.save(update_fields=["data", "updated_at"])
-    kernel.store_outcome(game, output, rounds=len(rounds))
     removed = kernel.sync_next_game(game, output, confirm=confirm)
     RoundChange.objects.create(
         game=game,
@@ -160,6 +159,7 @@ def round_correct(
         scorer_link=who.link,
         removed=removed,
     )
+    kernel.store_outcome(game, output, rounds=len(rounds))
     return target
 
 
@@ -180,7 +180,6 @@ def round_delete(*, game_id: int, number: int, actor: Who, confirm: bool = False
         if later.number > number:
             later.number -= 1
             later.save(update_fields=["number"])
-    kernel.store_outcome(game, output, rounds=len(rounds))
     removed = kernel.sync_next_game(game, output, confirm=confirm)
     RoundChange.objects.create(
         game=game,
@@ -191,3 +190,4 @@ def round_delete(*, game_id: int, number: int, actor: Who, confirm: bool = False
         scorer_link=who.link,
         removed=removed,
     )
+    kernel.store_outcome(game, output, rounds=len(rounds))
