@@ -2,14 +2,14 @@
 these functions, in this order, so that no two writes can wait for each other in a
 circle (docs/architecture.md, "Lock order"):
 
-1. the **session** (`lock_session`): exclusively for the writes that change the whole
+1. the **session**: exclusively (`lock_session`) for the writes that change the whole
    session (the movement and its undo, a withdrawal, a rebalance, the finish, the timer,
-   arrivals, settings, the start, scorer links and cards); **shared** (`FOR KEY SHARE`)
-   for the writes at one table (a round entered, corrected, deleted or restored). Shared
-   holders do not wait for each other, so the tables of one session are entered in
-   parallel, while an exclusive holder waits for every round being stored and every
-   round waits for it: a movement never starts while a round is being stored, and a
-   round is checked against the sitting as the movement left it.
+   arrivals, settings, the start, scorer links and cards); shared (`share_session`,
+   `FOR KEY SHARE`) for the writes at one table (a round entered, corrected, deleted or
+   restored). Shared holders do not wait for each other, so the tables of one session
+   are entered in parallel, while an exclusive holder waits for every round being stored
+   and every round waits for it: a movement never starts while a round is being stored,
+   and a round is checked against the sitting as the movement left it.
 2. the **sitting** (`lock_sitting`), exclusively (the timer);
 3. the **table** (`lock_table`): every write to the games of one table, one at a time
    (the next game at the table follows from this one);
@@ -34,21 +34,26 @@ from scoring.models import Game
 from tournaments.models import Session, Sitting, Table
 
 
-def lock_session(session_id: int, *, shared: bool = False) -> Session:
-    """The session, locked exclusively (`FOR UPDATE`), or `shared` (`FOR KEY SHARE`)
-    by a write at one table. Its club and season are read with it, not locked."""
-    sessions = Session.objects.select_related("club", "season")
-    if not shared:
-        return sessions.select_for_update(of=("self",)).get(pk=session_id)
-    if connection.vendor == "postgresql":
-        # Django's select_for_update has no FOR KEY SHARE; the lock first, then the read,
-        # which sees the row as the last holder of an exclusive lock committed it.
+def lock_session(session_id: int) -> Session:
+    """The session, locked exclusively (`FOR UPDATE`); its club and season are read with
+    it, not locked."""
+    return (
+        Session.objects.select_related("club", "season")
+        .select_for_update(of=("self",))
+        .get(pk=session_id)
+    )
+
+
+def share_session(session_id: int) -> None:
+    """The session, locked shared (`FOR KEY SHARE`) by a write at one table: it waits for
+    an exclusive holder to commit, and holds the next one back until this write commits.
+    Read the session after it to see it as the last exclusive holder left it."""
+    if connection.vendor == "postgresql":  # Django's select_for_update has no FOR KEY SHARE
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT 1 FROM {Session._meta.db_table} WHERE id = %s FOR KEY SHARE",
                 [session_id],
             )
-    return sessions.get(pk=session_id)
 
 
 def lock_sitting(sitting_id: int) -> Sitting:

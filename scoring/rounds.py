@@ -74,7 +74,7 @@ def lock_for_change(game_id: int) -> Game:
     if where is None:
         raise UserError("no_such_game", "That game does not exist.")
     table_id, session_id = where
-    locks.lock_session(session_id, shared=True)
+    locks.share_session(session_id)
     locks.lock_table(table_id)
     try:
         game = locks.lock_game(game_id)
