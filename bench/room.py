@@ -202,29 +202,25 @@ class Room:
             return self.links[table_id]
 
     def scorer(self, rank: int, rng: random.Random) -> None:
+        game: dict[str, Any] | None = None  # the game under way, as the last answer left it
         while time.monotonic() < self.deadline:
-            _, tables = self.current_tables()
-            table = next((t for t in tables if t["rank"] == rank), None)
-            if table is None or table["current_game"] is None:
-                time.sleep(0.2)
-                continue
-            try:
-                headers = {"X-Scorer-Token": self.link(table["id"])}
-            except LookupError:  # the sitting moved on meanwhile
-                continue
-            status, game = call(self.base, "GET", f"/api/games/{table['current_game']}/", headers)
-            if status != 200 or game["status"] == "finished":
-                time.sleep(0.2)  # the table has played its sitting: the movement is next
-                continue
+            if game is None:
+                game = self.find_game(rank)
+                if game is None:  # the table has played its sitting: the movement is next
+                    time.sleep(0.2)
+                    continue
             players = game["record"]["players"]
-            data = {"dealer": game["verdict"]["next_dealer"], "tricks": {rng.choice(players): 5}}
+            # One of two players takes every trick: a game is over in three to five rounds,
+            # so the tables reach the movement within the run.
+            taker = rng.choice(players[:2])
+            data = {"dealer": game["verdict"]["next_dealer"], "tricks": {taker: 5}}
             number = game["round_count"] + 1
             key = {"Idempotency-Key": uuid.uuid4().hex}
             status, body = call(
                 self.base,
                 "POST",
                 f"/api/games/{game['id']}/rounds/",
-                {**headers, **key},
+                {**game["headers"], **key},
                 {"number": number, **data},
             )
             self.tally.count("round", status, body)
@@ -234,11 +230,32 @@ class Room:
                         {
                             "game": game["id"],
                             "game_number": game["number"],
-                            "table": table["id"],
+                            "table": game["table"],
                             "number": number,
                             "data": data,
                         }
                     )
+                if body["verdict"]["finished"]:
+                    game = None
+                else:
+                    game["round_count"], game["verdict"] = number, body["verdict"]
+            else:  # another scorer was first, or the game or the sitting changed: look again
+                game = None
+
+    def find_game(self, rank: int) -> dict[str, Any] | None:
+        """The game under way at the table of this rank in the current sitting."""
+        _, tables = self.current_tables()
+        table = next((t for t in tables if t["rank"] == rank), None)
+        if table is None or table["current_game"] is None:
+            return None
+        try:
+            headers = {"X-Scorer-Token": self.link(table["id"])}
+        except LookupError:  # the sitting moved on meanwhile
+            return None
+        status, game = call(self.base, "GET", f"/api/games/{table['current_game']}/", headers)
+        if status != 200 or game["status"] == "finished":
+            return None
+        return {**game, "headers": headers, "table": table["id"]}
 
     def director_loop(self, rng: random.Random) -> None:
         names = [n for n, _ in DIRECTOR_ACTIONS]
