@@ -16,9 +16,9 @@ off) with Redis (`--redis`, default redis://127.0.0.1:6379/15, flushed first). F
   API as a director would when the tables change); it enters the next round of the
   table's game under way with a new Idempotency-Key, and when its table has played its
   sitting it waits for the movement;
-- each director, at random, confirms the movement of the current sitting, undoes the
-  last one, corrects a round (another player takes the tricks, without confirming), or
-  restores a correction, with a short pause between.
+- each director, at random, confirms the movement of the current sitting (and half the
+  time undoes it at once), undoes the last one, corrects a round (another player takes
+  the tricks, without confirming), or restores a correction, with a short pause between.
 
 Every answer is counted by status. At the end it reads the rows back and counts rounds
 **lost** (answered 201 and neither in the game's history as entered with those numbers
@@ -185,9 +185,14 @@ class Room:
         return body
 
     def current_tables(self) -> tuple[int, list[dict[str, Any]]]:
-        sitting = self.get(f"/api/sessions/{self.session}/")["current_sitting"]
-        detail = self.get(f"/api/sittings/{sitting['id']}/")
-        return detail["number"], detail["tables"]
+        while True:
+            sitting = self.get(f"/api/sessions/{self.session}/")["current_sitting"]
+            path = f"/api/sittings/{sitting['id']}/"
+            status, detail = call(self.base, "GET", path, self.director)
+            if status == 200:
+                return detail["number"], detail["tables"]
+            if status != 404:  # 404: an undo took that sitting away meanwhile; look again
+                raise RuntimeError(f"GET {path}: {status} {detail}")
 
     def link(self, table_id: int) -> str:
         """The table's scorer link, handed out once, as the director would."""
@@ -265,14 +270,19 @@ class Room:
             getattr(self, action)(rng)
             time.sleep(rng.uniform(0.1, 0.4))
 
-    def post(self, what: str, path: str, body: Any = None, method: str = "POST") -> None:
+    def post(self, what: str, path: str, body: Any = None, method: str = "POST") -> int:
         key = {"Idempotency-Key": uuid.uuid4().hex}
         status, answer = call(self.base, method, path, {**self.director, **key}, body or {})
         self.tally.count(what, status, answer)
+        return status
 
     def movement(self, rng: random.Random) -> None:
         number, _ = self.current_tables()
-        self.post("movement", f"/api/sessions/{self.session}/movement/", {"sitting": number})
+        path = f"/api/sessions/{self.session}/movement/"
+        if self.post("movement", path, {"sitting": number}) == 201 and rng.random() < 0.5:
+            # A director who confirmed too soon takes it back at once, while the scorers
+            # start on the new sitting's first rounds.
+            self.undo(rng)
 
     def undo(self, rng: random.Random) -> None:
         self.post("undo", f"/api/sessions/{self.session}/movement/undo/")
