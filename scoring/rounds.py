@@ -37,7 +37,7 @@ from scoring.models import Game, GamePlayer
 from scoring.records import game_record
 from scoring.signals import game_result_changed
 from scoring.tables import table_start_game
-from tournaments.models import ScorerLink, Session
+from tournaments.models import ScorerLink, Session, Table
 from tournaments.permissions import Actor, User, as_actor, can_direct, live_links
 
 Who = Actor | User
@@ -75,10 +75,12 @@ def lock_for_change(game_id: int) -> Game:
         raise UserError("no_such_game", "That game does not exist.")
     table_id, session_id = where
     locks.share_session(session_id)
-    locks.lock_table(table_id)
     try:
+        locks.lock_table(table_id)
         game = locks.lock_game(game_id)
-    except Game.DoesNotExist:  # taken off meanwhile (a correction re-opened the game before)
+    except (Table.DoesNotExist, Game.DoesNotExist):
+        # Taken away while this write waited for the session: an undone movement, a
+        # rebalance that closed the table, a correction that re-opened the game before.
         raise UserError("no_such_game", "That game does not exist.") from None
     refusal = entry_refusal(game)
     if refusal is not None:

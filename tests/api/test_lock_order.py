@@ -396,6 +396,50 @@ def test_a_movement_waits_for_a_round_being_stored_and_sees_it(
     assert_one_story(scene.session)
 
 
+def test_a_round_that_waited_for_an_undo_which_took_its_game_away_is_refused_plainly(
+    make_session: Callable[..., Session], director: Any
+) -> None:
+    """The round reads its game, then waits for the session while the undo deletes the
+    new sitting, tables and games; once it gets the lock, its table is gone: a refusal
+    the scorer can act on, not a 500."""
+    needs_postgres()
+    scene = build(make_session, director, moved=True)
+    game_id, _ = scene.last_round
+    undone = threading.Event()
+    release = threading.Event()
+
+    def undo_and_hold() -> None:
+        try:
+            with transaction.atomic():
+                movements.sitting_undo_movement(session_id=scene.session.pk, user=director)
+                undone.set()
+                release.wait(timeout=30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=undo_and_hold)
+    holder.start()
+    answer: list[Any] = []
+
+    def enter() -> None:
+        try:
+            answer.append(request(scene, "enter")())
+        finally:
+            connection.close()
+
+    assert undone.wait(timeout=30)
+    scorer = threading.Thread(target=enter)
+    scorer.start()
+    scorer.join(timeout=1)  # it has read its game and waits for the session
+    release.set()
+    holder.join(timeout=30)
+    scorer.join(timeout=30)
+    assert answer[0].status_code in (400, 401, 404), answer[0].content
+    assert answer[0].json()["code"]
+    assert not Game.objects.filter(pk=game_id).exists()
+    assert_one_story(scene.session)
+
+
 def _enter_first_round(game: Game, actor: Any) -> None:
     record, output = records.game_record(game), records.game_check(game)
     players = record["players"]
