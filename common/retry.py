@@ -19,12 +19,18 @@ A request whose connection was lost is run again on a fresh connection when it i
 Otherwise (a write that may have committed, and the connection died before the answer)
 the answer is a 503 that says so in plain words and asks to reload, never a 500 and never
 a second write. docs/operations.md, Faults, has the figures.
+
+A deadlock or a serialization failure (SQLSTATE 40P01, 40001) is run again by the same
+rules: PostgreSQL rolled the transaction back, the connection is still good. The lock
+order (scoring/locks.py) keeps deadlocks from happening; this is what stands behind it.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 import sys
+import time
 from collections.abc import Callable
 from io import BytesIO
 from typing import Any, TypeVar
@@ -44,6 +50,9 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _READS = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "SET", "SHOW")
 _LOST_SQLSTATES = frozenset({"57P01", "57P02", "57P03"})  # admin, crash, cannot connect now
 _LOST = "_huckley_connection_lost"
+# The transaction was rolled back and may simply run again: deadlock, serialization failure.
+_ROLLED_BACK_SQLSTATES = frozenset({"40P01", "40001"})
+_ROLLED_BACK = "_huckley_rolled_back"
 
 V = TypeVar("V", bound=Callable[..., Any])
 
@@ -70,23 +79,34 @@ def connection_lost(exc: BaseException | None) -> bool:
     return state is None or state in _LOST_SQLSTATES or state.startswith("08")
 
 
+def rolled_back(exc: BaseException | None) -> bool:
+    """Whether `exc` is PostgreSQL ending a transaction that may simply run again: it was
+    chosen to break a deadlock, or could not be serialized."""
+    if connection.vendor != "postgresql" or not isinstance(exc, OperationalError):
+        return False
+    return getattr(exc.__cause__, "sqlstate", None) in _ROLLED_BACK_SQLSTATES
+
+
 @receiver(got_request_exception)
 def _note_lost_connection(sender: Any, request: HttpRequest | None = None, **kw: Any) -> None:
     # Sent while Django turns the uncaught exception into a 500, so it is sys.exc_info().
     exc = sys.exc_info()[1]
     if request is not None and connection_lost(exc):
         setattr(request, _LOST, exc)
+    elif request is not None and rolled_back(exc):
+        setattr(request, _ROLLED_BACK, True)
 
 
 class RetriedConnectionFilter(logging.Filter):
     """On `django.request` (settings' LOGGING): drop the "Internal Server Error" Django
-    logs for an attempt that lost its database connection. The middleware below decides
-    what that attempt becomes and logs it once: a warning line when it ran again and
-    answered, an error with the traceback when it answered a 503."""
+    logs for an attempt that lost its database connection, or that PostgreSQL rolled back
+    for a deadlock or a serialization failure. The middleware below decides what that
+    attempt becomes and logs it once: a warning line when it ran again and answered, an
+    error with the traceback when it answered a 503."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        return not connection_lost(exc)
+        return not (connection_lost(exc) or rolled_back(exc))
 
 
 class _Watch:
@@ -112,7 +132,9 @@ class _Watch:
         try:
             result = execute(sql, params, many, context)
         except (OperationalError, InterfaceError) as exc:
-            if connection_lost(exc):
+            if rolled_back(exc) and outer is not None:
+                self._writing = None  # PostgreSQL rolls the whole transaction back
+            elif connection_lost(exc):
                 if outer is not None:
                     self._writing = None  # PostgreSQL rolled the whole transaction back
                 elif write:
@@ -142,6 +164,18 @@ class LostConnectionRetryMiddleware:
             watch = _Watch()
             with connection.execute_wrapper(watch):
                 response = self.get_response(request)
+            if getattr(request, _ROLLED_BACK, False):
+                delattr(request, _ROLLED_BACK)
+                if not _may_run_again(request, watch, body):
+                    log.warning("a deadlock after a write on %s", where)
+                    return _unsure(request)
+                if attempt == ATTEMPTS:
+                    log.warning("a deadlock on %s, %s", where, _times(attempt))
+                    return _busy(request)
+                log.warning("a deadlock on %s; running it again", where)
+                time.sleep(random.uniform(0.01, 0.05) * attempt)  # out of step with the other
+                _rewind(request, body)
+                continue
             lost = getattr(request, _LOST, None)
             if lost is None:
                 if attempt > 1:
@@ -241,6 +275,14 @@ def _unsure(request: HttpRequest) -> HttpResponse:
         "connection_lost_after_write",
         "The connection to the database was lost just as your change was being saved, so "
         "it may or may not have been kept. Reload the page to see, before trying again.",
+    )
+
+
+def _busy(request: HttpRequest) -> HttpResponse:
+    return _answer(
+        request,
+        "database_busy",
+        "Too many changes arrived at once and yours could not be saved. Try again in a moment.",
     )
 
 

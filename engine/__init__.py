@@ -12,6 +12,7 @@ from engine.base import FORMAT, EngineUsageError, GameRecord, OptionInfo, RulesI
 from engine.dealing import draw_first_dealer, next_game_first_dealer
 from engine.record import check, simulate
 from engine.registry import RULES, rules_info
+from engine.scores import best_score, score_key
 
 __all__ = [
     "FORMAT",
@@ -21,9 +22,11 @@ __all__ = [
     "OptionInfo",
     "RulesInfo",
     "Verdict",
+    "best_score",
     "check",
     "draw_first_dealer",
     "next_game_first_dealer",
     "rules_info",
+    "score_key",
     "simulate",
 ]

@@ -1,7 +1,7 @@
 """Reads that leave the site: a session's games (JSON and CSV) and a season's ladder (CSV).
 
 The JSON export carries every game's record exactly as the engine reads it
-(`scoring.services.game_record`, format `buck-game/1`, docs/game-record.md), so that any
+(`scoring.records.game_record`, format `buck-game/1`, docs/game-record.md), so that any
 outside tool, the engine's own command line included, can check and score it.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from scoring.models import Game
-from scoring.services import game_record
+from scoring.records import game_record
 from tournaments.models import Season, Session
 from workflow import club_selectors
 

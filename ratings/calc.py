@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+import engine
+
 MODEL = PlackettLuce()
 # The starting rating of a player who has not played yet: openskill's defaults.
 START_MU: float = MODEL.mu
@@ -46,7 +48,7 @@ def game_ranks(results: Sequence[Result], *, lower_is_better: bool) -> list[int]
     scores share a rank (1, 2, 2, 4)."""
 
     def key(r: Result) -> tuple[int, int]:
-        return (0 if r.won else 1, r.score if lower_is_better else -r.score)
+        return (0 if r.won else 1, engine.score_key(r.score, lower_is_better=lower_is_better))
 
     keys = [key(r) for r in results]
     ordered = sorted(keys)

@@ -6,8 +6,9 @@ change (`scoring.services.round_correct`/`round_delete` with `confirm`).
 `round_change_restore` puts a correction or a deletion back in one action, with the next
 game's rounds it took off (kept in `RoundChange.removed`).
 
-It uses the steps of `scoring.services` (the game lock, the engine check, the summary,
-the next game) so that a restore follows exactly the rules of any other write.
+It is built from the steps of the kernel, `scoring.rounds` (the locks, the engine check,
+the summary, the next game), as round entry is, so that a restore follows exactly the
+rules of any other write.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from django.utils import timezone
 
 import engine
 from common.errors import ConflictError, UserError
-from scoring import services
+from scoring import rounds as kernel
 from scoring.models import Game, Round, RoundChange
+from scoring.records import game_check
 from tournaments.permissions import can_direct
 
 
@@ -51,7 +53,7 @@ class Impact:
     finished_after: bool
     winners_before: list[str]
     winners_after: list[str]
-    next_game: services.NextGamePlan = field(default_factory=lambda: services.NextGamePlan("none"))
+    next_game: kernel.NextGamePlan = field(default_factory=lambda: kernel.NextGamePlan("none"))
 
     @property
     def reopens(self) -> bool:
@@ -114,15 +116,15 @@ def correction_preview(*, game_id: int, number: int, data: Mapping[str, Any] | N
     stored = list(game.rounds.all())
     if not any(r.number == number for r in stored):
         raise UserError("no_such_round", f"Game {game.number} has no round {number}.")
-    before = services.game_check(game)
+    before = game_check(game)
     if data is None:
         rounds = [r.data for r in stored if r.number != number]
         verb = "deleted"
     else:
-        cleaned = services._clean(data, rules_id=game.rules_id)
+        cleaned = kernel.clean_round(data, rules_id=game.rules_id)
         rounds = [cleaned if r.number == number else r.data for r in stored]
         verb = "corrected"
-    after = services._recheck(game, rounds, changed=number, verb=verb)
+    after = kernel.recheck(game, rounds, changed=number, verb=verb)
     return Impact(
         game=game.number,
         number=number,
@@ -131,7 +133,7 @@ def correction_preview(*, game_id: int, number: int, data: Mapping[str, Any] | N
         finished_after=after["finished"],
         winners_before=_winners(before),
         winners_after=_winners(after),
-        next_game=services.plan_next_game(game, after),
+        next_game=kernel.plan_next_game(game, after),
     )
 
 
@@ -142,20 +144,20 @@ def restorable(change: RoundChange) -> bool:
 
 
 @transaction.atomic
-def round_change_restore(*, change_id: int, actor: services.Who) -> RoundChange:
+def round_change_restore(*, change_id: int, actor: kernel.Who) -> RoundChange:
     """Put back what a correction or a deletion changed: the round as it was, and the
     rounds of the next game it took off. A director's action; the whole game (and the
     next one) is checked again, and the restore is itself kept in the history."""
     game, change = _lock_restorable(change_id, actor)
-    who = services._who(actor, game)
+    who = kernel.author_of(actor, game)
     stored = list(game.rounds.all())
     current = next((r for r in stored if r.number == change.round_number), None)
     rounds = _rounds_after_restore(game, change, stored)
-    output = services._recheck(game, rounds, changed=change.round_number, verb="restored")
+    output = kernel.recheck(game, rounds, changed=change.round_number, verb="restored")
     _put_back(game, change, stored)
-    services._store_outcome(game, output, rounds=len(rounds))
+    kernel.store_outcome(game, output, rounds=len(rounds))
     try:
-        services._sync_next_game(game, output, confirm=False)
+        kernel.sync_next_game(game, output, confirm=False)
     except UserError as e:
         raise type(e)(
             e.code,
@@ -178,11 +180,11 @@ def round_change_restore(*, change_id: int, actor: services.Who) -> RoundChange:
     )
 
 
-def _lock_restorable(change_id: int, actor: services.Who) -> tuple[Game, RoundChange]:
+def _lock_restorable(change_id: int, actor: kernel.Who) -> tuple[Game, RoundChange]:
     change = RoundChange.objects.select_related("game__table__sitting__session").get(pk=change_id)
     if not can_direct(actor, change.game.table.sitting.session.club_id):
         raise PermissionDenied("Only a director of this club may restore a change.")
-    game = services._lock_game(change.game_id)
+    game = kernel.lock_for_change(change.game_id)
     change = RoundChange.objects.select_for_update().get(pk=change_id)
     if not restorable(change):
         raise ConflictError(
@@ -250,7 +252,7 @@ def _restore_next_game(game: Game, removed: Mapping[str, Any], who: Any) -> None
             "ones taken off.",
         )
     rounds = [dict(r) for r in removed["rounds"]]
-    output = services._recheck(next_game, rounds, changed=1, verb="restored")
+    output = kernel.recheck(next_game, rounds, changed=1, verb="restored")
     for i, data in enumerate(rounds, start=1):
         Round.objects.create(game=next_game, number=i, data=data, entered_by=None)
         RoundChange.objects.create(
@@ -261,5 +263,5 @@ def _restore_next_game(game: Game, removed: Mapping[str, Any], who: Any) -> None
             user=who.user,
             note=f"restored with game {game.number}",
         )
-    services._store_outcome(next_game, output, rounds=len(rounds))
-    services._sync_next_game(next_game, output, confirm=False)
+    kernel.store_outcome(next_game, output, rounds=len(rounds))
+    kernel.sync_next_game(next_game, output, confirm=False)

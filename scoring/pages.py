@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from scoring import compare, corrections, services
+from scoring import compare, corrections, records, rounds
 from scoring.games import GameFamily, RoundForm, family_for, in_seat_order
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.permissions import Actor, can_direct, can_score
@@ -70,7 +70,7 @@ def _row(stored: Round, scored: Mapping[str, Any], players: Sequence[str]) -> di
 
 def sheet(game: Game) -> dict[str, Any]:
     """The score sheet: one row per round with points, running scores and hooks."""
-    output = services.game_check(game)
+    output = records.game_check(game)
     players = players_of(game)
     winner = output["winner"]
     winners = [winner] if isinstance(winner, str) else (winner or [])
@@ -86,11 +86,6 @@ def sheet(game: Game) -> dict[str, Any]:
         "totals": [{"score": output["scores"].get(p, 0), "won": p in winners} for p in players],
         "standing": [(p, output["scores"].get(p, 0)) for p in players],
     }
-
-
-def open_for_entry(game: Game) -> bool:
-    sitting = game.table.sitting
-    return sitting.moved_at is None and sitting.session.status == "running"
 
 
 def entry_form(game: Game, data: dict[str, Any]) -> tuple[RoundForm, list[str]]:
@@ -160,12 +155,13 @@ def game_page(actor: Actor, game: Game, form: RoundForm | None) -> dict[str, Any
     """Everything the score sheet of one game shows this actor."""
     data = sheet(game)
     may_score = can_score(actor, game.table)
-    playing = game.status == Game.Status.PLAYING and open_for_entry(game)
+    open_for_entry = rounds.entry_refusal(game) is None
+    playing = game.status == Game.Status.PLAYING and open_for_entry
     hints: list[str] = []
     if form is None and may_score and playing:
         form, hints = entry_form(game, data)
     may_direct = can_direct(actor, game.table.sitting.session.club_id)
-    may_fix = may_score and open_for_entry(game)
+    may_fix = may_score and open_for_entry
     return {
         "table": game.table,
         "session": game.table.sitting.session,

@@ -15,7 +15,7 @@ from typing import Any
 import engine
 from common.errors import UserError
 from scoring.models import Game, GamePlayer, PendingRound, Round
-from scoring.services import game_check
+from scoring.records import game_check
 from tournaments import pagecache
 from tournaments.models import Player
 

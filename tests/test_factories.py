@@ -12,7 +12,7 @@ from django.apps import apps
 from django.db import models
 
 import engine
-from scoring.services import game_record
+from scoring.records import game_record
 from tests import factories
 from tests.snapshots import PROJECT_APPS
 

@@ -438,7 +438,7 @@ def order_table(
     outcome does not depend on the order of `results`.
     """
     _check_unique((r.player for r in results), "the table's results")
-    sign = 1 if lower_is_better else -1
+    sign = engine.score_key(1, lower_is_better=lower_is_better)
 
     def key(r: SittingResult[K]) -> tuple[int, int, int, int]:
         return (sign * r.score, -r.games_won, r.hooks, sign * r.last_game_score)

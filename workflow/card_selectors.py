@@ -21,6 +21,7 @@ from django.urls import reverse
 
 import engine
 from tournaments.models import Club, ClubTableCard, Session, Table, TableCard
+from workflow import selectors
 
 
 @dataclass(frozen=True)
@@ -109,9 +110,12 @@ def _table_now(session: Session, number: int) -> CardTarget:
             reason=f"{session.name} is {over}; there is nothing more to score at table {number}.",
         )
     table = (
-        Table.objects.filter(sitting__session=session, sitting__moved_at__isnull=True, rank=number)
+        Table.objects.filter(
+            sitting__in=selectors.current_sittings(session),
+            sitting__moved_at__isnull=True,
+            rank=number,
+        )
         .select_related("sitting__session__club")
-        .order_by("-sitting__number")
         .first()
     )
     if table is None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.db.models import Count, Max, QuerySet
 
+import engine
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments.models import (
@@ -105,7 +106,9 @@ def _best(nights: list[_Night], scoring: str, best: int | None) -> list[_Night]:
     if scoring == "placings":
         ordered = sorted(nights, key=lambda n: -n.placing_points)
     elif scoring == "totals":
-        ordered = sorted(nights, key=lambda n: n.points if n.lower_is_better else -n.points)
+        ordered = sorted(
+            nights, key=lambda n: engine.score_key(n.points, lower_is_better=n.lower_is_better)
+        )
     else:
         ordered = sorted(nights, key=lambda n: n.position)
     return ordered[:best]
@@ -171,8 +174,13 @@ def season_standings(season_id: int) -> list[SeasonRow]:
     if scoring == "placings":
         result.sort(key=lambda r: (-r.score, -r.games_won, -r.points, r.player.name))
     elif scoring == "totals":
-        sign = 1 if all_lower else -1
-        result.sort(key=lambda r: (sign * r.score, -r.games_won, r.player.name))
+        result.sort(
+            key=lambda r: (
+                engine.score_key(r.score, lower_is_better=all_lower),
+                -r.games_won,
+                r.player.name,
+            )
+        )
     else:
         result.sort(key=lambda r: (r.score, -r.games_won, -r.points, r.player.name))
     return result

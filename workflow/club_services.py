@@ -29,6 +29,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from common.errors import ConflictError, UserError
 from common.text import refuse_hidden_characters
+from scoring.locks import lock_session
 from scoring.models import GamePlayer
 from tournaments import pagecache
 from tournaments.models import (
@@ -137,9 +138,11 @@ def player_add(*, club_id: int, name: str, user: Caller) -> Player:
 def player_rename(*, player_id: int, name: str, user: Caller) -> Player:
     """The new name shows everywhere from now on; stored game records keep the name the
     game was played under (`GamePlayer.name`), so a finished record never changes."""
-    player = Player.objects.select_for_update().get(pk=player_id)
+    # The club first, then the player (the club's lock order); a name is not a key, so
+    # rows that refer to the player (a movement seating them) are not held up.
+    _lock_club(Player.objects.values_list("club_id", flat=True).get(pk=player_id))
+    player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     require_director(user, player.club_id, to="rename its players")
-    _lock_club(player.club_id)
     name = _clean_name(name)
     if (other := _name_taken(player.club_id, name, besides=player.pk)) is not None:
         raise ConflictError(
@@ -160,7 +163,7 @@ def player_rename(*, player_id: int, name: str, user: Caller) -> Player:
 
 @transaction.atomic
 def player_set_active(*, player_id: int, active: bool, user: Caller) -> Player:
-    player = Player.objects.select_for_update().get(pk=player_id)
+    player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     require_director(user, player.club_id, to="change its players")
     if player.active == active:
         state = "active" if active else "inactive"
@@ -293,7 +296,7 @@ def player_merge(*, kept_id: int, merged_id: int, user: Caller) -> Player:
 @transaction.atomic
 def session_cancel(*, session_id: int, user: Caller) -> Session:
     """Call off a session that has not started: it stays on record as cancelled."""
-    session = Session.objects.select_for_update().get(pk=session_id)
+    session = lock_session(session_id)
     require_director(user, session.club_id, to="cancel its sessions")
     if session.status == Session.Status.CANCELLED:
         raise ConflictError("session_cancelled", "This session is already cancelled.")
@@ -312,7 +315,7 @@ def session_cancel(*, session_id: int, user: Caller) -> Session:
 def session_delete(*, session_id: int, user: Caller) -> None:
     """Delete a session that never started (no sitting). A started or finished session is
     part of the club's history and is never deleted."""
-    session = Session.objects.select_for_update().get(pk=session_id)
+    session = lock_session(session_id)
     require_director(user, session.club_id, to="delete its sessions")
     if session.status in (Session.Status.RUNNING, Session.Status.FINISHED) or (
         session.sittings.exists()

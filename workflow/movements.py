@@ -2,8 +2,8 @@
 (`sitting_move_players`, with its preview and its undo), a withdrawal, and the smallest
 rebalance when tables have become uneven.
 
-Each is keyword-only and atomic and takes the session's lock first
-(`services.lock_session`), as the session's other writes in `workflow.services` do;
+Each is keyword-only and atomic and takes the session's lock first, exclusively
+(`scoring.locks.lock_session`), as the session's other writes in `workflow.services` do;
 the format decides (`tournaments.format`), these only write what it decided. Whether a
 movement can be undone is asked before the write as well as by it:
 `movement_undo_refusal` is what the page shows and what `sitting_undo_movement` refuses
@@ -23,9 +23,9 @@ from django.utils import timezone
 
 from common.backups import backup_on_commit
 from common.errors import ConflictError, UserError
-from scoring import services as scoring
-from scoring import substitutes
+from scoring import locks, substitutes
 from scoring.models import Game
+from scoring.tables import table_current_game, table_start_game
 from tournaments import format as fmt
 from tournaments import pagecache
 from tournaments.models import (
@@ -54,7 +54,7 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
     """Each table's order over the sitting, with its tie-breaks, and the move it earns.
     Refused while a table still has games to play."""
     session = sitting.session
-    rules = services.format_for(session)
+    rules = fmt.format_for(session.rules_id)
     progress = selectors.sitting_progress(sitting)
     unfinished = [p.table.rank for p in progress if not p.finished]
     if unfinished:
@@ -87,7 +87,9 @@ def movement_refusal(session: Session) -> ConflictError | None:
 def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) -> Sitting:
     """Confirm the movement after a sitting: record every placing and start the next
     sitting with seats drawn at random."""
-    session = services.lock_session(session_id)
+    # Exclusive: it waits for every round being stored in the session, and none starts
+    # until it commits (scoring.locks).
+    session = locks.lock_session(session_id)
     require_director(user, session.club_id, to="move its players")
     refusal = movement_refusal(session)
     if refusal is not None:
@@ -98,7 +100,6 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
             "movement_already_confirmed",
             f"Sitting {sitting_number} has already been moved on; reload the page.",
         )
-    list(Game.objects.select_for_update().filter(table__sitting=sitting).order_by("pk"))
     preview = movement_preview(sitting=sitting)
     by_player = {m.player: m for m in preview.moves}
     Placing.objects.bulk_create(
@@ -138,7 +139,7 @@ def _rotate_sit_outs(
 ) -> tuple[list[list[int]], list[int]]:
     """Who sits out the next sitting, in turn (docs/format.md rule 8): those who sat out least.
     The players coming back take the seats of those going out."""
-    rules = services.format_for(session)
+    rules = fmt.format_for(session.rules_id)
     # A withdrawal deletes the player's sit-out, so these are all still playing.
     waiting = list(SitOut.objects.filter(sitting=sitting).values_list("player_id", flat=True))
     seated = [pid for table in tables for pid in table]
@@ -198,12 +199,10 @@ def movement_can_undo(session: Session, latest: Sitting | None) -> bool:
 @transaction.atomic
 def sitting_undo_movement(*, session_id: int, user: Caller) -> Sitting:
     """Take back the last movement while no game of the new sitting has a round."""
-    session = services.lock_session(session_id)
+    # Exclusive, so that no round slips in between the check and the delete.
+    session = locks.lock_session(session_id)
     require_director(user, session.club_id, to="undo a movement")
     latest = selectors.current_sitting(session)
-    if latest is not None:
-        # Lock the new sitting's games so that no round slips in between check and delete.
-        list(Game.objects.select_for_update().filter(table__sitting=latest).order_by("pk"))
     refusal = movement_undo_refusal(session, latest)
     if refusal is not None:
         raise refusal
@@ -220,7 +219,7 @@ def sitting_undo_movement(*, session_id: int, user: Caller) -> Sitting:
 
 def _game_under_way(seating: Seating) -> Game | None:
     """The game at the player's table that has started and not ended, if they play in it."""
-    game = Game.objects.filter(table=seating.table).order_by("-number").first()
+    game = table_current_game(seating.table)
     if game is None or game.status != Game.Status.PLAYING or not game.round_count:
         return None
     return game if game.game_players.filter(player_id=seating.player_id).exists() else None
@@ -263,7 +262,7 @@ def session_withdraw(
     "Withdrawals"): someone sitting out, someone on the roster not seated now, or a new
     name; the substitute plays on with the seat's score, and that game counts for them.
     A substitute may also take the seat between games. Returns the substitute, if any."""
-    session = services.lock_session(session_id)
+    session = locks.lock_session(session_id)
     require_director(user, session.club_id, to="withdraw its players")
     entry = (
         SessionPlayer.objects.select_related("player")
@@ -294,8 +293,8 @@ def session_withdraw(
     )
     game = _game_under_way(seating) if seating is not None else None
     if game is not None:
-        # Lock the game so that no round slips in while its seat changes hands.
-        game = Game.objects.select_for_update().get(pk=game.pk)
+        # The session's lock keeps every round out; the game is read again under it.
+        game = locks.lock_game(game.pk)
     name = substitute.strip()
     if game is not None and not name:
         assert seating is not None
@@ -372,7 +371,7 @@ def _seat_substitute(session: Session, sitting: Sitting, seating: Seating, name:
 
 def rebalance_proposal(*, session: Session) -> list[fmt.Rebalance[int]]:
     sitting = selectors.require_current_sitting(session)
-    rules = services.format_for(session)
+    rules = fmt.format_for(session.rules_id)
     tables = selectors.sitting_active_tables(sitting)
     try:
         return fmt.rebalance([ids for _, ids in tables], rules)
@@ -386,7 +385,7 @@ def session_rebalance(
 ) -> int:
     """Apply the proposed moves the director saw. If the tables changed since, the
     proposal is refused so that the director looks again."""
-    session = services.lock_session(session_id)
+    session = locks.lock_session(session_id)
     require_director(user, session.club_id, to="rebalance its tables")
     if session.status != Session.Status.RUNNING:
         raise ConflictError("session_not_running", "This session is not running.")
@@ -418,7 +417,7 @@ def session_rebalance(
         seating.save(update_fields=["table", "seat"])
         services.refresh_unstarted_game(source)
         if not Game.objects.filter(table=target).exists():
-            scoring.table_start_game(table=target, number=1)
+            table_start_game(table=target, number=1)
         else:
             services.refresh_unstarted_game(target)
     # A table left with nobody seated is closed.

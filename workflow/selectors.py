@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
+import engine
 from common.errors import ConflictError
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
@@ -32,10 +33,16 @@ from tournaments.models import (
 )
 
 
+def current_sittings(session: Session) -> QuerySet[Sitting]:
+    """`current_sitting` as a query of one row (or none), to filter by inside another
+    query: `sitting__in=current_sittings(session)`."""
+    return session.sittings.order_by("-number")[:1]
+
+
 def current_sitting(session: Session) -> Sitting | None:
     """The sitting being played (or, once the session is finished, its last one): the
     latest by number. None before the session starts."""
-    return session.sittings.order_by("-number").first()
+    return current_sittings(session).first()
 
 
 def require_current_sitting(session: Session) -> Sitting:
@@ -278,7 +285,7 @@ def session_standings(session: Session) -> list[StandingRow]:
 
     def by_points(pid: int) -> tuple[int, str]:
         points = totals[pid]["points"] or 0 if pid in totals else 0
-        return (points if lower else -points, names[pid])
+        return (engine.score_key(points, lower_is_better=lower), names[pid])
 
     resting = sorted(
         (pid for pid in sitting_out if pid in names and pid not in seated), key=by_points
@@ -425,8 +432,9 @@ def sitting_screen(
         leaders: list[str] = []
         best: int | None = None
         if rounds and scores.get(game_id):
-            pick = min if lower_is_better else max
-            best = pick(score for _, score in scores[game_id])
+            best = engine.best_score(
+                (score for _, score in scores[game_id]), lower_is_better=lower_is_better
+            )
             leaders = [name for name, score in scores[game_id] if score == best]
         result.append(
             ScreenTable(

@@ -5,14 +5,14 @@ in `workflow.movements`; the club's own writes (seasons, players, directors) in
 `workflow.club_services`; scorer links and table cards in `workflow.table_links`.
 
 Each service is keyword-only and atomic. Services that change a session lock its row
-first (`lock_session`; then, where needed, its games in id order), so that two
+first, exclusively (`scoring.locks.lock_session`, the lock order), so that two
 directors or a director and a scorer cannot interleave, and then refuse anyone who does
 not direct the club (`tournaments.permissions.require_director`) before writing. The
 format itself is decided by the pure functions in `tournaments.format`; the rules that
 are reads (the current sitting, the ranking, the ladders) by `workflow.selectors`.
 
-`lock_session`, `format_for`, `sitting_create` and `refresh_unstarted_game` are shared
-with `workflow.movements`, which seats a new sitting the same way the start does.
+`sitting_create` and `refresh_unstarted_game` are shared with `workflow.movements`,
+which seats a new sitting the same way the start does.
 `PUBLIC_BY_DEFAULT` is the visibility of a new session for the page, the API and this
 module alike.
 
@@ -38,8 +38,9 @@ from common.errors import ConflictError, UserError
 from common.tasks import enqueue_on_commit
 from common.text import refuse_hidden_characters
 from ratings import selectors as rating_selectors
-from scoring import services as scoring
+from scoring.locks import lock_session
 from scoring.models import Game
+from scoring.tables import game_refresh_players, table_current_game, tables_start_first_games
 from tournaments import format as fmt
 from tournaments import pagecache
 from tournaments.models import (
@@ -82,13 +83,6 @@ def players_get_or_create(*, club: Club, names: Sequence[str]) -> list[Player]:
         for p in chosen:
             p.active = True
     return chosen
-
-
-def format_for(session: Session) -> fmt.FormatRules:
-    try:
-        return fmt.format_for(session.rules_id)
-    except fmt.FormatError as e:
-        raise UserError(e.code, str(e)) from None
 
 
 def _check_date_in_season(*, club: Club, season: Season, date: Date) -> None:
@@ -189,10 +183,6 @@ def _check_seeding(seeding: str) -> None:
         )
 
 
-def lock_session(session_id: int) -> Session:
-    return Session.objects.select_for_update().select_related("club", "season").get(pk=session_id)
-
-
 @transaction.atomic
 def session_update_settings(
     *,
@@ -264,7 +254,7 @@ def session_add_players(
         entry.save()
         added.append(entry)
         if sitting is not None:
-            rules = format_for(session)
+            rules = fmt.format_for(session.rules_id)
             if rules.split_min == rules.split_max:
                 # Tables of a fixed size cannot take one more: the late arrival sits out
                 # this sitting and joins the rotation from the next.
@@ -290,9 +280,9 @@ def _seat_at_bottom(*, sitting: Sitting, player: Player) -> None:
 
 
 def refresh_unstarted_game(table: Table) -> None:
-    current = Game.objects.filter(table=table).order_by("-number").first()
+    current = table_current_game(table)
     if current is not None and current.round_count == 0 and current.status == Game.Status.PLAYING:
-        scoring.game_refresh_players(game=current)
+        game_refresh_players(game=current)
 
 
 @transaction.atomic
@@ -335,7 +325,7 @@ def start_refusal(session: Session, checked_in: int) -> UserError | None:
     """Why a session in check-in cannot start with `checked_in` players, in words that say
     what to do, or None when it can. The session page shows this instead of the Start
     button; `session_start` refuses with it."""
-    need = format_for(session).play_min
+    need = fmt.format_for(session.rules_id).play_min
     if checked_in == 0:
         return ConflictError(
             "nobody_checked_in",
@@ -360,7 +350,7 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
         raise ConflictError("session_cancelled", "This session is cancelled.")
     if session.status != Session.Status.SETUP:
         raise ConflictError("session_started", "This session has already started.")
-    rules = format_for(session)
+    rules = fmt.format_for(session.rules_id)
     entries = list(
         SessionPlayer.objects.filter(session=session, checked_in=True, withdrawn_at__isnull=True)
     )
@@ -434,7 +424,7 @@ def sitting_create(
         table_rows = list(sitting.tables.order_by("rank"))
     for table in table_rows:
         table.sitting = sitting
-    scoring.tables_start_first_games(tables=table_rows, session=session)
+    tables_start_first_games(tables=table_rows, session=session)
     table_links.table_cards_ensure(session=session)
     pagecache.board_changed(session.pk)
     return sitting

@@ -10,8 +10,10 @@ from datetime import date as Date
 from typing import Any
 
 import engine
+from scoring import records
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer
+from scoring.tables import table_start_game
 from tournaments import format as fmt
 from tournaments.models import BigLoserAward, Club, Placing, Player, Season, Session, Sitting
 from tournaments.permissions import SYSTEM, Caller
@@ -51,7 +53,7 @@ class PlayOptions:
 
 def play_game(game: Game, *, seed: int, rounds: int | None = None, user: Caller = SYSTEM) -> None:
     """Enter a simulated game round by round through the result-entry service."""
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     played = engine.simulate(
         record["rules"], record["players"], seed=seed, first_dealer=record["first_dealer"]
     )
@@ -93,7 +95,7 @@ def finish_sitting_unplayed(sitting: Sitting, rng: random.Random) -> None:
         for number in range(1, sitting.games_per_sitting + 1):
             game = Game.objects.filter(table=table, number=number).first()
             if game is None:
-                game = scoring.table_start_game(table=table, number=number)
+                game = table_start_game(table=table, number=number)
             players = list(game.game_players.all())
             winner = rng.choice(players)
             for gp in players:
@@ -202,7 +204,7 @@ def session_as_json(session: Session) -> dict[str, Any]:
                     ]
         tables = []
         for table in sitting.tables.order_by("rank").prefetch_related("seatings__player"):
-            games = [scoring.game_record(g) for g in table.games.order_by("number")]
+            games = [records.game_record(g) for g in table.games.order_by("number")]
             tables.append(
                 {
                     "rank": table.rank,

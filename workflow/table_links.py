@@ -29,6 +29,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from common.errors import ConflictError, NotFoundError, UserError
+from scoring.locks import lock_session
 from tournaments.models import Club, ClubTableCard, ScorerLink, Session, Table, TableCard
 from tournaments.permissions import Caller, as_actor, require_director
 
@@ -50,7 +51,7 @@ def _card_token() -> str:
 def scorer_link_create(*, table_id: int, user: Caller) -> ScorerLink:
     """A new scorer link for a table of the running sitting."""
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
-    session = Session.objects.select_for_update().get(pk=table.sitting.session_id)
+    session = lock_session(table.sitting.session_id)
     require_director(user, session.club_id, to="hand out scorer links")
     if session.status != Session.Status.RUNNING or table.sitting.moved_at is not None:
         raise ConflictError(
@@ -120,7 +121,7 @@ def _revoke_card_links(**match: object) -> int:
 def table_card_replace(*, session_id: int, number: int, user: Caller) -> TableCard:
     """A new card for one table number in place of its live one: the old card stops
     opening the table at once and its page says when it was replaced."""
-    session = Session.objects.select_for_update().get(pk=session_id)
+    session = lock_session(session_id)
     require_director(user, session.club_id, to="replace its table cards")
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
         raise ConflictError(

@@ -19,10 +19,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ConflictError, UserError
+from scoring import locks
 from tournaments import pagecache
 from tournaments.models import Session, Sitting
 from tournaments.permissions import Caller, require_director
-from workflow import selectors, services
+from workflow import selectors
 
 #: The longest sitting a club may time, and the most one "extend" adds.
 MAX_MINUTES = 240
@@ -82,7 +83,7 @@ def _minutes(value: int | None, *, what: str) -> int:
 
 
 def _directed(session_id: int, user: Caller) -> Session:
-    session = services.lock_session(session_id)
+    session = locks.lock_session(session_id)
     require_director(user, session.club_id, to="run its timer")
     return session
 
@@ -115,9 +116,7 @@ def sitting_timer_change(
         raise ConflictError(
             "session_not_running", "The timer runs only while the session is running."
         )
-    sitting = Sitting.objects.select_for_update().get(
-        pk=selectors.require_current_sitting(session).pk
-    )
+    sitting = locks.lock_sitting(selectors.require_current_sitting(session).pk)
     now = timezone.now()
     timer = sitting_timer(session, sitting)
     state = timer.state if timer else "off"

@@ -38,6 +38,7 @@ from api.serializers.corrections import (
 )
 from api.views.base import ApiView
 from common.errors import ConflictError
+from scoring import records
 from scoring import services as scoring
 from scoring.corrections import correction_preview, round_change_restore
 from scoring.models import Game, PendingRound, RoundChange
@@ -50,11 +51,11 @@ MAX_ROUND = 32767
 def game_data(game_id: int) -> dict[str, Any]:
     """The game as stored now: summary, record and the engine's verdict."""
     game = api_selectors.game_qs().get(pk=game_id)
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     data = dict(GameSummarySerializer(game).data)
     data["first_dealer_draw"] = dict(game.first_dealer_draw or {})
     data["record"] = record
-    data["verdict"] = scoring.game_check(game)
+    data["verdict"] = records.game_check(game)
     return data
 
 
@@ -217,7 +218,7 @@ class GameRounds(GameView):
         return {
             "round": RoundSerializer(stored).data,
             "game": GameSummarySerializer(game).data,
-            "verdict": scoring.game_check(game),
+            "verdict": records.game_check(game),
         }
 
 
@@ -290,7 +291,7 @@ class GameRound(GameView):
             {
                 "round": RoundSerializer(stored).data,
                 "game": GameSummarySerializer(game).data,
-                "verdict": scoring.game_check(game),
+                "verdict": records.game_check(game),
             }
         )
 
@@ -317,7 +318,7 @@ class GameRound(GameView):
         )
         game = api_selectors.game_qs().get(pk=game_id)
         return Response(
-            {"game": GameSummarySerializer(game).data, "verdict": scoring.game_check(game)}
+            {"game": GameSummarySerializer(game).data, "verdict": records.game_check(game)}
         )
 
 

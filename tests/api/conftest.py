@@ -13,7 +13,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from api.models import IdempotencyRecord
-from scoring import services as scoring
+from scoring import records
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import (
@@ -93,8 +93,8 @@ def scorer_client(table_id: int, director: Any) -> APIClient:
 def first_round(game: Game, number: int = 1, *, taker: str | None = None) -> dict[str, Any]:
     """A valid next round: `taker` (by default the player left of the dealer) takes every
     trick."""
-    record = scoring.game_record(game)
-    output = scoring.game_check(game)
+    record = records.game_record(game)
+    output = records.game_check(game)
     players = record["players"]
     dealer = output["next_dealer"]
     taker = taker or players[(players.index(dealer) + 1) % len(players)]

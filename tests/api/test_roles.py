@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from scoring import records
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import (
@@ -117,8 +118,8 @@ def enter_round(w: World) -> Request:
 def correct_round(w: World) -> Request:
     game = w.with_round()
     data = first_round(game)
-    fixed = {"dealer": data["dealer"], "tricks": {scoring.game_record(game)["players"][2]: 5}}
-    fixed["dealer"] = scoring.game_check(game)["rounds"][0]["dealer"]
+    fixed = {"dealer": data["dealer"], "tricks": {records.game_record(game)["players"][2]: 5}}
+    fixed["dealer"] = records.game_check(game)["rounds"][0]["dealer"]
     return "put", f"/api/games/{game.pk}/rounds/1/", fixed, 200
 
 

@@ -11,7 +11,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from api.models import IdempotencyRecord
-from scoring import services as scoring
+from scoring import records
 from scoring.models import Game, PendingRound, Round, RoundChange
 from tests.api.conftest import db_state, first_round, scorer_client, token_client
 from tournaments.models import Session
@@ -265,7 +265,7 @@ def test_a_round_is_corrected_and_deleted(top: Game, director: Any) -> None:
 def test_a_finished_game_starts_the_next_with_the_winner_dealing(
     top: Game, as_director: APIClient
 ) -> None:
-    winner = scoring.game_record(top)["players"][0]
+    winner = records.game_record(top)["players"][0]
     for number in (1, 2, 3):
         data = first_round(top, number, taker=winner)
         response = as_director.post(rounds_url(top), data, format="json")

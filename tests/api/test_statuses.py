@@ -245,6 +245,6 @@ def test_every_conflict_the_code_raises_is_documented_as_a_409() -> None:
     undocumented = sorted(
         (code, path)
         for code, path in _raised("ConflictError")
-        if code not in documented and path != "tournaments/club_services.py"
+        if code not in documented and path != "workflow/club_services.py"
     )
     assert undocumented == []

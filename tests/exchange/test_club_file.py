@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from rest_framework.test import APIClient
 
+from scoring import records
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer, Round, RoundChange
 from tests.factories import PlayerFactory, UserFactory
@@ -117,7 +118,7 @@ def test_a_club_exported_and_imported_into_an_empty_database_exports_the_same(
     imported = Club.objects.get(slug=club.slug)
     services.players_get_or_create(club=imported, names=["A newcomer"])
     for game in Game.objects.all():
-        assert scoring.game_check(game)["valid"]
+        assert records.game_check(game)["valid"]
 
 
 @pytest.mark.django_db

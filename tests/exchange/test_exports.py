@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from scoring import services as scoring
+from scoring import records
 from scoring.models import Game, GamePlayer
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments.models import Club, Season, Session
@@ -71,7 +71,7 @@ def test_the_json_export_holds_every_game_with_its_ids_and_record(
             game.number,
         )
         # Exactly the game record format: the same keys and values the site checks.
-        assert entry["record"] == scoring.game_record(game)
+        assert entry["record"] == records.game_record(game)
         assert entry["record"]["format"] == "buck-game/1"
 
 
@@ -99,7 +99,7 @@ def test_the_engine_command_line_gives_the_same_verdict_as_the_site(
         assert run.returncode == 0, run.stderr
         verdict = json.loads(run.stdout)
         game = Game.objects.get(pk=entry["game_id"])
-        assert verdict == scoring.game_check(game)
+        assert verdict == records.game_check(game)
         stored = {gp.name: gp.score for gp in GamePlayer.objects.filter(game=game)}
         final = verdict["rounds"][-1]["scores"] if verdict["rounds"] else dict.fromkeys(stored, 0)
         assert final == stored

@@ -19,7 +19,7 @@ import pytest
 from django.db import connection
 
 import engine
-from scoring import services as scoring
+from scoring import records
 from scoring.models import Game, Round, RoundChange
 from tests.servers import Node, gunicorn_nodes, needs_postgres_and_redis
 from tournaments.models import Session
@@ -61,7 +61,7 @@ def node(tmp_path: Path) -> Iterator[Node]:
 
 
 def planned_rounds(game: Game, seed: int) -> list[dict[str, Any]]:
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     played = engine.simulate(
         record["rules"], record["players"], seed=seed, first_dealer=record["first_dealer"]
     )
@@ -166,7 +166,7 @@ def test_killing_the_apps_database_connections_under_load_loses_and_breaks_nothi
         assert [r.data for r in rounds] == plans[game.pk][: len(rounds)]
         assert RoundChange.objects.filter(game=game).count() == len(rounds)
         assert game.round_count == len(rounds)
-        verdict = scoring.game_check(game)
+        verdict = records.game_check(game)
         for gp in game.game_players.all():
             assert gp.score == verdict["scores"].get(gp.name, 0), (game.pk, gp.name)
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.test import Client
 from django.urls import reverse
 
-from scoring import services
+from scoring import records, services
 from scoring.models import Game
 from tournaments.models import Session
 from tournaments.permissions import Actor
@@ -37,7 +37,7 @@ def top_game(session: Session, *, number: int = 1, sitting: int = 1) -> Game:
 
 def dealer_order(game: Game) -> list[str]:
     """Seats from the first dealer, clockwise: the dealers of rounds 1, 2, 3, ..."""
-    record = services.game_record(game)
+    record = records.game_record(game)
     seated: list[str] = record["players"]
     start = seated.index(record["first_dealer"])
     return seated[start:] + seated[:start]

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import services
+from scoring import records, services
 from scoring.games.buck_euchre import TRUMP_MISSING
 from scoring.models import Game, Round
 from tournaments.models import Session
@@ -60,7 +60,7 @@ def seats_from_dealer(game: Game) -> list[str]:
 def post_round(client: Client, game: Game, fields: dict[str, Any]) -> Any:
     game.refresh_from_db()
     names = list(game.game_players.order_by("seat").values_list("name", flat=True))
-    dealer = services.game_check(game)["next_dealer"]
+    dealer = records.game_check(game)["next_dealer"]
     data: dict[str, Any] = {"number": game.round_count + 1, "dealer": dealer}
     for key, value in fields.items():
         if isinstance(value, dict):

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import engine
-from scoring import services
+from scoring import records, services
 from scoring.models import Game
 from tests.scoring.helpers import (
     A_WINS,
@@ -41,7 +41,7 @@ def test_the_winner_of_a_game_deals_first_in_the_next(game: Game) -> None:
     assert nxt is not None
     assert nxt.first_dealer.name == a
     assert nxt.first_dealer_source == Game.DealerSource.PREVIOUS_WINNER
-    assert nxt.first_dealer.name == engine.next_game_first_dealer(services.game_check(game))
+    assert nxt.first_dealer.name == engine.next_game_first_dealer(records.game_check(game))
 
 
 def test_a_correction_that_changes_the_winner_re_deals_the_next_game(game: Game) -> None:
@@ -137,7 +137,7 @@ def test_stored_scores_follow_the_engine_after_every_change(game: Game, director
     play(game, A_WINS)
     services.round_correct(game_id=game.pk, number=2, data=split(game, 2, 3), actor=director)
     services.round_delete(game_id=game.pk, number=1, actor=director)
-    output = services.game_check(game)
+    output = records.game_check(game)
     game.refresh_from_db()
     winner = output["winner"]
     winners = {winner} if isinstance(winner, str) else set(winner or [])

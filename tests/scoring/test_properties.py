@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import engine
 from common.errors import UserError
-from scoring import services
+from scoring import records, services
 from scoring.models import Game, RoundChange
 from tests.scoring.helpers import MakeSession, top_game
 from tests.snapshots import changed_tables, db_snapshot
@@ -44,7 +44,7 @@ operation = st.tuples(
 
 
 def round_data(game: Game, takers: list[int]) -> dict[str, Any]:
-    names = services.game_record(game)["players"]
+    names = records.game_record(game)["players"]
     return {"tricks": dict(Counter(names[i] for i in takers))}
 
 
@@ -91,7 +91,7 @@ def check_invariants(game: Game) -> None:
     stored = list(game.rounds.order_by("number"))
     assert [r.number for r in stored] == list(range(1, len(stored) + 1))
     assert [r.data for r in stored] == replayed(game)
-    output = engine.check(services.game_record(game))
+    output = engine.check(records.game_record(game))
     assert output["valid"] is True, output["errors"]
     winner = output["winner"]
     winners = {winner} if isinstance(winner, str) else set(winner or [])
@@ -127,7 +127,7 @@ def test_any_sequence_of_changes_keeps_the_game_in_step_with_the_engine(
 ) -> None:
     game = top_game(make_session(8))
     # Start from the first rounds of a whole game the engine plays, dealers named.
-    record = services.game_record(game)
+    record = records.game_record(game)
     simulated = engine.simulate(
         record["rules"], record["players"], seed=seed, first_dealer=record["first_dealer"]
     )

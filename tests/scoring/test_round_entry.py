@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from common.errors import ConflictError, UserError
-from scoring import services
+from scoring import records, services
 from scoring.models import Game, Round, RoundChange
 
 pytestmark = pytest.mark.django_db
@@ -196,7 +196,7 @@ def test_deleting_a_round_renumbers_the_rest(game: Game) -> None:
 
 def test_the_stored_game_is_a_valid_record_for_the_engine(game: Game) -> None:
     play_to_the_end(game)
-    output = engine.check(services.game_record(game))
+    output = engine.check(records.game_record(game))
     assert output["valid"] is True
     assert output["finished"] is True
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from common.errors import ConflictError, UserError
-from scoring import services
+from scoring import services, tables
 from scoring.models import Game, Round
 from tests.scoring.helpers import (
     A_WINS,
@@ -197,4 +197,4 @@ def test_a_correction_that_keeps_the_winner_leaves_the_started_next_game_alone(
 def test_a_game_with_rounds_keeps_its_players(game: Game) -> None:
     submit(1)(game)
     game.refresh_from_db()
-    refused("game_in_progress", lambda: services.game_refresh_players(game=game))
+    refused("game_in_progress", lambda: tables.game_refresh_players(game=game))

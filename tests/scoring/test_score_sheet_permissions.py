@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import services
+from scoring import records, services
 from scoring.models import Game
 from tests.factories import ClubFactory, UserFactory
 from tests.scoring.helpers import (
@@ -136,7 +136,7 @@ def test_the_tables_scorer_and_the_director_get_everything(
     _, game = private
     scorer = link_client(game.table_id, director)
     # The scorer's entry of round 2 waits for a second person.
-    players = services.game_record(game)["players"]
+    players = records.game_record(game)["players"]
     _, dealer, taker, _ = dealer_order(game)
     posted = scorer.post(
         reverse("scoring:round_enter", args=[game.pk]),

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import compare, services
+from scoring import compare, records, services
 from scoring.games import family_for
 from scoring.models import Game, Round, RoundChange
 from tests.factories import UserFactory
@@ -47,7 +47,7 @@ def round_fields(game: Game, first: int, second: int, **extra: Any) -> dict[str,
     game.refresh_from_db()
     data: dict[str, Any] = {
         "number": game.round_count + 1,
-        "dealer": services.game_check(game)["next_dealer"],
+        "dealer": records.game_check(game)["next_dealer"],
         f"tricks_{names.index(a) + 1}": first,
         f"tricks_{names.index(b) + 1}": second,
     }

@@ -330,9 +330,7 @@ DIRECTOR_READS: dict[Function, Arguments] = {
 # that write's transaction, after it has refused whoever may not make it.
 STEP = "a step inside a checked write's transaction"
 TAKES_NO_CALLER: dict[Function, str] = {
-    services.format_for: "read",
     services.last_season_big_loser: "read",
-    services.lock_session: "a lock, taken by the checked writes before they refuse",
     services.start_refusal: "read",
     services.players_get_or_create: STEP + " (session_create, session_add_players, a substitute)",
     services.sitting_create: STEP + " (session_start, sitting_move_players)",

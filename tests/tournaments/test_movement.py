@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from common.errors import ConflictError, UserError
+from scoring import records
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments.models import Placing, Seating, Session, Sitting
@@ -95,7 +96,7 @@ def test_undo_is_refused_once_the_new_sitting_has_a_round(make_session: Any) -> 
     fake_results(session.sittings.get(), random.Random(3))
     new = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     game = Game.objects.filter(table__sitting=new).first()
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     dealer = record["first_dealer"]
     taker = record["players"][(record["players"].index(dealer) + 1) % 4]
     scoring.round_submit(game_id=game.pk, number=1, data={"tricks": {taker: 5}}, actor=None)

@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 import engine
-from scoring import services as scoring
+from scoring import records
 from scoring.models import Game, Round
 from tournaments.models import Seating, Session, SitOut
 from tournaments.permissions import SYSTEM
@@ -156,7 +156,7 @@ def test_buck_euchre_entry_form_takes_trump_and_declarer(
     stored = Round.objects.get(game=game)
     assert stored.data["trump"] == "H"
     assert stored.data["declarer"] == left
-    verdict = scoring.game_check(game)
+    verdict = records.game_check(game)
     # Scores count down from 25: a trick is one point off; the dealer took none: set, +5.
     assert verdict["scores"] == {dealer: 30, left: 22, across: 24, right: 24}
     sheet = client.get(reverse("scoring:table", args=[game.table_id])).content.decode()

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 
+from scoring import records
 from scoring import services as scoring
 from scoring.models import Game, PendingRound, Round
 from tests.factories import ClubFactory, UserFactory
@@ -37,7 +38,7 @@ def signed_in(user: Any) -> Client:
 
 
 def first_round(game: Game) -> dict[str, Any]:
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     players = record["players"]
     dealer = record["first_dealer"]
     taker = players[(players.index(dealer) + 1) % len(players)]
@@ -169,7 +170,7 @@ class TestDoubleEntry:
         return Game.objects.get(table__sitting__session=session, table__rank=1)
 
     def round(self, game: Game, taker_offset: int = 1) -> dict[str, Any]:
-        record = scoring.game_record(game)
+        record = records.game_record(game)
         players = record["players"]
         dealer = record["first_dealer"]
         return {"tricks": {players[(players.index(dealer) + taker_offset) % 4]: 5}}

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from common.errors import UserError
+from scoring import records
 from scoring import services as scoring
 from scoring.models import Game
 from tournaments.models import Seating, Session, SessionPlayer, SessionStanding
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def first_round(game: Game) -> dict[str, Any]:
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     players = record["players"]
     taker = players[(players.index(record["first_dealer"]) + 1) % len(players)]
     return {"tricks": {taker: 5}}

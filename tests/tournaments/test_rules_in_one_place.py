@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from common.errors import UserError
+from scoring import records
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import token_client
@@ -34,7 +35,7 @@ def _enter_a_round(session: Session) -> None:
     sitting = selectors.current_sitting(session)
     game = Game.objects.filter(table__sitting=sitting).order_by("pk").first()
     assert game is not None
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     players = record["players"]
     taker = players[(players.index(record["first_dealer"]) + 1) % len(players)]
     scoring.round_submit(game_id=game.pk, number=1, data={"tricks": {taker: 5}}, actor=None)

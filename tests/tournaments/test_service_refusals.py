@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from common.errors import ConflictError, UserError
+from scoring import records
 from scoring import services as scoring
 from scoring.models import Game
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory
@@ -44,7 +45,7 @@ def refused(code: str, call: Callable[[], object]) -> UserError:
 
 def first_round(game: Game) -> dict[str, Any]:
     """A valid first round: the first dealer's left-hand neighbour takes all five tricks."""
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     players = record["players"]
     taker = players[(players.index(record["first_dealer"]) + 1) % len(players)]
     return {"tricks": {taker: 5}}

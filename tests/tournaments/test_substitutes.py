@@ -13,8 +13,8 @@ from django.test import Client
 import engine
 from ratings import services as rating_services
 from ratings.models import RatingHistory
+from scoring import records, substitutes
 from scoring import services as scoring
-from scoring import substitutes
 from scoring.models import Game, GamePlayer
 from tests.api.conftest import db_state, token_client
 from tests.factories import ClubFactory, UserFactory
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.django_db
 def under_way(session: Session, rank: int = 1, rounds: int = 2) -> Game:
     """Game 1 at table `rank` with `rounds` rounds played."""
     game = Game.objects.get(table__sitting__session=session, table__rank=rank, number=1)
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     seed = next(  # a simulated game long enough to stop in the middle of
         s
         for s in range(3, 50)
@@ -59,7 +59,7 @@ def test_a_substitute_takes_the_seat_its_score_and_the_rounds_played(
     session = make_session(8)
     game = under_way(session)
     leaver = seat_of(game, 1)
-    before = scoring.game_check(game)
+    before = records.game_check(game)
     chosen = movements.session_withdraw(
         session_id=session.pk, player_id=leaver.player_id, user=director, substitute=" Zed  Sub "
     )
@@ -71,7 +71,7 @@ def test_a_substitute_takes_the_seat_its_score_and_the_rounds_played(
     assert seat.replaced_after_round == 2
     assert seat.score == leaver.score
     # The game record stays valid: the same verdict, the seat under its new name.
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     assert "Zed Sub" in record["players"]
     assert leaver.name not in record["players"]
     assert record["substitutes"] == [
@@ -135,7 +135,7 @@ def test_a_substitute_for_the_first_dealer_deals_in_the_record(
         session_id=session.pk, player_id=dealer.player_id, user=director, substitute="Zed"
     )
     game.refresh_from_db()
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     assert record["first_dealer"] == "Zed"
     assert engine.check(record)["valid"]
 
@@ -304,7 +304,7 @@ def test_a_pending_double_entry_follows_the_seat_to_its_new_name(
 ) -> None:
     session = make_session(8, double_entry=True)
     game = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)
-    record = scoring.game_record(game)
+    record = records.game_record(game)
     played = engine.simulate(
         record["rules"], record["players"], seed=3, first_dealer=record["first_dealer"]
     )
