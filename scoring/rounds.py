@@ -39,7 +39,7 @@ from scoring.signals import game_result_changed
 from scoring.tables import table_start_game
 from tournaments import pagecache
 from tournaments.models import ScorerLink, Session, Table
-from tournaments.permissions import Actor, User, as_actor, can_direct, live_links
+from tournaments.permissions import Actor, User, as_actor, can_direct, live_links, not_a_scorer
 
 Who = Actor | User
 
@@ -100,11 +100,16 @@ class Author:
 
 
 def author_of(who: Who, game: Game) -> Author:
+    """Who makes a change at the game's table; refused (`tournaments.permissions`) unless
+    they may score it: a director of the club, or the holder of the table's live scorer
+    link. Every write at a table asks it right after taking its locks."""
     actor = as_actor(who)
     link = None
     if actor.scorer_tokens:
         link = live_links(actor.scorer_tokens).filter(table_id=game.table_id).first()
     director = can_direct(actor, game.table.sitting.session.club_id)
+    if not director and link is None:
+        raise not_a_scorer()
     return Author(
         user=actor.account, link=link, device=actor.device or "unknown", director=director
     )

@@ -168,6 +168,20 @@ def can_score(who: Actor | User, table: Table) -> bool:
     )
 
 
+def not_a_scorer() -> PermissionDenied:
+    """The refusal of a result write by someone who may not score the table: neither a
+    director of its club nor the holder of its live scorer link (`can_score`)."""
+    return PermissionDenied(
+        "Only a director or the holder of this table's scorer link may change its results."
+    )
+
+
+def require_scorer(who: Caller, table: Table) -> None:
+    """Refuse anyone who may not enter or correct the rounds of `table`."""
+    if not can_score(who, table):
+        raise not_a_scorer()
+
+
 def players_of(who: Actor | User) -> list[Player]:
     user = as_actor(who).account
     if user is None:
