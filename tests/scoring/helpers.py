@@ -12,7 +12,7 @@ from django.urls import reverse
 from scoring import records, services
 from scoring.models import Game
 from tournaments.models import Session
-from tournaments.permissions import Actor
+from tournaments.permissions import SYSTEM, Actor
 from workflow import table_links
 
 MakeSession = Callable[..., Session]
@@ -49,7 +49,7 @@ def split(game: Game, first: int, second: int) -> dict[str, Any]:
     return {"tricks": {a: first, b: second}}
 
 
-def play(game: Game, rounds: list[tuple[int, int]], actor: Any = None) -> None:
+def play(game: Game, rounds: list[tuple[int, int]], actor: Any = SYSTEM) -> None:
     for number, (first, second) in enumerate(rounds, start=1):
         services.round_submit(
             game_id=game.pk, number=number, data=split(game, first, second), actor=actor

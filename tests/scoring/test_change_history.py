@@ -13,6 +13,7 @@ from scoring import services
 from scoring.models import Game, Round, RoundChange
 from tests.scoring.helpers import MakeSession, scorer, signed_in, split, top_game
 from tests.snapshots import changed_tables, db_snapshot
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -50,8 +51,8 @@ def test_a_deletion_keeps_the_number_the_round_had(game: Game) -> None:
     round after it is now round 2."""
     rounds = [split(game, 3, 2), split(game, 2, 3), split(game, 3, 2)]
     for number, data in enumerate(rounds, start=1):
-        services.round_submit(game_id=game.pk, number=number, data=data, actor=None)
-    services.round_delete(game_id=game.pk, number=2, actor=None)
+        services.round_submit(game_id=game.pk, number=number, data=data, actor=SYSTEM)
+    services.round_delete(game_id=game.pk, number=2, actor=SYSTEM)
     assert history(game)[-1] == ("delete", 2, rounds[1], None)
     assert [(r.number, r.data) for r in Round.objects.filter(game=game)] == [
         (1, rounds[0]),
@@ -61,9 +62,9 @@ def test_a_deletion_keeps_the_number_the_round_had(game: Game) -> None:
 
 def test_a_correction_to_the_same_numbers_adds_no_line(game: Game) -> None:
     data = split(game, 3, 2)
-    services.round_submit(game_id=game.pk, number=1, data=data, actor=None)
+    services.round_submit(game_id=game.pk, number=1, data=data, actor=SYSTEM)
     before = db_snapshot()
-    services.round_correct(game_id=game.pk, number=1, data=dict(data), actor=None)
+    services.round_correct(game_id=game.pk, number=1, data=dict(data), actor=SYSTEM)
     assert changed_tables(before) == []
 
 
@@ -78,7 +79,7 @@ def test_a_scorers_change_is_signed_by_the_link_not_an_account(game: Game, direc
 
 
 def test_the_score_sheet_lists_the_history_newest_first(game: Game, director: Any) -> None:
-    services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=None)
+    services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=SYSTEM)
     services.round_submit(game_id=game.pk, number=2, data=split(game, 2, 3), actor=director)
     services.round_delete(game_id=game.pk, number=2, actor=director)
     page = signed_in(director).get(reverse("scoring:table", args=[game.table_id]))

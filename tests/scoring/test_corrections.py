@@ -24,6 +24,7 @@ from tests.scoring.helpers import (
     split,
     top_game,
 )
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +97,7 @@ def test_the_preview_refuses_what_the_change_would_refuse(game: Game) -> None:
 def test_unconfirmed_the_correction_is_refused_and_changes_nothing(decided: Game) -> None:
     with pytest.raises(UserError) as refused:
         services.round_correct(
-            game_id=decided.pk, number=4, data=split(decided, *B_WINS_ROUND_4), actor=None
+            game_id=decided.pk, number=4, data=split(decided, *B_WINS_ROUND_4), actor=SYSTEM
         )
     assert refused.value.code == "next_game_started"
     assert "2 rounds" in refused.value.message
@@ -196,12 +197,12 @@ def test_an_entry_key_makes_a_resend_a_success_even_after_a_correction(
     game: Game, director: Any
 ) -> None:
     first = services.round_submit(
-        game_id=game.pk, number=1, data=split(game, 3, 2), actor=None, entry_key="k-1"
+        game_id=game.pk, number=1, data=split(game, 3, 2), actor=SYSTEM, entry_key="k-1"
     )
     assert first.created
     services.round_correct(game_id=game.pk, number=1, data=split(game, 2, 3), actor=director)
     again = services.round_submit(
-        game_id=game.pk, number=1, data=split(game, 3, 2), actor=None, entry_key="k-1"
+        game_id=game.pk, number=1, data=split(game, 3, 2), actor=SYSTEM, entry_key="k-1"
     )
     assert not again.created
     assert again.round is not None
@@ -209,7 +210,7 @@ def test_an_entry_key_makes_a_resend_a_success_even_after_a_correction(
     assert game.rounds.count() == 1
     # Without the key the same resend is a conflict: round 1 says something else now.
     with pytest.raises(UserError) as refused:
-        services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=None)
+        services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=SYSTEM)
     assert refused.value.code == "round_number_taken"
 
 

@@ -15,6 +15,7 @@ from scoring import records, services
 from scoring.games.buck_euchre import TRUMP_MISSING
 from scoring.models import Game, Round
 from tournaments.models import Session
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -86,7 +87,7 @@ def two_at_nine_and_ten(make_session: Callable[..., Session]) -> tuple[Game, lis
     a, b, c, d = seats_from_dealer(game)
     for number, counts in enumerate([(3, 2, 0, 0), (2, 3, 0, 0), (3, 2, 0, 0), (1, 3, 1, 0)], 1):
         data = {"tricks": dict(zip((a, b, c, d), counts, strict=True))}
-        services.round_submit(game_id=game.pk, number=number, data=data, actor=None)
+        services.round_submit(game_id=game.pk, number=number, data=data, actor=SYSTEM)
     game.refresh_from_db()
     assert {gp.name: gp.score for gp in game.game_players.all()}[a] == 9
     return game, [a, b, c, d]
@@ -210,7 +211,7 @@ def test_correcting_a_buck_euchre_round_to_an_empty_trump_is_refused(
 ) -> None:
     game, (dealer, left, across, _right) = buck_euchre
     data = {"upcard": "9H", "trump": "H", "declarer": left, "tricks": {left: 3, across: 2}}
-    services.round_submit(game_id=game.pk, number=1, data=data, actor=None)
+    services.round_submit(game_id=game.pk, number=1, data=data, actor=SYSTEM)
     names = list(game.game_players.order_by("seat").values_list("name", flat=True))
     post = {"number": 1, "dealer": dealer, "upcard": "9H", "trump": ""}
     post |= {f"tricks_{names.index(n) + 1}": v for n, v in {left: 3, across: 2}.items()}

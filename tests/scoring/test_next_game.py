@@ -21,6 +21,7 @@ from tests.scoring.helpers import (
     split,
     top_game,
 )
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +51,9 @@ def test_a_correction_that_changes_the_winner_re_deals_the_next_game(game: Game)
     before = following(game)
     assert before is not None
     seats = list(before.game_players.values_list("name", "seat"))
-    services.round_correct(game_id=game.pk, number=4, data=split(game, *B_WINS_ROUND_4), actor=None)
+    services.round_correct(
+        game_id=game.pk, number=4, data=split(game, *B_WINS_ROUND_4), actor=SYSTEM
+    )
     after = following(game)
     assert after is not None
     assert after.first_dealer.name == b
@@ -66,7 +69,7 @@ def test_a_correction_that_keeps_the_winner_keeps_the_next_game(game: Game) -> N
     play(game, A_WINS)
     before = following(game)
     assert before is not None
-    services.round_correct(game_id=game.pk, number=4, data=split(game, 4, 1), actor=None)
+    services.round_correct(game_id=game.pk, number=4, data=split(game, 4, 1), actor=SYSTEM)
     after = following(game)
     assert after is not None
     assert after.pk == before.pk
@@ -75,7 +78,7 @@ def test_a_correction_that_keeps_the_winner_keeps_the_next_game(game: Game) -> N
 def test_a_correction_that_reopens_the_game_withdraws_the_next(game: Game) -> None:
     play(game, A_WINS)
     services.round_correct(
-        game_id=game.pk, number=4, data=split(game, *NOBODY_WINS_ROUND_4), actor=None
+        game_id=game.pk, number=4, data=split(game, *NOBODY_WINS_ROUND_4), actor=SYSTEM
     )
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING
@@ -86,7 +89,7 @@ def test_a_correction_that_reopens_the_game_withdraws_the_next(game: Game) -> No
 
 def test_deleting_the_winning_round_withdraws_the_next_game(game: Game) -> None:
     play(game, A_WINS)
-    services.round_delete(game_id=game.pk, number=4, actor=None)
+    services.round_delete(game_id=game.pk, number=4, actor=SYSTEM)
     game.refresh_from_db()
     assert (game.status, game.round_count) == (Game.Status.PLAYING, 3)
     assert following(game) is None
@@ -95,8 +98,10 @@ def test_deleting_the_winning_round_withdraws_the_next_game(game: Game) -> None:
 def test_finishing_again_after_a_reopening_deals_the_new_winner(game: Game) -> None:
     play(game, A_WINS)
     _, b, _, _ = dealer_order(game)
-    services.round_delete(game_id=game.pk, number=4, actor=None)
-    services.round_submit(game_id=game.pk, number=4, data=split(game, *B_WINS_ROUND_4), actor=None)
+    services.round_delete(game_id=game.pk, number=4, actor=SYSTEM)
+    services.round_submit(
+        game_id=game.pk, number=4, data=split(game, *B_WINS_ROUND_4), actor=SYSTEM
+    )
     nxt = following(game)
     assert nxt is not None
     assert nxt.first_dealer.name == b
@@ -124,11 +129,11 @@ def test_the_board_version_moves_when_a_game_ends_and_when_it_reopens(game: Game
 
     play(game, A_WINS[:3])
     start = version()
-    services.round_submit(game_id=game.pk, number=4, data=split(game, *A_WINS[3]), actor=None)
+    services.round_submit(game_id=game.pk, number=4, data=split(game, *A_WINS[3]), actor=SYSTEM)
     ended = version()
     assert ended > start
     services.round_correct(
-        game_id=game.pk, number=4, data=split(game, *NOBODY_WINS_ROUND_4), actor=None
+        game_id=game.pk, number=4, data=split(game, *NOBODY_WINS_ROUND_4), actor=SYSTEM
     )
     assert version() > ended
 

@@ -24,6 +24,7 @@ from scoring import records, services
 from scoring.models import Game, RoundChange
 from tests.scoring.helpers import MakeSession, top_game
 from tests.snapshots import changed_tables, db_snapshot
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -58,14 +59,14 @@ def apply(game: Game, op: tuple[str, int, list[int]]) -> None:
             game_id=game.pk,
             number=game.round_count + 1,
             data=round_data(game, takers),
-            actor=None,
+            actor=SYSTEM,
         )
     elif action == "correct":
         services.round_correct(
-            game_id=game.pk, number=number, data=round_data(game, takers), actor=None
+            game_id=game.pk, number=number, data=round_data(game, takers), actor=SYSTEM
         )
     else:
-        services.round_delete(game_id=game.pk, number=number, actor=None)
+        services.round_delete(game_id=game.pk, number=number, actor=SYSTEM)
 
 
 def replayed(game: Game) -> list[dict[str, Any]]:
@@ -132,7 +133,7 @@ def test_any_sequence_of_changes_keeps_the_game_in_step_with_the_engine(
         record["rules"], record["players"], seed=seed, first_dealer=record["first_dealer"]
     )
     for number, data in enumerate(simulated["rounds"][:played], start=1):
-        services.round_submit(game_id=game.pk, number=number, data=data, actor=None)
+        services.round_submit(game_id=game.pk, number=number, data=data, actor=SYSTEM)
     check_invariants(game)
     for op in operations:
         before = db_snapshot()

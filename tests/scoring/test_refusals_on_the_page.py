@@ -21,12 +21,13 @@ from django.urls import reverse
 from django.utils.html import escape
 
 import engine
-from scoring import services
+from scoring import records, services
 from scoring.games import family_for
 from scoring.models import Game, Round
 from tests.scoring.helpers import top_game
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.models import Session
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -194,7 +195,7 @@ DJANGO_BOUNDS = ("Ensure this value", "Select a valid choice")
 def seats_from_dealer(game: Game) -> tuple[list[str], list[str]]:
     """(the players in seat order, the same from the next round's dealer on)."""
     names = list(game.game_players.order_by("seat").values_list("name", flat=True))
-    dealer = services.game_check(game)["next_dealer"]
+    dealer = records.game_check(game)["next_dealer"]
     start = names.index(dealer)
     return names, names[start:] + names[:start]
 
@@ -237,7 +238,7 @@ def test_a_round_the_engine_refuses_is_refused_on_the_page_in_its_words(
     # What the engine says of that round, asked directly: the page must show all of it.
     form = family_for(game.rules_id).form(data, players=seats_from_dealer(game)[0])
     assert form.is_valid(), form.errors
-    verdict = engine.check(services.game_record(game, rounds=[form.to_round()]))
+    verdict = engine.check(records.game_record(game, rounds=[form.to_round()]))
     codes = {e["code"] for e in verdict["errors"]}
     assert refusal.code in codes, verdict["errors"]
     before = db_snapshot()
@@ -317,7 +318,7 @@ def test_a_correction_to_six_tricks_is_refused_in_the_games_words(
     game = game_of("huckley-buck")
     names, seats = seats_from_dealer(game)
     entered = {"tricks": {seats[0]: 3, seats[1]: 2}}
-    services.round_submit(game_id=game.pk, number=1, data=entered, actor=None)
+    services.round_submit(game_id=game.pk, number=1, data=entered, actor=SYSTEM)
     data = {"number": 1, "dealer": seats[0], f"tricks_{names.index(seats[0]) + 1}": 6}
     before = db_snapshot()
 

@@ -11,6 +11,7 @@ import engine
 from common.errors import ConflictError, UserError
 from scoring import records, services
 from scoring.models import Game, Round, RoundChange
+from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -54,10 +55,10 @@ def test_a_valid_round_is_stored_with_its_scores(game: Game, director: Any) -> N
 
 
 def test_a_wrong_total_is_refused_and_nothing_is_stored(game: Game) -> None:
-    services.round_submit(game_id=game.pk, number=1, data=tricks(game, [2, 2, 1, 0]), actor=None)
+    services.round_submit(game_id=game.pk, number=1, data=tricks(game, [2, 2, 1, 0]), actor=SYSTEM)
     with pytest.raises(UserError) as caught:
         services.round_submit(
-            game_id=game.pk, number=2, data=tricks(game, [2, 2, 2, 0]), actor=None
+            game_id=game.pk, number=2, data=tricks(game, [2, 2, 2, 0]), actor=SYSTEM
         )
     assert caught.value.code == "round_invalid"
     assert caught.value.details
@@ -73,25 +74,25 @@ def test_a_drop_at_a_table_of_four_is_refused(game: Game) -> None:
     order = dealer_order(game)
     data = {"out": [order[1]], "tricks": {order[0]: 2, order[2]: 2, order[3]: 1}}
     with pytest.raises(UserError) as caught:
-        services.round_submit(game_id=game.pk, number=1, data=data, actor=None)
+        services.round_submit(game_id=game.pk, number=1, data=data, actor=SYSTEM)
     assert {e["field"] for e in caught.value.details} >= {"out"}
     assert not Round.objects.filter(game=game).exists()
 
 
 def test_a_double_submit_stores_one_round(game: Game) -> None:
     data = tricks(game, [1, 1, 1, 2])
-    first = services.round_submit(game_id=game.pk, number=1, data=data, actor=None)
-    again = services.round_submit(game_id=game.pk, number=1, data=data, actor=None)
+    first = services.round_submit(game_id=game.pk, number=1, data=data, actor=SYSTEM)
+    again = services.round_submit(game_id=game.pk, number=1, data=data, actor=SYSTEM)
     assert again.round.pk == first.round.pk
     assert again.created is False
     assert Round.objects.filter(game=game).count() == 1
 
 
 def test_a_different_round_under_a_taken_number_is_a_conflict(game: Game) -> None:
-    services.round_submit(game_id=game.pk, number=1, data=tricks(game, [1, 1, 1, 2]), actor=None)
+    services.round_submit(game_id=game.pk, number=1, data=tricks(game, [1, 1, 1, 2]), actor=SYSTEM)
     with pytest.raises(ConflictError) as caught:
         services.round_submit(
-            game_id=game.pk, number=1, data=tricks(game, [2, 1, 1, 1]), actor=None
+            game_id=game.pk, number=1, data=tricks(game, [2, 1, 1, 1]), actor=SYSTEM
         )
     assert caught.value.code == "round_number_taken"
     assert Round.objects.get(game=game).data == tricks(game, [1, 1, 1, 2])
@@ -100,7 +101,7 @@ def test_a_different_round_under_a_taken_number_is_a_conflict(game: Game) -> Non
 def test_a_round_number_ahead_of_the_game_is_refused(game: Game) -> None:
     with pytest.raises(ConflictError) as caught:
         services.round_submit(
-            game_id=game.pk, number=3, data=tricks(game, [1, 1, 1, 2]), actor=None
+            game_id=game.pk, number=3, data=tricks(game, [1, 1, 1, 2]), actor=SYSTEM
         )
     assert caught.value.code == "round_number_out_of_order"
 
@@ -112,7 +113,7 @@ def play_to_the_end(game: Game) -> None:
         dealer = order[(number - 1) % 4]
         taker = order[1]
         data = {"dealer": dealer, "tricks": {taker: 5}}
-        services.round_submit(game_id=game.pk, number=number, data=data, actor=None)
+        services.round_submit(game_id=game.pk, number=number, data=data, actor=SYSTEM)
 
 
 def test_a_finished_game_starts_the_next_with_the_winner_dealing(game: Game) -> None:
@@ -131,7 +132,7 @@ def test_a_round_after_the_end_of_the_game_is_refused(game: Game) -> None:
     play_to_the_end(game)
     with pytest.raises(UserError) as caught:
         services.round_submit(
-            game_id=game.pk, number=4, data=tricks(game, [1, 1, 1, 2]), actor=None
+            game_id=game.pk, number=4, data=tricks(game, [1, 1, 1, 2]), actor=SYSTEM
         )
     assert "game_over" in {e["code"] for e in caught.value.details}
 
@@ -161,12 +162,12 @@ def test_a_correction_that_breaks_a_later_round_is_refused(game: Game) -> None:
         {"tricks": {a: 5}},  # a 11: game over
     ]
     for number, data in enumerate(rounds, start=1):
-        services.round_submit(game_id=game.pk, number=number, data=data, actor=None)
+        services.round_submit(game_id=game.pk, number=number, data=data, actor=SYSTEM)
     # Had a taken two tricks in round 3, a would have reached 11 then, and round 4 could
     # not have been played.
     with pytest.raises(UserError) as caught:
         services.round_correct(
-            game_id=game.pk, number=3, data={"tricks": {a: 2, c: 1, d: 1, b: 1}}, actor=None
+            game_id=game.pk, number=3, data={"tricks": {a: 2, c: 1, d: 1, b: 1}}, actor=SYSTEM
         )
     assert caught.value.code == "later_round_invalid"
     assert "round 4" in caught.value.message
@@ -177,16 +178,16 @@ def test_a_correction_that_breaks_a_later_round_is_refused(game: Game) -> None:
 def test_deleting_a_round_is_refused_when_later_dealers_no_longer_fit(game: Game) -> None:
     play_to_the_end(game)  # every round names its dealer
     with pytest.raises(UserError) as caught:
-        services.round_delete(game_id=game.pk, number=1, actor=None)
+        services.round_delete(game_id=game.pk, number=1, actor=SYSTEM)
     assert caught.value.code == "later_round_invalid"
     assert Round.objects.filter(game=game).count() == 3
 
 
 def test_deleting_a_round_renumbers_the_rest(game: Game) -> None:
     order = dealer_order(game)
-    services.round_submit(game_id=game.pk, number=1, data={"tricks": {order[1]: 5}}, actor=None)
-    services.round_submit(game_id=game.pk, number=2, data={"tricks": {order[2]: 5}}, actor=None)
-    services.round_delete(game_id=game.pk, number=1, actor=None)
+    services.round_submit(game_id=game.pk, number=1, data={"tricks": {order[1]: 5}}, actor=SYSTEM)
+    services.round_submit(game_id=game.pk, number=2, data={"tricks": {order[2]: 5}}, actor=SYSTEM)
+    services.round_delete(game_id=game.pk, number=1, actor=SYSTEM)
     remaining = list(Round.objects.filter(game=game))
     assert [(r.number, r.data) for r in remaining] == [(1, {"tricks": {order[2]: 5}})]
     game.refresh_from_db()
@@ -206,7 +207,7 @@ def test_the_history_shows_a_correction_before_and_after(game: Game, director: A
     from django.urls import reverse
 
     order = dealer_order(game)
-    services.round_submit(game_id=game.pk, number=1, data={"tricks": {order[1]: 5}}, actor=None)
+    services.round_submit(game_id=game.pk, number=1, data={"tricks": {order[1]: 5}}, actor=SYSTEM)
     services.round_correct(
         game_id=game.pk, number=1, data={"tricks": {order[1]: 4, order[2]: 1}}, actor=director
     )
@@ -235,7 +236,7 @@ def test_the_history_gives_each_change_in_the_club_s_time_zone_and_says_which(
     club.time_zone = "Asia/Kolkata"
     club.save(update_fields=["time_zone"])
     order = dealer_order(game)
-    services.round_submit(game_id=game.pk, number=1, data={"tricks": {order[1]: 5}}, actor=None)
+    services.round_submit(game_id=game.pk, number=1, data={"tricks": {order[1]: 5}}, actor=SYSTEM)
     change = RoundChange.objects.get(game=game)
     local = change.at.astimezone(zoneinfo.ZoneInfo("Asia/Kolkata"))
     client = Client()

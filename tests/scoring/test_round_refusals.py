@@ -55,7 +55,7 @@ def decided(game: Game) -> Game:
     """Game 1 won by its first dealer, and game 2 started with one round entered."""
     play(game, A_WINS)
     following = Game.objects.get(table=game.table, number=2)
-    services.round_submit(game_id=following.pk, number=1, data=split(following, 3, 2), actor=None)
+    services.round_submit(game_id=following.pk, number=1, data=split(following, 3, 2), actor=SYSTEM)
     return game
 
 
@@ -64,18 +64,18 @@ Write = Callable[[Game], object]
 
 def submit(number: int, data: Any = None) -> Write:
     return lambda g: services.round_submit(
-        game_id=g.pk, number=number, data=split(g, 3, 2) if data is None else data, actor=None
+        game_id=g.pk, number=number, data=split(g, 3, 2) if data is None else data, actor=SYSTEM
     )
 
 
 def correct(number: int, data: Any = None) -> Write:
     return lambda g: services.round_correct(
-        game_id=g.pk, number=number, data=split(g, 2, 3) if data is None else data, actor=None
+        game_id=g.pk, number=number, data=split(g, 2, 3) if data is None else data, actor=SYSTEM
     )
 
 
 def delete(number: int) -> Write:
-    return lambda g: services.round_delete(game_id=g.pk, number=number, actor=None)
+    return lambda g: services.round_delete(game_id=g.pk, number=number, actor=SYSTEM)
 
 
 WRITES = {
@@ -90,16 +90,16 @@ def test_no_write_reaches_a_game_that_does_not_exist(game: Game) -> None:
     data = split(game, 2, 3)
     missing = 10**9
     for call in [
-        lambda: services.round_submit(game_id=missing, number=2, data=data, actor=None),
-        lambda: services.round_correct(game_id=missing, number=1, data=data, actor=None),
-        lambda: services.round_delete(game_id=missing, number=1, actor=None),
+        lambda: services.round_submit(game_id=missing, number=2, data=data, actor=SYSTEM),
+        lambda: services.round_correct(game_id=missing, number=1, data=data, actor=SYSTEM),
+        lambda: services.round_delete(game_id=missing, number=1, actor=SYSTEM),
     ]:
         refused("no_such_game", call)
 
 
 @pytest.mark.parametrize("write", WRITES.values(), ids=WRITES.keys())
 def test_no_result_changes_once_the_session_is_finished(game: Game, write: Write) -> None:
-    services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=None)
+    services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=SYSTEM)
     session = game.table.sitting.session
     tournaments.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     refused("session_not_running", lambda: write(game))
@@ -124,13 +124,13 @@ NOT_AN_OBJECT: Any = ["tricks"]
 @pytest.mark.parametrize(
     "write",
     [
-        lambda g: services.round_submit(game_id=g.pk, number=1, data=NOT_AN_OBJECT, actor=None),
-        lambda g: services.round_correct(game_id=g.pk, number=1, data=NOT_AN_OBJECT, actor=None),
+        lambda g: services.round_submit(game_id=g.pk, number=1, data=NOT_AN_OBJECT, actor=SYSTEM),
+        lambda g: services.round_correct(game_id=g.pk, number=1, data=NOT_AN_OBJECT, actor=SYSTEM),
     ],
     ids=["enter", "correct"],
 )
 def test_a_round_that_is_not_an_object_is_refused(game: Game, write: Write) -> None:
-    services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=None)
+    services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=SYSTEM)
     refused("round_not_an_object", lambda: write(game))
 
 
@@ -189,7 +189,7 @@ def test_a_correction_that_keeps_the_winner_leaves_the_started_next_game_alone(
     decided: Game,
 ) -> None:
     following = Game.objects.get(table=decided.table, number=2)
-    services.round_correct(game_id=decided.pk, number=4, data=split(decided, 4, 1), actor=None)
+    services.round_correct(game_id=decided.pk, number=4, data=split(decided, 4, 1), actor=SYSTEM)
     assert Game.objects.get(table=decided.table, number=2).pk == following.pk
     assert Round.objects.filter(game=following).count() == 1
 

@@ -99,7 +99,7 @@ def test_undo_is_refused_once_the_new_sitting_has_a_round(make_session: Any) -> 
     record = records.game_record(game)
     dealer = record["first_dealer"]
     taker = record["players"][(record["players"].index(dealer) + 1) % 4]
-    scoring.round_submit(game_id=game.pk, number=1, data={"tricks": {taker: 5}}, actor=None)
+    scoring.round_submit(game_id=game.pk, number=1, data={"tricks": {taker: 5}}, actor=SYSTEM)
     with pytest.raises(UserError) as caught:
         movements.sitting_undo_movement(session_id=session.pk, user=SYSTEM)
     assert caught.value.code == "new_sitting_started"
@@ -113,7 +113,7 @@ def test_results_of_a_moved_sitting_are_locked(make_session: Any) -> None:
     movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     game = Game.objects.filter(table__sitting=sitting).first()
     with pytest.raises(UserError) as caught:
-        scoring.round_delete(game_id=game.pk, number=1, actor=None)
+        scoring.round_delete(game_id=game.pk, number=1, actor=SYSTEM)
     assert caught.value.code == "sitting_closed"
 
 

@@ -43,7 +43,7 @@ def test_a_late_arrival_joins_the_bottom_table(make_session: Any) -> None:
 def test_a_late_arrival_waits_for_the_next_game_when_one_is_under_way(make_session: Any) -> None:
     session = make_session(8)
     bottom = Game.objects.get(table__sitting__session=session, table__rank=2)
-    scoring.round_submit(game_id=bottom.pk, number=1, data=first_round(bottom), actor=None)
+    scoring.round_submit(game_id=bottom.pk, number=1, data=first_round(bottom), actor=SYSTEM)
     services.session_add_players(session_id=session.pk, new_names=["Latecomer"], user=SYSTEM)
     assert "Latecomer" not in set(bottom.game_players.values_list("name", flat=True))
     assert Seating.objects.filter(table=bottom.table, left_at__isnull=True).count() == 5
@@ -52,7 +52,7 @@ def test_a_late_arrival_waits_for_the_next_game_when_one_is_under_way(make_sessi
 def test_withdrawal_mid_game_is_refused(make_session: Any) -> None:
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1)
-    scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=None)
+    scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=SYSTEM)
     leaver = game.game_players.first().player
     with pytest.raises(UserError) as caught:
         movements.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=SYSTEM)

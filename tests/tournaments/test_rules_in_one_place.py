@@ -38,7 +38,7 @@ def _enter_a_round(session: Session) -> None:
     record = records.game_record(game)
     players = record["players"]
     taker = players[(players.index(record["first_dealer"]) + 1) % len(players)]
-    scoring.round_submit(game_id=game.pk, number=1, data={"tricks": {taker: 5}}, actor=None)
+    scoring.round_submit(game_id=game.pk, number=1, data={"tricks": {taker: 5}}, actor=SYSTEM)
 
 
 def _not_started(make_session: Callable[..., Session]) -> Session:

@@ -303,7 +303,7 @@ def test_an_undo_after_the_new_sitting_has_a_round_keeps_both_sittings_whole(
     finish_sitting_unplayed(session.sittings.get(), random.Random(5))
     movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     game = Game.objects.filter(table__sitting__session=session, table__sitting__number=2)[0]
-    scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=None)
+    scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=SYSTEM)
     refused(
         "new_sitting_started",
         lambda: movements.sitting_undo_movement(session_id=session.pk, user=SYSTEM),
@@ -372,7 +372,7 @@ def test_a_refused_withdrawal_mid_game_leaves_every_seat_and_game_alone(
 ) -> None:
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1)
-    scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=None)
+    scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=SYSTEM)
     player_id = seated_at(session, 1)[0]
     refused(
         "withdrawal_mid_game",
@@ -434,7 +434,7 @@ def test_a_rebalance_that_would_move_a_player_mid_game_moves_nobody(
     proposal = movements.rebalance_proposal(session=session)
     assert [(m.from_rank, m.to_rank) for m in proposal] == [(2, 1), (3, 1)]
     game = Game.objects.get(table__sitting__session=session, table__rank=3)
-    scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=None)
+    scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=SYSTEM)
     expected = [(m.player, m.from_rank, m.to_rank) for m in proposal]
     error = refused(
         "move_mid_game",

@@ -18,6 +18,7 @@ from scoring import services as scoring
 from scoring.models import Game, GamePlayer
 from tests.api.conftest import db_state, token_client
 from tests.factories import ClubFactory, UserFactory
+from tests.scoring.helpers import scorer
 from tests.snapshots import changed_tables, db_snapshot
 from tests.tournaments.test_service_refusals import MakeSession, refused
 from tournaments.models import Seating, Session, SessionPlayer, SitOut
@@ -309,7 +310,9 @@ def test_a_pending_double_entry_follows_the_seat_to_its_new_name(
         record["rules"], record["players"], seed=3, first_dealer=record["first_dealer"]
     )
     scoring.round_submit(game_id=game.pk, number=1, data=played["rounds"][0], actor=director)
-    scoring.round_submit(game_id=game.pk, number=2, data=played["rounds"][1], actor=None)
+    scoring.round_submit(
+        game_id=game.pk, number=2, data=played["rounds"][1], actor=scorer(game, director)
+    )
     game.refresh_from_db()
     assert game.round_count == 1
     pending = game.pending_rounds.get()
