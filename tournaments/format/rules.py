@@ -1,0 +1,155 @@
+"""What every rule of the format reads: each rules id's table sizes and sense of a better
+score (`FormatRules`, docs/format.md rules 1, 7 and 8), the player keys, and the refusals a
+director can fix (`FormatError`).
+
+The rest of the package imports from here; this module imports only the engine, whose
+`RulesInfo` is where a game's facts live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+import engine
+
+
+class PlayerKey(Hashable, Protocol):
+    """What a player key must support: hashing, and an order (to make replays canonical)."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+K = TypeVar("K", bound=PlayerKey)
+
+
+class FormatError(Exception):
+    """A problem the director can fix; `code` is stable, the message says what to do."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class FormatRules:
+    """Table sizes and the sense of a better score, for one rules id (docs/format.md rules 1, 8).
+
+    The split makes tables of `split_min`..`split_max`; after withdrawals and late arrivals
+    a table can still play with `play_min`..`play_max` players (rule 7).
+    """
+
+    rules_id: str
+    split_min: int
+    split_max: int
+    play_min: int
+    play_max: int
+    lower_is_better: bool
+    # The split aims at tables of this size ("groups of four"), within split_min..split_max.
+    ideal: int = 4
+
+    def __post_init__(self) -> None:
+        # A misconfigured format is a programming error, not something a director can fix.
+        if not 1 <= self.play_min <= self.split_min <= self.split_max <= self.play_max:
+            raise ValueError(
+                f"{self.rules_id}: need 1 <= play_min <= split_min <= split_max <= play_max"
+            )
+        if not self.split_min <= self.ideal <= self.split_max:
+            raise ValueError(f"{self.rules_id}: need split_min <= ideal <= split_max")
+
+
+@dataclass(frozen=True)
+class TableSizes:
+    """The tournament's table sizes for a rules id, where they are narrower than what the
+    engine accepts (see `FormatRules` for the meaning of each)."""
+
+    split_min: int
+    split_max: int
+    play_min: int
+    play_max: int
+    ideal: int = 4
+
+
+#: The tournament's decisions on table sizes where they are narrower than the engine's
+#: (docs/format.md, rules 1 and 7): Huckley Buck and Hucklebuck split into
+#: tables of four to seven though a table of three can play on; Bluke, which the engine
+#: checks for two to fifteen players, plays at three to seven. A rules id missing here
+#: (Buck Euchre: exactly four, docs/format.md rule 8; Ten-Point Buck: three to five) plays at
+#: every size the engine accepts, the split aiming at four. The sense of a better score
+#: is never here: it is the engine's (`engine.RulesInfo.lower_is_better`).
+TABLE_SIZES: Mapping[str, TableSizes] = {
+    "huckley-buck": TableSizes(4, 7, 3, 7),
+    "hucklebuck": TableSizes(4, 7, 3, 7),
+    "bluke": TableSizes(4, 7, 3, 7),
+    "bluke-nj": TableSizes(4, 7, 3, 7),
+}
+
+
+def _format_of(info: engine.RulesInfo) -> FormatRules:
+    sizes = TABLE_SIZES.get(info.id)
+    if sizes is None:
+        low, high = info.min_players, info.max_players
+        sizes = TableSizes(low, high, low, high, ideal=min(max(4, low), high))
+    return FormatRules(
+        info.id,
+        sizes.split_min,
+        sizes.split_max,
+        sizes.play_min,
+        sizes.play_max,
+        lower_is_better=info.lower_is_better,
+        ideal=sizes.ideal,
+    )
+
+
+class _Formats(Mapping[str, FormatRules]):
+    """The format of every rules id the engine knows, read from `engine.RULES` at each
+    use, so a game added to the engine has a format without an entry here."""
+
+    def __getitem__(self, rules_id: str) -> FormatRules:
+        return _format_of(engine.RULES[rules_id])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(engine.RULES)
+
+    def __len__(self) -> int:
+        return len(engine.RULES)
+
+
+FORMATS: Mapping[str, FormatRules] = _Formats()
+
+
+def format_for(rules_id: str) -> FormatRules:
+    """The format of a rules id, or FormatError(code="unknown_rules")."""
+    try:
+        return FORMATS[rules_id]
+    except KeyError:
+        known = ", ".join(sorted(FORMATS))
+        raise FormatError(
+            "unknown_rules",
+            f"The rules {rules_id!r} have no tournament format yet; choose one of: {known}.",
+        ) from None
+
+
+def too_few(n: int, fmt: FormatRules) -> FormatError:
+    """The refusal of `n` players, too few for one table of the game (`too_few_players`)."""
+    info = engine.RULES.get(fmt.rules_id)
+    game = info.name if info is not None else fmt.rules_id
+    return FormatError(
+        "too_few_players",
+        f"{n} player{'s' if n != 1 else ''} cannot make a table: {game} needs at least "
+        f"{fmt.play_min}. Add players to the roster.",
+    )
+
+
+def check_unique(players: Iterable[Hashable], where: str) -> None:
+    """Refuse a player listed twice (`duplicate_player`); `where` names the list."""
+    seen: set[Hashable] = set()
+    for player in players:
+        if player in seen:
+            raise FormatError(
+                "duplicate_player",
+                f"Player {player} appears twice in {where}; remove the extra entry.",
+            )
+        seen.add(player)
