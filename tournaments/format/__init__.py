@@ -35,7 +35,6 @@ from tournaments.format.ranking import CRITERIA, Placing, SittingResult, order_t
 from tournaments.format.rebalancing import Rebalance, RebalancePlan, rebalance, rebalance_plan
 from tournaments.format.rules import (
     FORMATS,
-    TABLE_SIZES,
     FormatError,
     FormatRules,
     K,
@@ -50,7 +49,6 @@ from tournaments.format.splits import seeded_split, split
 __all__ = [
     "CRITERIA",
     "FORMATS",
-    "TABLE_SIZES",
     "FormatError",
     "FormatRules",
     "K",

@@ -60,38 +60,12 @@ class FormatRules:
             raise ValueError(f"{self.rules_id}: need split_min <= ideal <= split_max")
 
 
-@dataclass(frozen=True)
-class TableSizes:
-    """The tournament's table sizes for a rules id, where they are narrower than what the
-    engine accepts (see `FormatRules` for the meaning of each)."""
-
-    split_min: int
-    split_max: int
-    play_min: int
-    play_max: int
-    ideal: int = 4
-
-
-#: The tournament's decisions on table sizes where they are narrower than the engine's
-#: (docs/format.md, rules 1 and 7): Huckley Buck and Hucklebuck split into
-#: tables of four to seven though a table of three can play on; Bluke, which the engine
-#: checks for two to fifteen players, plays at three to seven. A rules id missing here
-#: (Buck Euchre: exactly four, docs/format.md rule 8; Ten-Point Buck: three to five) plays at
-#: every size the engine accepts, the split aiming at four. The sense of a better score
-#: is never here: it is the engine's (`engine.RulesInfo.lower_is_better`).
-TABLE_SIZES: Mapping[str, TableSizes] = {
-    "huckley-buck": TableSizes(4, 7, 3, 7),
-    "hucklebuck": TableSizes(4, 7, 3, 7),
-    "bluke": TableSizes(4, 7, 3, 7),
-    "bluke-nj": TableSizes(4, 7, 3, 7),
-}
+#: The table sizes of a game, as its rules info in the engine states them.
+TableSizes = engine.TableSizes
 
 
 def _format_of(info: engine.RulesInfo) -> FormatRules:
-    sizes = TABLE_SIZES.get(info.id)
-    if sizes is None:
-        low, high = info.min_players, info.max_players
-        sizes = TableSizes(low, high, low, high, ideal=min(max(4, low), high))
+    sizes = info.table_sizes
     return FormatRules(
         info.id,
         sizes.split_min,

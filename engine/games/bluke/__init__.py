@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from engine.base import EngineUsageError, OptionInfo, RulesInfo
+from engine.base import EngineUsageError, OptionInfo, RulesInfo, TableSizes
 from engine.games._common.rules import GameRules
 from engine.games.bluke.rounds import Variant, hand_sizes, score_game
 from engine.games.bluke.simulate import simulate_game
@@ -47,6 +47,10 @@ _VARIANTS = {
 }
 
 
+#: The tournament's tables of Bluke: split into four to seven, a table of three plays on.
+TABLES = TableSizes(split_min=4, split_max=7, play_min=3, play_max=7, ideal=4)
+
+
 def _rule_set(rules_id: str, name: str) -> GameRules:
     info = RulesInfo(
         id=rules_id,
@@ -56,6 +60,7 @@ def _rule_set(rules_id: str, name: str) -> GameRules:
         lower_is_better=False,
         options=_options(),
         round_fields=ROUND_FIELDS,
+        tables=TABLES,
     )
     variant = _VARIANTS[rules_id]
     return GameRules(
