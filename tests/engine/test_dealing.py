@@ -89,9 +89,10 @@ RULE_TEXT_FACTS: dict[str, tuple[tuple[int, int], bool, tuple[int, int], tuple[i
     "buck-euchre": ((4, 4), True, (4, 4), (4, 4), 4),
     # "A Trick-Taking Game for Three to Five Players"; "Score more Hunting Points".
     "ten-point-buck": ((3, 5), False, (3, 5), (3, 5), 4),
-    # "up to about 15" players, scores for made bids.
-    "bluke": ((2, 15), False, (4, 7), (3, 7), 4),
-    "bluke-nj": ((2, 15), False, (4, 7), (3, 7), 4),
+    # "best played with three or four players", "up to about 15" can play; scores for
+    # made bids.
+    "bluke": ((2, 15), False, (3, 4), (3, 4), 4),
+    "bluke-nj": ((2, 15), False, (3, 4), (3, 4), 4),
 }
 
 

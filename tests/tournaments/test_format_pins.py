@@ -302,3 +302,46 @@ def test_a_head_count_no_tables_can_seat_is_refused_with_how_many_sit_out() -> N
         rebalance_plan(tables_of([4, 4, 2]), fours)
     assert caught.value.code == "cannot_split"
     assert caught.value.message == ("10 players cannot be seated at tables of 4-4; 2 must sit out.")
+
+
+# Table sizes the rule text recommends, unless the director asks (rules 1, 7, 8)
+
+
+@pytest.mark.parametrize(
+    ("players", "sizes"),
+    [(3, [3]), (4, [4]), (6, [3, 3]), (7, [4, 3]), (9, [3, 3, 3]), (11, [4, 4, 3])],
+)
+def test_bluke_seats_tables_of_three_or_four(players: int, sizes: list[int]) -> None:
+    """Bluke "is best played with three or four players"."""
+    assert table_sizes(players, format_for("bluke")) == sizes
+
+
+def test_five_at_bluke_seat_four_and_one_sits_out_unless_the_director_asks() -> None:
+    bluke = format_for("bluke")
+    assert sit_out_count(5, bluke) == 1
+    with pytest.raises(FormatError) as caught:
+        table_sizes(5, bluke)
+    assert caught.value.code == "cannot_split"
+    assert "1 must sit out" in caught.value.message
+    asked = format_for("bluke", any_playable_size=True)
+    assert table_sizes(5, asked) == [5]
+    # Only what the recommended sizes cannot seat changes: 11 still make 4 + 4 + 3.
+    assert table_sizes(11, asked) == [4, 4, 3]
+    assert (asked.play_min, asked.play_max) == (2, 15)
+
+
+def test_a_bluke_table_of_five_is_brought_back_to_four_unless_the_director_asks() -> None:
+    tables = tables_of([5, 3, 4])
+    plan = rebalance_plan(tables, format_for("bluke"))
+    assert moves_of(plan) == [(1, 2)]
+    assert [len(t) for t in plan.tables] == [4, 4, 4]
+    assert rebalance_plan(tables, format_for("bluke", any_playable_size=True)).moves == []
+
+
+def test_asking_changes_nothing_where_the_text_recommends_every_playable_size() -> None:
+    for rules_id in ("huckley-buck", "ten-point-buck", "buck-euchre"):
+        recommended = format_for(rules_id)
+        asked = format_for(rules_id, any_playable_size=True)
+        assert [table_sizes(n, asked) for n in range(8, 60) if sit_out_count(n, asked) == 0] == [
+            table_sizes(n, recommended) for n in range(8, 60) if sit_out_count(n, asked) == 0
+        ]

@@ -64,8 +64,13 @@ class FormatRules:
 TableSizes = engine.TableSizes
 
 
-def _format_of(info: engine.RulesInfo) -> FormatRules:
+def _format_of(info: engine.RulesInfo, *, any_playable_size: bool = False) -> FormatRules:
     sizes = info.table_sizes
+    if any_playable_size:
+        # The split still aims at the recommended tables; what no such split seats, and
+        # the tables after arrivals and withdrawals, may have any size the game allows.
+        low, high = info.min_players, info.max_players
+        sizes = engine.TableSizes(sizes.split_min, sizes.split_max, low, high, sizes.ideal)
     return FormatRules(
         info.id,
         sizes.split_min,
@@ -94,16 +99,22 @@ class _Formats(Mapping[str, FormatRules]):
 FORMATS: Mapping[str, FormatRules] = _Formats()
 
 
-def format_for(rules_id: str) -> FormatRules:
-    """The format of a rules id, or FormatError(code="unknown_rules")."""
+def format_for(rules_id: str, *, any_playable_size: bool = False) -> FormatRules:
+    """The format of a rules id, or FormatError(code="unknown_rules").
+
+    Its tables have the sizes the game's rule text recommends (`engine.RulesInfo.tables`).
+    `any_playable_size` is the director's choice to seat any number the game is played by
+    instead (a table of five at Bluke, say); no session setting offers it yet.
+    """
     try:
-        return FORMATS[rules_id]
+        info = engine.RULES[rules_id]
     except KeyError:
         known = ", ".join(sorted(FORMATS))
         raise FormatError(
             "unknown_rules",
             f"The rules {rules_id!r} have no tournament format yet; choose one of: {known}.",
         ) from None
+    return _format_of(info, any_playable_size=any_playable_size)
 
 
 def too_few(n: int, fmt: FormatRules) -> FormatError:

@@ -13,14 +13,18 @@ def _table_count(n: int, fmt: FormatRules) -> int | None:
     """How many tables the split makes of `n` players, or None if no count fits.
 
     Tables of `ideal` (four) with the rest spread over them; when that makes a table too
-    big, one more table at a time, as long as the tables stay big enough.
+    big, one more table at a time, as long as the tables stay big enough. A head count no
+    such split seats plays at one table if a table can play with that many, which only a
+    format the director widened allows (five at Bluke: `format_for(any_playable_size=)`).
     """
     if fmt.play_min <= n <= fmt.split_max:
         return 1
     tables = max(1, n // fmt.ideal)
     while -(-n // tables) > fmt.split_max:
         tables += 1
-    return tables if n // tables >= fmt.split_min else None
+    if n // tables >= fmt.split_min:
+        return tables
+    return 1 if n <= fmt.play_max else None
 
 
 def _can_split(n: int, fmt: FormatRules) -> bool:
@@ -62,13 +66,11 @@ def table_sizes(n: int, fmt: FormatRules) -> list[int]:
     """The table sizes of the initial split, top table first (docs/format.md rule 1).
 
     Up to `split_max` players make one table. More are split into as many tables of
-    `split_min` as fit, with the players left over spread one per table from the top:
-    11 -> [6, 5], 13 -> [5, 4, 4], 15 -> [5, 5, 5].
+    `ideal` (four) as fit, with the players left over spread one per table from the top:
+    11 -> [6, 5], 13 -> [5, 4, 4], 15 -> [5, 5, 5] (see `_table_count` for smaller tables).
     """
     if n < fmt.play_min:
         raise too_few(n, fmt)
-    if n <= fmt.split_max:
-        return [n]
     tables = _table_count(n, fmt)
     if tables is None:
         out = sit_out_count(n, fmt)

@@ -47,8 +47,10 @@ _VARIANTS = {
 }
 
 
-#: The tournament's tables of Bluke: split into four to seven, a table of three plays on.
-TABLES = TableSizes(split_min=4, split_max=7, play_min=3, play_max=7, ideal=4)
+#: "Bluke is best played with three or four players"; two, or five and more, can play,
+#: "but for larger games the dealing must be altered and the game is thereby shortened".
+#: So a tournament seats tables of three or four (the engine checks games of 2 to 15).
+TABLES = TableSizes(split_min=3, split_max=4, play_min=3, play_max=4, ideal=4)
 
 
 def _rule_set(rules_id: str, name: str) -> GameRules:
