@@ -41,10 +41,9 @@ def sit_out_count(n: int, fmt: FormatRules) -> int:
     if n < fmt.play_min:
         raise too_few(n, fmt)
     out = 0
+    # Ends by n - out == play_min at the latest: that many always make one table.
     while not _can_split(n - out, fmt):
         out += 1
-        if n - out < fmt.play_min:
-            raise too_few(n, fmt)
     return out
 
 

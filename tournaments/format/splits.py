@@ -29,11 +29,11 @@ def split(
     rng.shuffle(others)
     tables: list[list[K]] = []
     start = 0
-    for rank, size in enumerate(sizes, start=1):
-        # The Big Loser takes a place at the bottom table, so it draws one fewer player.
-        take = size - 1 if rank == len(sizes) and has_big_loser else size
-        tables.append(others[start : start + take])
-        start += take
+    for size in sizes:
+        # The bottom table comes last: when the Big Loser plays, one player fewer is left
+        # for it, and the Big Loser takes that place.
+        tables.append(others[start : start + size])
+        start += size
     if big_loser is not None and has_big_loser:
         tables[-1].append(big_loser)
     for table in tables:
