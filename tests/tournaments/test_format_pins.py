@@ -19,14 +19,17 @@ from tournaments.format import (
     FORMATS,
     FormatError,
     FormatRules,
+    Placing,
     RebalancePlan,
     SittingResult,
     choose_sit_outs,
     format_for,
     make_rng,
+    movement,
     order_table,
     ordinal,
     rebalance_plan,
+    seat_tables,
     seeded_split,
     sit_out_count,
     split,
@@ -507,7 +510,16 @@ def test_a_format_must_let_at_least_one_player_play() -> None:
 
 @pytest.mark.parametrize(
     ("n", "text"),
-    [(20, "20th"), (22, "22nd"), (23, "23rd"), (101, "101st"), (111, "111th"), (113, "113th")],
+    [
+        (20, "20th"),
+        (21, "21st"),
+        (22, "22nd"),
+        (23, "23rd"),
+        (101, "101st"),
+        (111, "111th"),
+        (113, "113th"),
+        (211, "211th"),
+    ],
 )
 def test_ordinals_past_twenty(n: int, text: str) -> None:
     assert ordinal(n) == text
@@ -520,3 +532,79 @@ def test_one_point_is_one_point_and_two_are_points() -> None:
         "1st: 2 points",
         "2nd: 1 point; behind Ann on points (1 vs 2)",
     ]
+
+
+def test_a_table_of_five_reads_as_the_rule_text_example() -> None:
+    """docs/format.md, "Ranking a table": a tie-break shows on both lines it concerns, a
+    plain difference in points on the lower line only."""
+    results = [
+        SittingResult("Ann", 9, 1, 1, 3),
+        SittingResult("Bob", 9, 1, 2, 3),
+        SittingResult("Cy", 12, 2, 0, 5),
+        SittingResult("Dan", 3, 0, 1, 1),
+        SittingResult("Eve", 3, 0, 1, 1),
+    ]
+    placings = order_table(results, lower_is_better=False, rng=make_rng(1, "coin", 1, 1))
+    winner_of_the_flip = placings[3].player
+    loser_of_the_flip = placings[4].player
+    assert [p.reason for p in placings] == [
+        "1st: 12 points",
+        "2nd: 9 points; behind Cy on points (9 vs 12); level with Bob on points and games "
+        "won, ahead on fewer hooks (1 vs 2)",
+        "3rd: 9 points; level with Ann on points and games won, behind on more hooks (2 vs 1)",
+        f"4th: 3 points; behind Bob on points (3 vs 9); level with {loser_of_the_flip} on "
+        "points, games won, hooks and last game, won the coin flip",
+        f"5th: 3 points; level with {winner_of_the_flip} on points, games won, hooks and "
+        "last game, lost the coin flip",
+    ]
+    assert [p.result for p in placings] == [results[2], results[0], results[1]] + [
+        next(r for r in results if r.player == p.player) for p in placings[3:]
+    ]
+
+
+def test_the_coin_is_not_drawn_from_without_a_tie() -> None:
+    """A replay depends on the draws made: a table with no complete tie, or a sitting
+    with nobody to sit out, leaves the stream as it found it."""
+    rng = make_rng(3, "coin", 1, 1)
+    results = [SittingResult(p, score, 0, 0, 0) for p, score in (("a", 3), ("b", 2), ("c", 1))]
+    order_table(results, lower_is_better=False, rng=rng)
+    assert rng.random() == make_rng(3, "coin", 1, 1).random()
+    rng = make_rng(3, "sit-out", 1)
+    assert choose_sit_outs(["a", "b", "c", "d"], 0, sat_out={}, rng=rng) == []
+    assert rng.random() == make_rng(3, "sit-out", 1).random()
+
+
+def test_a_move_keeps_the_place_it_was_earned_by() -> None:
+    """At the top table of 4, 2nd place is in the better half: it stays at the top."""
+    top = [
+        Placing(p, i, SittingResult(p, 10 - i, 0, 0, 0), None, "")
+        for i, p in enumerate("abcd", start=1)
+    ]
+    bottom = [
+        Placing(p, i, SittingResult(p, 10 - i, 0, 0, 0), None, "")
+        for i, p in enumerate("efgh", start=1)
+    ]
+    moves = movement([top, bottom])
+    assert [m.place for m in moves] == [1, 2, 3, 4, 1, 2, 3, 4]
+    assert moves[1].reason == "2nd of 4 at table 1: stays at the top table"
+
+
+def test_a_player_twice_is_named_with_the_list_it_is_in_after_a_sitting() -> None:
+    placing = Placing("a", 1, SittingResult("a", 1, 0, 0, 0), None, "")
+    with pytest.raises(FormatError, match="twice in the sitting's placings"):
+        movement([[placing], [Placing("a", 1, placing.result, None, "")]])
+    move = movement([[placing]])[0]
+    with pytest.raises(FormatError, match="twice in the movement"):
+        seat_tables([move, move], table_count=1, rng=make_rng(1, "seats", 2))
+    with pytest.raises(FormatError, match="twice in the table's results"):
+        order_table([placing.result] * 2, lower_is_better=False, rng=make_rng(1))
+
+
+def test_too_few_players_for_a_split_are_counted() -> None:
+    with pytest.raises(FormatError, match=r"^2 players cannot make a table"):
+        table_sizes(2, HB)
+
+
+def test_a_label_that_would_not_replay_is_refused_by_its_type() -> None:
+    with pytest.raises(TypeError, match="rng labels must be str or int, not float"):
+        make_rng(1, "coin", 1.5)
