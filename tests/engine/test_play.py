@@ -328,7 +328,7 @@ PLAY_CASES: list[tuple[str, dict[str, Any], str, str, str | None, list[str]]] = 
         "renege",
         "play",
         "Bob",
-        ["Trick 4", "Bob played QH", "had no clubs", "trump", "7S"],
+        ["Trick 4", "Bob played QH", "had no clubs", "trump", "(trumps held: 7S)"],
     ),
     (
         "RENEGE: 'play over on a trump lead'",
@@ -583,3 +583,30 @@ def test_the_re_read_says_everything_that_is_wrong_not_only_the_first() -> None:
     assert messages[4] == "Trick 1 must be a list of cards."
     assert messages[5] == "Trick 2 has 2 cards; with 3 players in play each trick has 3."
     assert messages[6].startswith("ZZ in trick 3 is not a card")
+
+
+def test_the_dealer_holding_another_players_card_is_a_duplicate_even_when_all_else_is_sound() -> (
+    None
+):
+    """Bob deals, so his hand is read after Ann's: AH in both is a card in two hands, not
+    the upcard the dealer may keep."""
+    bob_has_ace = {**HANDS, "Bob": ["AH", "QH", "5D", "6C", "7S"]}
+    output = engine.check(game(worked(hands=bob_has_ace), players=THREE, first_dealer="Bob"))
+    assert [(e["code"], e.get("player")) for e in output["errors"]] == [("duplicate_card", "Bob")]
+
+
+def test_a_non_card_in_the_last_trick_is_named_too() -> None:
+    rnd = worked(tricks=[*TRICKS[:4], ["QH", "4S", "ZZ"]])
+    output = engine.check(game(rnd, players=THREE))
+    assert [(e["code"], e["field"]) for e in output["errors"]] == [("bad_card", "play")]
+
+
+def test_hands_all_a_card_short_and_tricks_all_a_card_short_are_each_refused() -> None:
+    short_hands = worked(hands={name: cards[:4] for name, cards in HANDS.items()})
+    assert refusals(short_hands) == [
+        ("hand_size", "Ann"),
+        ("hand_size", "Bob"),
+        ("hand_size", "Cy"),
+    ]
+    short_tricks = worked(tricks=[trick[:2] for trick in TRICKS])
+    assert refusals(short_tricks) == [("wrong_trick_size", None)] * 5
