@@ -13,6 +13,7 @@ import pytest
 
 import engine
 from engine.cards import CARD_NAMES, SUIT_OF, parse_card
+from engine.games._common.play import ordinal as play_ordinal
 from engine.games.huckley.play import beats, legal_follow, legal_kill
 from tests.engine.records import THREE, game
 
@@ -610,3 +611,46 @@ def test_hands_all_a_card_short_and_tricks_all_a_card_short_are_each_refused() -
     ]
     short_tricks = worked(tricks=[trick[:2] for trick in TRICKS])
     assert refusals(short_tricks) == [("wrong_trick_size", None)] * 5
+
+
+def test_the_re_read_goes_on_past_a_dropped_players_hand_and_past_a_non_card() -> None:
+    """Bob dropped (at five, one may): his hand is refused, and the hands read after it
+    are still read. In Cy's hand a non-card comes before a card Ann also holds: both are
+    refused."""
+    hands = {
+        "Ann": ["AH", "KD", "3S", "4C", "9C"],
+        "Bob": ["KH", "QH", "5D", "6C", "7S"],
+        "Cy": ["XX", "AH", "4S", "8C", "TC"],
+        "Dee": ["2C", "3C", "5C", "7C"],
+        "Eve": ["2D", "3D", "4D", "6D", "7D"],
+    }
+    rnd = {"out": ["Bob"], "upcard": "2S", "play": {"hands": hands, "tricks": TRICKS}}
+    output = engine.check(game(rnd))
+    assert [(e["code"], e.get("player")) for e in output["errors"]][:4] == [
+        ("wrong_hands", "Bob"),
+        ("bad_card", "Cy"),
+        ("duplicate_card", "Cy"),
+        ("hand_size", "Dee"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("k", "text"),
+    [
+        (1, "1st"),
+        (2, "2nd"),
+        (3, "3rd"),
+        (4, "4th"),
+        (11, "11th"),
+        (12, "12th"),
+        (13, "13th"),
+        (14, "14th"),
+        (21, "21st"),
+        (22, "22nd"),
+        (23, "23rd"),
+        (111, "111th"),
+    ],
+)
+def test_the_nth_card_of_a_trick_is_counted_in_words(k: int, text: str) -> None:
+    """Bluke seats up to 15, so a trick can have an 11th to 15th card."""
+    assert play_ordinal(k) == text
