@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run venue test lint bench bench-load clean
+.PHONY: run venue test lint bench bench-load mutation clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,5 +42,17 @@ bench: $(STAMP)
 bench-load: $(STAMP)
 	$(BIN)/python bench/load.py
 
+# Mutation testing of the pure modules against the pure tests (docs/performance.md,
+# "Mutation testing"): slow, and part of neither `make test` nor CI. One mutmut run per
+# scope, so a scope can be run alone: make mutation MUTATE=engine.games.huckley.play
+MUTATE ?= tournaments.format engine.games.huckley engine.games._common \
+	engine.games.buck_euchre engine.games.ten_point_buck engine.games.bluke
+MUTATION_JOBS ?= 2
+mutation: $(STAMP)
+	@for scope in $(MUTATE); do \
+		$(BIN)/mutmut run --max-children $(MUTATION_JOBS) "$$scope.*" || exit 1; \
+	done
+	$(BIN)/mutmut results
+
 clean:
-	rm -rf $(VENV) db.sqlite3
+	rm -rf $(VENV) db.sqlite3 mutants

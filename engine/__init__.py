@@ -8,7 +8,15 @@ codes and the extension fields are in docs/engine.md.
 
 from __future__ import annotations
 
-from engine.base import FORMAT, EngineUsageError, GameRecord, OptionInfo, RulesInfo, Verdict
+from engine.base import (
+    FORMAT,
+    EngineUsageError,
+    GameRecord,
+    OptionInfo,
+    RulesInfo,
+    TableSizes,
+    Verdict,
+)
 from engine.dealing import draw_first_dealer, next_game_first_dealer
 from engine.record import check, simulate
 from engine.registry import RULES, rules_info
@@ -21,6 +29,7 @@ __all__ = [
     "GameRecord",
     "OptionInfo",
     "RulesInfo",
+    "TableSizes",
     "Verdict",
     "best_score",
     "check",

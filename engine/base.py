@@ -140,6 +140,32 @@ class OptionInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class TableSizes:
+    """The table sizes a game's rule text recommends, for a tournament that seats many
+    tables of it (docs/format.md, rules 1, 7 and 8).
+
+    A split makes tables of `split_min`..`split_max`, aiming at `ideal` players with the
+    rest spread; a table that has lost or gained players since still plays at
+    `play_min`..`play_max`. The tournament seats no other size unless the director asks.
+    """
+
+    split_min: int
+    split_max: int
+    play_min: int
+    play_max: int
+    ideal: int = 4
+
+    def __post_init__(self) -> None:
+        # A game that states impossible sizes is a programming error, found at import.
+        if not 1 <= self.play_min <= self.split_min <= self.split_max <= self.play_max:
+            raise EngineUsageError(
+                f"table sizes {self}: need 1 <= play_min <= split_min <= split_max <= play_max"
+            )
+        if not self.split_min <= self.ideal <= self.split_max:
+            raise EngineUsageError(f"table sizes {self}: need split_min <= ideal <= split_max")
+
+
+@dataclass(frozen=True, slots=True)
 class RulesInfo:
     """What the tournament layer needs to know about a rule set without playing it."""
 
@@ -152,6 +178,27 @@ class RulesInfo:
     #: Round fields this rule set reads, for forms and docs.
     round_fields: tuple[str, ...] = ()
     strategies: tuple[str, ...] = ("random", "greedy")
+    #: The table sizes the game's rule text recommends (see `TableSizes`); None when it
+    #: recommends every size the game is played at, `table_sizes` then aiming at four.
+    tables: TableSizes | None = None
+
+    def __post_init__(self) -> None:
+        sizes = self.tables
+        if sizes is not None and not (
+            self.min_players <= sizes.play_min and sizes.play_max <= self.max_players
+        ):
+            raise EngineUsageError(
+                f"{self.id}: recommends tables of {sizes.play_min}-{sizes.play_max} players, "
+                f"but is played by {self.min_players}-{self.max_players}"
+            )
+
+    @property
+    def table_sizes(self) -> TableSizes:
+        """The recommended table sizes: `tables`, or every size the game is played at."""
+        if self.tables is not None:
+            return self.tables
+        low, high = self.min_players, self.max_players
+        return TableSizes(low, high, low, high, ideal=min(max(4, low), high))
 
     @property
     def defaults(self) -> dict[str, OptionValue]:

@@ -76,30 +76,79 @@ def test_no_next_dealer_without_a_single_winner_of_a_valid_finished_game(
     assert engine.next_game_first_dealer(output) is None
 
 
-def test_the_rule_sets_say_what_the_tournament_layer_needs() -> None:
-    assert set(engine.RULES) == {
-        "huckley-buck",
-        "hucklebuck",
-        "buck-euchre",
-        "ten-point-buck",
-        "bluke",
-        "bluke-nj",
-    }
-    # Players per table and the sense of a better score, from the rule texts and docs/format.md.
-    expected = {
-        "buck-euchre": (4, 4, True),
-        "ten-point-buck": (3, 5, False),
-        "bluke": (2, 15, False),
-        "bluke-nj": (2, 15, False),
-    }
-    for rules_id, (low, high, lower) in expected.items():
-        info = engine.rules_info(rules_id)
-        assert (info.min_players, info.max_players, info.lower_is_better) == (low, high, lower)
+# What each rule text says of its game, for the tournament layer: (players at a game,
+# lower score better, the tables the text recommends as split range, play range, ideal).
+# A game added to the engine adds its line here; a game missing from the engine fails.
+RULE_TEXT_FACTS: dict[str, tuple[tuple[int, int], bool, tuple[int, int], tuple[int, int], int]] = {
+    # "Three to seven players"; the IHBA tournament format: groups of four, the one to
+    # three left over added as evenly as possible. Whenever a player gets eleven, he wins.
+    "huckley-buck": ((3, 7), False, (4, 7), (3, 7), 4),
+    # "NUMBER OF PLAYERS: 3 - 7 players", in the same tournament format.
+    "hucklebuck": ((3, 7), False, (4, 7), (3, 7), 4),
+    # "a trick-taking game for four players"; "until a player's score reaches zero".
+    "buck-euchre": ((4, 4), True, (4, 4), (4, 4), 4),
+    # "A Trick-Taking Game for Three to Five Players"; "Score more Hunting Points".
+    "ten-point-buck": ((3, 5), False, (3, 5), (3, 5), 4),
+    # "best played with three or four players", "up to about 15" can play; scores for
+    # made bids.
+    "bluke": ((2, 15), False, (3, 4), (3, 4), 4),
+    "bluke-nj": ((2, 15), False, (3, 4), (3, 4), 4),
+}
+
+
+@pytest.mark.parametrize("rules_id", sorted(RULE_TEXT_FACTS))
+def test_each_rule_set_says_what_its_rule_text_says_of_the_game(rules_id: str) -> None:
+    players, lower, split, play, ideal = RULE_TEXT_FACTS[rules_id]
+    info = engine.rules_info(rules_id)
+    assert info.id == rules_id
+    assert (info.min_players, info.max_players) == players
+    assert info.lower_is_better is lower
+    sizes = info.table_sizes
+    assert (sizes.split_min, sizes.split_max) == split
+    assert (sizes.play_min, sizes.play_max) == play
+    assert sizes.ideal == ideal
+
+
+@pytest.mark.parametrize("rules_id", sorted(engine.RULES))
+def test_every_rule_set_recommends_only_tables_it_can_play(rules_id: str) -> None:
+    info = engine.rules_info(rules_id)
+    sizes = info.table_sizes
+    assert info.min_players <= sizes.play_min <= sizes.split_min
+    assert sizes.split_min <= sizes.ideal <= sizes.split_max <= sizes.play_max
+    assert sizes.play_max <= info.max_players
+
+
+def test_a_game_that_recommends_tables_it_cannot_play_is_refused() -> None:
+    with pytest.raises(engine.EngineUsageError, match="recommends tables of 3-8"):
+        engine.RulesInfo(
+            id="toy",
+            name="Toy",
+            min_players=3,
+            max_players=7,
+            lower_is_better=False,
+            options={},
+            tables=engine.TableSizes(4, 7, 3, 8),
+        )
+    with pytest.raises(engine.EngineUsageError, match="play_min <= split_min"):
+        engine.TableSizes(3, 7, 4, 7)
+    with pytest.raises(engine.EngineUsageError, match="ideal"):
+        engine.TableSizes(4, 7, 3, 7, ideal=8)
+
+
+def test_a_game_that_states_no_table_sizes_plays_at_every_size_it_allows() -> None:
+    info = engine.RulesInfo(
+        id="toy", name="Toy", min_players=2, max_players=6, lower_is_better=False, options={}
+    )
+    assert info.table_sizes == engine.TableSizes(2, 6, 2, 6, ideal=4)
+    two = engine.RulesInfo(
+        id="duel", name="Duel", min_players=2, max_players=2, lower_is_better=False, options={}
+    )
+    assert two.table_sizes.ideal == 2
+
+
+def test_the_options_of_huckley_buck_and_hucklebuck_follow_the_rulings() -> None:
     for rules_id in ("huckley-buck", "hucklebuck"):
         info = engine.rules_info(rules_id)
-        assert info.id == rules_id
-        assert (info.min_players, info.max_players) == (3, 7)
-        assert info.lower_is_better is False
         assert info.defaults["target"] == 11
         assert info.defaults["dealer_may_drop"] is True
         assert info.as_dict()["options"]["target"]["default"] == 11

@@ -13,6 +13,7 @@ import pytest
 
 import engine
 from engine.cards import CARD_NAMES, SUIT_OF, parse_card
+from engine.games._common.play import ordinal as play_ordinal
 from engine.games.huckley.play import beats, legal_follow, legal_kill
 from tests.engine.records import THREE, game
 
@@ -328,7 +329,7 @@ PLAY_CASES: list[tuple[str, dict[str, Any], str, str, str | None, list[str]]] = 
         "renege",
         "play",
         "Bob",
-        ["Trick 4", "Bob played QH", "had no clubs", "trump", "7S"],
+        ["Trick 4", "Bob played QH", "had no clubs", "trump", "(trumps held: 7S)"],
     ),
     (
         "RENEGE: 'play over on a trump lead'",
@@ -502,3 +503,154 @@ def test_a_hand_for_a_dropped_player_is_refused() -> None:
     }
     output = engine.check(game(rnd))
     assert ("wrong_hands", "Bob") in [(e["code"], e.get("player")) for e in output["errors"]]
+
+
+# The careful re-read (engine/games/_common/play.py): when anything in the shape of `play`
+# is odd, the hands and tricks are read again to say everything that is wrong.
+
+
+def refusals(rnd: dict[str, Any], rules: str = "huckley-buck") -> list[tuple[str, str | None]]:
+    output = engine.check(game(rnd, players=THREE, rules=rules))
+    return [(e["code"], e.get("player")) for e in output["errors"]]
+
+
+# Bob holds the upcard 2S, and Cy's hand is a card short, which sends the play to the
+# careful re-read.
+BOB_HOLDS_THE_UPCARD = {
+    **HANDS,
+    "Bob": ["KH", "QH", "5D", "6C", "2S"],
+    "Cy": ["2H", "AD", "4S", "8C"],
+}
+
+
+def test_the_re_read_lets_anyone_hold_the_upcard_in_hucklebuck() -> None:
+    """Hucklebuck: the upcard tops the draw pile, so whoever draws first may take it;
+    only the short hand is wrong."""
+    rnd = worked(hands=BOB_HOLDS_THE_UPCARD)
+    assert refusals(rnd, "hucklebuck") == [("hand_size", "Cy")]
+    assert refusals(rnd, "huckley-buck") == [("upcard_in_hand", "Bob"), ("hand_size", "Cy")]
+
+
+def test_the_re_read_lets_the_dealer_hold_the_upcard_once() -> None:
+    """Ann deals and keeps the upcard 2S (IHBA, THE DRAW); Bob holding it as well, or Ann
+    holding it twice, is a card in two places."""
+    ann_keeps_it = ["AH", "KD", "2S", "4C", "9C"]
+    both = worked(hands={**HANDS, "Ann": ann_keeps_it, "Bob": ["KH", "QH", "5D", "6C", "2S"]})
+    output = engine.check(game(both, players=THREE))
+    assert [(e["code"], e.get("player")) for e in output["errors"]] == [("duplicate_card", "Bob")]
+    assert output["errors"][0]["message"] == (
+        "2S is in Bob's hand and in Ann's; a pack has one of each card."
+    )
+    twice = worked(hands={**HANDS, "Ann": ["AH", "KD", "2S", "2S", "9C"]})
+    output = engine.check(game(twice, players=THREE))
+    assert [e["message"] for e in output["errors"]] == [
+        "2S is in Ann's hand twice; a pack has one of each card."
+    ]
+    # The short hand elsewhere sends Ann's kept upcard through the re-read too: no refusal
+    # for it there either.
+    short = worked(hands={**BOB_HOLDS_THE_UPCARD, "Ann": ann_keeps_it, "Bob": HANDS["Bob"]})
+    assert refusals(short) == [("hand_size", "Cy")]
+
+
+def test_a_non_card_in_a_trick_of_the_right_size_is_named_with_its_trick() -> None:
+    rnd = worked(tricks=[*TRICKS[:2], ["TC", "9C", "ZZ"], *TRICKS[3:]])
+    output = engine.check(game(rnd, players=THREE))
+    assert [(e["code"], e["field"]) for e in output["errors"]] == [("bad_card", "play")]
+    assert output["errors"][0]["message"].startswith("ZZ in trick 3 is not a card")
+
+
+def test_the_re_read_says_everything_that_is_wrong_not_only_the_first() -> None:
+    """One problem of each kind, in the order the hands and then the tricks are read."""
+    rnd = worked(
+        hands={
+            "Zed": ["2C"],
+            "Ann": "AH",
+            "Bob": ["KH", "QH", "5D", "6C", "XX"],
+            "Cy": ["2H", "AD", "4S", "8C", "KH"],
+        },
+        tricks=["KH", ["KD", "5D"], ["TC", "9C", "ZZ"], *TRICKS[3:]],
+    )
+    output = engine.check(game(rnd, players=THREE))
+    assert [(e["code"], e.get("player")) for e in output["errors"]] == [
+        ("unknown_player", None),
+        ("bad_field", "Ann"),
+        ("bad_card", "Bob"),
+        ("duplicate_card", "Cy"),
+        ("bad_field", None),
+        ("wrong_trick_size", None),
+        ("bad_card", None),
+    ]
+    messages = [e["message"] for e in output["errors"]]
+    assert messages[4] == "Trick 1 must be a list of cards."
+    assert messages[5] == "Trick 2 has 2 cards; with 3 players in play each trick has 3."
+    assert messages[6].startswith("ZZ in trick 3 is not a card")
+
+
+def test_the_dealer_holding_another_players_card_is_a_duplicate_even_when_all_else_is_sound() -> (
+    None
+):
+    """Bob deals, so his hand is read after Ann's: AH in both is a card in two hands, not
+    the upcard the dealer may keep."""
+    bob_has_ace = {**HANDS, "Bob": ["AH", "QH", "5D", "6C", "7S"]}
+    output = engine.check(game(worked(hands=bob_has_ace), players=THREE, first_dealer="Bob"))
+    assert [(e["code"], e.get("player")) for e in output["errors"]] == [("duplicate_card", "Bob")]
+
+
+def test_a_non_card_in_the_last_trick_is_named_too() -> None:
+    rnd = worked(tricks=[*TRICKS[:4], ["QH", "4S", "ZZ"]])
+    output = engine.check(game(rnd, players=THREE))
+    assert [(e["code"], e["field"]) for e in output["errors"]] == [("bad_card", "play")]
+
+
+def test_hands_all_a_card_short_and_tricks_all_a_card_short_are_each_refused() -> None:
+    short_hands = worked(hands={name: cards[:4] for name, cards in HANDS.items()})
+    assert refusals(short_hands) == [
+        ("hand_size", "Ann"),
+        ("hand_size", "Bob"),
+        ("hand_size", "Cy"),
+    ]
+    short_tricks = worked(tricks=[trick[:2] for trick in TRICKS])
+    assert refusals(short_tricks) == [("wrong_trick_size", None)] * 5
+
+
+def test_the_re_read_goes_on_past_a_dropped_players_hand_and_past_a_non_card() -> None:
+    """Bob dropped (at five, one may): his hand is refused, and the hands read after it
+    are still read. In Cy's hand a non-card comes before a card Ann also holds: both are
+    refused."""
+    hands = {
+        "Ann": ["AH", "KD", "3S", "4C", "9C"],
+        "Bob": ["KH", "QH", "5D", "6C", "7S"],
+        "Cy": ["XX", "AH", "4S", "8C", "TC"],
+        "Dee": ["2C", "3C", "5C", "7C"],
+        "Eve": ["2D", "3D", "4D", "6D", "7D"],
+    }
+    rnd = {"out": ["Bob"], "upcard": "2S", "play": {"hands": hands, "tricks": TRICKS}}
+    output = engine.check(game(rnd))
+    assert [(e["code"], e.get("player")) for e in output["errors"]][:4] == [
+        ("wrong_hands", "Bob"),
+        ("bad_card", "Cy"),
+        ("duplicate_card", "Cy"),
+        ("hand_size", "Dee"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("k", "text"),
+    [
+        (1, "1st"),
+        (2, "2nd"),
+        (3, "3rd"),
+        (4, "4th"),
+        (11, "11th"),
+        (12, "12th"),
+        (13, "13th"),
+        (14, "14th"),
+        (21, "21st"),
+        (22, "22nd"),
+        (23, "23rd"),
+        (111, "111th"),
+    ],
+)
+def test_the_nth_card_of_a_trick_is_counted_in_words(k: int, text: str) -> None:
+    """Bluke seats up to 15, so a trick can have an 11th to 15th card."""
+    assert play_ordinal(k) == text

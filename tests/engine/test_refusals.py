@@ -318,7 +318,7 @@ CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]]
         "misdeal_with_tricks",
         "tricks",
         None,
-        ["misdeal"],
+        ["misdeal", "clear the tricks", "untick misdeal if the round was played"],
     ),
     (
         "a misdeal round carries trick_winners",
@@ -345,7 +345,7 @@ CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]]
         "penalty_kind_conflict",
         "penalties",
         "Bob",
-        ["renege", "misdeal"],
+        ["A renege penalty on Bob needs a round that was played", "marked as a misdeal"],
     ),
     (
         "a penalty on a player who dropped",
@@ -381,10 +381,27 @@ CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]]
         "no_player_in_play",
         "penalties",
         None,
-        ["nobody"],
+        ["Every player dropped or lost the hand", "nobody is left to take the 5 tricks"],
+    ),
+    (
+        "every player dropped",
+        game({"out": FIVE, "tricks": {}}),
+        1,
+        "no_player_in_play",
+        "out",
+        None,
+        ["nobody is left", "if the cards were thrown in, mark the round as a misdeal"],
     ),
     # Tricks.
-    ("no tricks entered", game({"dealer": "Ann"}), 1, "tricks_missing", "tricks", None, ["tricks"]),
+    (
+        "no tricks entered",
+        game({"dealer": "Ann"}),
+        1,
+        "tricks_missing",
+        "tricks",
+        None,
+        ["No tricks are entered", "each player who stayed in took", "mark the round as a misdeal"],
+    ),
     (
         "a dropped player takes no tricks",
         game({"out": ["Bob"], "tricks": {"Ann": 3, "Bob": 2}}),
@@ -419,7 +436,7 @@ CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]]
         "tricks_not_five",
         "tricks",
         None,
-        ["add up to 4", "Ann 2, Bob 2"],
+        ["add up to 4", "Ann 2, Bob 2", "a round has exactly 5 tricks"],
     ),
     (
         "six tricks",
@@ -497,6 +514,31 @@ def test_a_document_error_keeps_the_output_shape_and_zero_scores() -> None:
         "next_dealer": None,
         "errors": output["errors"],
     }
+
+
+def test_an_upcard_may_come_without_the_cards_played() -> None:
+    """The upcard alone is a card to check, not a reason to refuse the round."""
+    output = engine.check(game({"upcard": "2S", **OK}))
+    assert output["valid"], output["errors"]
+
+
+def test_the_trick_order_requirement_names_all_who_reach_the_target() -> None:
+    """Seven rounds where everyone takes a trick and one player two (Ann twice, Bob twice,
+    Cy three times) leave Ann 9, Bob 9, Cy 10, Dee 7; then Ann 2, Bob 2, Cy 1 take all
+    three to 11: the message names them "all", not "both"."""
+    one_each = {"Ann": 1, "Bob": 1, "Cy": 1, "Dee": 1}
+    extra = ["Ann", "Ann", "Bob", "Bob", "Cy", "Cy", "Cy"]
+    climb = [{"tricks": {**one_each, name: 2}} for name in extra]
+    assert engine.check(game(*climb, players=FOUR))["scores"] == {
+        "Ann": 9,
+        "Bob": 9,
+        "Cy": 10,
+        "Dee": 7,
+    }
+    last = {"tricks": {"Ann": 2, "Bob": 2, "Cy": 1}}
+    output = engine.check(game(*climb, last, players=FOUR))
+    assert [e["code"] for e in output["errors"]] == ["trick_winners_required"]
+    assert output["errors"][0]["message"].startswith("Ann, Bob and Cy all reach 11")
 
 
 def test_the_trick_order_requirement_is_refused_with_its_own_code() -> None:

@@ -35,69 +35,80 @@ pytestmark = pytest.mark.django_db
 
 TOY = "toy-buck"
 
-# Step 1: the engine package (engine/games/toy_buck/): one rule set. Each round the
-# players share 5 points; the first to 10 wins. Written against `engine.base` only.
+# Step 1: the engine package (engine/games/toy_buck/), built as the real games are
+# (docs/engine.md, "Adding a rule set"): a `RoundRules` for the round driver, a simulator,
+# and a `GameRules` with the game's `RulesInfo`. Each round the players share 5 points;
+# the first to 10 wins.
 ENGINE_PACKAGE = """
-from engine.base import GameResult, RuleSet, RulesInfo, problem
+from __future__ import annotations
+
+from engine.base import RulesInfo, TableSizes, problem
+from engine.games._common.driver import RoundRules, RoundScore, score_rounds
+from engine.games._common.rules import GameRules
 
 TARGET = 10
 
 
-class ToyBuck(RuleSet):
-    info = RulesInfo(
-        id="toy-buck", name="Toy Buck", min_players=3, max_players=6,
-        lower_is_better=False, options={}, round_fields=("dealer", "points"),
-    )
+class ToyRounds(RoundRules[RoundScore]):
+    fields = "dealer, points"
 
-    def score(self, table, rounds):
-        players = table.players
-        scores = dict.fromkeys(players, 0)
-        dealer = table.first_dealer
-        result = GameResult(rounds=[], scores=scores)
-        for number, rnd in enumerate(rounds, start=1):
-            if result.finished:
-                result.errors.append(problem(number, "game_over", "The game is over."))
-                break
-            points = rnd.get("points") if isinstance(rnd, dict) else None
-            if not isinstance(points, dict) or set(points) - set(players) or sum(
-                v for v in points.values() if isinstance(v, int)
-            ) != 5:
-                result.errors.append(
-                    problem(number, "points_not_five", "The points must add up to 5.", "points")
-                )
-                break
-            for name in players:
-                scores[name] += points.get(name, 0)
-            result.rounds.append({
-                "dealer": players[dealer], "points": {n: points.get(n, 0) for n in players},
-                "hooks": [], "scores": dict(scores),
-            })
-            dealer = (dealer + 1) % len(players)
-            best = max(scores.values())
-            if best >= TARGET:
-                result.finished = True
-                won = [n for n in players if scores[n] == best]
-                result.winner = won[0] if len(won) == 1 else won
-        result.next_dealer = None if result.finished or dealer is None else players[dealer]
-        return result
+    def check_round(self, rnd, number, dealer, errors):
+        points = rnd.get("points")
+        if (
+            type(points) is not dict
+            or set(points) - set(self.players)
+            or any(type(v) is not int or v < 0 for v in points.values())
+            or sum(points.values()) != 5
+        ):
+            errors.append(
+                problem(number, "points_not_five", "The points must add up to 5.", "points")
+            )
+        if errors:
+            return errors
+        return RoundScore([points.get(name, 0) for name in self.players], [])
 
-    def simulate(self, table, *, rng, strategy, card_play):
-        players = table.players
-        scores = dict.fromkeys(players, 0)
-        rounds = []
-        dealer = table.first_dealer
-        while max(scores.values()) < TARGET:
-            points = dict.fromkeys(players, 0)
-            for _ in range(5):
-                points[rng.choice(players)] += 1
-            for name in players:
-                scores[name] += points[name]
-            rounds.append({"dealer": players[dealer], "points": points})
-            dealer = (dealer + 1) % len(players)
-        return rounds
+    def end(self, before, after, checked, number):
+        best = max(after)
+        if best < TARGET:
+            return None
+        return [seat for seat, score in enumerate(after) if score == best]
 
 
-RULE_SETS = (ToyBuck(),)
+def score_game(setup, rounds):
+    return score_rounds(ToyRounds(setup), rounds)
+
+
+def simulate_game(setup, rng, strategy, card_play):
+    # One strategy (RulesInfo.strategies) and no cards, so `card_play` adds nothing.
+    players = setup.players
+    n = len(players)
+    scores = [0] * n
+    dealer = setup.first_dealer
+    rounds = []
+    while max(scores) < TARGET:
+        points = [0] * n
+        for _ in range(5):
+            points[int(rng.random() * n)] += 1
+        scores = [s + p for s, p in zip(scores, points)]
+        rounds.append({"dealer": players[dealer], "points": dict(zip(players, points))})
+        dealer = (dealer + 1) % n
+    return rounds
+
+
+INFO = RulesInfo(
+    id="toy-buck",
+    name="Toy Buck",
+    min_players=3,
+    max_players=6,
+    lower_is_better=False,
+    options={},
+    round_fields=("dealer", "points"),
+    strategies=("random",),
+    # Its rule text would say: best with four or five, three to six can play.
+    tables=TableSizes(split_min=4, split_max=5, play_min=3, play_max=6, ideal=4),
+)
+
+RULE_SETS = (GameRules(INFO, score_game, simulate_game),)
 """
 
 # Step 2: the family module (scoring/games/toy_buck.py): its form, legend, print columns.
@@ -167,8 +178,13 @@ def test_a_toy_game_added_by_the_documented_steps_is_played_at_the_table(
     assert TOY in engine.RULES
     assert scoring.games.family_for(TOY).name == "toy_buck"
     # The format comes from the engine: table sizes and the sense of a better score.
-    assert fmt.format_for(TOY).play_max == 6
-    assert fmt.format_for(TOY).lower_is_better is False
+    toy = fmt.format_for(TOY)
+    assert (toy.split_min, toy.split_max, toy.play_min, toy.play_max) == (4, 5, 3, 6)
+    assert toy.lower_is_better is False
+    assert fmt.table_sizes(9, toy) == [5, 4]
+    # The engine checks and simulates it like any game.
+    record = engine.simulate(TOY, ["Ann", "Bob", "Cy", "Dee"], seed=7)
+    assert engine.check(record)["finished"] is True
 
     client = Client()
     client.force_login(director)

@@ -65,8 +65,9 @@ def where(moves: Sequence[Move[str]]) -> dict[str, tuple[str, int]]:
         # better in Buck Euchre.
         ("buck-euchre", (4, 4, 4, 4), True),
         ("ten-point-buck", (3, 5, 3, 5), False),
-        ("bluke", (4, 7, 3, 7), False),
-        ("bluke-nj", (4, 7, 3, 7), False),
+        # Bluke: "best played with three or four players".
+        ("bluke", (3, 4, 3, 4), False),
+        ("bluke-nj", (3, 4, 3, 4), False),
     ],
 )
 def test_it_knows_each_rules_table_sizes(

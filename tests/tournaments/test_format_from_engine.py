@@ -24,16 +24,19 @@ def test_the_sense_of_a_better_score_is_the_engines(rules_id: str) -> None:
     assert rules.lower_is_better is engine.rules_info(rules_id).lower_is_better
 
 
-@pytest.mark.parametrize("rules_id", sorted(fmt.TABLE_SIZES))
-def test_the_tournament_seats_only_tables_the_engine_accepts(rules_id: str) -> None:
-    info = engine.rules_info(rules_id)
+@pytest.mark.parametrize("rules_id", sorted(engine.RULES))
+def test_the_table_sizes_are_the_ones_the_game_states(rules_id: str) -> None:
+    """A game states its table sizes in its rules info; the format only reads them, so
+    adding a game never touches the format."""
+    sizes = engine.rules_info(rules_id).table_sizes
     rules = fmt.format_for(rules_id)
-    assert info.min_players <= rules.play_min
-    assert rules.play_max <= info.max_players
-
-
-def test_table_sizes_name_only_games_the_engine_knows() -> None:
-    assert set(fmt.TABLE_SIZES) <= set(engine.RULES)
+    assert (rules.split_min, rules.split_max, rules.play_min, rules.play_max, rules.ideal) == (
+        sizes.split_min,
+        sizes.split_max,
+        sizes.play_min,
+        sizes.play_max,
+        sizes.ideal,
+    )
 
 
 def test_the_session_model_and_form_offer_the_engines_games_by_name() -> None:

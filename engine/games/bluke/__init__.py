@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from engine.base import EngineUsageError, OptionInfo, RulesInfo
+from engine.base import EngineUsageError, OptionInfo, RulesInfo, TableSizes
 from engine.games._common.rules import GameRules
 from engine.games.bluke.rounds import Variant, hand_sizes, score_game
 from engine.games.bluke.simulate import simulate_game
@@ -47,6 +47,12 @@ _VARIANTS = {
 }
 
 
+#: "Bluke is best played with three or four players"; two, or five and more, can play,
+#: "but for larger games the dealing must be altered and the game is thereby shortened".
+#: So a tournament seats tables of three or four (the engine checks games of 2 to 15).
+TABLES = TableSizes(split_min=3, split_max=4, play_min=3, play_max=4, ideal=4)
+
+
 def _rule_set(rules_id: str, name: str) -> GameRules:
     info = RulesInfo(
         id=rules_id,
@@ -56,6 +62,7 @@ def _rule_set(rules_id: str, name: str) -> GameRules:
         lower_is_better=False,
         options=_options(),
         round_fields=ROUND_FIELDS,
+        tables=TABLES,
     )
     variant = _VARIANTS[rules_id]
     return GameRules(

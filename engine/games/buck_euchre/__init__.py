@@ -10,7 +10,7 @@ tricks in a hand. The rules as implemented are in docs/rules-buck-euchre.md.
 
 from __future__ import annotations
 
-from engine.base import OptionInfo, RulesInfo
+from engine.base import OptionInfo, RulesInfo, TableSizes
 from engine.games._common.rules import GameRules
 from engine.games.buck_euchre.rounds import score_game
 from engine.games.buck_euchre.simulate import simulate_game
@@ -63,6 +63,9 @@ BUCK_EUCHRE = GameRules(
         lower_is_better=True,
         options=OPTIONS,
         round_fields=ROUND_FIELDS,
+        # "a trick-taking game for four players": every table has exactly four, and the
+        # players over a multiple of four sit out in turn (docs/format.md rule 8).
+        tables=TableSizes(split_min=4, split_max=4, play_min=4, play_max=4, ideal=4),
     ),
     score_game,
     simulate_game,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from engine.base import OptionInfo, RulesInfo
+from engine.base import OptionInfo, RulesInfo, TableSizes
 from engine.games._common.rules import GameRules
 from engine.games.huckley.rounds import Variant, score_game
 from engine.games.huckley.simulate import simulate_game
@@ -49,6 +49,13 @@ def _options(tie_break: str) -> dict[str, OptionInfo]:
     }
 
 
+#: Both texts: "Three to seven players" (IHBA: "best is four to six"), so a table of three
+#: plays on. IHBA's tournament format splits more than seven players into groups of four
+#: and adds the one to three left over as evenly as possible, so a split makes tables of
+#: four to seven; Hucklebuck keeps that format (docs/format.md rule 8).
+TABLES = TableSizes(split_min=4, split_max=7, play_min=3, play_max=7, ideal=4)
+
+
 def _rule_set(rules_id: str, name: str, tie_break: str, variant: Variant) -> GameRules:
     info = RulesInfo(
         id=rules_id,
@@ -58,6 +65,7 @@ def _rule_set(rules_id: str, name: str, tie_break: str, variant: Variant) -> Gam
         lower_is_better=False,
         options=_options(tie_break),
         round_fields=ROUND_FIELDS,
+        tables=TABLES,
     )
     return GameRules(
         info, partial(score_game, variant=variant), partial(simulate_game, variant=variant)

@@ -9,7 +9,7 @@ implemented, with every decision, are in docs/rules-ten-point-buck.md.
 
 from __future__ import annotations
 
-from engine.base import OptionInfo, RulesInfo
+from engine.base import OptionInfo, RulesInfo, TableSizes
 from engine.games._common.rules import GameRules
 from engine.games.ten_point_buck.rounds import score_game
 from engine.games.ten_point_buck.simulate import simulate_game
@@ -43,6 +43,9 @@ TEN_POINT_BUCK = GameRules(
         lower_is_better=False,
         options=OPTIONS,
         round_fields=ROUND_FIELDS,
+        # "A Trick-Taking Game for Three to Five Players": tables of four with the rest
+        # spread, one more table where that would seat six (docs/format.md).
+        tables=TableSizes(split_min=3, split_max=5, play_min=3, play_max=5, ideal=4),
     ),
     score_game,
     simulate_game,

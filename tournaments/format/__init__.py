@@ -1,0 +1,75 @@
+"""The tournament format: table sizes, the split, ranking, movement, seat draws, rebalancing.
+
+This is the pure half of the tournament app, in the way Tabbycat's draw generator is: it
+imports no Django and does no I/O. A service loads the session's rows, calls these functions
+on plain values (player keys are ids in practice, but any hashable, orderable key works) and
+writes what they return. Everything here follows docs/format.md: the rule numbers in the
+docstrings refer to its list "The format, rule by rule", and the rest of that page gives
+the decisions taken where the rules are silent.
+
+Every random choice comes from `make_rng(seed, *labels)`, so a director can replay how any
+placement came about from the session's seed. Where a result depends on the order of its
+input (a set of players, a group of tied players), the input is sorted first, so a replay
+does not depend on the order a query happened to return rows in.
+
+One module per rule, in the order of a session; each imports only the ones above it:
+
+| module | rule | what |
+|---|---|---|
+| `rules` | 1, 7, 8 | `FormatRules` of every rules id (from the engine), `FormatError` |
+| `seeds` | | `make_rng`, the seeded stream of every draw |
+| `sizes` | 1, 8 | `table_sizes`, `sit_out_count`, `choose_sit_outs` |
+| `splits` | 1, 2, 6 | `split`, `seeded_split`: the first sitting's tables |
+| `ranking` | 4 | `order_table`: the order at a table after a sitting, and why |
+| `moves` | 5, 6 | `movement`, `seat_tables`: who goes where after a sitting |
+| `rebalancing` | 7 | `rebalance`, `rebalance_plan`: after arrivals and withdrawals |
+
+Callers use the names below, `from tournaments import format as fmt; fmt.split(...)`, never
+a module of the package: which module holds a rule is this package's business.
+"""
+
+from __future__ import annotations
+
+from tournaments.format.moves import Move, movement, seat_tables
+from tournaments.format.ranking import CRITERIA, Placing, SittingResult, order_table, ordinal
+from tournaments.format.rebalancing import Rebalance, RebalancePlan, rebalance, rebalance_plan
+from tournaments.format.rules import (
+    FORMATS,
+    FormatError,
+    FormatRules,
+    K,
+    PlayerKey,
+    TableSizes,
+    format_for,
+)
+from tournaments.format.seeds import make_rng
+from tournaments.format.sizes import choose_sit_outs, sit_out_count, table_sizes
+from tournaments.format.splits import seeded_split, split
+
+__all__ = [
+    "CRITERIA",
+    "FORMATS",
+    "FormatError",
+    "FormatRules",
+    "K",
+    "Move",
+    "Placing",
+    "PlayerKey",
+    "Rebalance",
+    "RebalancePlan",
+    "SittingResult",
+    "TableSizes",
+    "choose_sit_outs",
+    "format_for",
+    "make_rng",
+    "movement",
+    "order_table",
+    "ordinal",
+    "rebalance",
+    "rebalance_plan",
+    "seat_tables",
+    "seeded_split",
+    "sit_out_count",
+    "split",
+    "table_sizes",
+]
