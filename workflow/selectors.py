@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from common.errors import ConflictError
+from common.matching import match_key
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments.models import (
@@ -317,20 +318,6 @@ def session_standings(session: Session) -> list[StandingRow]:
     return rows
 
 
-def find_seating(session: Session, query: str) -> list[Seating]:
-    """Where players whose name contains `query` sit in the latest sitting."""
-    sitting = current_sitting(session)
-    if sitting is None or not query.strip():
-        return []
-    return list(
-        Seating.objects.filter(
-            sitting=sitting, left_at__isnull=True, player__name__icontains=query.strip()
-        )
-        .select_related("player", "table")
-        .order_by("player__name")[:10]
-    )
-
-
 def table_companions(tables: list[Table]) -> dict[int, list[Seating]]:
     seatings = Seating.objects.filter(table__in=tables, left_at__isnull=True).select_related(
         "player"
@@ -341,31 +328,107 @@ def table_companions(tables: list[Table]) -> dict[int, list[Seating]]:
     return by_table
 
 
-def find_my_table(
-    session: Session, sitting: Sitting | None, query: str
-) -> list[tuple[Seating, list[Seating], ScreenTable | None]]:
-    """ "Find my table": each seating whose name matches, with the others at that table and
-    how that table's game stands (so that the player's phone follows every round too)."""
-    found = find_seating(session, query)
-    if not found:
-        return []
-    companions = table_companions([s.table for s in found])
-    progress = (
-        {
-            t.table_id: t
-            for t in sitting_screen(
-                sitting,
-                lower_is_better=fmt.format_for(session.rules_id).lower_is_better,
-                table_ids=[s.table_id for s in found],
+@dataclass(frozen=True)
+class FoundSeat:
+    """Where one player sits in the current sitting, for "find my table": plain values, so
+    that the index of a 1,000-player session is kept and read back cheaply."""
+
+    name: str
+    table_id: int
+    table_rank: int
+    seat: int
+    #: The others at that table: (name, seat), by seat.
+    companions: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class FindIndex:
+    """Every name of the current sitting by its match key (`common.matching.match_key`):
+    who is seated where, who sits out, and how each table's game stands. Built once per
+    generation of the session (`tournaments.pagecache.kept`), so a lookup costs no query."""
+
+    seated: dict[str, tuple[FoundSeat, ...]]
+    #: Match key -> the names of the players sitting out this sitting.
+    sitting_out: dict[str, tuple[str, ...]]
+    tables: dict[int, ScreenTable]
+
+
+@dataclass(frozen=True)
+class Found:
+    """What "find my table" answers for one typed name."""
+
+    seats: list[tuple[FoundSeat, ScreenTable | None]]
+    sitting_out: list[str]
+
+
+#: The most seats "find my table" lists for a part of a name ("Ann" for every Ann).
+FIND_LIMIT = 10
+
+
+def find_my_table_index(session: Session, sitting: Sitting | None) -> FindIndex:
+    """The index "find my table" answers from, in six queries whatever the session's size."""
+    if sitting is None:
+        return FindIndex(seated={}, sitting_out={}, tables={})
+    tables = {
+        t.table_id: t
+        for t in sitting_screen(
+            sitting, lower_is_better=fmt.format_for(session.rules_id).lower_is_better
+        )
+    }
+    at_table: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    for table_id, seat, name in (
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "seat", "player__name")
+    ):
+        at_table[table_id].append((name, seat))
+    seated: dict[str, list[FoundSeat]] = defaultdict(list)
+    for table_id, people in at_table.items():
+        rank = tables[table_id].rank if table_id in tables else 0
+        for name, seat in people:
+            seated[match_key(name)].append(
+                FoundSeat(
+                    name=name,
+                    table_id=table_id,
+                    table_rank=rank,
+                    seat=seat,
+                    companions=tuple((n, s) for n, s in people if s != seat),
+                )
             )
-        }
-        if sitting is not None
-        else {}
+    sitting_out: dict[str, list[str]] = defaultdict(list)
+    for name in sitting.sit_outs.values_list("player__name", flat=True):
+        sitting_out[match_key(name)].append(name)
+    return FindIndex(
+        seated={k: tuple(sorted(v, key=lambda f: f.name)) for k, v in seated.items()},
+        sitting_out={k: tuple(sorted(v)) for k, v in sitting_out.items()},
+        tables=tables,
     )
-    return [
-        (s, [c for c in companions.get(s.table_id, []) if c.pk != s.pk], progress.get(s.table_id))
-        for s in found
+
+
+def _matching(keys: Collection[str], key: str) -> list[str]:
+    """The keys a typed name finds: the same name if there is one, else every name that
+    contains it ("rosa" finds Rosa Díaz and Rosa Ortiz)."""
+    if key in keys:
+        return [key]
+    return sorted(k for k in keys if key in k)
+
+
+def find_in(index: FindIndex, query: str) -> Found:
+    """ "Find my table" for a typed name, by the names' match keys (case, accents,
+    punctuation and spaces do not count): where each matching player sits, with their
+    table's game, and which matching players sit out this sitting."""
+    key = match_key(query)
+    if not key:
+        return Found(seats=[], sitting_out=[])
+    seats = [
+        (seat, index.tables.get(seat.table_id))
+        for k in _matching(index.seated.keys(), key)
+        for seat in index.seated[k]
+    ][:FIND_LIMIT]
+    resting = [
+        name for k in _matching(index.sitting_out.keys(), key) for name in index.sitting_out[k]
     ]
+    return Found(seats=seats, sitting_out=resting[:FIND_LIMIT])
 
 
 @dataclass(frozen=True)
