@@ -5,7 +5,9 @@ queries whatever the number of tables or rounds.
 The rules of the tournament that are reads live here, each in one function that the
 pages, the API and the services all ask: which sitting is the current one
 (`current_sitting`), the order of each table after a sitting (`sitting_order`, over
-`format.order_table`) and the session ladder (`session_standings`).
+`format.order_table`), the order at each table on the ladder (`ladder_order`: the
+sitting's order, or the session's totals before the table's first result) and the
+session ladder (`session_standings`).
 
 Why one module of over 400 lines: it is one thing, the reads of one running session
 (the board, the progress, the orders and standings, find my table, the projector), and
@@ -226,6 +228,53 @@ def sitting_order(
 
 
 @dataclass(frozen=True)
+class SessionTotal:
+    """A player's totals over every finished game of the session so far."""
+
+    points: int
+    games_won: int
+    hooks: int
+
+
+def ladder_order(
+    sitting: Sitting, rules: fmt.FormatRules, totals: dict[int, SessionTotal]
+) -> list[TableOrder]:
+    """The order at each table of the sitting on the session's ladder: the one rule that
+    the standings, the projector, the API and the printed standings read (all through
+    `session_standings`). A table with a finished game in this sitting is in the sitting's
+    order (`sitting_order`, as the movement); a table with none yet, right after a
+    movement, is in the order of the session's totals so far
+    (`format.order_by_totals`): no coin flip decides a place before anything is played."""
+    order = sitting_order(sitting, rules)
+    with_result = set(
+        Game.objects.filter(table__sitting=sitting, status=Game.Status.FINISHED).values_list(
+            "table_id", flat=True
+        )
+    )
+    none = SessionTotal(0, 0, 0)
+    result = []
+    for table in order.tables:
+        if table.table_id in with_result:
+            result.append(table)
+            continue
+        so_far = [
+            fmt.SittingResult(
+                player=p.player,
+                score=totals.get(p.player, none).points,
+                games_won=totals.get(p.player, none).games_won,
+                hooks=totals.get(p.player, none).hooks,
+                last_game_score=0,
+            )
+            for p in table.placings
+        ]
+        placings = fmt.order_by_totals(
+            so_far, lower_is_better=rules.lower_is_better, name=lambda pid: order.names[pid]
+        )
+        result.append(TableOrder(table_id=table.table_id, rank=table.rank, placings=placings))
+    return result
+
+
+@dataclass(frozen=True)
 class StandingRow:
     position: int
     player_id: int
@@ -245,8 +294,9 @@ class StandingRow:
 
 def session_standings(session: Session) -> list[StandingRow]:
     """The session ladder: the table a player sits at in the latest sitting (1 = best),
-    then their place at that table on that sitting's results; players who withdrew
-    follow. Totals count every finished game of the session."""
+    then their place at that table (`ladder_order`: on that sitting's results, or on the
+    session's totals so far while the table has none); players who withdrew follow.
+    Totals count every finished game of the session."""
     totals = {
         row["player_id"]: row
         for row in GamePlayer.objects.filter(
@@ -265,7 +315,11 @@ def session_standings(session: Session) -> list[StandingRow]:
     ordered: list[tuple[int, int | None, int | None]] = []
     why: dict[int, str] = {}
     if sitting is not None:
-        for table in sitting_order(sitting, fmt.format_for(session.rules_id)).tables:
+        so_far = {
+            pid: SessionTotal(row["points"] or 0, row["won"] or 0, row["hooks_total"] or 0)
+            for pid, row in totals.items()
+        }
+        for table in ladder_order(sitting, fmt.format_for(session.rules_id), so_far):
             ordered += [(p.player, table.rank, p.place) for p in table.placings]
             why.update((p.player, f"table {table.rank}, {p.reason}") for p in table.placings)
     seated = {pid for pid, _, _ in ordered}
