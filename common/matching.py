@@ -11,6 +11,7 @@ apostrophe). Pure Python.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 
 def _kept(char: str) -> bool:
@@ -25,3 +26,19 @@ def match_key(name: str) -> str:
     # capital (U+210C, black-letter H, to "H"), and a folded letter may decompose further.
     decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", name).casefold())
     return " ".join("".join(char for char in decomposed if _kept(char)).split())
+
+
+def look_alikes(name: str, known: Iterable[str]) -> list[str]:
+    """The names of `known` that are `name` by `match_key` but written differently beyond
+    case and spaces ("Rosa Díaz" for "rosa diaz"): whom "Did you mean …?" asks about."""
+    key, plain = match_key(name), " ".join(name.split()).casefold()
+    return [k for k in known if match_key(k) == key and " ".join(k.split()).casefold() != plain]
+
+
+def did_you_mean(look: dict[str, list[str]]) -> str:
+    """The question for typed names that look like names already known, in plain words."""
+    asked = "; ".join(
+        f"for “{typed}”, did you mean {' or '.join(sorted(found))}?"
+        for typed, found in look.items()
+    )
+    return asked[0].upper() + asked[1:]

@@ -64,6 +64,12 @@ class SessionForm(forms.Form):
         label="New players",
         help_text="One name per line.",
     )
+    new_anyway = forms.BooleanField(
+        required=False,
+        label="These are new players",
+        help_text="Tick when “Did you mean …?” named someone else: the names typed are "
+        "added as new players.",
+    )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -92,6 +98,7 @@ class SessionForm(forms.Form):
             "is_public": d["is_public"],
             "double_entry": d["double_entry"],
             "seeding": d["seeding"] or Session.Seeding.RANDOM,
+            "new_anyway": d["new_anyway"],
             "player_ids": [p.pk for p in d["players"]],
             "new_names": self.names(),
         }
@@ -103,6 +110,12 @@ class AddPlayersForm(forms.Form):
     )
     new_names = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}), label="New players (one per line)"
+    )
+    new_anyway = forms.BooleanField(
+        required=False,
+        label="These are new players",
+        help_text="Tick when “Did you mean …?” named someone else: the names typed are "
+        "added as new players.",
     )
 
     def __init__(
@@ -127,6 +140,14 @@ class SeasonForm(forms.Form):
 
 class PlayerNameForm(forms.Form):
     name = forms.CharField(max_length=60, label="Name")
+
+
+class NewPlayerForm(PlayerNameForm):
+    new_anyway = forms.BooleanField(
+        required=False,
+        label="A different person",
+        help_text="Tick when “Did you mean …?” named someone else with a name like this one.",
+    )
 
 
 class InviteForm(forms.Form):

@@ -27,6 +27,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from common.errors import ConflictError, UserError
+from common.matching import did_you_mean, look_alikes
 from scoring.models import GamePlayer
 from tournaments import pagecache
 from tournaments.models import (
@@ -115,13 +116,25 @@ def _name_taken(club_id: int, name: str, *, besides: int | None = None) -> Playe
 
 
 @transaction.atomic
-def player_add(*, club_id: int, name: str, user: User) -> Player:
+def player_add(*, club_id: int, name: str, user: User, new_anyway: bool = False) -> Player:
+    """A new player of the club. A name the club has already (any case) is refused; one
+    that is a player's name written with other accents or punctuation (`common.matching`)
+    asks "Did you mean …?" unless `new_anyway` (the director confirmed a different
+    person)."""
     club = _lock_club(club_id)
     name = _clean_name(name)
     if (other := _name_taken(club.pk, name)) is not None:
         raise ConflictError(
             "player_name_taken",
             f"The club already has a player called “{other.name}”.",
+            field="name",
+        )
+    known = Player.objects.filter(club=club).values_list("name", flat=True)
+    if not new_anyway and (found := look_alikes(name, known)):
+        raise ConflictError(
+            "player_name_looks_like",
+            f"{did_you_mean({name: found})} The club has that player already; confirm that "
+            f"“{name}” is a different person to add them.",
             field="name",
         )
     return Player.objects.create(club=club, name=name)
