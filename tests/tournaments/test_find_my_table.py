@@ -185,3 +185,14 @@ def test_a_name_composed_early_shows_the_new_table_after_a_movement(
     html = after.content.decode()
     assert "Sitting 2" in html
     assert f"table <strong>{seat.table.rank}</strong>, seat <strong>{seat.seat}</strong>" in html
+
+
+def test_a_session_named_like_the_pages_markers_shows_its_name_and_one_answer(
+    make_session: Callable[..., Session], client: Client
+) -> None:
+    session = make_session(8)
+    Session.objects.filter(pk=session.pk).update(name="Night <@found@> <@query@>")
+    name = Seating.objects.filter(sitting__session=session).first().player.name  # type: ignore[union-attr]
+    page = find(client, session, name)
+    assert "Night &lt;@found@&gt; &lt;@query@&gt;" in page
+    assert page.count('class="card found"') == 1
