@@ -66,7 +66,7 @@ class SessionForm(forms.Form):
     )
     new_anyway = forms.BooleanField(
         required=False,
-        label="These are new players",
+        label="Someone else: add as typed",
         help_text="Tick when “Did you mean …?” named someone else: the names typed are "
         "added as new players.",
     )
@@ -113,7 +113,7 @@ class AddPlayersForm(forms.Form):
     )
     new_anyway = forms.BooleanField(
         required=False,
-        label="These are new players",
+        label="Someone else: add as typed",
         help_text="Tick when “Did you mean …?” named someone else: the names typed are "
         "added as new players.",
     )

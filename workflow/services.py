@@ -97,7 +97,7 @@ def _refuse_look_alikes(new: Sequence[str], known: dict[str, Player]) -> None:
         raise ConflictError(
             "player_name_looks_like",
             f"{did_you_mean(look)} Type the name as the club has it to add that player, "
-            "or confirm that these are new players.",
+            "or confirm that it is someone else to add the name as typed.",
             field="new_names",
         )
 

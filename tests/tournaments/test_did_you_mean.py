@@ -84,7 +84,7 @@ def test_the_manage_page_offers_to_insist(
     url = reverse("tournaments:add_players", args=[session.pk])
     page = client.post(url, {"new_names": "rosa diaz"}, follow=True).content.decode()
     assert "did you mean Rosa Díaz?" in page
-    assert "These are new players" in page
+    assert "Someone else: add the names as typed" in page
     client.post(url, {"new_names": "rosa diaz", "new_anyway": "on"})
     assert session.entries.filter(player__name="rosa diaz").exists()
 
