@@ -12,7 +12,11 @@ cache (`--redis`, default redis://127.0.0.1:6379/14) and drives it with wrk, a C
 generator (Debian's package, installed if missing and this runs as root):
 
 - at each client count, in each run, interleaved: the bare view (`bench/urls.py`, "ok"
-  through the same middleware: the floor), find my table (`?name=`), the session board,
+  through the same middleware: the floor), find my table as the crowd asks it (a wrk
+  script draws a different seated player's name for each request, as typed or in lower
+  case, and the session's generation is moved just before, as a movement moves it, so
+  every name and the index start cold), find my table for one name over and over (the
+  store's hit path), the session board,
   the public standings, the API sitting detail, and the projector's live part answered
   with a 304 (an unchanged screen's poll);
 - `--screens` connections at once on the projector's live part (open screens polling);
@@ -38,6 +42,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -101,7 +106,8 @@ def build(players: int) -> dict[str, Any]:
     # 250 tables either way.
     finish_sitting_unplayed(sitting, random.Random(8))
     seating = Seating.objects.filter(sitting=sitting).select_related("player").order_by("pk")
-    name = seating[len(seating) // 2].player.name
+    names = [s.player.name for s in seating]
+    name = names[len(names) // 2]
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
     store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -111,6 +117,7 @@ def build(players: int) -> dict[str, Any]:
         "session": session.pk,
         "sitting": sitting.pk,
         "name": name,
+        "names": names,
         "cookie": f"sessionid={store.session_key}",
     }
 
@@ -133,7 +140,12 @@ def ensure_wrk() -> str:
 
 
 def wrk(
-    url: str, *, clients: int, seconds: int, headers: dict[str, str] | None = None
+    url: str,
+    *,
+    clients: int,
+    seconds: int,
+    headers: dict[str, str] | None = None,
+    script: Path = LUA,
 ) -> dict[str, Any]:
     threads = max(1, min(2, clients))
     command = [
@@ -143,7 +155,7 @@ def wrk(
         f"-d{seconds}s",
         "--timeout=10s",
         "-s",
-        str(LUA),
+        str(script),
     ]
     for key, value in (headers or {}).items():
         command += ["-H", f"{key}: {value}"]
@@ -261,6 +273,46 @@ def build_in_child(script: str, env: dict[str, str], *flags: str) -> dict[str, A
     return result
 
 
+def crowd_script(paths: list[str], folder: Path) -> Path:
+    """A wrk script that asks for a different path each request, drawn at random (each
+    thread its own draw), with the report of `wrk_report.lua`: the crowd after a
+    movement, each player looking up their own name."""
+    listed = ",\n".join(json.dumps(p) for p in paths)
+    script = folder / "wrk_crowd.lua"
+    script.write_text(
+        f"local paths = {{\n{listed}\n}}\n"
+        + """
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("id", threads)
+end
+function init(args)
+  math.randomseed(os.time() * 100 + (id or 0))
+end
+function request()
+  return wrk.format(nil, paths[math.random(#paths)])
+end
+"""
+        + LUA.read_text()
+    )
+    return script
+
+
+def crowd_paths(pk: int, names: list[str]) -> list[str]:
+    """Each seated player's own name, as typed and in lower case (as half a crowd types
+    it): 2,000 different requests for 1,000 players."""
+    typed = [*names, *(n.lower() for n in names)]
+    return [f"/sessions/{pk}/?name={urllib.parse.quote_plus(n)}" for n in dict.fromkeys(typed)]
+
+
+def new_generation(redis: str, pk: int) -> None:
+    """What a movement does to the session's pages: its generation moves, so nothing kept
+    of it is served again (every name is cold again, and the index is built anew)."""
+    key = f"{os.environ.get('CACHE_KEY_PREFIX', 'huckley')}:1:generation:{pk}"
+    subprocess.run(["redis-cli", "-u", redis, "INCR", key], check=True, capture_output=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -278,6 +330,7 @@ def main() -> None:
         print(json.dumps(build(args.players)))
         return
 
+    load_at_start = os.getloadavg()
     env = server_env(args.postgres, args.redis, settings="bench.settings", log_level="WARNING")
     print(f"Building a session of {args.players} players on PostgreSQL ...", flush=True)
     built = build_in_child(__file__, env, "--build", f"--players={args.players}")
@@ -292,16 +345,20 @@ def main() -> None:
         # Every phone and browser asks for gzip; so does every request here, the bare
         # view's too (its two bytes are never compressed).
         gz = GZIP
+        crowd = crowd_script(crowd_paths(pk, built["names"]), Path(tempfile.mkdtemp()))
         targets = {
             "bare view": (f"{base}/bench/ok/", gz),
-            "find my table": (
+            # The crowd: a different player's name each request, the session's generation
+            # moved just before (a movement), so every name starts cold.
+            CROWD: (f"{base}/sessions/{pk}/", gz),
+            "find my table (one name)": (
                 f"{base}/sessions/{pk}/?name={urllib.parse.quote(built['name'])}",
                 gz,
             ),
             "session board": (f"{base}/sessions/{pk}/", gz),
             "public standings": (f"{base}/sessions/{pk}/standings/", gz),
             "API sitting detail": (f"{base}/api/sittings/{built['sitting']}/", gz),
-            "projector poll (304)": (live_url, {**gz, "If-None-Match": etag}),
+            POLL: (live_url, {**gz, "If-None-Match": etag}),
         }
         for url, headers in targets.values():  # warm every cache once, untimed
             for _ in range(3):
@@ -314,7 +371,28 @@ def main() -> None:
             for count in clients:
                 for label, (url, headers) in targets.items():
                     print(f"run {run}, {count} clients: {label}", flush=True)
-                    result = wrk(url, clients=count, seconds=args.duration, headers=headers)
+                    if label == CROWD:
+                        new_generation(args.redis, pk)
+                    result = wrk(
+                        url,
+                        clients=count,
+                        seconds=args.duration,
+                        headers=headers,
+                        script=crowd if label == CROWD else LUA,
+                    )
+                    if label == CROWD:
+                        # The other pages are measured warm, as before: build them again
+                        # at the new generation, untimed.
+                        for other, (page_url, page_headers) in targets.items():
+                            if other != CROWD:
+                                fetch(page_url, page_headers)
+                        # The projector's poll asks with the ETag of the new generation,
+                        # so that it is answered 304, as an open screen's is.
+                        _, live_headers = fetch(live_url)
+                        etag = live_headers["ETag"]
+                        targets[POLL] = (live_url, {**gz, "If-None-Match": etag})
+                        if fetch(live_url, {"If-None-Match": etag})[0] != 304:
+                            raise SystemExit("the projector's poll did not answer 304")
                     runs.append({"run": run, "clients": count, "page": label, **result})
         print(f"{args.screens} open screens polling the projector ...", flush=True)
         screens = wrk(
@@ -329,6 +407,7 @@ def main() -> None:
     report = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "machine": machine(),
+        "load_average_at_start": load_at_start,
         "load_average": os.getloadavg(),
         "players": args.players,
         "duration_s": args.duration,
@@ -343,6 +422,8 @@ def main() -> None:
 
 
 GZIP = {"Accept-Encoding": "gzip"}
+CROWD = "find my table (a different name each request)"
+POLL = "projector poll (304)"
 
 DIRECTOR_PAGES = {
     "manage": "/director/sessions/{pk}/",
@@ -383,13 +464,16 @@ def directors_pages(base: str, pk: int, cookie: str, *, seconds: int) -> list[di
 
 def summarise(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per page and client count: median requests/s, ratio to the bare view of the same
-    run (median over runs), worst p95 and p99, total errors."""
+    run (median over runs), worst p95 and p99, the p95 over the bare view's of the same run
+    (median over runs), total errors."""
     floor = {(r["run"], r["clients"]): r["rps"] for r in runs if r["page"] == "bare view"}
+    floor_p95 = {(r["run"], r["clients"]): r["p95_ms"] for r in runs if r["page"] == "bare view"}
     rows = []
     for page in dict.fromkeys(r["page"] for r in runs):
         for clients in sorted({r["clients"] for r in runs}):
             mine = [r for r in runs if r["page"] == page and r["clients"] == clients]
             ratios = [r["rps"] / floor[(r["run"], clients)] for r in mine]
+            p95_ratios = [r["p95_ms"] / floor_p95[(r["run"], clients)] for r in mine]
             rows.append(
                 {
                     "page": page,
@@ -398,6 +482,8 @@ def summarise(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "ratio": round(statistics.median(ratios), 3),
                     "p50_ms": round(max(r["p50_ms"] for r in mine), 1),
                     "p95_ms": round(max(r["p95_ms"] for r in mine), 1),
+                    # The page's p95 over the bare view's, same run (median over runs).
+                    "p95_ratio": round(statistics.median(p95_ratios), 2),
                     "p99_ms": round(max(r["p99_ms"] for r in mine), 1),
                     "errors": sum(r["errors"] for r in mine),
                 }
@@ -406,14 +492,21 @@ def summarise(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def print_table(report: dict[str, Any]) -> None:
-    print(f"\n{report['command']}\n{report['machine']}, load average {report['load_average']}")
+    print(
+        f"\n{report['command']}\n{report['machine']}, load average "
+        f"{report['load_average_at_start']} at the start, {report['load_average']} at the end"
+    )
     print(f"{report['players']} players, {report['duration_s']} s per run\n")
-    print("| page | clients | req/s | vs bare view | p50 ms | p95 ms | p99 ms | errors |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| page | clients | req/s | vs bare view | p50 ms | p95 ms | p95 vs bare view "
+        "| p99 ms | errors |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in report["summary"]:
         print(
             f"| {r['page']} | {r['clients']} | {r['rps']:,.0f} | {r['ratio']:.2f} | "
-            f"{r['p50_ms']} | {r['p95_ms']} | {r['p99_ms']} | {r['errors']} |"
+            f"{r['p50_ms']} | {r['p95_ms']} | {r['p95_ratio']:.2f} | {r['p99_ms']} | "
+            f"{r['errors']} |"
         )
     s = report["screens"]
     print(

@@ -21,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
 from common.errors import UserError
+from common.matching import match_key
 from common.text import character_name, hidden_character, shown
 
 MAX_BYTES = 1024 * 1024
@@ -233,7 +234,7 @@ def parse_roster(data: bytes) -> RosterFile:
             continue
         row = _row(line, cells, columns)
         if row.error is None:
-            key = row.name.casefold()
+            key = match_key(row.name)
             if key in seen_names:
                 row = RosterRow(
                     line=line, name=row.name, error=f"the same name as line {seen_names[key]}"

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils.translation import ngettext
 
 from common.errors import ConflictError, UserError
+from common.matching import match_key
 from exchange.roster import RosterRow, parse_roster
 from tournaments.models import Club, Player
 from tournaments.permissions import Caller, require_director
@@ -92,12 +93,19 @@ def _shown(value: object) -> str:
 
 
 def _name_key(name: str) -> str:
+    # The club's one rule for the same name (case, accents, punctuation, spaces).
+    return match_key(name)
+
+
+def _spelled_as(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
 def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[PreviewRow, ...]:
-    # Names match regardless of case and spacing, as when typing a session's roster; of
-    # two stored names that differ only so, the one spelled as in the file wins.
+    # Names match by `common.matching.match_key` (case, accents, punctuation and spacing do
+    # not count); of two stored names that differ only so, the one spelled as in the file
+    # wins. A match on a name written otherwise says so in the preview ("did you mean"),
+    # which the director confirms: never a second player, never a silent merge.
     by_name = {_name_key(p.name): p for p in sorted(players, key=lambda p: p.pk)}
     exact = {p.name: p for p in players}
     by_external = {p.external_id: p for p in players if p.external_id}
@@ -124,6 +132,8 @@ def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[Pre
         if player is None:
             player = exact.get(row.name) or by_name.get(_name_key(row.name))
             how = "by name"
+            if player is not None and _spelled_as(player.name) != _spelled_as(row.name):
+                how = f"by name written otherwise: did you mean {player.name}?"
         if player is None:
             result.append(preview("add"))
             continue

@@ -138,7 +138,9 @@ def _keep(
         etag=page_etag(request) or current,
         content_type=response.get("Content-Type", "text/html; charset=utf-8"),
         body=response.content,
-        gzipped=gzip.compress(response.content, 6) if len(response.content) > GZIP_FROM else None,
+        gzipped=gzip.compress(response.content, 6, mtime=0)
+        if len(response.content) > GZIP_FROM
+        else None,
         headers=tuple((h, response[h]) for h in ("Allow",) if h in response),
     )
     LOCAL.put(key, page)
@@ -169,6 +171,8 @@ def _answer(request: HttpRequest, page: Stored) -> HttpResponseBase:
 
 
 View = Callable[..., HttpResponseBase]
+#: (session id, its current generation, the searched text) -> the page's HTML, or None.
+Compose = Callable[[int, str, str], str | None]
 
 
 def public_page(
@@ -177,6 +181,7 @@ def public_page(
     session_of: Callable[[dict[str, Any]], int | None] = lambda kwargs: int(kwargs["pk"]),
     variant: Callable[[HttpRequest], str] = lambda request: "",
     searched: Callable[[HttpRequest], str] = lambda request: "",
+    compose: Compose | None = None,
 ) -> Callable[[View], View]:
     """Serve the view's page to the public from the store while its session is unchanged.
 
@@ -187,9 +192,17 @@ def public_page(
     name), whose pages stay in the process's memory. The view itself still decides who
     may see the page: only a 200 it gave an anonymous request is stored, so a private
     session is never stored and always answers as the view says.
+
+    `compose` answers a searched text the early path has not stored yet: it builds the
+    page's HTML from what is kept of the session's generation, with no query and no
+    rendering of the whole page (None: it cannot, and the request goes the full way). The
+    early path calls it only once the full path has answered the public with a 200 for
+    this view and session at this generation (the proof that the session is public, and
+    the headers to send); the view must answer the public with the same `compose`, so
+    both paths give the same bytes.
     """
 
-    rule = _Rule(name, session_of, variant, searched)
+    rule = _Rule(name, session_of, variant, searched, compose)
 
     def decorate(view: View) -> View:
         @wraps(view)
@@ -223,6 +236,7 @@ class _Rule:
     session_of: Callable[[dict[str, Any]], int | None]
     variant: Callable[[HttpRequest], str]
     searched: Callable[[HttpRequest], str]
+    compose: Compose | None = None
 
     def find(self, request: HttpRequest, kwargs: dict[str, Any]) -> tuple[str, str, bool] | None:
         """(key, current generation, whether it is shared) of the request's stored page;
@@ -237,6 +251,27 @@ class _Rule:
         which = hashlib.blake2b(f"{chosen}\0{searched}".encode(), digest_size=8).hexdigest()
         key = f"page:{self.name}:{session_id}:{which}:{'/'.join(map(str, kwargs.values()))}"
         return key, current, not searched
+
+    def shape_key(self, kwargs: dict[str, Any]) -> str:
+        """Where the headers of this view's last answer to the public are kept, for the
+        pages `compose` builds."""
+        return f"page:{self.name}:shape:{'/'.join(map(str, kwargs.values()))}"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the full path's answer to the public for a view of a session looked like at a
+    generation: the proof that the public may see it, and the headers a page composed
+    for a searched text is sent with."""
+
+    generation: str
+    content_type: str
+    outer: tuple[tuple[str, str], ...]
+    secure: bool
+
+    @property
+    def size(self) -> int:
+        return 256 + sum(len(h) + len(v) for h, v in self.outer)
 
 
 class StoredPageMiddleware:
@@ -276,6 +311,8 @@ def _early(request: HttpRequest) -> HttpResponseBase | None:
         return None
     key, current, share = found
     page = _lookup(key, current, share=share)
+    if page is None and rule.compose is not None:
+        page = _composed(rule, request, match.kwargs, key, current)
     if page is None or page.outer is None or page.secure != request.is_secure():
         return None
     response = _answer(request, page)
@@ -284,6 +321,45 @@ def _early(request: HttpRequest) -> HttpResponseBase | None:
     if isinstance(response, HttpResponse) and not response.has_header("Content-Length"):
         response["Content-Length"] = str(len(response.content))  # as CommonMiddleware does
     return response
+
+
+def _composed(
+    rule: _Rule, request: HttpRequest, kwargs: dict[str, Any], key: str, current: str
+) -> Stored | None:
+    """The page for a searched text not stored yet, built by the view's `compose` from
+    what is kept of the generation, once the full path has shown the view to the public
+    at this generation; kept in this process's memory, as every searched page is."""
+    searched = rule.searched(request)
+    shape = _lookup_shape(rule.shape_key(kwargs), current)
+    if not searched or shape is None or shape.secure != request.is_secure():
+        return None
+    session_id = rule.session_of(kwargs)
+    html = rule.compose(session_id, current, searched) if rule.compose and session_id else None
+    if html is None:
+        return None
+    body = html.encode()
+    page = Stored(
+        generation=current,
+        etag=current,
+        content_type=shape.content_type,
+        body=body,
+        gzipped=gzip.compress(body, 6, mtime=0) if len(body) > GZIP_FROM else None,
+        outer=shape.outer,
+        secure=shape.secure,
+    )
+    LOCAL.put(key, page)
+    return page
+
+
+def _lookup_shape(key: str, current: str) -> Shape | None:
+    shape = LOCAL.get(key)
+    if isinstance(shape, Shape) and shape.generation == current:
+        return shape
+    found = cache.get(key)
+    if isinstance(found, Shape) and found.generation == current:
+        LOCAL.put(key, found)
+        return found
+    return None
 
 
 def _keep_outer(request: HttpRequest, response: HttpResponseBase) -> None:
@@ -304,3 +380,19 @@ def _keep_outer(request: HttpRequest, response: HttpResponseBase) -> None:
     LOCAL.put(key, page)
     if share:
         cache.set(key, page, PAGE_TTL)
+    rule = getattr(getattr(request, "resolver_match", None), "func", None)
+    _keep_shape(getattr(rule, _RULE_ATTR, None), request, page)
+
+
+def _keep_shape(rule: object, request: HttpRequest, page: Stored) -> None:
+    """For a view that composes searched pages: the headers and the proof that the public
+    may see the session at this generation, shared by every process."""
+    if not isinstance(rule, _Rule) or rule.compose is None or page.outer is None:
+        return
+    match = request.resolver_match
+    if match is None:
+        return
+    shape = Shape(page.generation, page.content_type, page.outer, page.secure)
+    key = rule.shape_key(match.kwargs)
+    LOCAL.put(key, shape)
+    cache.set(key, shape, PAGE_TTL)

@@ -53,17 +53,25 @@
   window.addEventListener("focus", function () { schedule(0); });
   schedule(fast);
 
-  // The wall: when the content is taller than the screen, scroll down slowly, rest at
-  // the bottom, then start again from the top.
-  if (box.dataset.autoscroll) {
-    var pause = 0;
-    setInterval(function () {
-      var bottom = document.documentElement.scrollHeight - window.innerHeight;
-      if (bottom <= 4) { return; }
-      if (pause > 0) { pause -= 1; return; }
-      if (window.scrollY >= bottom - 1) { window.scrollTo(0, 0); pause = 60; return; }
-      window.scrollBy(0, 2);
-      if (window.scrollY >= bottom - 1) { pause = 80; }
-    }, 50);
+  // The wall: what does not fit the screen flows into columns to the right of it
+  // (.screen-flow: CSS columns as tall as the screen, the rest hidden). Show them a
+  // screenful at a time, every data-pager milliseconds, then start again; the page
+  // itself never scrolls. A swapped-in live part keeps the screenful shown.
+  if (box.dataset.pager) {
+    var shown = 0;
+    var label = document.getElementById("screen-page");
+    var turn = function (step) {
+      var flow = box.querySelector(".screen-flow");
+      if (!flow) { return; }
+      var gap = parseFloat(getComputedStyle(flow).columnGap) || 0;
+      var width = flow.clientWidth + gap;
+      var pages = Math.max(1, Math.ceil((flow.scrollWidth + gap - 1) / width));
+      shown = (shown + step) % pages;
+      flow.scrollLeft = shown * width;
+      if (label) { label.textContent = pages > 1 ? "Page " + (shown + 1) + " of " + pages : ""; }
+    };
+    turn(0);
+    setInterval(function () { turn(1); }, parseInt(box.dataset.pager, 10) || 8000);
+    new MutationObserver(function () { turn(0); }).observe(box, {childList: true});
   }
 })();

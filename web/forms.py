@@ -79,6 +79,12 @@ class SessionForm(forms.Form):
         label="New players",
         help_text="One name per line.",
     )
+    new_anyway = forms.BooleanField(
+        required=False,
+        label="Someone else: add as typed",
+        help_text="Tick when “Did you mean …?” named someone else: the names typed are "
+        "added as new players.",
+    )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -106,6 +112,7 @@ class SessionForm(forms.Form):
             "is_public": d["is_public"],
             "double_entry": d["double_entry"],
             "seeding": d["seeding"] or Session.Seeding.RANDOM,
+            "new_anyway": d["new_anyway"],
             "player_ids": [p.pk for p in d["players"]],
             "new_names": self.names(),
         }
@@ -120,6 +127,12 @@ class AddPlayersForm(forms.Form):
         strip=False,
         widget=forms.Textarea(attrs={"rows": 2}),
         label="New players (one per line)",
+    )
+    new_anyway = forms.BooleanField(
+        required=False,
+        label="Someone else: add as typed",
+        help_text="Tick when “Did you mean …?” named someone else: the names typed are "
+        "added as new players.",
     )
 
     def names(self) -> list[str]:
@@ -147,6 +160,14 @@ class SeasonForm(forms.Form):
 
 class PlayerNameForm(forms.Form):
     name = forms.CharField(max_length=60, label="Name", strip=False)
+
+
+class NewPlayerForm(PlayerNameForm):
+    new_anyway = forms.BooleanField(
+        required=False,
+        label="A different person",
+        help_text="Tick when “Did you mean …?” named someone else with a name like this one.",
+    )
 
 
 class InviteForm(forms.Form):

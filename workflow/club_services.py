@@ -28,6 +28,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from common.errors import ConflictError, UserError
+from common.matching import did_you_mean, look_alikes
 from common.text import refuse_hidden_characters
 from scoring.locks import lock_session
 from scoring.models import GamePlayer
@@ -121,7 +122,11 @@ def _name_taken(club_id: int, name: str, *, besides: int | None = None) -> Playe
 
 
 @transaction.atomic
-def player_add(*, club_id: int, name: str, user: Caller) -> Player:
+def player_add(*, club_id: int, name: str, new_anyway: bool = False, user: Caller) -> Player:
+    """A new player of the club. A name the club has already (any case) is refused; one
+    that is a player's name written with other accents or punctuation (`common.matching`)
+    asks "Did you mean …?" unless `new_anyway` (the director confirmed a different
+    person)."""
     club = _lock_club(club_id)
     require_director(user, club, to="add its players")
     name = _clean_name(name)
@@ -129,6 +134,14 @@ def player_add(*, club_id: int, name: str, user: Caller) -> Player:
         raise ConflictError(
             "player_name_taken",
             f"The club already has a player called “{other.name}”.",
+            field="name",
+        )
+    known = Player.objects.filter(club=club).values_list("name", flat=True)
+    if not new_anyway and (found := look_alikes(name, known)):
+        raise ConflictError(
+            "player_name_looks_like",
+            f"{did_you_mean({name: found})} The club has that player already; confirm that "
+            f"“{name}” is a different person to add them.",
             field="name",
         )
     return Player.objects.create(club=club, name=name)

@@ -5,7 +5,9 @@ queries whatever the number of tables or rounds.
 The rules of the tournament that are reads live here, each in one function that the
 pages, the API and the services all ask: which sitting is the current one
 (`current_sitting`), the order of each table after a sitting (`sitting_order`, over
-`format.order_table`) and the session ladder (`session_standings`).
+`format.order_table`), the order at each table on the ladder (`ladder_order`: the
+sitting's order, or the session's totals before the table's first result) and the
+session ladder (`session_standings`).
 
 Why one module of over 400 lines: it is one thing, the reads of one running session
 (the board, the progress, the orders and standings, find my table, the projector), and
@@ -23,6 +25,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 import engine
 from common.errors import ConflictError
+from common.matching import match_key
 from scoring.models import Game, GamePlayer
 from tournaments import format as fmt
 from tournaments.models import (
@@ -232,6 +235,53 @@ def sitting_order(
 
 
 @dataclass(frozen=True)
+class SessionTotal:
+    """A player's totals over every finished game of the session so far."""
+
+    points: int
+    games_won: int
+    hooks: int
+
+
+def ladder_order(
+    sitting: Sitting, rules: fmt.FormatRules, totals: dict[int, SessionTotal]
+) -> list[TableOrder]:
+    """The order at each table of the sitting on the session's ladder: the one rule that
+    the standings, the projector, the API and the printed standings read (all through
+    `session_standings`). A table with a finished game in this sitting is in the sitting's
+    order (`sitting_order`, as the movement); a table with none yet, right after a
+    movement, is in the order of the session's totals so far
+    (`format.order_by_totals`): no coin flip decides a place before anything is played."""
+    order = sitting_order(sitting, rules)
+    with_result = set(
+        Game.objects.filter(table__sitting=sitting, status=Game.Status.FINISHED).values_list(
+            "table_id", flat=True
+        )
+    )
+    none = SessionTotal(0, 0, 0)
+    result = []
+    for table in order.tables:
+        if table.table_id in with_result:
+            result.append(table)
+            continue
+        so_far = [
+            fmt.SittingResult(
+                player=p.player,
+                score=totals.get(p.player, none).points,
+                games_won=totals.get(p.player, none).games_won,
+                hooks=totals.get(p.player, none).hooks,
+                last_game_score=0,
+            )
+            for p in table.placings
+        ]
+        placings = fmt.order_by_totals(
+            so_far, lower_is_better=rules.lower_is_better, name=lambda pid: order.names[pid]
+        )
+        result.append(TableOrder(table_id=table.table_id, rank=table.rank, placings=placings))
+    return result
+
+
+@dataclass(frozen=True)
 class StandingRow:
     position: int
     player_id: int
@@ -251,8 +301,9 @@ class StandingRow:
 
 def session_standings(session: Session) -> list[StandingRow]:
     """The session ladder: the table a player sits at in the latest sitting (1 = best),
-    then their place at that table on that sitting's results; players who withdrew
-    follow. Totals count every finished game of the session."""
+    then their place at that table (`ladder_order`: on that sitting's results, or on the
+    session's totals so far while the table has none); players who withdrew follow.
+    Totals count every finished game of the session."""
     totals = {
         row["player_id"]: row
         for row in GamePlayer.objects.filter(
@@ -271,7 +322,11 @@ def session_standings(session: Session) -> list[StandingRow]:
     ordered: list[tuple[int, int | None, int | None]] = []
     why: dict[int, str] = {}
     if sitting is not None:
-        for table in sitting_order(sitting, fmt.format_for(session.rules_id)).tables:
+        so_far = {
+            pid: SessionTotal(row["points"] or 0, row["won"] or 0, row["hooks_total"] or 0)
+            for pid, row in totals.items()
+        }
+        for table in ladder_order(sitting, fmt.format_for(session.rules_id), so_far):
             ordered += [(p.player, table.rank, p.place) for p in table.placings]
             why.update((p.player, f"table {table.rank}, {p.reason}") for p in table.placings)
     seated = {pid for pid, _, _ in ordered}
@@ -324,20 +379,6 @@ def session_standings(session: Session) -> list[StandingRow]:
     return rows
 
 
-def find_seating(session: Session, query: str) -> list[Seating]:
-    """Where players whose name contains `query` sit in the latest sitting."""
-    sitting = current_sitting(session)
-    if sitting is None or not query.strip():
-        return []
-    return list(
-        Seating.objects.filter(
-            sitting=sitting, left_at__isnull=True, player__name__icontains=query.strip()
-        )
-        .select_related("player", "table")
-        .order_by("player__name")[:10]
-    )
-
-
 def table_companions(tables: list[Table]) -> dict[int, list[Seating]]:
     seatings = Seating.objects.filter(table__in=tables, left_at__isnull=True).select_related(
         "player"
@@ -348,31 +389,107 @@ def table_companions(tables: list[Table]) -> dict[int, list[Seating]]:
     return by_table
 
 
-def find_my_table(
-    session: Session, sitting: Sitting | None, query: str
-) -> list[tuple[Seating, list[Seating], ScreenTable | None]]:
-    """ "Find my table": each seating whose name matches, with the others at that table and
-    how that table's game stands (so that the player's phone follows every round too)."""
-    found = find_seating(session, query)
-    if not found:
-        return []
-    companions = table_companions([s.table for s in found])
-    progress = (
-        {
-            t.table_id: t
-            for t in sitting_screen(
-                sitting,
-                lower_is_better=fmt.format_for(session.rules_id).lower_is_better,
-                table_ids=[s.table_id for s in found],
+@dataclass(frozen=True)
+class FoundSeat:
+    """Where one player sits in the current sitting, for "find my table": plain values, so
+    that the index of a 1,000-player session is kept and read back cheaply."""
+
+    name: str
+    table_id: int
+    table_rank: int
+    seat: int
+    #: The others at that table: (name, seat), by seat.
+    companions: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class FindIndex:
+    """Every name of the current sitting by its match key (`common.matching.match_key`):
+    who is seated where, who sits out, and how each table's game stands. Built once per
+    generation of the session (`tournaments.pagecache.kept`), so a lookup costs no query."""
+
+    seated: dict[str, tuple[FoundSeat, ...]]
+    #: Match key -> the names of the players sitting out this sitting.
+    sitting_out: dict[str, tuple[str, ...]]
+    tables: dict[int, ScreenTable]
+
+
+@dataclass(frozen=True)
+class Found:
+    """What "find my table" answers for one typed name."""
+
+    seats: list[tuple[FoundSeat, ScreenTable | None]]
+    sitting_out: list[str]
+
+
+#: The most seats "find my table" lists for a part of a name ("Ann" for every Ann).
+FIND_LIMIT = 10
+
+
+def find_my_table_index(session: Session, sitting: Sitting | None) -> FindIndex:
+    """The index "find my table" answers from, in six queries whatever the session's size."""
+    if sitting is None:
+        return FindIndex(seated={}, sitting_out={}, tables={})
+    tables = {
+        t.table_id: t
+        for t in sitting_screen(
+            sitting, lower_is_better=fmt.format_for(session.rules_id).lower_is_better
+        )
+    }
+    at_table: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    for table_id, seat, name in (
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "seat", "player__name")
+    ):
+        at_table[table_id].append((name, seat))
+    seated: dict[str, list[FoundSeat]] = defaultdict(list)
+    for table_id, people in at_table.items():
+        rank = tables[table_id].rank if table_id in tables else 0
+        for name, seat in people:
+            seated[match_key(name)].append(
+                FoundSeat(
+                    name=name,
+                    table_id=table_id,
+                    table_rank=rank,
+                    seat=seat,
+                    companions=tuple((n, s) for n, s in people if s != seat),
+                )
             )
-        }
-        if sitting is not None
-        else {}
+    sitting_out: dict[str, list[str]] = defaultdict(list)
+    for name in sitting.sit_outs.values_list("player__name", flat=True):
+        sitting_out[match_key(name)].append(name)
+    return FindIndex(
+        seated={k: tuple(sorted(v, key=lambda f: f.name)) for k, v in seated.items()},
+        sitting_out={k: tuple(sorted(v)) for k, v in sitting_out.items()},
+        tables=tables,
     )
-    return [
-        (s, [c for c in companions.get(s.table_id, []) if c.pk != s.pk], progress.get(s.table_id))
-        for s in found
+
+
+def _matching(keys: Collection[str], key: str) -> list[str]:
+    """The keys a typed name finds: the same name if there is one, else every name that
+    contains it ("rosa" finds Rosa Díaz and Rosa Ortiz)."""
+    if key in keys:
+        return [key]
+    return sorted(k for k in keys if key in k)
+
+
+def find_in(index: FindIndex, query: str) -> Found:
+    """ "Find my table" for a typed name, by the names' match keys (case, accents,
+    punctuation and spaces do not count): where each matching player sits, with their
+    table's game, and which matching players sit out this sitting."""
+    key = match_key(query)
+    if not key:
+        return Found(seats=[], sitting_out=[])
+    seats = [
+        (seat, index.tables.get(seat.table_id))
+        for k in _matching(index.seated.keys(), key)
+        for seat in index.seated[k]
+    ][:FIND_LIMIT]
+    resting = [
+        name for k in _matching(index.sitting_out.keys(), key) for name in index.sitting_out[k]
     ]
+    return Found(seats=seats, sitting_out=resting[:FIND_LIMIT])
 
 
 @dataclass(frozen=True)

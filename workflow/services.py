@@ -35,6 +35,7 @@ from django.utils import timezone
 import engine
 from common.backups import backup_on_commit
 from common.errors import ConflictError, UserError
+from common.matching import did_you_mean, look_alikes
 from common.tasks import enqueue_on_commit
 from common.text import refuse_hidden_characters
 from ratings import selectors as rating_selectors
@@ -64,12 +65,19 @@ from workflow.names import clean_names
 PUBLIC_BY_DEFAULT = Session.PUBLIC_BY_DEFAULT
 
 
-def players_get_or_create(*, club: Club, names: Sequence[str]) -> list[Player]:
+def players_get_or_create(
+    *, club: Club, names: Sequence[str], new_anyway: bool = False
+) -> list[Player]:
     """Players of the club by name, creating the ones the club does not know yet.
     Names match regardless of case and extra spaces; an inactive player named is active
-    again."""
+    again. A new name that is a player's name written with other accents or punctuation
+    ("rosa diaz" for Rosa Díaz, `common.matching`) is refused with "Did you mean …?"
+    unless `new_anyway` (the director confirmed they are new players): never a second
+    player by mistake, never one merged into another without asking."""
     wanted = clean_names(names)
     known = {p.name.casefold(): p for p in Player.objects.filter(club=club)}
+    if not new_anyway:
+        _refuse_look_alikes([n for n in wanted if n.casefold() not in known], known)
     new = Player.objects.bulk_create(
         [Player(club=club, name=name) for name in wanted if name.casefold() not in known]
     )
@@ -111,6 +119,18 @@ def _check_date_in_season(*, club: Club, season: Season, date: Date) -> None:
     )
 
 
+def _refuse_look_alikes(new: Sequence[str], known: dict[str, Player]) -> None:
+    names = [p.name for p in known.values()]
+    look = {name: found for name in new if (found := look_alikes(name, names))}
+    if look:
+        raise ConflictError(
+            "player_name_looks_like",
+            f"{did_you_mean(look)} Type the name as the club has it to add that player, "
+            "or confirm that it is someone else to add the name as typed.",
+            field="new_names",
+        )
+
+
 @transaction.atomic
 def session_create(
     *,
@@ -126,6 +146,7 @@ def session_create(
     is_public: bool = PUBLIC_BY_DEFAULT,
     double_entry: bool = False,
     seeding: str = Session.Seeding.RANDOM,
+    new_anyway: bool = False,
     user: Caller,
 ) -> Session:
     require_director(user, club, to="create its sessions")
@@ -155,7 +176,7 @@ def session_create(
     players = list(Player.objects.filter(club=club, pk__in=player_ids))
     if len(players) != len(set(player_ids)):
         raise UserError("unknown_player", "Some of the chosen players are not in this club.")
-    players += players_get_or_create(club=club, names=new_names)
+    players += players_get_or_create(club=club, names=new_names, new_anyway=new_anyway)
     session = Session.objects.create(
         club=club,
         season=season,
@@ -221,7 +242,12 @@ def session_update_settings(
 
 @transaction.atomic
 def session_add_players(
-    *, session_id: int, player_ids: Sequence[int] = (), new_names: Sequence[str] = (), user: Caller
+    *,
+    session_id: int,
+    player_ids: Sequence[int] = (),
+    new_names: Sequence[str] = (),
+    new_anyway: bool = False,
+    user: Caller,
 ) -> list[SessionPlayer]:
     """Add players to the roster. Before the start they wait to be checked in; once the
     session runs they are late arrivals and join the bottom table (format rule 7)."""
@@ -235,7 +261,7 @@ def session_add_players(
     if len(players) != len(set(player_ids)):
         # As on creation: an id that is not the club's is refused, never quietly dropped.
         raise UserError("unknown_player", "Some of the chosen players are not in this club.")
-    players += players_get_or_create(club=session.club, names=new_names)
+    players += players_get_or_create(club=session.club, names=new_names, new_anyway=new_anyway)
     if not players:
         raise UserError("no_players", "Pick a player or type a new name.")
     added = []

@@ -118,6 +118,12 @@ class ClubSessions(ApiView):
             help_text="Names typed in: a name matching a club player regardless of case "
             "and spacing is that player; others become new players.",
         )
+        new_anyway = serializers.BooleanField(
+            default=False,
+            help_text="The new names are new players even where one is a club player's name "
+            "written with other accents or punctuation (refused otherwise with "
+            '`player_name_looks_like`, "Did you mean …?").',
+        )
 
     def load_target(self, **kwargs: Any) -> Target:
         club = get_object_or_404(Club, slug=kwargs["slug"])
@@ -163,6 +169,7 @@ class ClubSessions(ApiView):
             games_per_sitting=d["games_per_sitting"],
             player_ids=d["player_ids"],
             new_names=d["new_names"],
+            new_anyway=d["new_anyway"],
             seed=d.get("seed"),
             is_public=d["is_public"],
             double_entry=d["double_entry"],
@@ -248,6 +255,12 @@ class SessionPlayers(SessionView):
             default=list,
             help_text="Names typed in, matched to club players as on creation.",
         )
+        new_anyway = serializers.BooleanField(
+            default=False,
+            help_text="The new names are new players even where one is a club player's name "
+            "written with other accents or punctuation (refused otherwise with "
+            '`player_name_looks_like`, "Did you mean …?").',
+        )
 
     @doc(
         need=Need.DIRECT,
@@ -266,6 +279,7 @@ class SessionPlayers(SessionView):
             session_id=self.session.pk,
             player_ids=data.validated_data["player_ids"],
             new_names=data.validated_data["new_names"],
+            new_anyway=data.validated_data["new_anyway"],
             user=request.user,
         )
         return Response(session_detail(self.session, self.actor))

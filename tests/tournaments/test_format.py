@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tournaments import format as fmt
 from tournaments.format import (
     FormatError,
     FormatRules,
@@ -657,3 +658,39 @@ def test_split_and_movement_for_a_thousand_players_is_fast() -> None:
         seat_tables(movement(placings), table_count=len(tables), rng=make_rng(1, "seats", 2))
         best = min(best, time.perf_counter() - start)
     assert best < 0.1
+
+
+def _totals(*rows: tuple[str, int, int, int]) -> list[fmt.SittingResult[str]]:
+    return [
+        fmt.SittingResult(player=n, score=s, games_won=w, hooks=h, last_game_score=0)
+        for n, s, w, h in rows
+    ]
+
+
+def test_a_table_with_no_result_yet_is_in_the_order_of_the_session_totals() -> None:
+    # The room: after the movement, before any game at the new table.
+    placings = fmt.order_by_totals(
+        _totals(("Olga Petrova", 6, 1, 0), ("Bob", 22, 2, 0), ("Cy", 16, 1, 1), ("Di", 0, 0, 2)),
+        lower_is_better=False,
+    )
+    assert [p.player for p in placings] == ["Bob", "Cy", "Olga Petrova", "Di"]
+    assert [p.place for p in placings] == [1, 2, 3, 4]
+    assert placings[2].reason == (
+        "no result at this table yet in this sitting: 6 points in the session so far"
+    )
+    assert all("coin" not in p.reason for p in placings)
+
+
+def test_before_a_result_level_totals_go_by_games_won_then_fewer_hooks_then_name() -> None:
+    placings = fmt.order_by_totals(
+        _totals(("Zed", 10, 1, 0), ("Amy", 10, 1, 1), ("Kim", 10, 2, 3), ("Bea", 10, 1, 0)),
+        lower_is_better=False,
+    )
+    assert [p.player for p in placings] == ["Kim", "Bea", "Zed", "Amy"]
+
+
+def test_before_a_result_lower_totals_come_first_when_lower_is_better() -> None:
+    placings = fmt.order_by_totals(
+        _totals(("Ann", 3, 0, 0), ("Bob", -2, 0, 0), ("Cy", 8, 0, 0)), lower_is_better=True
+    )
+    assert [p.player for p in placings] == ["Bob", "Ann", "Cy"]

@@ -29,11 +29,14 @@ pytestmark = pytest.mark.django_db
 
 PLAYERS = 220  # 55 tables: standings on 3 pages of 100, the movement on 3 pages of 25
 
-ROW = re.compile(r'<tr><td class="num">(\d+)</td><td><a href="[^"]*">([^<]*)</a>')
+ROW = re.compile(
+    r'<tr class="standing"><td class="num">(\d+)</td><td class="name"><a href="[^"]*">([^<]*)</a>'
+)
 TABLE = re.compile(r'<h2 id="move-table-(\d+)">')
 # A standings row's rank, name and points.
 POINTS = re.compile(
-    r'<tr><td class="num">(\d+)</td><td><a href="[^"]*">([^<]*)</a>.*?</td>\s*'
+    r'<tr class="standing"><td class="num">(\d+)</td>'
+    r'<td class="name"><a href="[^"]*">([^<]*)</a>.*?</td>\s*'
     r'<td class="num">[^<]*</td><td class="num">[^<]*</td>\s*<td class="num">(-?\d+)</td>',
     re.S,
 )

@@ -20,7 +20,7 @@ One module per rule, in the order of a session; each imports only the ones above
 | `seeds` | | `make_rng`, the seeded stream of every draw |
 | `sizes` | 1, 8 | `table_sizes`, `sit_out_count`, `choose_sit_outs` |
 | `splits` | 1, 2, 6 | `split`, `seeded_split`: the first sitting's tables |
-| `ranking` | 4 | `order_table`: the order at a table after a sitting, and why |
+| `ranking` | 4 | `order_table`, `order_by_totals`: a table's order, and why |
 | `moves` | 5, 6 | `movement`, `seat_tables`: who goes where after a sitting |
 | `rebalancing` | 7 | `rebalance`, `rebalance_plan`: after arrivals and withdrawals |
 
@@ -31,7 +31,14 @@ a module of the package: which module holds a rule is this package's business.
 from __future__ import annotations
 
 from tournaments.format.moves import Move, movement, seat_tables
-from tournaments.format.ranking import CRITERIA, Placing, SittingResult, order_table, ordinal
+from tournaments.format.ranking import (
+    CRITERIA,
+    Placing,
+    SittingResult,
+    order_by_totals,
+    order_table,
+    ordinal,
+)
 from tournaments.format.rebalancing import Rebalance, RebalancePlan, rebalance, rebalance_plan
 from tournaments.format.rules import (
     FORMATS,
@@ -63,6 +70,7 @@ __all__ = [
     "format_for",
     "make_rng",
     "movement",
+    "order_by_totals",
     "order_table",
     "ordinal",
     "rebalance",

@@ -91,6 +91,40 @@ def _compare(
     return f"{text}, {'ahead' if ahead else 'behind'} on {words[decided_by]} ({mine} vs {theirs})"
 
 
+def order_by_totals(
+    totals: Sequence[SittingResult[K]],
+    *,
+    lower_is_better: bool,
+    name: Callable[[K], str] = str,
+) -> list[Placing[K]]:
+    """Place the players of a table that has no result yet in the current sitting (no
+    finished game there), by what each has so far in the session (docs/format.md rule 4,
+    "Before a table's first result"): total points (higher first, or lower when
+    `lower_is_better`), then more games won, then fewer hooks; players level on all three
+    are listed by name. No coin is flipped: nothing has been decided at the table yet, and
+    the sitting's own order (`order_table`) takes over at its first finished game. Each
+    `SittingResult` holds the player's session totals (`last_game_score` is not read).
+    `decided_by` is "session_totals" for every player."""
+    check_unique((r.player for r in totals), "the table's totals")
+    sign = engine.score_key(1, lower_is_better=lower_is_better)
+    ordered = sorted(
+        totals, key=lambda r: (sign * r.score, -r.games_won, r.hooks, name(r.player), r.player)
+    )
+    return [
+        Placing(
+            player=r.player,
+            place=i + 1,
+            result=r,
+            decided_by="session_totals",
+            reason=(
+                f"no result at this table yet in this sitting: {_points(r.score)} in the "
+                "session so far"
+            ),
+        )
+        for i, r in enumerate(ordered)
+    ]
+
+
 def order_table(
     results: Sequence[SittingResult[K]],
     *,

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
 from tournaments.models import Club, Player, Season, Session
-from web.forms import InviteForm, PlayerNameForm, SeasonForm, TimeZoneForm
+from web.forms import InviteForm, NewPlayerForm, PlayerNameForm, SeasonForm, TimeZoneForm
 from web.views import lists
 from web.views.common import directed_club, run, to_int
 from workflow import club_selectors, club_services
@@ -122,11 +122,14 @@ def season_close(request: HttpRequest, slug: str, season_pk: int) -> HttpRespons
 @require_http_methods(["GET", "POST"])
 def players(request: HttpRequest, slug: str) -> HttpResponse:
     club = directed_club(request, slug)
-    form = PlayerNameForm(request.POST or None)
+    form = NewPlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             player = club_services.player_add(
-                club_id=club.pk, name=form.cleaned_data["name"], user=request.user
+                club_id=club.pk,
+                name=form.cleaned_data["name"],
+                new_anyway=form.cleaned_data["new_anyway"],
+                user=request.user,
             )
         except UserError as e:
             _form_error(form, e)

@@ -140,6 +140,7 @@ def session_add_players(request: HttpRequest, pk: int) -> HttpResponse:
             session_id=session.pk,
             player_ids=[p.pk for p in form.cleaned_data["players"]],
             new_names=form.names(),
+            new_anyway=form.cleaned_data["new_anyway"],
             user=request.user,
         ),
         "Late arrival seated at the bottom table." if late else "Added to the roster.",

@@ -4,12 +4,18 @@ those who may not see them)."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import condition
 
 from serving.pages import page_etag, public_page
@@ -39,28 +45,187 @@ def _searched(request: HttpRequest) -> str:
 
 # The public's copy of these pages is built once per change of the session and then
 # served as stored bytes (serving/pages.py): the crowd after a movement costs
-# one cache read a request, not a rendering.
-@public_page("session", searched=_searched)
+# one cache read a request, not a rendering. A name not asked for yet is composed from
+# the session's "find my table" index, kept once per generation (`_find_page`).
+@public_page(
+    "session",
+    searched=_searched,
+    compose=lambda pk, current, query: _found_page(pk, current, query),
+)
 def session_public(request: HttpRequest, pk: int) -> HttpResponse:
     """All tables of the current sitting, and "find my table" by name."""
     session = public_session(request, pk)
-    context = _board_context(session, selectors.current_sitting(session), _searched(request))
+    query = _searched(request)
+    current = page_etag(request)
+    if query and current is not None:
+        # The public's answer: the same bytes as the early path's (`serving.pages`).
+        html = _found_page(session.pk, current, query)
+        if html is not None:
+            return HttpResponse(html)
+    sitting = selectors.current_sitting(session)
+    context = _board_context(session, sitting, query)
+    if query:
+        context["found_html"] = _find_page(session.pk, current).found_html(query)
     context["may_direct"] = can_direct(request.user, session.club_id)
     # The ETag its poll (`session_found`) answers with, stored or not.
-    context["live_etag"] = page_etag(request) or live_version(session)
+    context["live_etag"] = current or live_version(session)
     return render(request, "tournaments/session_public.html", context)
 
 
-@public_page("found", searched=_searched)
+@public_page(
+    "found",
+    searched=_searched,
+    compose=lambda pk, current, query: _found_part(pk, current, query),
+)
 @condition(etag_func=lambda request, pk: live_version(public_session(request, pk)))
 def session_found(request: HttpRequest, pk: int) -> HttpResponse:
     """ "Find my table"'s answer alone, for the page's poll (static/live.js): a 304 while
     the session is unchanged, the new table and seat after a movement."""
     session = public_session(request, pk)
-    context = _board_context(session, selectors.current_sitting(session), _searched(request))
-    response = render(request, "tournaments/_found.html", context)
+    response = HttpResponse(
+        _find_page(session.pk, page_etag(request)).found_html(_searched(request))
+    )
     response["Cache-Control"] = "no-cache"
     return response
+
+
+#: Where the typed name goes in the kept page of "find my table": as text, in a URL, and
+#: the answer itself. Put in unescaped, so no text of the page (a session's name, always
+#: escaped) can contain one.
+_QUERY, _QUERY_URL, _FOUND = "<@query@>", "<@query-url@>", "<@found@>"
+
+
+@dataclass(frozen=True)
+class _FindPage:
+    """What "find my table" answers every name from, kept once per generation of the
+    session: the index of names, and the page around the answer, rendered once and cut
+    where the typed name and the answer go."""
+
+    session: Session
+    sitting: Sitting | None
+    index: selectors.FindIndex
+    #: The page's text and, between each two pieces, which slot goes there.
+    pieces: tuple[str, ...]
+    slots: tuple[str, ...]
+
+    def found_html(self, query: str) -> str:
+        """The answer for one typed name."""
+        return _answer_html(self.session, self.sitting, query, selectors.find_in(self.index, query))
+
+    def page(self, query: str) -> str:
+        filled = {
+            _QUERY: escape(query),
+            _QUERY_URL: quote(query, safe="/"),
+            _FOUND: self.found_html(query),
+        }
+        parts = [self.pieces[0]]
+        for slot, piece in zip(self.slots, self.pieces[1:], strict=True):
+            parts += [filled[slot], piece]
+        return "".join(parts)
+
+
+def _answer_html(
+    session: Session, sitting: Sitting | None, query: str, found: selectors.Found
+) -> str:
+    """ "Find my table"'s answer: where each player found sits, with whom and how their
+    table's game stands, who of them sits out, or that nobody has that name. Written out
+    here rather than by a template: a crowd after a movement asks for a thousand names,
+    each composed once per process, and this costs a tenth of a template's rendering."""
+    running = session.status == Session.Status.RUNNING
+    parts = []
+    if sitting is not None:
+        ended = " (the session has finished)" if session.status == Session.Status.FINISHED else ""
+        parts.append(f'<p class="muted">Sitting {sitting.number}{ended}.</p>\n')
+    for seat, table in found.seats:
+        tablemates = ", ".join(
+            f"{escape(name)} (seat {number})" for name, number in seat.companions
+        )
+        progress = _progress(table) if table is not None and running else ""
+        parts.append(
+            f'<div class="card found">\n  <p><strong>{escape(seat.name)}</strong>: table '
+            f"<strong>{seat.table_rank}</strong>, seat <strong>{seat.seat}</strong></p>\n"
+            f"  <p>With: {tablemates}</p>\n{progress}</div>\n"
+        )
+    for name in found.sitting_out:
+        number = sitting.number if sitting is not None else ""
+        parts.append(
+            f'<div class="card found"><p><strong>{escape(name)}</strong> sits out sitting '
+            f"{number}: no table this sitting.</p></div>\n"
+        )
+    if not found.seats and not found.sitting_out:
+        undrawn = " yet: the tables have not been drawn" if sitting is None else ""
+        parts.append(
+            f'<p class="card error">Nobody named “{escape(query)}” is seated in this '
+            f"session{undrawn}.</p>\n"
+        )
+    return "".join(parts)
+
+
+def _progress(table: selectors.ScreenTable) -> str:
+    if table.done:
+        text = f"Your table has played its {table.games_total} games of this sitting."
+    elif table.game_number:
+        now = (
+            f"round {table.rounds} · leads: {escape(', '.join(table.leaders))} "
+            f"({table.leader_score})"
+            if table.rounds
+            else "no round yet"
+        )
+        text = f"Game {table.game_number} of {table.games_total} · {now}"
+    else:
+        return ""
+    return f'  <p class="muted table-progress">{text}</p>\n'
+
+
+def _build_find_page(session_id: int, current: str | None) -> _FindPage | None:
+    session = Session.objects.select_related("club").filter(pk=session_id).first()
+    if session is None:
+        return None
+    sitting = selectors.current_sitting(session)
+    # The markers go in as they are; everything else of the page is escaped as usual.
+    context = _board_context(session, sitting, mark_safe(_QUERY))
+    context.update(
+        query_url=mark_safe(_QUERY_URL),
+        found_html=mark_safe(_FOUND),
+        may_direct=False,
+    )
+    context["live_etag"] = current or pagecache.generation(session_id) or live_version(session)
+    # No request: the page as the public sees it (no name, no CSRF token, no message).
+    html = render_to_string("tournaments/session_public.html", context)
+    cut = re.split(f"({re.escape(_QUERY)}|{re.escape(_QUERY_URL)}|{re.escape(_FOUND)})", html)
+    return _FindPage(
+        session=session,
+        sitting=sitting,
+        index=selectors.find_my_table_index(session, sitting),
+        pieces=tuple(cut[0::2]),
+        slots=tuple(cut[1::2]),
+    )
+
+
+def _kept_find_page(session_id: int, current: str | None) -> _FindPage | None:
+    return pagecache.kept(
+        session_id, "find-my-table", lambda: _build_find_page(session_id, current), current=current
+    )
+
+
+def _find_page(session_id: int, current: str | None) -> _FindPage:
+    found = _kept_find_page(session_id, current)
+    if found is None:
+        raise Http404("No such session.")
+    return found
+
+
+def _found_page(session_id: int, current: str, query: str) -> str | None:
+    """The public's "find my table" page for a typed name, composed from the kept page and
+    index: no query, and only the answer rendered."""
+    found = _kept_find_page(session_id, current)
+    return found.page(query) if found is not None else None
+
+
+def _found_part(session_id: int, current: str, query: str) -> str | None:
+    """The answer alone, for a phone's poll, composed as `_found_page` is."""
+    found = _kept_find_page(session_id, current)
+    return found.found_html(query) if found is not None else None
 
 
 def _board_context(session: Session, sitting: Sitting | None, query: str) -> dict[str, Any]:
@@ -80,7 +245,7 @@ def _board_context(session: Session, sitting: Sitting | None, query: str) -> dic
         if sitting and not query
         else [],
         "query": query,
-        "found": selectors.find_my_table(session, sitting, query) if query else [],
+        "query_url": quote(query, safe="/"),
     }
 
 
