@@ -125,8 +125,10 @@ def test_the_live_part_costs_the_same_queries_at_any_size(
             assert live(client, session).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
-    # One of them reads the session's generation (tournaments/pagecache.py).
-    assert counts[1] <= 16
+    # One of them reads the session's generation (tournaments/pagecache.py), one which
+    # tables have a result in the sitting (the ladder's order before a table's first
+    # result, workflow.selectors.ladder_order).
+    assert counts[1] <= 17
 
 
 def test_find_my_table_follows_the_player_after_a_movement(
