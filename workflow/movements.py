@@ -128,10 +128,25 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
         rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
     )
     tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
+    tables = playable_tables(tables, fmt.format_for(session.rules_id))
     backup_on_commit("movement")
     return services.sitting_create(
         session=session, number=sitting.number + 1, tables=tables, sitting_out=sitting_out
     )
+
+
+def playable_tables(tables: list[list[int]], rules: fmt.FormatRules) -> list[list[int]]:
+    """The next sitting's tables, each of a size the game plays at. After withdrawals the
+    movement can leave a table too small (Huckley Buck's 3, 4, 3 move to 4, 2, 4: a table
+    of two cannot start its game) or too large; the fewest moves of the rebalancing
+    (docs/format.md rule 7) are then made before anyone sits down, instead of seating a
+    size the game's rules do not allow and waiting for the director to notice."""
+    if all(rules.play_min <= len(table) <= rules.play_max for table in tables):
+        return tables
+    try:
+        return [list(table) for table in fmt.rebalance_plan(tables, rules).tables if table]
+    except fmt.FormatError:
+        return tables  # no seating fits (too few players): the manage page says so
 
 
 def _rotate_sit_outs(

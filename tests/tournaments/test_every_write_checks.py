@@ -337,6 +337,7 @@ TAKES_NO_CALLER: dict[Function, str] = {
     movements.movement_preview: "read",
     movements.movement_undo_refusal: "read",
     movements.movement_refusal: "read",
+    movements.playable_tables: "read: the next sitting's tables, evened where one cannot play",
     movements.movement_can_undo: "read",
     movements.rebalance_proposal: "read",
     movements.withdrawal_game: "read",

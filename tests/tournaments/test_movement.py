@@ -144,3 +144,39 @@ def test_movement_keeps_tables_in_size_and_everyone_seated_once(
         if p.place > table_size[p.table.rank] - half:
             assert p.direction != "up"
     Session.objects.filter(pk=session.pk).delete()
+
+
+def test_a_movement_that_would_leave_a_table_of_two_evens_the_tables_first(
+    make_session: Any, director: Any
+) -> None:
+    """Huckley Buck tables of 3, 4 and 3 (two withdrew before a game) would move to 4, 2
+    and 4, and a table of two cannot start its game: the movement makes the fewest moves
+    that let every table play, as the rebalancing would (docs/format.md rule 7)."""
+    session = make_session(12)
+    sitting = session.sittings.get()
+    for rank in (1, 3):
+        leaver = Seating.objects.filter(sitting=sitting, table__rank=rank).order_by("seat").last()
+        assert leaver is not None
+        movements.session_withdraw(session_id=session.pk, player_id=leaver.player_id, user=director)
+    assert [
+        t.seatings.filter(left_at__isnull=True).count() for t in sitting.tables.order_by("rank")
+    ] == [3, 4, 3]
+    fake_results(sitting, random.Random(1))
+
+    nxt = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+
+    sizes = [t.seatings.count() for t in nxt.tables.order_by("rank")]
+    assert sum(sizes) == 10
+    assert all(3 <= size <= 7 for size in sizes), sizes
+
+
+def test_a_movement_whose_tables_can_all_play_is_seated_as_the_format_moves_them(
+    make_session: Any, director: Any
+) -> None:
+    session = make_session(12)
+    sitting = session.sittings.get()
+    fake_results(sitting, random.Random(1))
+
+    nxt = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+
+    assert [t.seatings.count() for t in nxt.tables.order_by("rank")] == [4, 4, 4]
