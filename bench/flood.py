@@ -59,35 +59,20 @@ def build(tables: int) -> dict[str, Any]:
     import django
 
     django.setup()
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-
-    from tournaments.models import Club, Season
-    from workflow import services, table_links
+    from bench.load import bench_club, running_session
+    from workflow import table_links
     from workflow.simulation import generated_names
 
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user("flood-director", password="flood-pw-1")
-    club = Club.objects.create(name="Flood Club", slug="flood")
-    club.directors.add(user)
-    season = Season.objects.create(
-        club=club, name="2026", starts_on="2026-01-01", ends_on="2026-12-31"
-    )
-    session = services.session_create(
+    user, club, season = bench_club("flood")
+    session = running_session(
+        user=user,
         club=club,
         season=season,
         name="Flood night",
-        date=season.starts_on,
-        rules_id="huckley-buck",
-        games_per_sitting=3,
-        new_names=generated_names(tables * 4),
+        names=generated_names(tables * 4),
+        games=3,
         seed=11,
-        is_public=True,
-        double_entry=False,
-        user=user,
     )
-    session.entries.update(checked_in=True)
-    services.session_start(session_id=session.pk, user=user)
     sitting = session.sittings.get(number=1)
     links = [
         table_links.scorer_link_create(table_id=table.pk, user=user)

@@ -57,6 +57,48 @@ DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/huckley_load"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
 
 
+def bench_club(slug: str) -> tuple[Any, Any, Any]:
+    """Inside Django: the database migrated, and a director with their club and its 2026
+    season (the account "<slug>-director")."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from tournaments.models import Club, Season
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user(f"{slug}-director", password=f"{slug}-pw-1")
+    club = Club.objects.create(name=f"{slug.title()} Club", slug=slug)
+    club.directors.add(user)
+    season = Season.objects.create(
+        club=club, name="2026", starts_on="2026-01-01", ends_on="2026-12-31"
+    )
+    return user, club, season
+
+
+def running_session(
+    *, user: Any, club: Any, season: Any, name: str, names: list[str], games: int, seed: int
+) -> Any:
+    """Inside Django: a public Huckley Buck session of `names`, all checked in, started."""
+    from workflow import services
+
+    session = services.session_create(
+        club=club,
+        season=season,
+        name=name,
+        date=season.starts_on,
+        rules_id="huckley-buck",
+        games_per_sitting=games,
+        new_names=names,
+        seed=seed,
+        is_public=True,
+        double_entry=False,
+        user=user,
+    )
+    session.entries.update(checked_in=True)
+    services.session_start(session_id=session.pk, user=user)
+    return session
+
+
 def build(players: int) -> dict[str, Any]:
     """Inside Django: the session after its first movement, and what the driver needs."""
     import random
@@ -64,41 +106,23 @@ def build(players: int) -> dict[str, Any]:
     import django
 
     django.setup()
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
-    from django.core.management import call_command
 
-    from tournaments.models import Club, Season, Seating
-    from workflow import movements, services
+    from tournaments.models import Seating
+    from workflow import movements
     from workflow.simulation import finish_sitting_unplayed, generated_names
 
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user("bench-director", password="bench-pw-1")
-    club = Club.objects.create(name="Bench Club", slug="bench")
-    club.directors.add(user)
-    season = Season.objects.create(
-        club=club, name="2026", starts_on="2026-01-01", ends_on="2026-12-31"
-    )
-    session = services.session_create(
+    user, club, season = bench_club("bench")
+    session = running_session(
+        user=user,
         club=club,
         season=season,
         name="Festival",
-        date=season.starts_on,
-        rules_id="huckley-buck",
-        games_per_sitting=2,
-        new_names=generated_names(players),
+        names=generated_names(players),
+        games=2,
         seed=7,
-        is_public=True,
-        double_entry=False,
-        user=user,
     )
-    session.entries.update(checked_in=True)
-    services.session_start(session_id=session.pk, user=user)
     finish_sitting_unplayed(session.sittings.get(number=1), random.Random(7))
     sitting = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=user)
     # Sitting 2 finished too (its games written directly, as sitting 1's), so that the

@@ -51,39 +51,25 @@ def build(tables: int, runs: int) -> dict[str, Any]:
     import django
 
     django.setup()
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
-    from tournaments.models import Club, Season
-    from workflow import services, table_links
+    from bench.load import bench_club, running_session
+    from workflow import table_links
     from workflow.simulation import generated_names
 
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user("parallel-director", password="parallel-pw-1")
-    club = Club.objects.create(name="Parallel Club", slug="parallel")
-    club.directors.add(user)
-    season = Season.objects.create(
-        club=club, name="2026", starts_on="2026-01-01", ends_on="2026-12-31"
-    )
+    user, club, season = bench_club("parallel")
     names = iter(generated_names(tables * 4 * 2 * runs))
 
     def session(size: int, seed: int) -> list[dict[str, Any]]:
-        made = services.session_create(
+        made = running_session(
+            user=user,
             club=club,
             season=season,
             name=f"Night {seed}",
-            date=season.starts_on,
-            rules_id="huckley-buck",
-            games_per_sitting=GAMES,
-            new_names=[next(names) for _ in range(size * 4)],
+            names=[next(names) for _ in range(size * 4)],
+            games=GAMES,
             seed=seed,
-            is_public=True,
-            double_entry=False,
-            user=user,
         )
-        made.entries.update(checked_in=True)
-        services.session_start(session_id=made.pk, user=user)
         return [
             {"id": t.pk, "token": table_links.scorer_link_create(table_id=t.pk, user=user).token}
             for t in made.sittings.get(number=1).tables.order_by("rank")

@@ -59,36 +59,21 @@ def build(tables: int) -> dict[str, Any]:
     import django
 
     django.setup()
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
-    from tournaments.models import Club, Season
-    from workflow import services
+    from bench.load import bench_club, running_session
     from workflow.simulation import generated_names
 
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user("room-director", password="room-pw-1")
-    club = Club.objects.create(name="Room Club", slug="room")
-    club.directors.add(user)
-    season = Season.objects.create(
-        club=club, name="2026", starts_on="2026-01-01", ends_on="2026-12-31"
-    )
-    session = services.session_create(
+    user, club, season = bench_club("room")
+    session = running_session(
+        user=user,
         club=club,
         season=season,
         name="Racing night",
-        date=season.starts_on,
-        rules_id="huckley-buck",
-        games_per_sitting=2,
-        new_names=generated_names(tables * 4),
+        names=generated_names(tables * 4),
+        games=2,
         seed=13,
-        is_public=True,
-        double_entry=False,
-        user=user,
     )
-    session.entries.update(checked_in=True)
-    services.session_start(session_id=session.pk, user=user)
     return {"session": session.pk, "director_token": Token.objects.create(user=user).key}
 
 
