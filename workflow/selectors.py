@@ -113,9 +113,9 @@ class BoardTable:
     games_finished: int
 
 
-def sitting_board(sitting: Sitting) -> list[BoardTable]:
-    """Every table of a sitting with who sits where, in three queries."""
-    tables = list(sitting.tables.order_by("rank").values_list("pk", "rank"))
+def seats_by_table(sitting: Sitting) -> dict[int, list[tuple[int, str]]]:
+    """Who sits where in a sitting now, in one query: each table's (seat, name), in seat
+    order."""
     seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for table_id, seat, name in (
         Seating.objects.filter(sitting=sitting, left_at__isnull=True)
@@ -123,6 +123,13 @@ def sitting_board(sitting: Sitting) -> list[BoardTable]:
         .values_list("table_id", "seat", "player__name")
     ):
         seats[table_id].append((seat, name))
+    return seats
+
+
+def sitting_board(sitting: Sitting) -> list[BoardTable]:
+    """Every table of a sitting with who sits where, in three queries."""
+    tables = list(sitting.tables.order_by("rank").values_list("pk", "rank"))
+    seats = seats_by_table(sitting)
     finished = dict(
         Game.objects.filter(table__sitting=sitting, status=Game.Status.FINISHED)
         .values("table_id")
@@ -436,24 +443,17 @@ def find_my_table_index(session: Session, sitting: Sitting | None) -> FindIndex:
             sitting, lower_is_better=fmt.format_for(session.rules_id).lower_is_better
         )
     }
-    at_table: dict[int, list[tuple[str, int]]] = defaultdict(list)
-    for table_id, seat, name in (
-        Seating.objects.filter(sitting=sitting, left_at__isnull=True)
-        .order_by("table_id", "seat")
-        .values_list("table_id", "seat", "player__name")
-    ):
-        at_table[table_id].append((name, seat))
     seated: dict[str, list[FoundSeat]] = defaultdict(list)
-    for table_id, people in at_table.items():
+    for table_id, people in seats_by_table(sitting).items():
         rank = tables[table_id].rank if table_id in tables else 0
-        for name, seat in people:
+        for seat, name in people:
             seated[match_key(name)].append(
                 FoundSeat(
                     name=name,
                     table_id=table_id,
                     table_rank=rank,
                     seat=seat,
-                    companions=tuple((n, s) for n, s in people if s != seat),
+                    companions=tuple((n, s) for s, n in people if s != seat),
                 )
             )
     sitting_out: dict[str, list[str]] = defaultdict(list)
