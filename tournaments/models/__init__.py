@@ -1,0 +1,41 @@
+"""Clubs, seasons, players and the shape of a session: sittings, tables and seatings.
+
+The rules of the format live in `tournaments.format` (pure Python); writes go through
+`workflow.services` and its siblings, reads through `workflow.selectors`.
+
+One app, one set of migrations, in modules by subject: `club` (clubs, seasons, players),
+`session` (a night and its roster), `seating` (sittings, tables, seats, placings,
+standings), `cards` (table cards and scorer links). Everything is imported from here.
+"""
+
+from tournaments.models.cards import ClubTableCard, ScorerLink, TableCard
+from tournaments.models.club import (
+    BigLoserAward,
+    Club,
+    Player,
+    Season,
+    rules_choices,
+    validate_time_zone,
+)
+from tournaments.models.seating import Placing, Seating, SessionStanding, SitOut, Sitting, Table
+from tournaments.models.session import Session, SessionPlayer
+
+__all__ = [
+    "BigLoserAward",
+    "Club",
+    "ClubTableCard",
+    "Placing",
+    "Player",
+    "ScorerLink",
+    "Season",
+    "Seating",
+    "Session",
+    "SessionPlayer",
+    "SessionStanding",
+    "SitOut",
+    "Sitting",
+    "Table",
+    "TableCard",
+    "rules_choices",
+    "validate_time_zone",
+]

@@ -1,0 +1,147 @@
+"""Who sits where: sittings, tables, seatings, sit-outs, and the placings and standings
+the movements and the session's end write."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models.club import Player
+from tournaments.models.session import Session
+
+
+class Sitting(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="sittings")
+    number = models.PositiveSmallIntegerField()
+    games_per_sitting = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    moved_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the movement after this sitting was confirmed."
+    )
+    # The sitting's timer (docs/tournament.md, "The sitting timer"): running while
+    # `timer_ends_at` is set, paused while `timer_paused_left` (seconds) is, not started
+    # when neither is. Screens count down to the end time the server keeps, never from a
+    # counter of their own, so a screen that slept shows the right time when it wakes.
+    timer_ends_at = models.DateTimeField(null=True, blank=True)
+    timer_paused_left = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="sitting_number_unique"),
+            models.CheckConstraint(
+                condition=Q(games_per_sitting__in=[2, 3]), name="sitting_games_2_or_3"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Sitting {self.number}"
+
+
+class Table(models.Model):
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="tables")
+    rank = models.PositiveSmallIntegerField(help_text="1 is the top table.")
+
+    class Meta:
+        ordering = ["sitting", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "rank"], name="table_rank_unique"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="table_rank_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.rank}"
+
+
+class Seating(models.Model):
+    """One player in one seat (clockwise order) at one table of one sitting."""
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="seatings")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seatings")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seatings")
+    seat = models.PositiveSmallIntegerField()
+    left_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when the player withdrew or was moved away."
+    )
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "player"], name="player_sits_once"),
+            models.UniqueConstraint(fields=["table", "seat"], name="seat_holds_one_player"),
+            models.CheckConstraint(condition=Q(seat__gte=1), name="seat_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table} seat {self.seat}"
+
+
+class SitOut(models.Model):
+    """A player who sits out a sitting because the rules' table sizes cannot seat everyone
+    (Buck Euchre: the players over a multiple of four, in turn)."""
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="sit_outs")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="sit_outs")
+
+    class Meta:
+        ordering = ["sitting", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "player"], name="sit_out_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} sits out {self.sitting}"
+
+
+class Placing(models.Model):
+    """A player's place at a table after a sitting, and the move it earned: written when
+    the director confirms a movement, so every tie-break stays on record."""
+
+    class Direction(models.TextChoices):
+        UP = "up", "Up"
+        DOWN = "down", "Down"
+        STAY = "stay", "Stay"
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="placings")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="placings")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="placings")
+    place = models.PositiveSmallIntegerField()
+    score = models.IntegerField()
+    games_won = models.PositiveSmallIntegerField()
+    hooks = models.PositiveSmallIntegerField()
+    last_game_score = models.IntegerField()
+    decided_by = models.CharField(max_length=20, blank=True)
+    direction = models.CharField(max_length=4, choices=Direction.choices)
+    to_rank = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["table__rank", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "player"], name="placing_once_per_sitting"),
+            models.UniqueConstraint(fields=["table", "place"], name="placing_place_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.place} at {self.table}"
+
+
+class SessionStanding(models.Model):
+    """A player's final standing in a finished session, kept for the season ladder."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="standings")
+    position = models.PositiveSmallIntegerField()
+    points = models.IntegerField()
+    games_played = models.PositiveSmallIntegerField()
+    games_won = models.PositiveSmallIntegerField()
+    hooks = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["session", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="standing_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position}. {self.player}"
