@@ -22,8 +22,16 @@ SimulateGame = Callable[[GameSetup, random.Random, str, bool], list[dict[str, An
 class GameRules(RuleSet):
     """One game's rules: what the tournament layer knows of it, and its two functions."""
 
-    def __init__(self, info: RulesInfo, score_game: ScoreGame, simulate_game: SimulateGame) -> None:
+    def __init__(
+        self,
+        info: RulesInfo,
+        score_game: ScoreGame,
+        simulate_game: SimulateGame,
+        online: type[Any] | None = None,
+    ) -> None:
         self.info = info
+        #: The game's `engine.online.OnlineRound`, or None when it cannot be played online.
+        self.online = online
         self._score_game = score_game
         self._simulate_game = simulate_game
 
