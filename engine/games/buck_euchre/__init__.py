@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.base import OptionInfo, RulesInfo, TableSizes
 from engine.games._common.rules import GameRules
+from engine.games.buck_euchre.online import BuckEuchreRound
 from engine.games.buck_euchre.rounds import score_game
 from engine.games.buck_euchre.simulate import simulate_game
 
@@ -69,6 +70,7 @@ BUCK_EUCHRE = GameRules(
     ),
     score_game,
     simulate_game,
+    online=BuckEuchreRound,
 )
 
 RULE_SETS = (BUCK_EUCHRE,)
