@@ -191,7 +191,9 @@ class TrickRound(OnlineRound):
         if len(s["trick"]) < len(s["in_play"]):
             return
         trick = s["trick"]
-        winner = trick[self.trick_winner([c["card"] for c in trick])]["player"]
+        cards = [c["card"] for c in trick]
+        winner = trick[self.trick_winner(cards)]["player"]
+        self.trick_taken(winner, cards)
         s["tricks"].append(trick)
         s["trick"] = []
         s["won"][winner] += 1
@@ -282,6 +284,9 @@ class TrickRound(OnlineRound):
 
     @abstractmethod
     def round_record(self) -> dict[str, Any]: ...
+
+    def trick_taken(self, winner: str, cards: list[str]) -> None:
+        """What a game counts when `winner` takes a trick, besides the trick itself."""
 
     def sort_cards(self, cards: list[str]) -> list[str]:
         return list(cards)
