@@ -266,3 +266,83 @@ def test_views_hide_other_hands_and_the_stub_and_json_round_trips(seed: int, sto
     rnd = round_trip(rnd)
     play_out(rnd, robot)
     assert rnd.phase == END
+
+
+def _finished_named_hand() -> dict[str, object]:
+    rnd = dealt()
+    passes(rnd, "Bob", "Cy", "Dee", "Ann", "Bob")
+    rnd.apply("Cy", {"action": "trump", "suit": "D"})
+    for p in ("Dee", "Ann", "Bob"):
+        rnd.apply(p, {"action": "in"})
+    play_out(rnd, robot)
+    return rnd.record()
+
+
+def _check(rnd: dict[str, object], **options: object) -> dict[str, object]:
+    return engine.check(
+        {
+            "format": "buck-game/1",
+            "rules": RULES,
+            "players": list(TABLE),
+            "first_dealer": "Ann",
+            "options": options,
+            "rounds": [rnd],
+        }
+    )
+
+
+def test_the_checker_reads_the_calls_extension_and_does_without_it() -> None:
+    rec = _finished_named_hand()
+    assert _check(rec)["valid"]
+    assert _check({k: v for k, v in rec.items() if k not in ("calls", "discard")})["valid"]
+    assert _check(rec | {"calls": None})["valid"]
+
+
+P = {"action": "pass"}
+
+
+@pytest.mark.parametrize(
+    ("calls", "code"),
+    [
+        ("Bob pass", "bad_field"),
+        ([{"player": "Zed", "action": "pass"}], "bad_field"),
+        ([{"player": ["Bob"], "action": "pass"}], "bad_field"),
+        ([{"player": "Bob", "action": "trump", "suit": "X"}], "bad_field"),
+        ([{"player": "Bob", "action": "bid"}], "bad_field"),
+        # Cy named diamonds in the second round: five passes first, from Bob.
+        ([{"player": "Cy", "action": "trump", "suit": "D"}], "calls_mismatch"),
+        (
+            [{"player": p} | P for p in ("Cy", "Dee", "Ann", "Bob", "Bob")]
+            + [{"player": "Cy", "action": "trump", "suit": "D"}],
+            "calls_mismatch",
+        ),
+        (
+            [{"player": p} | P for p in ("Bob", "Cy", "Dee", "Ann", "Bob")]
+            + [{"player": "Cy", "action": "trump", "suit": "H"}],
+            "calls_mismatch",
+        ),
+    ],
+)
+def test_calls_that_do_not_fit_the_hand_are_refused(calls: object, code: str) -> None:
+    verdict = _check(_finished_named_hand() | {"calls": calls})
+    assert not verdict["valid"]
+    assert [(e["code"], e["field"]) for e in verdict["errors"]] == [(code, "calls")]
+
+
+def test_calls_in_dirty_clubs_or_too_few_passes_are_refused() -> None:
+    dirty = play_out(dealt("9C"), robot).record()
+    verdict = _check(dirty | {"calls": [{"player": "Bob", "action": "pass"}]})
+    assert [e["code"] for e in verdict["errors"]] == ["calls_mismatch"]
+    assert "dirty clubs" in verdict["errors"][0]["message"]
+    rnd = dealt()
+    passes(rnd, "Bob", "Cy", "Dee", "Ann", "Bob", "Cy", "Dee", "Ann")
+    no_trump = play_out(rnd, robot).record()
+    assert _check(no_trump)["valid"]
+    short = no_trump | {"calls": no_trump["calls"][:4]}
+    assert [e["code"] for e in _check(short)["errors"]] == ["calls_mismatch"]
+
+
+def test_a_deal_from_an_order_that_is_not_the_pack_is_a_usage_error() -> None:
+    st_ = start(RULES, TABLE)
+    with pytest.raises(engine.EngineUsageError):
+        deal(st_, [*pack(st_)[:-1], "2C"])

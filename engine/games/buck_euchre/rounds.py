@@ -39,6 +39,7 @@ from engine.games._common.rounds import (
 )
 from engine.games.buck_euchre.cards import CLUBS, NO_TRUMP
 from engine.games.buck_euchre.fields import (
+    check_calls,
     hand_kind,
     read_declarer,
     read_drops,
@@ -100,6 +101,19 @@ class EuchreRounds(RoundRules[EuchreRound]):
         dirty = no_trump = False
         if trump_ok and declarer_ok:
             dirty, no_trump = hand_kind(number, players, upcard, trump, declarer, errors)
+        if trump_ok and declarer_ok and rnd.get("calls") is not None:
+            check_calls(
+                number,
+                players,
+                setup.seat,
+                rnd["calls"],
+                dealer=dealer,
+                upcard=upcard,
+                trump=trump,
+                declarer=declarer,
+                dirty=dirty,
+                errors=errors,
+            )
         raw_out = rnd.get("out")
         out = (
             []
