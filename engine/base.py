@@ -97,6 +97,7 @@ FIELD_WORDS: Final[Mapping[str, str]] = {
     "cards": "the hand size",
     "first_dealer": "the first dealer",
     "calls": "the bidding",
+    "discard": "the dealer's discard",
 }
 
 

@@ -346,3 +346,29 @@ def test_a_deal_from_an_order_that_is_not_the_pack_is_a_usage_error() -> None:
     st_ = start(RULES, TABLE)
     with pytest.raises(engine.EngineUsageError):
         deal(st_, [*pack(st_)[:-1], "2C"])
+
+
+def _ordered_up_hand() -> dict[str, object]:
+    rnd = dealt()
+    rnd.apply("Bob", {"action": "trump", "suit": "S"})
+    rnd.apply("Ann", {"action": "discard", "card": "9D"})
+    for p in ("Cy", "Dee", "Ann"):
+        rnd.apply(p, {"action": "in"})
+    return play_out(rnd, robot).record()
+
+
+@pytest.mark.parametrize(
+    ("hand", "discard", "code"),
+    [
+        ("ordered", "2D", "bad_field"),
+        ("ordered", 9, "bad_field"),
+        ("ordered", "QS", "discard_upcard"),
+        ("ordered", "AD", "discard_in_hand"),
+        ("named", "9D", "discard_not_allowed"),
+    ],
+)
+def test_a_discard_that_cannot_be_is_refused(hand: str, discard: object, code: str) -> None:
+    rec = _ordered_up_hand() if hand == "ordered" else _finished_named_hand()
+    assert _check(rec)["valid"]
+    verdict = _check(rec | {"discard": discard})
+    assert [(e["code"], e["field"]) for e in verdict["errors"]] == [(code, "discard")]

@@ -26,6 +26,9 @@ ROUND_FIELDS = (
     "trick_winners",
     "misdeal",
     "play",
+    # Extensions written by online rounds (docs/rules-buck-euchre.md, "Round fields").
+    "calls",
+    "discard",
 )
 
 OPTIONS = {

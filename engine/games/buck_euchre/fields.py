@@ -311,3 +311,71 @@ def check_calls(
             "calls",
         )
     )
+
+
+def check_discard(
+    number: int,
+    players: Sequence[str],
+    raw: Any,
+    *,
+    dealer: int,
+    upcard: int,
+    took: bool,
+    raw_play: Any,
+    errors: list[Problem],
+) -> None:
+    """Extension `discard` (written by online rounds): the card the dealer discarded on
+    taking the upcard (`took`). A card of the pack, not the upcard, and in no hand in
+    play."""
+    c = parse_card(raw) if type(raw) is str else None
+    if c is None or not PACK & (1 << c):
+        errors.append(
+            problem(
+                number,
+                "bad_field",
+                "discard must be the card the dealer discarded on taking the upcard, a card "
+                f"of the Buck Euchre pack like 9D, not {literal(raw)}.",
+                "discard",
+            )
+        )
+        return
+    if not took:
+        errors.append(
+            problem(
+                number,
+                "discard_not_allowed",
+                f"{players[dealer]}, the dealer, did not take the upcard in this hand, so "
+                "discarded nothing; remove the discard, or correct trump and declarer.",
+                "discard",
+                players[dealer],
+            )
+        )
+        return
+    if c == upcard:
+        errors.append(
+            problem(
+                number,
+                "discard_upcard",
+                f"The discard {CARD_NAMES[c]} is the upcard, which the dealer takes into the "
+                "hand; the dealer discards another card.",
+                "discard",
+                players[dealer],
+            )
+        )
+        return
+    hands = raw_play.get("hands") if type(raw_play) is dict else None
+    if type(hands) is not dict:
+        return
+    for name, cards in hands.items():
+        if type(cards) is list and any(type(t) is str and parse_card(t) == c for t in cards):
+            errors.append(
+                problem(
+                    number,
+                    "discard_in_hand",
+                    f"The discard {CARD_NAMES[c]} is in {name}'s hand; a discarded card is "
+                    "out of play. Correct the discard or the hand.",
+                    "discard",
+                    name if name in players else None,
+                )
+            )
+            return
