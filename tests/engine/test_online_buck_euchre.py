@@ -372,3 +372,52 @@ def test_a_discard_that_cannot_be_is_refused(hand: str, discard: object, code: s
     assert _check(rec)["valid"]
     verdict = _check(rec | {"discard": discard})
     assert [(e["code"], e["field"]) for e in verdict["errors"]] == [(code, "discard")]
+
+
+def test_the_left_bower_does_not_follow_its_printed_suit() -> None:
+    # Bob names hearts: Cy's JD is then the left bower, a heart, and Ann's JH the right.
+    hands = {
+        "Bob": ["AH", "KH", "QH", "AD", "9S"],
+        "Cy": ["JD", "TH", "9H", "AS", "KS"],
+        "Dee": ["AC", "KC", "QC", "JC", "TC"],
+        "Ann": ["JH", "KD", "QD", "TD", "9D"],
+    }
+    rnd = deal(start(RULES, TABLE), order_for(hands, "QS"))
+    passes(rnd, "Bob", "Cy", "Dee", "Ann")
+    rnd.apply("Bob", {"action": "trump", "suit": "H"})
+    for p in ("Cy", "Dee", "Ann"):
+        rnd.apply(p, {"action": "in"})
+    rnd.apply("Bob", {"action": "play", "card": "AD"})
+    # Cy holds JD, printed a diamond but a heart now: no diamond to follow with.
+    assert sorted(rnd.legal("Cy")) == sorted(hands["Cy"])
+    rnd.apply("Cy", {"action": "play", "card": "AS"})
+    rnd.apply("Dee", {"action": "play", "card": "TC"})
+    rnd.apply("Ann", {"action": "play", "card": "9D"})
+    # Bob won with AD; he leads 9S, Cy must follow with KS (JD does not count as a diamond,
+    # nor as a spade).
+    rnd.apply("Bob", {"action": "play", "card": "9S"})
+    assert rnd.legal("Cy") == ["KS"]
+    rnd.apply("Cy", {"action": "play", "card": "KS"})
+    rnd.apply("Dee", {"action": "play", "card": "JC"})
+    rnd.apply("Ann", {"action": "play", "card": "TD"})
+    # Cy won and leads JD: a trump lead, not a diamond one.
+    rnd.apply("Cy", {"action": "play", "card": "JD"})
+    assert sorted(rnd.legal("Dee")) == sorted(["AC", "KC", "QC"])  # void in hearts
+    rnd.apply("Dee", {"action": "play", "card": "QC"})
+    # Ann holds JH, the right bower: she must follow the trump lead with it.
+    assert rnd.legal("Ann") == ["JH"]
+    e = refused(rnd, "Ann", {"action": "play", "card": "KD"})
+    assert e.code == "must_follow"
+    assert "trumps (JH (right bower))" in e.message
+
+
+def test_a_robot_is_asked_only_on_its_turn() -> None:
+    rnd = dealt()
+    assert refused_robot(rnd, "Cy") == "not_your_turn"
+    assert rnd.robot_move("Bob") == rnd.robot_move("Bob")
+
+
+def refused_robot(rnd: engine.online.OnlineRound, player: str) -> str:
+    with pytest.raises(engine.online.MoveRefused) as info:
+        rnd.robot_move(player)
+    return info.value.code
