@@ -258,3 +258,27 @@ def test_views_hide_other_hands_and_the_stub_and_json_round_trips(
     rnd = round_trip(rnd)
     play_out(rnd, robot)
     assert rnd.phase == END
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), number=st.integers(1, 25), rules=RULES)
+def test_the_robot_bids_and_plays_as_the_simulators_greedy_player(
+    seed: int, number: int, rules: str
+) -> None:
+    from engine.games.bluke import online, simulate
+
+    players = NAMES[:4]
+    rnd = shuffled_deal(start(rules, players, number=number), random.Random(seed))
+    s = rnd.s  # type: ignore[attr-defined]
+    held = [online._sim_mask(s["hands"][p]) for p in players]
+    size = s["game"]["cards"]
+    trump = rnd._trump  # type: ignore[attr-defined]
+    bids = simulate._bids(held, size, 4, 1, trump, True, random.Random(0).random)
+    counts, tricks = simulate._play(
+        list(held), size, 4, 0, trump, rules == "bluke-nj", bids, True, random.random, True
+    )
+    play_out(rnd, robot)
+    rec = rnd.record()
+    assert list(rec["bids"].values()) == bids[1:] + bids[:1]  # bid from the dealer's left
+    assert rec["play"]["tricks"] == tricks
+    assert [rec["tricks"][p] for p in players] == counts

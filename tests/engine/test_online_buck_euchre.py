@@ -421,3 +421,30 @@ def refused_robot(rnd: engine.online.OnlineRound, player: str) -> str:
     with pytest.raises(engine.online.MoveRefused) as info:
         rnd.robot_move(player)
     return info.value.code
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), dealer=st.integers(0, 3), to_dealer=st.booleans())
+def test_the_robot_plays_as_the_simulators_greedy_player(
+    seed: int, dealer: int, to_dealer: bool
+) -> None:
+    from engine.cards import CARD_NAMES
+    from engine.games.buck_euchre import simulate
+
+    # The simulator deals seat by seat from its own shuffle: feed it the keys that make
+    # its pack order a chosen permutation, and deal the online round the same hands.
+    perm = list(range(24))
+    random.Random(seed).shuffle(perm)
+    keys = iter([perm.index(i) / 24 for i in range(24)])
+    sim: dict[str, object] = {}
+    simulate._play_round(
+        sim, TABLE, dealer, lambda: next(keys), True, to_dealer, True, True
+    )  # fmt: skip
+    cards = [CARD_NAMES[simulate.PACK_CARDS[i]] for i in perm]
+    hands = {p: cards[5 * s : 5 * s + 5] for s, p in enumerate(TABLE)}
+    st_ = start(RULES, TABLE, dealer=TABLE[dealer], options={"club_upcard_to_dealer": to_dealer})
+    rec = play_out(deal(st_, order_for(hands, cards[20], TABLE[dealer])), robot).record()
+    for field in ("upcard", "trump", "declarer", "tricks"):
+        assert rec[field] == sim[field]
+    assert rec.get("out") == sim.get("out")
+    assert rec["play"]["tricks"] == sim["play"]["tricks"]  # type: ignore[index]

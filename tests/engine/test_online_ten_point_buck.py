@@ -200,3 +200,27 @@ def _cards(data: Any) -> list[str]:
 
 
 _CARDS = set(pack(start(RULES, TABLE)))
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.sampled_from(list(SIZES)))
+def test_the_robot_plays_as_the_simulators_greedy_player(seed: int, n: int) -> None:
+    from engine.games.ten_point_buck import simulate
+    from engine.games.ten_point_buck.cards import NAME_OF_BIT
+
+    # The simulator deals seat by seat from its own shuffle: feed it the keys that make
+    # its deck order a chosen permutation, and deal the online round the same hands.
+    perm = list(range(56))
+    random.Random(seed).shuffle(perm)
+    keys = iter([perm.index(i) / 56 for i in range(56)])
+    players = NAMES[:n]
+    sim, _ = simulate._play_round(players, 0, lambda: next(keys), True, True)
+    cards = [NAME_OF_BIT[b] for b in perm]
+    hands = [cards[10 * s : 10 * s + 10] for s in range(n)]
+    seats = [*range(1, n), 0]  # from the dealer's (seat 0's) left
+    order = [hands[seats[i % n]][i // n] for i in range(10 * n)] + cards[10 * n :]
+    rnd = play_out(deal(start(RULES, players), order), robot)
+    rec = rnd.record()
+    for field in ("bids", "points", "doe_bonus"):
+        assert rec[field] == sim[field]
+    assert rec["play"]["tricks"] == sim["play"]["tricks"]
