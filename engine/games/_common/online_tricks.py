@@ -16,7 +16,7 @@ from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
-from engine.base import names
+from engine.base import EngineUsageError, names
 from engine.online_round import END, PLAY, Move, MoveRefused, OnlineRound, RoundStart
 
 
@@ -51,10 +51,8 @@ def bad_move(message: str) -> MoveRefused:
 def check_order(start: RoundStart, order: Sequence[str], pack: Sequence[str]) -> list[str]:
     """`order` as a list, when it is the round's pack shuffled; `EngineUsageError`
     otherwise (a caller's mistake, not a player's)."""
-    from engine.base import EngineUsageError
-
     cards = list(order)
-    if sorted(cards) != sorted(pack):
+    if not all(isinstance(c, str) for c in cards) or sorted(cards) != sorted(pack):
         raise EngineUsageError(
             f"the order is not a shuffle of the {start.rules_id} pack of {len(pack)} cards"
         )
@@ -97,10 +95,6 @@ class TrickRound(OnlineRound):
     def left_of(self, player: str, step: int = 1) -> str:
         players = self.players
         return players[(players.index(player) + step) % len(players)]
-
-    def from_left_of(self, player: str) -> list[str]:
-        """Every player once, from `player`'s left round to `player`."""
-        return [self.left_of(player, k) for k in range(1, len(self.players) + 1)]
 
     @staticmethod
     def new_state(phase: str, hands: dict[str, list[str]], undealt: list[str]) -> dict[str, Any]:
@@ -232,8 +226,6 @@ class TrickRound(OnlineRound):
 
     def record(self) -> dict[str, Any]:
         if self.s["phase"] != END:
-            from engine.base import EngineUsageError
-
             raise EngineUsageError("the round is not over: record() comes after its last card")
         return self.round_record()
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
+from engine.base import EngineUsageError
 from engine.cards import SUITS
 from engine.games._common.online_tricks import TrickRound, bad_move, check_order
 from engine.games.bluke import simulate as sim
@@ -77,8 +78,6 @@ class BlukeRound(TrickRound):
             len(start.players), cls.VARIANT.rising, int(start.options.get("max_cards", 0))
         )
         if not 1 <= start.number <= len(sizes):
-            from engine.base import EngineUsageError
-
             raise EngineUsageError(
                 f"a game of {cls.GAME} has {len(sizes)} hands, not {start.number}"
             )
