@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import BIT, CARD_NAMES, PARSE, SUIT_OF, mask_to_cards
-from engine.online import Move, MoveRefused
+from engine.online_round import Move, MoveRefused
 
 #: ``beats(card, best, trump)``: whether `card` takes the trick from `best`.
 Beats = Callable[[int, int, int], bool]

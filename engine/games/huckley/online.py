@@ -60,7 +60,7 @@ from engine.games.huckley.simulate import (
     greedy_keeps_upcard,
     greedy_throw,
 )
-from engine.online import END, PLAY, Move, MoveRefused, OnlineRound, RoundStart
+from engine.online_round import END, PLAY, Move, MoveRefused, OnlineRound, RoundStart
 
 ANNOUNCE = "announce"
 DRAW = "draw"
