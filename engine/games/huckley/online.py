@@ -192,6 +192,13 @@ class HuckleyOnlineRound(OnlineRound):
             action = read_action(move, ("in", "out"), "while players say in or out")
             self._announce(s, action == "in")
         elif self.phase == DRAW:
+            if isinstance(move, Mapping) and move.get("action") == "out":
+                why = (
+                    f"nobody may drop at a table of {self.n}"
+                    if self.n < DROPS_FROM
+                    else "the announcements are over and the draw has begun"
+                )
+                raise MoveRefused("cannot_drop", f"You cannot drop: {why}.")
             read_action(move, ("draw",), "in the draw")
             self._draw(s, move)
         else:
