@@ -538,3 +538,22 @@ def test_robot_moves_are_legal_and_repeatable() -> None:
         if rnd.phase == PLAY:
             assert move["card"] in rnd.legal(player)
         rnd.apply(player, move)
+
+
+def test_every_refusal_code_is_documented() -> None:
+    """Each code a move or a record's extension can be refused with has a row in
+    docs/engine.md."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    source = "".join(
+        (root / "engine" / path).read_text()
+        for path in ("games/huckley/online.py", "games/_common/online.py")
+    )
+    found = set(re.findall(r'MoveRefused\(\s*"(\w+)"', source))
+    found |= set(re.findall(r'return "(must_\w+)", \(', source))  # the play's reasons
+    found |= {"announcement_mismatch", "draw_mismatch"}
+    assert {"not_your_turn", "must_kill", "too_many_discards"} <= found
+    doc = (root / "docs" / "engine.md").read_text()
+    assert sorted(code for code in found if f"`{code}`" not in doc) == []

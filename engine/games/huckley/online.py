@@ -101,7 +101,7 @@ class HuckleyOnlineRound(OnlineRound):
     @classmethod
     def deal(cls, start: RoundStart, order: Sequence[str]) -> HuckleyOnlineRound:
         if sorted(order) != sorted(PACK):
-            raise ValueError("the order must be a permutation of the round's pack")
+            raise EngineUsageError("the order must be a permutation of the round's pack")
         rnd = cls(start)
         cards = [PARSE[c] for c in order]
         n = rnd.n
