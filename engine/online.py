@@ -3,7 +3,9 @@
 The checker (`engine.check`) reads a finished round; an online table needs the round while
 it is played: whose turn it is, what that player may do now, and what each player may see.
 Each game that can be played online gives its rule set an `OnlineRound` subclass
-(`RuleSet.online`); `start_round` finds it by rules id.
+(`RuleSet.online`); `online_class` finds it by rules id and `playable` says whether a
+game has one. The interface itself (`OnlineRound`, `RoundStart`, `MoveRefused`, the phase
+names) is written in `engine.online_round`, below the registry, and re-exported here.
 
 The caller shuffles: it asks the class for the round's unshuffled pack (`pack`), shuffles
 it as it must (the tournament layer with `secrets`, a duplicate sitting with one seed per
