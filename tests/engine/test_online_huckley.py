@@ -249,6 +249,26 @@ def test_the_hucklebuck_upcard_tops_the_pack() -> None:
     )
 
 
+def test_a_dealer_who_dropped_has_no_upcard_option() -> None:
+    """IHBA THE DRAW: the draw runs "until the dealer (or, if he has dropped, the active
+    player nearest his right) has drawn"; only the dealer may keep the upcard."""
+    begin = start("huckley-buck", 5)
+    rnd = online.deal(begin, online.pack(begin))
+    for name in NAMES[:4]:
+        rnd.apply(name, {"action": "in"})
+    rnd.apply("Eve", {"action": "out"})
+    assert rnd.view("Eve")["hand"] == []
+    assert rnd.view("Ann")["counts"]["Eve"] == 0
+    for name in NAMES[:4]:
+        assert rnd.to_act() == name
+        legal = rnd.legal(name)
+        assert legal == [{"action": "draw", "discard": [], "max_discard": 5}]
+        rnd.apply(name, legal[0])  # sent as offered, it stands pat
+    assert rnd.phase == PLAY
+    assert rnd.view(None)["upcard"] == "AH"  # the 26th card of the pack, face up all round
+    assert rnd.to_act() == "Ann"
+
+
 def test_nobody_discards_more_than_the_pack_can_give() -> None:
     """Seven players, nobody drops: 35 dealt and the upcard leave 16 to draw (IHBA)."""
     begin = start("huckley-buck", 7)

@@ -141,8 +141,13 @@ class TrickPlay:
     def seat_to_play(self) -> int | None:
         return None if self.done else self.seats[self.position()]
 
-    def led_and_best(self, beats: Beats = beats_plain) -> tuple[int, int, int]:
-        """(suit led or -1, the card winning so far or -1, its index in the trick)."""
+    def led_and_best(
+        self, beats: Beats = beats_plain, suit_of: Sequence[int] = SUIT_OF
+    ) -> tuple[int, int, int]:
+        """(suit led or -1, the card winning so far or -1, its index in the trick).
+
+        `suit_of` gives each card's suit for following (a game with bowers passes its own).
+        """
         if not self.trick:
             return -1, -1, -1
         best = self.trick[0]
@@ -151,7 +156,7 @@ class TrickPlay:
             if beats(card, best, self.trump):
                 best = card
                 at = j
-        return SUIT_OF[self.trick[0]], best, at
+        return suit_of[self.trick[0]], best, at
 
     def play(self, card: int, beats: Beats = beats_plain) -> None:
         """Play `card` (already checked legal) for the player to play."""
