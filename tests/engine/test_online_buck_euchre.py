@@ -448,3 +448,28 @@ def test_the_robot_plays_as_the_simulators_greedy_player(
         assert rec[field] == sim[field]
     assert rec.get("out") == sim.get("out")
     assert rec["play"]["tricks"] == sim["play"]["tricks"]  # type: ignore[index]
+
+
+def test_every_refusal_code_of_the_three_trick_games_is_documented() -> None:
+    """Each code a move of Buck Euchre, Bluke or Ten-Point Buck can be refused with, and
+    each code the checker gives the Buck Euchre extensions, is written in the docs."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    paths = (
+        "_common/online_tricks.py",
+        "buck_euchre/online.py",
+        "bluke/online.py",
+        "ten_point_buck/online.py",
+    )
+    source = "".join((root / "engine" / "games" / p).read_text() for p in paths)
+    found = set(re.findall(r'MoveRefused\(\s*"(\w+)"', source))
+    assert {"not_your_turn", "rank_rule", "wrong_suit", "bid_out_of_range"} <= found
+    doc = (root / "docs" / "engine.md").read_text()
+    assert sorted(code for code in found | {"must_follow"} if f"`{code}`" not in doc) == []
+    fields = (root / "engine" / "games" / "buck_euchre" / "fields.py").read_text()
+    checker = set(re.findall(r'"((?:calls|discard)_\w+)"', fields))
+    assert checker == {"calls_mismatch", "discard_not_allowed", "discard_upcard", "discard_in_hand"}
+    rules = (root / "docs" / "rules-buck-euchre.md").read_text()
+    assert sorted(code for code in checker if f"`{code}`" not in rules) == []
