@@ -401,6 +401,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SessionStatusEnum": "tournaments.models.Session.Status",
         "GameStatusEnum": "scoring.models.Game.Status",
+        "RegistrationStatusEnum": "tournaments.models.Registration.Status",
     },
 }
 

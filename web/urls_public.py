@@ -24,9 +24,7 @@ ROUTES: dict[str, list[URLPattern]] = {
         path("clubs/<slug:slug>/", public.club_page, name="club"),
         # Sign-up before the night, and each sign-up's personal link.
         path("sessions/<int:pk>/register/", registrations.register, name="register"),
-        path(
-            "registrations/<str:token>/", registrations.registration, name="registration"
-        ),
+        path("registrations/<str:token>/", registrations.registration, name="registration"),
         path(
             "registrations/<str:token>/cancel/",
             registrations.registration_cancel,

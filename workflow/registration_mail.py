@@ -54,7 +54,10 @@ def registration_email(registration_id: int, kind: str) -> bool:
         if registration.status == Registration.Status.REGISTERED:
             what = "you are registered"
         else:
-            what = "the night is full: you are on the waitlist, and we will email you if a place frees up"
+            what = (
+                "the night is full: you are on the waitlist, and we will email you if a "
+                "place frees up"
+            )
         subject = f"Your sign-up: {registration.session.name}"
         body = (
             f"{registration.name}, you signed up for {night}: {what}.\n\n"

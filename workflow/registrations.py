@@ -46,10 +46,11 @@ from tournaments.permissions import (
     can_view_session,
     require_director,
 )
-
 from workflow import tasks
 
 Status = Registration.Status
+#: The largest capacity a session may have (more is no limit at all: leave it empty).
+MAX_CAPACITY = 10_000
 
 
 def may_sign_up(who: Actor | User, session: Session, invite: str = "") -> bool:
@@ -139,9 +140,7 @@ def session_registrations(session: Session) -> list[Row]:
 def registration_by_token(token: str) -> Registration:
     """The sign-up a personal link opens, or a 404 in plain words."""
     found = (
-        Registration.objects.select_related("session__club", "player")
-        .filter(token=token)
-        .first()
+        Registration.objects.select_related("session__club", "player").filter(token=token).first()
         if token
         else None
     )
@@ -363,10 +362,11 @@ def session_registration_settings(
     none) moves the waitlist up at once; a lower one than the roster drops nobody."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="change its sessions")
-    if capacity is not None and capacity < 1:
+    if capacity is not None and not 1 <= capacity <= MAX_CAPACITY:
         raise UserError(
             "capacity_invalid",
-            "The capacity is a number of players, at least 1; leave it empty for no limit.",
+            f"The capacity is a number of players, from 1 to {MAX_CAPACITY}; leave it empty "
+            "for no limit.",
             field="capacity",
         )
     if session.status != Session.Status.SETUP and (

@@ -63,7 +63,9 @@ def test_sign_ups_beyond_the_capacity_join_the_waitlist_in_order(night: Session)
         ("Cy", "waitlisted", 1),
         ("Di", "waitlisted", 2),
     ]
-    on_roster = set(SessionPlayer.objects.filter(session=night).values_list("player__name", flat=True))
+    on_roster = set(
+        SessionPlayer.objects.filter(session=night).values_list("player__name", flat=True)
+    )
     assert on_roster == {"Ann", "Bob"}
     assert not SessionPlayer.objects.filter(session=night, checked_in=True).exists()
 
@@ -232,9 +234,7 @@ def test_a_cancellation_needs_the_personal_link(night: Session) -> None:
         registrations.registration_cancel(token="")
 
 
-def test_cancelling_twice_or_after_the_start_is_refused(
-    night: Session, director: Any
-) -> None:
+def test_cancelling_twice_or_after_the_start_is_refused(night: Session, director: Any) -> None:
     ann, bob = sign(night, "Ann"), sign(night, "Bob")
     registrations.registration_cancel(token=ann.token)
     with pytest.raises(ConflictError) as twice:

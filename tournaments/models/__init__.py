@@ -5,7 +5,8 @@ The rules of the format live in `tournaments.format` (pure Python); writes go th
 
 One app, one set of migrations, in modules by subject: `club` (clubs, seasons, players),
 `session` (a night and its roster), `seating` (sittings, tables, seats, placings,
-standings), `cards` (table cards and scorer links), `registrations` (sign-up before the night). Everything is imported from here.
+standings), `cards` (table cards and scorer links), `registrations` (sign-up before the
+night). Everything is imported from here.
 """
 
 from tournaments.models.cards import ClubTableCard, ScorerLink, TableCard

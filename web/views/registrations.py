@@ -200,8 +200,8 @@ def registration_settings(request: HttpRequest, pk: int) -> HttpResponse:
     form = RegistrationSettingsForm(request.POST)
     back = redirect("tournaments:registrations", pk=session.pk)
     if not form.is_valid():
-        for errors in form.errors.values():
-            messages.error(request, f"Capacity: {' '.join(errors)}")
+        for error in form.errors.get("capacity", []):
+            messages.error(request, f"Capacity: {error}")
         return back
     try:
         registrations.session_registration_settings(
