@@ -376,6 +376,9 @@ def session_registration_settings(
             "session_started",
             "This night has started (or is over or cancelled): sign-up can no longer change.",
         )
+    if registration_open != session.registration_open:
+        # The session's public page links the sign-up while it is open: a new generation.
+        pagecache.live_changed(session.pk)
     session.registration_open = registration_open
     session.capacity = capacity
     if registration_open and not session.registration_invite:
