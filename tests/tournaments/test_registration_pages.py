@@ -95,7 +95,7 @@ def test_a_closed_night_shows_why_instead_of_the_form(night: Session, director: 
     )
     page = Client().get(url(night)).content.decode()
     assert "Sign-up for this night is closed" in page
-    assert "<form" not in page.split("<main")[-1] or 'name="name"' not in page
+    assert 'name="name"' not in page
     assert Client().post(url(night), {"name": "Ann"}).status_code == 409
     assert not Registration.objects.exists()
 
@@ -161,7 +161,8 @@ def test_the_directors_list_is_a_fixed_number_of_queries(
     with django_assert_num_queries(QUERIES):
         page = boss.get(list_url)
     html = page.content.decode()
-    assert "Registered 1" in html and "Waitlist 20" in html
+    assert "Registered 1" in html
+    assert "Waitlist 20" in html
 
 
 def test_the_director_checks_a_registered_player_in_with_one_tap(
