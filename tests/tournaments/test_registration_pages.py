@@ -46,7 +46,7 @@ def test_a_phone_signs_up_and_lands_on_its_personal_page(night: Session) -> None
     assert signed["Location"] == f"/registrations/{ann.token}/"
     mine = Client().get(signed["Location"])
     assert "you are <strong>registered</strong>" in mine.content.decode()
-    assert mine["Referrer-Policy"] == "no-referrer"
+    assert mine["Referrer-Policy"] == "same-origin"
     full = Client().get(url(night)).content.decode()
     assert "the night is full, so you join the waitlist" in full
     Client().post(url(night), {"name": "Bob"})

@@ -123,8 +123,9 @@ def registration(request: HttpRequest, token: str) -> HttpResponse:
             and signed.session.status == Session.Status.SETUP,
         },
     )
-    # The link is the permission: it must not leak to another site through Referer.
-    response["Referrer-Policy"] = "no-referrer"
+    # The link is the permission: it must not leak to another site through Referer
+    # ("no-referrer" would also send `Origin: null` with the cancel form, which CSRF refuses).
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
@@ -162,7 +163,7 @@ def registration_cancel(request: HttpRequest, token: str) -> HttpResponse:
             "keep": "Keep my sign-up",
         },
     )
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
