@@ -200,7 +200,8 @@ def _player_for(club: Club, name: str) -> Player:
         if not player.active:  # signing up means they are back
             Player.objects.filter(pk=player.pk).update(active=True)
         return player
-    return Player.objects.create(club=club, name=name)
+    # get_or_create: the same new name signing up for two nights at once is one player.
+    return Player.objects.get_or_create(club=club, name=name)[0]
 
 
 def _refuse_twice(session: Session, player: Player) -> None:
