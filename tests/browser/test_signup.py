@@ -31,10 +31,13 @@ def fits(page: Page, name: str) -> None:
         page.set_viewport_size(size)
 
 
-def sign_up(page: Page, session: Session, name: str, email: str = "") -> None:
+def sign_up(
+    page: Page, session: Session, name: str, shot: Callable[[Any, str], Any], email: str = ""
+) -> None:
     page.goto(f"/sessions/{session.pk}/")
     page.get_by_role("link", name="Sign up for this night").click()
     fits(page, "the sign-up page")
+    shot(page, f"sign-up page before {name}")
     page.get_by_label("Your name").fill(name)
     if email:
         page.get_by_label("Email (optional)").fill(email)
@@ -47,6 +50,7 @@ def test_a_phone_signs_up_another_waits_the_first_cancels_the_second_moves_up(
     director: Any,
     new_page: Callable[..., Page],
     sign_in: Callable[[Any, str], None],
+    screenshots: Callable[[Any, str], Any],
 ) -> None:
     session = make_session(0, start=False)
     registrations.session_registration_settings(
@@ -54,13 +58,14 @@ def test_a_phone_signs_up_another_waits_the_first_cancels_the_second_moves_up(
     )
     first, second = new_page(PHONE), new_page(PHONE)
 
-    sign_up(first, session, "Rosa Díaz")
+    sign_up(first, session, "Rosa Díaz", screenshots)
     expect(first.locator("#status")).to_contain_text("you are registered")
     fits(first, "the personal page, registered")
 
-    sign_up(second, session, "pete o'brien", email="pete@example.org")
+    sign_up(second, session, "pete o'brien", screenshots, email="pete@example.org")
     expect(second.locator("#status")).to_contain_text("on the waitlist, position 1")
     fits(second, "the personal page, waitlisted")
+    screenshots(second, "personal page waitlisted")
 
     first.get_by_role("link", name="Cancel my sign-up…").click()
     expect(first.get_by_role("heading", name="Cancel your sign-up?")).to_be_visible()
@@ -82,6 +87,7 @@ def test_a_phone_signs_up_another_waits_the_first_cancels_the_second_moves_up(
     boss.get_by_role("link", name="Sign-up before the night").click()
     expect(boss.get_by_role("heading", name=f"Sign-ups: {session.name}")).to_be_visible()
     fits(boss, "the director's sign-ups")
+    screenshots(boss, "director sign-ups")
     boss.get_by_role("button", name="Check pete o'brien in").click()
     expect(boss.get_by_text("Checked in.", exact=True)).to_be_visible()
     assert SessionPlayer.objects.get(session=session, player=pete.player).checked_in

@@ -197,3 +197,16 @@ def test_the_director_saves_the_settings_and_cancels_a_sign_up(
     assert (night.registration_open, night.capacity) == (False, None)
     manage = boss.get(f"/director/sessions/{night.pk}/").content.decode()
     assert base in manage
+
+
+def test_the_director_is_given_a_private_nights_link_with_its_invitation(
+    night: Session, director: Any, boss: Client
+) -> None:
+    list_url = f"/director/sessions/{night.pk}/registrations/"
+    assert "?invite=" not in boss.get(list_url).content.decode()
+    services.session_update_settings(
+        session_id=night.pk, games_per_sitting=2, is_public=False, double_entry=False, user=director
+    )
+    night.refresh_from_db()
+    page = boss.get(list_url).content.decode()
+    assert f"{url(night)}?invite={night.registration_invite}" in page
