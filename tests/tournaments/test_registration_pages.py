@@ -12,7 +12,7 @@ from django.test import Client
 
 from tests.factories import UserFactory
 from tournaments.models import Registration, Session, SessionPlayer
-from workflow import registrations, services
+from workflow import movements, registrations, services
 
 pytestmark = pytest.mark.django_db
 
@@ -210,3 +210,13 @@ def test_the_director_is_given_a_private_nights_link_with_its_invitation(
     night.refresh_from_db()
     page = boss.get(list_url).content.decode()
     assert f"{url(night)}?invite={night.registration_invite}" in page
+
+
+def test_a_signed_up_player_taken_off_the_roster_is_marked_on_the_list(
+    night: Session, director: Any, boss: Client
+) -> None:
+    Client().post(url(night), {"name": "Ann"})
+    ann = Registration.objects.get(name="Ann")
+    movements.session_withdraw(session_id=night.pk, player_id=ann.player_id, user=director)
+    page = boss.get(f"/director/sessions/{night.pk}/registrations/").content.decode()
+    assert "taken off the roster: cancel the sign-up" in page
