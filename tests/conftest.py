@@ -61,6 +61,8 @@ def _fresh_cache() -> None:
         # The anonymous callers' sheet counts (api/throttles.py) in Redis: every test's
         # client is 127.0.0.1, so what earlier tests printed would throttle a later one.
         cache.delete_pattern("throttle_anon_sheets_*")  # type: ignore[attr-defined]
+        # The wrong door codes counted per client and session (workflow/door.py).
+        cache.delete_pattern("door:wrong:*")  # type: ignore[attr-defined]
     # Each process's own store of public pages (tournaments/pagecache.py), for the same
     # reason.
     pagecache.forget()

@@ -211,3 +211,18 @@ def time_zone_field(*, help_text: str) -> forms.CharField:
 
 class TimeZoneForm(forms.Form):
     time_zone = time_zone_field(help_text="Type a city or a region to choose from the list.")
+
+
+class SelfCheckInForm(forms.Form):
+    """A player's check-in at the door: their name and the door code, passed to the
+    service as typed (workflow.door.self_check_in)."""
+
+    name = forms.CharField(max_length=120, strip=False, label="Your name")
+    door_code = forms.CharField(
+        max_length=10,
+        strip=False,
+        label="Door code",
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": "4", "size": "4"}
+        ),
+    )
