@@ -57,10 +57,19 @@ def entry(session: Session, name: str) -> SessionPlayer:
 
 def test_a_new_session_has_a_door_code_of_four_digits_drawn_for_it(night: Session) -> None:
     fresh = Session.objects.get(pk=night.pk)
-    codes = {services.session_create(
-        club=night.club, season=night.season, name=f"N{i}", date=night.date,
-        rules_id="huckley-buck", games_per_sitting=2, user=SYSTEM,
-    ).door_code for i in range(6)}  # fmt: skip
+    made = [
+        services.session_create(
+            club=night.club,
+            season=night.season,
+            name=f"Night {i}",
+            date=night.date,
+            rules_id="huckley-buck",
+            games_per_sitting=2,
+            user=SYSTEM,
+        )
+        for i in range(6)
+    ]
+    codes = {session.door_code for session in made}
     assert all(len(c) == 4 and c.isdigit() for c in codes)
     assert len(codes) > 1  # drawn per session, not one default for all
     assert fresh.self_check_in_open is True
@@ -205,7 +214,8 @@ def test_a_walk_in_joins_the_roster_checked_in_when_allowed(night: Session, dire
     done = check_in(night, "Zed Zulu")
     assert done.walk_in
     zed = entry(night, "Zed Zulu")
-    assert zed.checked_in and zed.self_checked_in_at is not None
+    assert zed.checked_in
+    assert zed.self_checked_in_at is not None
     assert zed.player.club_id == night.club_id
 
 
@@ -276,7 +286,8 @@ def test_the_director_types_a_door_code_or_draws_one(night: Session, director: A
         "0042"
     )
     drawn = door.door_code_change(session_id=night.pk, code="", user=director).door_code
-    assert len(drawn) == 4 and drawn.isdigit()
+    assert len(drawn) == 4
+    assert drawn.isdigit()
     with pytest.raises(UserError) as refused:
         check_in(night, "Bob Stone", code="0042")  # the old code no longer opens the door
     assert refused.value.code == "wrong_door_code"
@@ -313,7 +324,8 @@ def test_the_director_undoes_a_check_in_at_the_door(night: Session, director: An
         session_id=night.pk, player_ids=[bob.player_id], checked_in=False, user=director
     )
     bob.refresh_from_db()
-    assert not bob.checked_in and bob.self_checked_in_at is None
+    assert not bob.checked_in
+    assert bob.self_checked_in_at is None
 
 
 # The pages -------------------------------------------------------------------------
@@ -339,7 +351,8 @@ def test_the_check_in_page_asks_for_a_name_and_the_door_code(night: Session, pho
     response = phone.get(page(night))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Your name" in html and "Door code" in html
+    assert "Your name" in html
+    assert "Door code" in html
     assert 'inputmode="numeric"' in html
     assert "4821" not in html  # the page never tells the code
 
@@ -355,7 +368,8 @@ def test_the_page_says_a_wrong_code_next_to_the_field(night: Session, phone: Cli
     response = phone.post(page(night), {"name": "Ann Lee", "door_code": "9999"})
     assert response.status_code == 400
     html = response.content.decode()
-    assert 'id="door-code-error"' in html and "That is not the door code." in html
+    assert 'id="door-code-error"' in html
+    assert "That is not the door code." in html
     assert 'value="Ann Lee"' in html  # what was typed stays
 
 
