@@ -56,6 +56,9 @@ def test_anyone_with_the_door_code_checks_in(setup: Session) -> None:
     assert again.json()["already_checked_in"] is True
 
 
+CLOSED = {"self_check_in_open": False}
+
+
 @pytest.mark.parametrize(
     ("change", "body", "status", "code"),
     [
@@ -63,7 +66,7 @@ def test_anyone_with_the_door_code_checks_in(setup: Session) -> None:
         ({}, {"name": "Nobody Known", "door_code": "3141"}, 400, "not_on_roster"),
         ({}, {"name": "--", "door_code": "3141"}, 400, "name_required"),
         ({}, {"door_code": "3141"}, 400, "invalid_input"),
-        ({"self_check_in_open": False}, {"name": "X", "door_code": "3141"}, 409, "self_check_in_closed"),
+        (CLOSED, {"name": "X", "door_code": "3141"}, 409, "self_check_in_closed"),
         ({"status": "running"}, {"name": "X", "door_code": "3141"}, 409, "session_started"),
         ({"status": "finished"}, {"name": "X", "door_code": "3141"}, 409, "session_finished"),
         ({"status": "cancelled"}, {"name": "X", "door_code": "3141"}, 409, "session_cancelled"),
