@@ -32,7 +32,6 @@ from django.utils import timezone
 
 from common import backups
 from common.qr import qr_svg
-from workflow import door
 
 
 def _usable(address: str) -> bool:
@@ -95,6 +94,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """The page the laptop shows: where phones go, as text and as a QR code. While one
     session is taking check-in at the door (workflow.door), the code opens its check-in
     page instead, and the address of the whole venue stays under it."""
+    # Imported here: `python -m huckley.venue` loads this module before Django is set up,
+    # and the workflow imports the models.
+    from workflow import door
+
     url = venue_url(int(request.get_port() or 8000))
     at_the_door = door.sessions_at_the_door(timezone.localdate())
     if len(at_the_door) == 1:

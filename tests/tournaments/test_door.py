@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from common.errors import ConflictError, UserError
+from tests.common.test_text import HIDDEN
 from tests.factories import PlayerFactory, UserFactory
 from tournaments.models import Player, Session, SessionPlayer
 from tournaments.permissions import SYSTEM
@@ -22,6 +23,8 @@ from workflow import door, services
 
 pytestmark = pytest.mark.django_db
 
+CHARS = [char for char, _ in HIDDEN]
+IDS = [words for _, words in HIDDEN]
 NAMES = ["Rosa Díaz", "Pete O'Brien", "Ann Lee", "Anna Berg", "Bob Stone", "Cy Young"]
 
 
@@ -240,6 +243,20 @@ def test_a_walk_in_who_looks_like_a_club_player_is_asked_not_doubled(
     assert asked.value.choices == ["Zoë Hart"]
     assert check_in(night, "Zoë Hart").name == "Zoë Hart"
     assert Player.objects.filter(club=night.club, name__icontains="hart").count() == 1
+
+
+@pytest.mark.parametrize("char", CHARS, ids=IDS)
+def test_a_walk_in_with_a_hidden_character_is_refused_and_nothing_is_written(
+    night: Session, director: Any, char: str
+) -> None:
+    door.door_settings_update(
+        session_id=night.pk, self_check_in_open=True, walk_ins_allowed=True, user=director
+    )
+    players = Player.objects.count()
+    with pytest.raises(UserError) as refused:
+        check_in(night, f"Zed{char} Zulu")
+    assert refused.value.code == "name_hidden_character"
+    assert Player.objects.count() == players
 
 
 # The throttle -----------------------------------------------------------------------
