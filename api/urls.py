@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView
 from api.views import (
     cards,
     clubs,
+    door,
     exchange,
     games,
     misc,
@@ -53,6 +54,11 @@ urlpatterns = [
         "sessions/<int:session_id>/check-in/",
         sessions.SessionCheckIn.as_view(),
         name="session_check_in",
+    ),
+    path(
+        "sessions/<int:session_id>/self-check-in/",
+        door.SessionSelfCheckIn.as_view(),
+        name="session_self_check_in",
     ),
     path("sessions/<int:session_id>/start/", sessions.SessionStart.as_view(), name="session_start"),
     path(

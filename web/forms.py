@@ -232,3 +232,18 @@ class RegistrationSettingsForm(forms.Form):
         label="Capacity (players); empty: no limit",
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1}),
     )
+
+
+class SelfCheckInForm(forms.Form):
+    """A player's check-in at the door: their name and the door code, passed to the
+    service as typed (workflow.door.self_check_in)."""
+
+    name = forms.CharField(max_length=120, strip=False, label="Your name")
+    door_code = forms.CharField(
+        max_length=10,
+        strip=False,
+        label="Door code",
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": "4", "size": "4"}
+        ),
+    )

@@ -15,6 +15,7 @@ from web.views import (
     cards,
     club,
     director,
+    door,
     exchange,
     manage,
     paper,
@@ -86,6 +87,13 @@ ROUTES: dict[str, list[URLPattern]] = {
             name="table_card_replace",
         ),
         path("director/sessions/<int:pk>/check-in/", director.session_check_in, name="check_in"),
+        path(
+            "director/sessions/<int:pk>/check-in/live/",
+            door.check_in_live,
+            name="check_in_live",
+        ),
+        path("director/sessions/<int:pk>/door-code/", door.door_code, name="door_code"),
+        path("director/sessions/<int:pk>/door/", door.door_settings, name="door_settings"),
         path(
             "director/sessions/<int:pk>/check-in-all/",
             director.session_check_in_all,

@@ -315,8 +315,9 @@ def refresh_unstarted_game(table: Table) -> None:
 def session_check_in(
     *, session_id: int, player_ids: Sequence[int] | None, checked_in: bool, user: Caller
 ) -> int:
-    """Check players in (or take it back); `player_ids=None` means the whole roster. All or
-    nothing: if one of them is not on the roster, nobody changes."""
+    """Check players in (or take it back, a check-in at the door too); `player_ids=None`
+    means the whole roster. All or nothing: if one of them is not on the roster, nobody
+    changes."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="check players in")
     if session.status == Session.Status.CANCELLED:
@@ -332,7 +333,13 @@ def session_check_in(
         entries = entries.filter(player_id__in=wanted)
         if entries.count() != len(wanted):
             raise UserError("not_on_roster", "That player is not on this session's roster.")
-    return entries.update(checked_in=checked_in)
+    # Taking a check-in back also forgets that it was made at the door (workflow.door).
+    changed = entries.update(
+        checked_in=checked_in, **({} if checked_in else {"self_checked_in_at": None})
+    )
+    # The director's live check-in list (and a second director's page) shows it.
+    pagecache.live_changed(session.pk)
+    return changed
 
 
 def last_season_big_loser(session: Session) -> Player | None:

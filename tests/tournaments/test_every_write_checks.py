@@ -49,6 +49,7 @@ from tournaments.permissions import SYSTEM
 from workflow import (
     accounts,
     club_services,
+    door,
     movements,
     registrations,
     services,
@@ -77,6 +78,7 @@ MODULES: list[ModuleType] = [
     locks,
     accounts,
     club_upload,
+    door,
     registrations,
 ]
 # The packages whose modules hold the write services: a module of theirs with a public
@@ -317,6 +319,12 @@ CALLS: dict[Function, Arguments] = {
         "capacity": 20,
     },
     registrations.registration_remove: lambda w: {"registration_id": _a_sign_up(w).pk},
+    door.door_code_change: lambda w: {"session_id": w.unstarted().pk, "code": "2468"},
+    door.door_settings_update: lambda w: {
+        "session_id": w.unstarted().pk,
+        "self_check_in_open": False,
+        "walk_ins_allowed": True,
+    },
 }
 
 # Writes that do not refuse yet, each with why: strict, so the mark must go the day they
@@ -363,6 +371,21 @@ PUBLIC_RULE: dict[Function, tuple[Arguments, Arguments]] = {
         },
     ),
 }
+
+
+# Services whose rule is the session's door code, not an account: a player checks
+# themselves in at the door, signed in or not (docs/tournament.md, "Self check-in at the
+# door"). Without the code everyone is refused before anything is written, the club's
+# director too; with it, anyone gets through.
+def _someone_at_the_door(w: World) -> dict[str, Any]:
+    session = w.unstarted()
+    entry = session.entries.select_related("player").first()
+    entry.checked_in = False
+    entry.save(update_fields=["checked_in"])
+    return {"session_id": session.pk, "name": entry.player.name, "door_code": session.door_code}
+
+
+KNOWS_THE_DOOR_CODE: dict[Function, Arguments] = {door.self_check_in: _someone_at_the_door}
 
 # Director-only actions that write nothing (a signed link): refused to strangers all the
 # same.
@@ -432,6 +455,10 @@ TAKES_NO_CALLER: dict[Function, str] = {
     registrations.registration_by_token: "read: holding the personal link is the permission",
     registrations.registration_cancel: "cancelling a sign-up: holding its personal link is the "
     "permission (a wrong link is a 404)",
+    door.door_open: "read",
+    door.door_refusal: "read",
+    door.throttled: "read: the count of wrong door codes",
+    door.sessions_at_the_door: "read",
 }
 
 
@@ -506,7 +533,9 @@ def test_every_module_with_a_service_that_takes_a_caller_is_walked() -> None:
 
 def test_every_write_service_of_the_modules_has_its_call_in_the_table() -> None:
     found = {label(f) for f in public_functions() if caller_parameter(f) is not None}
-    assert found == {label(f) for f in [*CALLS, *OWN_RULE, *DIRECTOR_READS, *PUBLIC_RULE]}
+    assert found == {
+        label(f) for f in [*CALLS, *OWN_RULE, *DIRECTOR_READS, *PUBLIC_RULE, *KNOWS_THE_DOOR_CODE]
+    }
 
 
 def test_every_other_public_function_is_named_with_why_it_takes_no_caller() -> None:
@@ -516,7 +545,7 @@ def test_every_other_public_function_is_named_with_why_it_takes_no_caller() -> N
 
 def test_every_write_service_must_be_told_who_calls_it() -> None:
     """No default: leaving the caller out cannot quietly mean "anyone" or "the system"."""
-    for function in [*CALLS, *OWN_RULE, *DIRECTOR_READS, *PUBLIC_RULE]:
+    for function in [*CALLS, *OWN_RULE, *DIRECTOR_READS, *PUBLIC_RULE, *KNOWS_THE_DOOR_CODE]:
         parameter = inspect.signature(function).parameters[caller_parameter(function) or ""]
         assert parameter.kind is inspect.Parameter.KEYWORD_ONLY, label(function)
         assert parameter.default is inspect.Parameter.empty, label(function)
@@ -596,4 +625,27 @@ def test_a_public_service_refuses_strangers_its_rule_excludes_before_writing(
     arguments = allowed(world)
     before = db_snapshot()
     call(function, arguments, anonymous(world))
+    assert changed_tables(before) != []
+
+
+@pytest.mark.parametrize("function", [pytest.param(f, id=label(f)) for f in KNOWS_THE_DOOR_CODE])
+def test_a_service_whose_rule_is_the_door_code_refuses_everyone_without_it(
+    world: World, function: Function
+) -> None:
+    arguments = KNOWS_THE_DOOR_CODE[function](world)
+    wrong = {**arguments, "door_code": "x" + arguments["door_code"]}
+    callers = [caller(world) for caller in STRANGERS] + [world.director]
+    for n, caller in enumerate(callers):
+        before = db_snapshot()
+        with CaptureQueriesContext(connection) as queries, pytest.raises(UserError):
+            function(**wrong, client=f"wrong-{n}", user=caller)
+        writes = [
+            q["sql"]
+            for q in queries.captured_queries
+            if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+        ]
+        assert writes == [], n
+        assert changed_tables(before) == [], n
+    before = db_snapshot()
+    function(**arguments, client="right", user=anonymous(world))
     assert changed_tables(before) != []

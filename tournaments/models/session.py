@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from tournaments.models.club import Club, Player, Season, rules_choices
+
+
+def new_door_code() -> str:
+    """Four digits drawn with `secrets`: the door code of a new session (docs/tournament.md,
+    "Self check-in at the door")."""
+    return f"{secrets.randbelow(10_000):04d}"
 
 
 class Session(models.Model):
@@ -97,6 +105,22 @@ class Session(models.Model):
     # The sign-up link of a private session carries it (`?invite=`); made the first time
     # sign-up opens, so that no two sessions ever share one.
     registration_invite = models.CharField(max_length=32, blank=True, default="")
+    # Self check-in at the door (workflow.door): the code shown on the projector and the
+    # director's page, whether players may check themselves in, and whether a name that
+    # is not on the roster may join it there.
+    door_code = models.CharField(
+        max_length=4,
+        default=new_door_code,
+        help_text="Four digits a player types to check in at the door.",
+    )
+    self_check_in_open = models.BooleanField(
+        default=True,
+        help_text="Players may check themselves in at the door (with the door code).",
+    )
+    walk_ins_allowed = models.BooleanField(
+        default=False,
+        help_text="A name not on the roster may check in at the door and joins the roster.",
+    )
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -122,6 +146,9 @@ class SessionPlayer(models.Model):
     checked_in = models.BooleanField(default=False)
     arrived_late = models.BooleanField(default=False)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # When the player checked themselves in at the door (workflow.door); None when the
+    # director checked them in, or the check-in was taken back.
+    self_checked_in_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["player__name"]
