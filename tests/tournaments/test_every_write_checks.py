@@ -46,7 +46,15 @@ from tests.scoring.helpers import split, top_game
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.models import Club, Season, Seating, Session
 from tournaments.permissions import SYSTEM
-from workflow import accounts, club_services, movements, services, table_links, timer
+from workflow import (
+    accounts,
+    calls,
+    club_services,
+    movements,
+    services,
+    table_links,
+    timer,
+)
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -69,6 +77,7 @@ MODULES: list[ModuleType] = [
     locks,
     accounts,
     club_upload,
+    calls,
 ]
 # The packages whose modules hold the write services: a module of theirs with a public
 # function that takes a caller must be in MODULES (or named in READ_MODULES).
@@ -181,6 +190,17 @@ def _ratings_of_a_finished_game(w: World) -> dict[str, Any]:
     return {"club_id": w.club.pk, "rules_id": game.rules_id, "game_id": game.pk}
 
 
+def _an_open_call(w: World) -> dict[str, Any]:
+    call = calls.director_call_make(table_id=w.top.table_id, reason="dispute", text="", user=SYSTEM)
+    return {"call_id": call.pk}
+
+
+def _a_handled_call(w: World) -> dict[str, Any]:
+    call_id = _an_open_call(w)["call_id"]
+    calls.director_call_handle(call_id=call_id, user=SYSTEM)
+    return {"call_id": call_id}
+
+
 def _a_claimed_player(w: World) -> dict[str, Any]:
     return {"player_id": PlayerFactory.create(club=w.club, user=UserFactory.create()).pk}
 
@@ -289,6 +309,13 @@ CALLS: dict[Function, Arguments] = {
     },
     scoring.round_delete: lambda w: {"game_id": w.with_round().pk, "number": 1},
     corrections.round_change_restore: lambda w: {"change_id": w.restorable_change().pk},
+    calls.director_call_make: lambda w: {
+        "table_id": w.top.table_id,
+        "reason": "other",
+        "text": "A card on the floor",
+    },
+    calls.director_call_handle: _an_open_call,
+    calls.director_call_reopen: _a_handled_call,
 }
 
 # Writes that do not refuse yet, each with why: strict, so the mark must go the day they
@@ -379,6 +406,9 @@ TAKES_NO_CALLER: dict[Function, str] = {
     accounts.claim_refusal: "read",
     club_upload.club_file_size_check: "read",
     club_upload.club_file_read: "read",
+    calls.session_calls: "read: the director's list (its views ask for a director first)",
+    calls.call_row: "read",
+    calls.open_calls: "read: the director's list (its views ask for a director first)",
 }
 
 

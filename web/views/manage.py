@@ -26,6 +26,7 @@ from tournaments import pagecache
 from tournaments.models import Session, SessionPlayer, Sitting
 from web.forms import AddPlayersForm
 from web.views import lists
+from web.views.calls import manage_calls
 from web.views.common import directed_session
 from workflow import card_selectors, movements, selectors, services, timer
 
@@ -34,6 +35,8 @@ from workflow import card_selectors, movements, selectors, services, timer
 def session_manage(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
     context = _manage_context(session, request.GET.get("player", "").strip()[: lists.QUERY_LENGTH])
+    if session.status in (Session.Status.RUNNING, Session.Status.FINISHED):
+        context |= manage_calls(request, session)
     return render(request, "tournaments/manage.html", context)
 
 
