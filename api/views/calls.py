@@ -60,8 +60,8 @@ class TableCalls(TableView):
         class Meta:
             ref_name = "DirectorCallInput"
 
-        reason = serializers.CharField(
-            help_text="dispute, misdeal, renege, question or other.",
+        reason = serializers.ChoiceField(
+            choices=DirectorCall.Reason.choices, help_text="Why the director is needed."
         )
         text = serializers.CharField(
             required=False,
@@ -77,10 +77,11 @@ class TableCalls(TableView):
         description="The call shows at once on the director's page. Refused with 409 "
         "`session_not_running` when the session is not running, `sitting_moved_on` when the "
         "table's sitting has moved on, and `director_already_called` while the table's "
-        "previous call is still open (that call is kept); 400 `call_reason_unknown`, "
-        "`call_text_required` (reason other without a text), `call_text_too_long`. A scorer "
-        "link (or a table card's link) stops opening the table when its sitting moves on or "
-        "the session ends: then the answer is 401 `scorer_link_expired`.",
+        "previous call is still open (that call is kept); 400 `call_text_required` (reason "
+        "other without a text), `call_text_too_long`, `name_hidden_character`, and "
+        "`invalid_input` for a `reason` not among the five. A scorer link (or a table "
+        "card's link) stops opening the table when its sitting moves on or the session "
+        "ends: then the answer is 401 `scorer_link_expired`.",
         request=InputSerializer,
         responses={201: CallSerializer},
         tags=TAGS,

@@ -84,7 +84,7 @@ def test_a_second_call_while_one_is_open_is_refused_and_the_first_kept(
     ("body", "code"),
     [
         ({"reason": "other", "text": "  "}, "call_text_required"),
-        ({"reason": "fight"}, "call_reason_unknown"),
+        ({"reason": "fight"}, "invalid_input"),
         ({"reason": "question", "text": "x" * 201}, "call_text_too_long"),
         ({"reason": "question", "text": "ab\u202ecd"}, "name_hidden_character"),
     ],

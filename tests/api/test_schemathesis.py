@@ -66,6 +66,7 @@ CONTENT_RULES = {
     "POST /api/sessions/{session_id}/players/": "the players must be the club's",
     "POST /api/sessions/{session_id}/check-in/": "the players must be on the roster",
     "POST /api/sessions/{session_id}/withdraw/": "the player must be on the roster",
+    "POST /api/tables/{table_id}/calls/": "a call for `other` needs a text; texts are short",
 }
 
 
