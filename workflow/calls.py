@@ -79,7 +79,14 @@ def director_call_make(*, table_id: int, reason: str, text: str, user: Caller) -
     require_scorer(user, table)
     session_id = table.sitting.session_id
     locks.share_session(session_id)
-    table = locks.lock_table(table.pk)
+    try:
+        locks.lock_table(table.pk)
+    except Table.DoesNotExist:  # an undone movement took the table away while we waited
+        raise ConflictError(
+            "table_gone",
+            "This table is no longer played (the movement was undone): scan the card on "
+            "your table and call from there.",
+        ) from None
     table = Table.objects.select_related("sitting__session__club").get(pk=table.pk)
     session = table.sitting.session
     if session.status != Session.Status.RUNNING:
