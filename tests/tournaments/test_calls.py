@@ -196,3 +196,26 @@ def test_who_may_not_see_or_handle_the_calls(top: Table, running: Session, direc
     assert scorer(top, director).get(live).status_code == 302
     call.refresh_from_db()
     assert call.handled_at is None
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_the_directors_poll_costs_a_fixed_number_of_queries_however_many_calls(
+    make_session: Any, director: Any, count: int, django_assert_max_num_queries: Any
+) -> None:
+    session = make_session(8 * count)
+    for table in Table.objects.filter(sitting__session=session):
+        call = calls.director_call_make(table_id=table.pk, reason="dispute", text="", user=SYSTEM)
+        if table.rank % 2:
+            calls.director_call_handle(call_id=call.pk, user=SYSTEM)
+    client = director_client(director)
+    live = reverse("tournaments:session_calls_live", args=[session.pk])
+    client.get(live)  # the sign-in's first reads
+    # The browser's session and its user, the clubs they direct; the session, once for
+    # the ETag and once for the page; the calls; their players.
+    with django_assert_max_num_queries(7):
+        first = client.get(live)
+    assert first.status_code == 200
+    assert first.content.decode().count("call-open") == 2 * count - count
+    # Unchanged: the browser's session, its user, the clubs, the session's versions.
+    with django_assert_max_num_queries(4):
+        assert client.get(live, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304

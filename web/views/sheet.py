@@ -114,6 +114,7 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such table.")
     games = games_of(table)
     if not games:
+        timezone.activate(table.sitting.session.club.zone())  # the open call's time
         context = {"table": table, "games": [], "game": None}
         context |= call_context(table, may_score=can_score(actor, table))
         return render(request, "scoring/table.html", context)
