@@ -34,11 +34,20 @@ def test_a_scorer_calls_the_director_and_the_director_marks_the_call_handled(
     link = table_links.scorer_link_create(table_id=table.pk, user=director)
 
     desk = new_page(DESKTOP)
+    # Count the beeps: each is two tones made by the Web Audio API.
+    desk.context.add_init_script(
+        "window.__tones = 0; var C = window.AudioContext;"
+        " var make = C.prototype.createOscillator;"
+        " C.prototype.createOscillator = function () { window.__tones += 1;"
+        " return make.call(this); };"
+    )
     sign_in(desk, director.username)
     desk.goto(f"/director/sessions/{session.pk}/")
     calls = desk.locator("#calls-live")
     expect(calls).to_contain_text("No open call.")
     desk.evaluate("window.__sameDocument = true")
+    # A browser lets a page sound once it has been tapped.
+    desk.get_by_role("heading", name="Calls for the director").click()
 
     phone = new_page(PHONE)
     phone.goto(f"/score/{link.token}/")
@@ -60,6 +69,7 @@ def test_a_scorer_calls_the_director_and_the_director_marks_the_call_handled(
         expect(open_call).to_contain_text(name)
     expect(open_call).to_contain_text("(UTC)")
     assert desk.evaluate("window.__sameDocument") is True
+    assert desk.evaluate("window.__tones") == 2  # one double beep for the one new call
     expect(desk).to_have_title(f"(1) Run {session.name}")
     assert axe_problems(desk) == []
     screenshots(desk, "call-on-the-directors-page")
