@@ -219,3 +219,15 @@ def test_the_directors_poll_costs_a_fixed_number_of_queries_however_many_calls(
     # Unchanged: the browser's session, its user, the clubs, the session's versions.
     with django_assert_max_num_queries(4):
         assert client.get(live, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+def test_a_scorer_page_left_open_past_the_movement_is_told_plainly(
+    top: Table, running: Session, director: Any
+) -> None:
+    client = scorer(top, director)
+    finish_sitting_unplayed(running.sittings.get(), random.Random(3))
+    movements.sitting_move_players(session_id=running.pk, sitting_number=1, user=SYSTEM)
+    response = client.post(call_url(top), {"reason": "dispute"}, follow=True)
+    assert response.status_code == 200
+    assert "scorer link no longer opens it" in response.content.decode()
+    assert not DirectorCall.objects.exists()

@@ -18,8 +18,8 @@ from django.urls import reverse
 from django.views.decorators.http import condition, require_POST
 
 from common.errors import UserError
-from tournaments.models import DirectorCall, Session, Table
-from tournaments.permissions import actor_from_request, can_direct
+from tournaments.models import DirectorCall, ScorerLink, Session, Table
+from tournaments.permissions import Actor, actor_from_request, can_direct, can_score
 from web.views.common import directed_session, live_version, use_time_zone
 from workflow import calls
 
@@ -48,12 +48,21 @@ def table_call(request: HttpRequest, pk: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("sitting__session__club"), pk=pk)
     use_time_zone(table.sitting.session.club)
     back = reverse("scoring:table", args=[table.pk])
+    actor = actor_from_request(request)
+    if not can_score(actor, table) and _held_link(actor, table):
+        # A page left open from before the movement (or the end): say so, not a 403.
+        messages.error(
+            request,
+            "This table's scorer link no longer opens it (the sitting has moved on or the "
+            "session has ended): scan the card on your table, or find the director.",
+        )
+        return redirect(back)
     try:
         call = calls.director_call_make(
             table_id=table.pk,
             reason=request.POST.get("reason", ""),
             text=request.POST.get("text", ""),
-            user=actor_from_request(request),
+            user=actor,
         )
     except UserError as e:
         messages.error(request, e.message)
@@ -65,6 +74,12 @@ def table_call(request: HttpRequest, pk: int) -> HttpResponse:
         f"{text}. Stay at the table; the director will come.",
     )
     return redirect(f"{back}#call")
+
+
+def _held_link(actor: Actor, table: Table) -> bool:
+    """Whether this browser once held a scorer link (or a card's link) of the table."""
+    tokens = list(actor.scorer_tokens)
+    return bool(tokens) and ScorerLink.objects.filter(table=table, token__in=tokens).exists()
 
 
 def _calls_html(request: HttpRequest, session: Session) -> str:
