@@ -14,6 +14,7 @@ from api.views import (
     misc,
     printing,
     ratings,
+    registrations,
     sessions,
     sittings,
     tables,
@@ -55,6 +56,16 @@ urlpatterns = [
         name="session_check_in",
     ),
     path("sessions/<int:session_id>/start/", sessions.SessionStart.as_view(), name="session_start"),
+    path(
+        "sessions/<int:session_id>/registrations/",
+        registrations.SessionRegistrations.as_view(),
+        name="session_registrations",
+    ),
+    path(
+        "registrations/<str:token>/",
+        registrations.RegistrationDetail.as_view(),
+        name="registration",
+    ),
     path("sessions/<int:session_id>/timer/", timer.SessionTimer.as_view(), name="session_timer"),
     path(
         "sessions/<int:session_id>/withdraw/",

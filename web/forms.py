@@ -211,3 +211,24 @@ def time_zone_field(*, help_text: str) -> forms.CharField:
 
 class TimeZoneForm(forms.Form):
     time_zone = time_zone_field(help_text="Type a city or a region to choose from the list.")
+
+
+class RegistrationForm(forms.Form):
+    """Signing up for a night: the name and email go to the service as typed, which
+    matches the name to the club's players and says what is wrong in plain words."""
+
+    name = forms.CharField(label="Your name", strip=False, max_length=200)
+    email = forms.CharField(label="Email (optional)", strip=False, required=False, max_length=254)
+    email_assignment = forms.BooleanField(
+        required=False, label="Email me my table after each movement, when it changes"
+    )
+    invite = forms.CharField(required=False, widget=forms.HiddenInput, max_length=64)
+
+
+class RegistrationSettingsForm(forms.Form):
+    registration_open = forms.BooleanField(required=False, label="Sign-up is open")
+    capacity = forms.IntegerField(
+        required=False,
+        label="Capacity (players); empty: no limit",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1}),
+    )

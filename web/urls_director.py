@@ -19,6 +19,7 @@ from web.views import (
     exchange,
     manage,
     paper,
+    registrations,
     restore,
     timer,
     withdrawals,
@@ -99,6 +100,26 @@ ROUTES: dict[str, list[URLPattern]] = {
             name="check_in_all",
         ),
         path("director/sessions/<int:pk>/start/", director.session_start, name="start"),
+        path(
+            "director/sessions/<int:pk>/registrations/",
+            registrations.session_registrations,
+            name="registrations",
+        ),
+        path(
+            "director/sessions/<int:pk>/registrations/settings/",
+            registrations.registration_settings,
+            name="registration_settings",
+        ),
+        path(
+            "director/sessions/<int:pk>/registrations/check-in/",
+            registrations.registration_check_in,
+            name="registration_check_in",
+        ),
+        path(
+            "director/sessions/<int:pk>/registrations/<int:registration_id>/cancel/",
+            registrations.registration_remove,
+            name="registration_remove",
+        ),
         path("director/sessions/<int:pk>/settings/", director.session_settings, name="settings"),
         path(
             "director/sessions/<int:pk>/players/", director.session_add_players, name="add_players"

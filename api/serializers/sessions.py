@@ -55,6 +55,14 @@ class SessionSerializer(serializers.Serializer[Session]):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     ended_early = serializers.BooleanField()
+    registration_open = serializers.BooleanField(
+        help_text="Players may sign up (POST /api/sessions/{id}/registrations/) until it starts."
+    )
+    capacity = serializers.IntegerField(
+        allow_null=True,
+        help_text="How many players the night takes (everyone on the roster counts); beyond "
+        "it sign-ups join the waitlist. null: no limit.",
+    )
 
 
 class EntrySerializer(serializers.Serializer[SessionPlayer]):

@@ -82,11 +82,31 @@ class Session(models.Model):
         "format), or from the players' ratings under the session's rules.",
     )
 
+    # Sign-up before the night (docs/tournament.md, "Sign-up and the waitlist"; the
+    # sign-ups themselves are `tournaments.models.registrations.Registration`).
+    registration_open = models.BooleanField(
+        default=False,
+        help_text="Players may sign up on the session's sign-up page until it starts.",
+    )
+    capacity = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="How many players the night takes; beyond it sign-ups join the waitlist. "
+        "Empty: no limit.",
+    )
+    # The sign-up link of a private session carries it (`?invite=`); made the first time
+    # sign-up opens, so that no two sessions ever share one.
+    registration_invite = models.CharField(max_length=32, blank=True, default="")
+
     class Meta:
         ordering = ["-date", "-id"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(games_per_sitting__in=[2, 3]), name="session_games_per_sitting_2_or_3"
+            ),
+            models.CheckConstraint(
+                condition=Q(capacity__isnull=True) | Q(capacity__gte=1),
+                name="session_capacity_positive",
             ),
         ]
 

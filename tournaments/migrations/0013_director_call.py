@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0011_sitting_timer'),
+        ('tournaments', '0012_registrations'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
