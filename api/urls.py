@@ -6,6 +6,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from api.views import (
+    calls,
     cards,
     clubs,
     door,
@@ -117,6 +118,9 @@ urlpatterns = [
     ),
     path("sittings/<int:sitting_id>/", sittings.SittingDetail.as_view(), name="sitting"),
     path("tables/<int:table_id>/", tables.TableDetail.as_view(), name="table"),
+    path("tables/<int:table_id>/calls/", calls.TableCalls.as_view(), name="table_calls"),
+    path("sessions/<int:session_id>/calls/", calls.SessionCalls.as_view(), name="session_calls"),
+    path("calls/<int:call_id>/handled/", calls.CallHandled.as_view(), name="call_handled"),
     path(
         "tables/<int:table_id>/scorer-links/",
         tables.TableScorerLinks.as_view(),

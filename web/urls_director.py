@@ -12,6 +12,7 @@ from django.urls import URLPattern, path
 
 from web.views import (
     accounts,
+    calls,
     cards,
     club,
     director,
@@ -80,6 +81,13 @@ ROUTES: dict[str, list[URLPattern]] = {
         ),
         path("director/clubs/<slug:slug>/table-cards/", cards.club_cards, name="club_cards"),
         path("director/sessions/<int:pk>/", manage.session_manage, name="manage"),
+        path(
+            "director/sessions/<int:pk>/calls/",
+            calls.session_calls_live,
+            name="session_calls_live",
+        ),
+        path("director/calls/<int:call_id>/handled/", calls.call_handled, name="call_handled"),
+        path("director/calls/<int:call_id>/reopen/", calls.call_reopen, name="call_reopen"),
         path("director/sessions/<int:pk>/table-cards/", cards.session_cards, name="session_cards"),
         path(
             "director/sessions/<int:pk>/table-cards/<int:number>/replace/",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from web.views import door, offline, public, ratings, registrations, screen, sheet
+from web.views import door, follow, offline, public, ratings, registrations, screen, sheet
 
 ROUTES: dict[str, list[URLPattern]] = {
     "tournaments": [
@@ -19,6 +19,12 @@ ROUTES: dict[str, list[URLPattern]] = {
         path("sessions/<int:pk>/", public.session_public, name="session"),
         path("sessions/<int:pk>/found/", public.session_found, name="session_found"),
         path("sessions/<int:pk>/check-in/", door.self_check_in, name="self_check_in"),
+        path("sessions/<int:pk>/follow/<int:player_id>/", follow.follow_page, name="follow"),
+        path(
+            "sessions/<int:pk>/follow/<int:player_id>/live/",
+            follow.follow_live,
+            name="follow_live",
+        ),
         path("sessions/<int:pk>/standings/", public.session_standings, name="standings"),
         path("sessions/<int:pk>/screen/", screen.session_screen, name="screen"),
         path("sessions/<int:pk>/screen/live/", screen.session_screen_live, name="screen_live"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from web.views import entry, scorers
+from web.views import calls, entry, scorers
 
 ROUTES: dict[str, list[URLPattern]] = {
     "tournaments": [
@@ -17,6 +17,7 @@ ROUTES: dict[str, list[URLPattern]] = {
         path("c/<str:token>/", scorers.club_card, name="club_card"),
     ],
     "scoring": [
+        path("tables/<int:pk>/call/", calls.table_call, name="table_call"),
         path("games/<int:pk>/rounds/", entry.round_enter, name="round_enter"),
         path("games/<int:pk>/rounds/<int:number>/edit/", entry.round_edit, name="round_edit"),
         path("games/<int:pk>/rounds/<int:number>/delete/", entry.round_delete, name="round_delete"),

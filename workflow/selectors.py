@@ -116,13 +116,21 @@ class BoardTable:
 def seats_by_table(sitting: Sitting) -> dict[int, list[tuple[int, str]]]:
     """Who sits where in a sitting now, in one query: each table's (seat, name), in seat
     order."""
-    seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for table_id, seat, name in (
+    return {
+        table_id: [(seat, name) for seat, name, _ in people]
+        for table_id, people in players_by_table(sitting).items()
+    }
+
+
+def players_by_table(sitting: Sitting) -> dict[int, list[tuple[int, str, int]]]:
+    """`seats_by_table` with each player's id: (seat, name, player id), in one query."""
+    seats: dict[int, list[tuple[int, str, int]]] = defaultdict(list)
+    for table_id, seat, name, player_id in (
         Seating.objects.filter(sitting=sitting, left_at__isnull=True)
         .order_by("table_id", "seat")
-        .values_list("table_id", "seat", "player__name")
+        .values_list("table_id", "seat", "player__name", "player_id")
     ):
-        seats[table_id].append((seat, name))
+        seats[table_id].append((seat, name, player_id))
     return seats
 
 
@@ -407,6 +415,8 @@ class FoundSeat:
     seat: int
     #: The others at that table: (name, seat), by seat.
     companions: tuple[tuple[str, int], ...]
+    #: Who it is, for "Follow my table".
+    player_id: int = 0
 
 
 @dataclass(frozen=True)
@@ -416,8 +426,8 @@ class FindIndex:
     generation of the session (`tournaments.pagecache.kept`), so a lookup costs no query."""
 
     seated: dict[str, tuple[FoundSeat, ...]]
-    #: Match key -> the names of the players sitting out this sitting.
-    sitting_out: dict[str, tuple[str, ...]]
+    #: Match key -> the (name, player id) of the players sitting out this sitting.
+    sitting_out: dict[str, tuple[tuple[str, int], ...]]
     tables: dict[int, ScreenTable]
 
 
@@ -426,7 +436,8 @@ class Found:
     """What "find my table" answers for one typed name."""
 
     seats: list[tuple[FoundSeat, ScreenTable | None]]
-    sitting_out: list[str]
+    #: (name, player id) of each player found sitting out.
+    sitting_out: list[tuple[str, int]]
 
 
 #: The most seats "find my table" lists for a part of a name ("Ann" for every Ann).
@@ -444,21 +455,22 @@ def find_my_table_index(session: Session, sitting: Sitting | None) -> FindIndex:
         )
     }
     seated: dict[str, list[FoundSeat]] = defaultdict(list)
-    for table_id, people in seats_by_table(sitting).items():
+    for table_id, people in players_by_table(sitting).items():
         rank = tables[table_id].rank if table_id in tables else 0
-        for seat, name in people:
+        for seat, name, player_id in people:
             seated[match_key(name)].append(
                 FoundSeat(
                     name=name,
                     table_id=table_id,
                     table_rank=rank,
                     seat=seat,
-                    companions=tuple((n, s) for s, n in people if s != seat),
+                    companions=tuple((n, s) for s, n, _ in people if s != seat),
+                    player_id=player_id,
                 )
             )
-    sitting_out: dict[str, list[str]] = defaultdict(list)
-    for name in sitting.sit_outs.values_list("player__name", flat=True):
-        sitting_out[match_key(name)].append(name)
+    sitting_out: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for name, player_id in sitting.sit_outs.values_list("player__name", "player_id"):
+        sitting_out[match_key(name)].append((name, player_id))
     return FindIndex(
         seated={k: tuple(sorted(v, key=lambda f: f.name)) for k, v in seated.items()},
         sitting_out={k: tuple(sorted(v)) for k, v in sitting_out.items()},

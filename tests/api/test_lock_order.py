@@ -6,8 +6,9 @@ The scene is the minute that matters most: three tables of four, two games a sit
 tables 2 and 3 have played both games (a correction at table 2 can be restored), and
 table 1 is one round short of the end of the sitting. Then two writes start at once, each
 on its own thread, client and connection: the last round, a correction, a restore, the
-movement, its undo, a withdrawal, a rebalance, the finish, the timer. The "moved" scene
-is the same a moment later, the movement confirmed, where the undo races the others.
+movement, its undo, a withdrawal, a rebalance, the finish, the timer, a table calling
+the director. The "moved" scene is the same a moment later, the movement confirmed,
+where the undo races the others.
 
 Either write may win; what is checked is that each answer is one a client can act on (no
 5xx), that PostgreSQL detected no deadlock while they ran (the lock order holds, not only
@@ -50,6 +51,7 @@ WRITES = (
     "rebalance",
     "finish",
     "timer",
+    "call",
 )
 
 
@@ -179,6 +181,10 @@ def request(scene: Scene, write: str) -> Callable[[], Any]:
         return post(scene.director, f"/api/sessions/{s}/rebalance/", {"moves": []})
     if write == "finish":
         return post(scene.director, f"/api/sessions/{s}/finish/", {"early": True})
+    if write == "call":
+        # Table 1's scorer calls the director (a second call from it is refused, 409).
+        table = Sitting.objects.get(session_id=s, number=scene.sitting).tables.get(rank=1)
+        return post(scene.scorers[1], f"/api/tables/{table.pk}/calls/", {"reason": "question"})
     if write == "timer":
         return post(scene.director, f"/api/sessions/{s}/timer/", {"action": "start", "minutes": 20})
     raise AssertionError(write)

@@ -67,6 +67,7 @@ CONTENT_RULES = {
     "POST /api/sessions/{session_id}/check-in/": "the players must be on the roster",
     "POST /api/sessions/{session_id}/withdraw/": "the player must be on the roster",
     "POST /api/sessions/{session_id}/self-check-in/": "the door code must be the session's",
+    "POST /api/tables/{table_id}/calls/": "a call for `other` needs a text; texts are short",
 }
 
 

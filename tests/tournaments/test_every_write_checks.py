@@ -48,6 +48,7 @@ from tournaments.models import Club, Registration, Season, Seating, Session
 from tournaments.permissions import SYSTEM
 from workflow import (
     accounts,
+    calls,
     club_services,
     door,
     movements,
@@ -80,6 +81,7 @@ MODULES: list[ModuleType] = [
     club_upload,
     door,
     registrations,
+    calls,
 ]
 # The packages whose modules hold the write services: a module of theirs with a public
 # function that takes a caller must be in MODULES (or named in READ_MODULES).
@@ -190,6 +192,17 @@ def _live_link(w: World) -> dict[str, Any]:
 def _ratings_of_a_finished_game(w: World) -> dict[str, Any]:
     game = w.finished_game()
     return {"club_id": w.club.pk, "rules_id": game.rules_id, "game_id": game.pk}
+
+
+def _an_open_call(w: World) -> dict[str, Any]:
+    call = calls.director_call_make(table_id=w.top.table_id, reason="dispute", text="", user=SYSTEM)
+    return {"call_id": call.pk}
+
+
+def _a_handled_call(w: World) -> dict[str, Any]:
+    call_id = _an_open_call(w)["call_id"]
+    calls.director_call_handle(call_id=call_id, user=SYSTEM)
+    return {"call_id": call_id}
 
 
 def _a_claimed_player(w: World) -> dict[str, Any]:
@@ -325,6 +338,13 @@ CALLS: dict[Function, Arguments] = {
         "self_check_in_open": False,
         "walk_ins_allowed": True,
     },
+    calls.director_call_make: lambda w: {
+        "table_id": w.top.table_id,
+        "reason": "other",
+        "text": "A card on the floor",
+    },
+    calls.director_call_handle: _an_open_call,
+    calls.director_call_reopen: _a_handled_call,
 }
 
 # Writes that do not refuse yet, each with why: strict, so the mark must go the day they
@@ -459,6 +479,9 @@ TAKES_NO_CALLER: dict[Function, str] = {
     door.door_refusal: "read",
     door.throttled: "read: the count of wrong door codes",
     door.sessions_at_the_door: "read",
+    calls.session_calls: "read: the director's list (its views ask for a director first)",
+    calls.call_row: "read",
+    calls.open_calls: "read: the director's list (its views ask for a director first)",
 }
 
 

@@ -6,9 +6,10 @@ The rules of the format live in `tournaments.format` (pure Python); writes go th
 One app, one set of migrations, in modules by subject: `club` (clubs, seasons, players),
 `session` (a night and its roster), `seating` (sittings, tables, seats, placings,
 standings), `cards` (table cards and scorer links), `registrations` (sign-up before the
-night). Everything is imported from here.
+night), `calls` (calls for the director). Everything is imported from here.
 """
 
+from tournaments.models.calls import DirectorCall
 from tournaments.models.cards import ClubTableCard, ScorerLink, TableCard
 from tournaments.models.club import (
     BigLoserAward,
@@ -26,6 +27,7 @@ __all__ = [
     "BigLoserAward",
     "Club",
     "ClubTableCard",
+    "DirectorCall",
     "Placing",
     "Player",
     "Registration",

@@ -26,6 +26,7 @@ from tournaments import pagecache
 from tournaments.models import Session, SessionPlayer, Sitting
 from web.forms import AddPlayersForm
 from web.views import lists
+from web.views.calls import manage_calls
 from web.views.common import directed_session, live_version
 from workflow import card_selectors, movements, selectors, services, timer
 
@@ -40,6 +41,8 @@ def session_manage(request: HttpRequest, pk: int) -> HttpResponse:
         reverse("tournaments:self_check_in", args=[session.pk])
     )
     context["live_etag"] = live_version(session)
+    if session.status in (Session.Status.RUNNING, Session.Status.FINISHED):
+        context |= manage_calls(request, session)
     return render(request, "tournaments/manage.html", context)
 
 

@@ -132,6 +132,8 @@ def _answer_html(
     here rather than by a template: a crowd after a movement asks for a thousand names,
     each composed once per process, and this costs a tenth of a template's rendering."""
     running = session.status == Session.Status.RUNNING
+    # One URL reversed, the player's id filled in per answer.
+    follow_url = reverse("tournaments:follow", args=[session.pk, 0]).replace("/0/", "/{}/")
     parts = []
     if sitting is not None:
         ended = " (the session has finished)" if session.status == Session.Status.FINISHED else ""
@@ -144,13 +146,15 @@ def _answer_html(
         parts.append(
             f'<div class="card found">\n  <p><strong>{escape(seat.name)}</strong>: table '
             f"<strong>{seat.table_rank}</strong>, seat <strong>{seat.seat}</strong></p>\n"
-            f"  <p>With: {tablemates}</p>\n{progress}</div>\n"
+            f"  <p>With: {tablemates}</p>\n{progress}"
+            f"{_follow_link(follow_url, seat.player_id, seat.name)}</div>\n"
         )
-    for name in found.sitting_out:
+    for name, player_id in found.sitting_out:
         number = sitting.number if sitting is not None else ""
         parts.append(
             f'<div class="card found"><p><strong>{escape(name)}</strong> sits out sitting '
-            f"{number}: no table this sitting.</p></div>\n"
+            f"{number}: no table this sitting.</p>\n"
+            f"{_follow_link(follow_url, player_id, name)}</div>\n"
         )
     if not found.seats and not found.sitting_out:
         undrawn = " yet: the tables have not been drawn" if sitting is None else ""
@@ -159,6 +163,17 @@ def _answer_html(
             f"session{undrawn}.</p>\n"
         )
     return "".join(parts)
+
+
+def _follow_link(url: str, player_id: int, name: str) -> str:
+    """ "Follow my table": the player's own page, which shows their new table after every
+    movement with no reload (web/views/follow.py)."""
+    if not player_id:
+        return ""
+    return (
+        f'  <p><a class="button secondary" href="{url.format(player_id)}" '
+        f'aria-label="Follow my table: {escape(name)}">Follow my table</a></p>\n'
+    )
 
 
 def _progress(table: selectors.ScreenTable) -> str:

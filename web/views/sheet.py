@@ -25,6 +25,7 @@ from tournaments.permissions import (
     can_score,
     can_view_session,
 )
+from web.views.calls import call_context
 from workflow import card_selectors
 
 
@@ -93,6 +94,7 @@ def render_game(
     context = pages.game_page(actor_from_request(request), game, form)
     context["games"] = games if games is not None else games_of(game.table_id)
     context["card_next"] = card_after_movement(request, game.table)
+    context |= call_context(game.table, may_score=context["may_score"])
     status = 400 if form is not None and form.is_bound and form.errors else 200
     response = render(request, "scoring/table.html", context, status=status)
     # The service worker keeps the last copy of this page under the session's generation
@@ -112,7 +114,10 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such table.")
     games = games_of(table)
     if not games:
-        return render(request, "scoring/table.html", {"table": table, "games": [], "game": None})
+        timezone.activate(table.sitting.session.club.zone())  # the open call's time
+        context = {"table": table, "games": [], "game": None}
+        context |= call_context(table, may_score=can_score(actor, table))
+        return render(request, "scoring/table.html", context)
     wanted = request.GET.get("game")
     chosen = dict(games).get(int(wanted)) if wanted and wanted.isdigit() else None
     game = pages.game_qs().get(pk=chosen or games[-1][1])

@@ -1,0 +1,86 @@
+// Follow my table (docs/tournament.md): ask where the player is now with the ETag the
+// page has (a 304 while nothing changed), and when the table, the seat or the state
+// changed, show it large, say it (the aria-live line) and vibrate where the phone
+// allows. No reload, nothing from the internet: it works on the venue's Wi-Fi alone. A
+// failed ask backs off to slower polling and resumes at once when the phone wakes.
+(function () {
+  "use strict";
+  var box = document.getElementById("follow");
+  if (!box || !box.dataset.liveUrl) { return; }
+  var status = document.getElementById("follow-status");
+  var etag = box.dataset.etag || "";
+  var fast = 3000, slow = 20000, delay = fast, timer = null, busy = false;
+
+  function text(id, value) {
+    var node = document.getElementById(id);
+    if (node && node.textContent !== value) { node.textContent = value; }
+  }
+
+  function str(value) { return value === null || value === undefined ? "" : String(value); }
+
+  function show(where) {
+    var before = [box.dataset.state, box.dataset.sitting, box.dataset.table, box.dataset.seat].join("/");
+    var after = [where.state, str(where.sitting), str(where.table), str(where.seat)].join("/");
+    var place = document.getElementById("follow-place");
+    text("follow-sitting", where.sitting ? "Sitting " + where.sitting : "");
+    text("follow-table", str(where.table));
+    text("follow-seat", str(where.seat));
+    if (place) { place.hidden = where.table === null; }
+    text("follow-with", where["with"].length ? "With: " + where["with"].map(function (p) {
+      return p.name + " (seat " + p.seat + ")";
+    }).join(", ") : "");
+    text("follow-text", where.text);
+    box.dataset.state = where.state;
+    box.dataset.sitting = str(where.sitting);
+    box.dataset.table = str(where.table);
+    box.dataset.seat = str(where.seat);
+    if (after !== before) {
+      box.classList.remove("moved");
+      void box.offsetWidth;  // restart the highlight
+      box.classList.add("moved");
+      if (navigator.vibrate) { try { navigator.vibrate([200, 100, 200]); } catch (e) { /* not allowed */ } }
+    }
+  }
+
+  function schedule(ms) {
+    if (timer) { clearTimeout(timer); }
+    timer = setTimeout(poll, ms);
+  }
+
+  function poll() {
+    if (busy) { return; }
+    busy = true;
+    var headers = {"X-Requested-With": "live", "Accept": "application/json"};
+    if (etag) { headers["If-None-Match"] = '"' + etag + '"'; }
+    fetch(box.dataset.liveUrl, {headers: headers, cache: "no-store", credentials: "same-origin"})
+      .then(function (response) {
+        if (response.status === 304) { return null; }
+        if (!response.ok) { throw new Error("HTTP " + response.status); }
+        var tag = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
+        return response.json().then(function (where) { return [tag, where]; });
+      })
+      .then(function (result) {
+        if (result) {
+          etag = result[0];
+          box.dataset.etag = etag;
+          show(result[1]);
+        }
+        delay = fast;
+        if (status && status.dataset.lost) {
+          status.textContent = "This page updates itself after every movement; keep it open.";
+          delete status.dataset.lost;
+        }
+      })
+      .catch(function () {
+        delay = Math.min(delay * 2, slow);
+        if (status) { status.textContent = "Reconnecting…"; status.dataset.lost = "1"; }
+      })
+      .then(function () { busy = false; schedule(delay); });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) { delay = fast; schedule(0); }
+  });
+  window.addEventListener("online", function () { delay = fast; schedule(0); });
+  schedule(fast);
+})();

@@ -1,0 +1,99 @@
+"""Where each player of a session is now, for "Follow my table" (docs/tournament.md): a
+phone that follows a player asks every few seconds, so the answer for every player is
+built once per generation of the session (`tournaments.pagecache.kept`) and each
+phone's answer is a lookup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tournaments import pagecache
+from tournaments.models import Session, SessionPlayer
+from workflow import selectors
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where one player is now: `state` is `seated` (with `table`, `seat`, `others`),
+    `sitting_out`, `withdrawn`, `waiting` (on the roster, tables not drawn yet, or
+    arrived and not seated yet) or, once the session is over, `finished` (with the last
+    table and seat)."""
+
+    name: str
+    state: str
+    sitting: int | None = None
+    table: int | None = None
+    seat: int | None = None
+    #: The others at the table: (name, seat), by seat.
+    others: tuple[tuple[str, int], ...] = ()
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "state": self.state,
+            "sitting": self.sitting,
+            "table": self.table,
+            "seat": self.seat,
+            "with": [{"name": n, "seat": s} for n, s in self.others],
+            "text": self.text,
+        }
+
+    @property
+    def text(self) -> str:
+        """The answer in words, as the page says it and a screen reader reads it."""
+        if self.state in ("seated", "finished") and self.table is not None:
+            where = f"table {self.table}, seat {self.seat}"
+            if self.state == "finished":
+                return f"The session has finished. {self.name} last played at {where}."
+            return f"Sitting {self.sitting}: {self.name} plays at {where}."
+        if self.state == "sitting_out":
+            return f"Sitting {self.sitting}: {self.name} sits out; no table this sitting."
+        if self.state == "withdrawn":
+            return f"{self.name} has withdrawn from the session."
+        return f"{self.name} has no table yet: wait for the director to seat the tables."
+
+
+def where_everyone_is(session: Session) -> dict[int, Where]:
+    """Every player of the session's roster by id, in four queries."""
+    sitting = selectors.current_sitting(session)
+    entries = SessionPlayer.objects.filter(session=session).values_list(
+        "player_id", "player__name", "withdrawn_at"
+    )
+    places: dict[int, Where] = {}
+    finished = session.status == Session.Status.FINISHED
+    withdrawn: set[int] = set()
+    for player_id, name, withdrawn_at in entries:
+        state = "withdrawn" if withdrawn_at is not None else "waiting"
+        if withdrawn_at is not None:
+            withdrawn.add(player_id)
+        places[player_id] = Where(name=name, state=state)
+    if sitting is None:
+        return places
+    ranks = dict(sitting.tables.values_list("pk", "rank"))
+    for table_id, people in selectors.players_by_table(sitting).items():
+        for seat, name, player_id in people:
+            if player_id in withdrawn:
+                continue
+            places[player_id] = Where(
+                name=name,
+                state="finished" if finished else "seated",
+                sitting=sitting.number,
+                table=ranks.get(table_id),
+                seat=seat,
+                others=tuple((n, s) for s, n, _ in people if s != seat),
+            )
+    if not finished:
+        for player_id, name in sitting.sit_outs.values_list("player_id", "player__name"):
+            if player_id not in withdrawn:
+                places[player_id] = Where(name=name, state="sitting_out", sitting=sitting.number)
+    return places
+
+
+def where_is(session: Session, player_id: int, *, current: str | None = None) -> Where | None:
+    """Where one player is now (None: not on the session's roster), from what is kept
+    of the session's generation."""
+    places = pagecache.kept(
+        session.pk, "follow", lambda: where_everyone_is(session), current=current
+    )
+    return places.get(player_id)
