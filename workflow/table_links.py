@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from common.errors import ConflictError, NotFoundError, UserError
 from scoring.locks import lock_session
+from tournaments import audit
 from tournaments.models import Club, ClubTableCard, ScorerLink, Session, Table, TableCard
 from tournaments.permissions import Caller, as_actor, require_director
 
@@ -50,6 +51,12 @@ def _card_token() -> str:
 @transaction.atomic
 def scorer_link_create(*, table_id: int, user: Caller) -> ScorerLink:
     """A new scorer link for a table of the running sitting."""
+    link = _create(table_id, user)
+    _record_link(user, link.table, "scorer_link.create", "Handed out a scorer link")
+    return link
+
+
+def _create(table_id: int, user: Caller) -> ScorerLink:
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
     session = lock_session(table.sitting.session_id)
     require_director(user, session.club_id, to="hand out scorer links")
@@ -68,11 +75,29 @@ def scorer_link_create(*, table_id: int, user: Caller) -> ScorerLink:
 def scorer_link_revoke(*, table_id: int, user: Caller) -> int:
     """Revoke every live link of a table; whoever holds one can no longer enter results.
     A table card keeps working: it makes a new link the next time it is opened."""
-    club_id = Table.objects.values_list("sitting__session__club_id", flat=True).get(pk=table_id)
-    require_director(user, club_id, to="revoke scorer links")
+    table = Table.objects.select_related("sitting__session").get(pk=table_id)
+    revoked = _revoke(table, user)
+    _record_link(user, table, "scorer_link.revoke", f"Revoked {revoked} scorer link(s)")
+    return revoked
+
+
+def _revoke(table: Table, user: Caller) -> int:
+    require_director(user, table.sitting.session.club_id, to="revoke scorer links")
     return ScorerLink.objects.filter(
-        table_id=table_id, revoked_at__isnull=True, card__isnull=True, club_card__isnull=True
+        table_id=table.pk, revoked_at__isnull=True, card__isnull=True, club_card__isnull=True
     ).update(revoked_at=timezone.now())
+
+
+def _record_link(user: Caller, table: Table, action: str, done: str) -> None:
+    session = table.sitting.session
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action=action,
+        summary=f"{done} for table {table.rank} of sitting {table.sitting.number}",
+        details={"table": table.rank, "sitting": table.sitting.number},
+    )
 
 
 @dataclass(frozen=True)
@@ -85,8 +110,12 @@ class ScorerLinkReplaced:
 def scorer_link_replace(*, table_id: int, user: Caller) -> ScorerLinkReplaced:
     """Hand out a new scorer link in place of the table's live ones, all or nothing: if
     the new link is refused, the old ones keep working."""
-    revoked = scorer_link_revoke(table_id=table_id, user=user)
-    link = scorer_link_create(table_id=table_id, user=user)
+    table = Table.objects.select_related("sitting__session").get(pk=table_id)
+    revoked = _revoke(table, user)
+    link = _create(table_id, user)
+    _record_link(
+        user, link.table, "scorer_link.replace", f"Replaced {revoked} scorer link(s) with a new one"
+    )
     return ScorerLinkReplaced(link=link, revoked=revoked)
 
 
@@ -137,6 +166,14 @@ def table_card_replace(*, session_id: int, number: int, user: Caller) -> TableCa
     old.replaced_at = timezone.now()
     old.save(update_fields=["replaced_at"])
     _revoke_card_links(card=old)
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="table_card.replace",
+        summary=f"Replaced the table card of table {number}",
+        details={"table": number},
+    )
     return TableCard.objects.create(session=session, number=number, token=_card_token())
 
 
@@ -158,6 +195,14 @@ def club_cards_issue(*, club_id: int, count: int, user: Caller) -> list[ClubTabl
     old_ids = list(live.values_list("pk", flat=True))
     ClubTableCard.objects.filter(pk__in=old_ids).update(replaced_at=timezone.now())
     _revoke_card_links(club_card_id__in=old_ids)
+    audit.record(
+        user,
+        club=club_id,
+        action="club_cards.issue",
+        summary=f"Issued the club's table cards for tables 1 to {count}"
+        + (f", replacing {len(old_ids)}" if old_ids else ""),
+        details={"count": count, "replaced": len(old_ids)},
+    )
     return ClubTableCard.objects.bulk_create(
         ClubTableCard(club_id=club_id, number=n, token=_card_token()) for n in range(1, count + 1)
     )
