@@ -121,7 +121,7 @@ def audit_director_change(
     """Keep a director's change of a round in the club's audit log (a scorer's change is
     kept in the round's history only: it is not a director's write). Called by the
     correction, the deletion and the restore inside their transaction."""
-    if not author.director:
+    if not author.director or caller is None:
         return
     table = game.table
     session = table.sitting.session
