@@ -239,7 +239,13 @@ class AuditFilterForm(forms.Form):
         field = cast("forms.ChoiceField", self.fields["session"])
         field.choices = [("", "Every session"), *sessions]
         field = cast("forms.ChoiceField", self.fields["action"])
-        field.choices = [("", "Every action"), *((a, a) for a in actions)]
+        actions = list(actions)
+        # A subject alone (`session`) keeps all of its actions (`session.start`, ...).
+        subjects = sorted({a.split(".")[0] for a in actions})
+        field.choices = [
+            ("", "Every action"),
+            *((a, a if "." in a else f"{a}: every action") for a in sorted([*subjects, *actions])),
+        ]
         field = cast("forms.ChoiceField", self.fields["who"])
         field.choices = [("", "Everyone"), *((w, w) for w in who)]
 

@@ -18,6 +18,7 @@ details=...)` inside its transaction, after its change, and add its line to `AUD
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -42,14 +43,19 @@ from tests.tournaments.test_every_write_checks import (
     call,
     label,
     signed_in_without_a_role,
-    world,  # noqa: F401 (the fixture)
 )
 from tournaments import audit
-from tournaments.models import AuditEntry, Table
+from tournaments.models import AuditEntry, Club, Season, Session, Table
 from tournaments.permissions import SYSTEM, Actor
 from workflow import accounts, club_services, movements, services, table_links, timer
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(club: Club, season: Season, director: Any, make_session: Callable[..., Session]) -> World:
+    return World(club=club, season=season, director=director, make_session=make_session)
+
 
 HOW = (
     "call tournaments.audit.record(user, club=..., session=..., action=..., summary=...) "
@@ -241,9 +247,14 @@ def test_a_write_refused_after_its_first_steps_records_nothing(world: World) -> 
 
 def test_an_entry_is_rolled_back_with_its_change(world: World) -> None:
     since = last_entry()
-    with pytest.raises(RuntimeError, match="later step failed"), transaction.atomic():
+
+    @transaction.atomic
+    def add_then_fail() -> None:
         club_services.player_add(club_id=world.club.pk, name="Gone again", user=world.director)
         raise RuntimeError("a later step failed")
+
+    with pytest.raises(RuntimeError, match="later step failed"):
+        add_then_fail()
     assert new_entries(since) == []
 
 
