@@ -4,8 +4,8 @@ The file holds every row of the club, table by table, with its id: seasons, play
 Big Loser awards, sessions with their rosters, sittings, tables, seatings, sit-outs,
 placings and standings, every game with its players, rounds, round history and
 pending double entries, and the club's audit log (what the directors did: restored by
-the import as it was, so the club keeps its history). Accounts (directors, players' accounts, who entered what) are
-named by username.
+the import as it was, so the club keeps its history). Accounts (directors, players'
+accounts, who entered what) are named by username.
 
 Left out on purpose: scorer links and table cards (they are keys to a table; references to them are
 blanked) and anything derived that can be rebuilt (cached standings). Rows are written
