@@ -369,17 +369,22 @@ def session_check_in(
         entries = entries.filter(player_id__in=wanted)
         if entries.count() != len(wanted):
             raise UserError("not_on_roster", "That player is not on this session's roster.")
-    changed_ids = list(entries.values_list("player_id", flat=True))
+    changed = dict(entries.values_list("player_id", "player__name"))
     count = entries.update(checked_in=checked_in)
-    everyone = " (the whole roster)" if player_ids is None else ""
+    # A tick names its player; the whole roster at once says how many.
+    who = (
+        ", ".join(sorted(changed.values()))
+        if player_ids is not None and len(changed) <= 5
+        else f"{count} player{'s' if count != 1 else ''}"
+        + (" (the whole roster)" if player_ids is None else "")
+    )
     audit.record(
         user,
         club=session.club_id,
         session=session,
         action="session.check_in" if checked_in else "session.check_out",
-        summary=f"{'Checked in' if checked_in else 'Took back the check-in of'} "
-        f"{count} player{'s' if count != 1 else ''}{everyone}",
-        details={"player_ids": changed_ids, "checked_in": checked_in},
+        summary=f"{'Checked in' if checked_in else 'Took back the check-in of'} {who}",
+        details={"player_ids": sorted(changed), "checked_in": checked_in},
     )
     return count
 

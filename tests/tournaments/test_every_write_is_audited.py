@@ -306,3 +306,18 @@ def test_a_withdrawal_with_a_substitute_names_both(world: World) -> None:
     )
     [entry] = new_entries(since)
     assert entry.summary == f"Withdrew {player.name} (in game 1), Stand In took the seat"
+
+
+def test_a_tick_on_the_check_in_list_names_its_player(world: World) -> None:
+    session = world.unstarted()
+    entry = session.entries.select_related("player").first()
+    since = last_entry()
+    services.session_check_in(
+        session_id=session.pk, player_ids=[entry.player_id], checked_in=False, user=world.director
+    )
+    services.session_check_in(
+        session_id=session.pk, player_ids=None, checked_in=True, user=world.director
+    )
+    ticked, everyone = new_entries(since)
+    assert ticked.summary == f"Took back the check-in of {entry.player.name}"
+    assert everyone.summary == "Checked in 8 players (the whole roster)"
