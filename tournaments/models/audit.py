@@ -20,7 +20,13 @@ class AuditEntry(models.Model):
     `who_label` keeps its name ("system" for the machine), and a deleted session leaves its
     entries with `session` empty and its name in `details`."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
+    # No foreign key in the database (Django still deletes the entries with their club):
+    # checking one would take a key-share lock on the club's row in every director write,
+    # so a session's write (holding the session) would wait on a club write holding the
+    # club (a rename), which waits on the session: the lock order (docs/architecture.md).
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="audit_entries", db_constraint=False
+    )
     session = models.ForeignKey(
         Session, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_entries"
     )
