@@ -77,7 +77,7 @@ def scorer_link_revoke(*, table_id: int, user: Caller) -> int:
     A table card keeps working: it makes a new link the next time it is opened."""
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
     revoked = _revoke(table, user)
-    _record_link(user, table, "scorer_link.revoke", f"Revoked {revoked} scorer link(s)")
+    _record_link(user, table, "scorer_link.revoke", f"Revoked {_links(revoked)}")
     return revoked
 
 
@@ -86,6 +86,10 @@ def _revoke(table: Table, user: Caller) -> int:
     return ScorerLink.objects.filter(
         table_id=table.pk, revoked_at__isnull=True, card__isnull=True, club_card__isnull=True
     ).update(revoked_at=timezone.now())
+
+
+def _links(count: int) -> str:
+    return f"{count} scorer link{'s' if count != 1 else ''}"
 
 
 def _record_link(user: Caller, table: Table, action: str, done: str) -> None:
@@ -114,7 +118,7 @@ def scorer_link_replace(*, table_id: int, user: Caller) -> ScorerLinkReplaced:
     revoked = _revoke(table, user)
     link = _create(table_id, user)
     _record_link(
-        user, link.table, "scorer_link.replace", f"Replaced {revoked} scorer link(s) with a new one"
+        user, link.table, "scorer_link.replace", f"Replaced {_links(revoked)} with a new one"
     )
     return ScorerLinkReplaced(link=link, revoked=revoked)
 
