@@ -51,12 +51,6 @@ def _card_token() -> str:
 @transaction.atomic
 def scorer_link_create(*, table_id: int, user: Caller) -> ScorerLink:
     """A new scorer link for a table of the running sitting."""
-    link = _create(table_id, user)
-    _record_link(user, link.table, "scorer_link.create", "Handed out a scorer link")
-    return link
-
-
-def _create(table_id: int, user: Caller) -> ScorerLink:
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
     session = lock_session(table.sitting.session_id)
     require_director(user, session.club_id, to="hand out scorer links")
@@ -64,11 +58,13 @@ def _create(table_id: int, user: Caller) -> ScorerLink:
         raise ConflictError(
             "sitting_closed", "Scorer links are only for the tables of the current sitting."
         )
-    return ScorerLink.objects.create(
+    link = ScorerLink.objects.create(
         table=table,
         token=secrets.token_urlsafe(24),
         created_by=as_actor(user).account,
     )
+    _record_link(user, table, "scorer_link.create", "Handed out a scorer link")
+    return link
 
 
 @transaction.atomic
@@ -76,16 +72,12 @@ def scorer_link_revoke(*, table_id: int, user: Caller) -> int:
     """Revoke every live link of a table; whoever holds one can no longer enter results.
     A table card keeps working: it makes a new link the next time it is opened."""
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
-    revoked = _revoke(table, user)
-    _record_link(user, table, "scorer_link.revoke", f"Revoked {_links(revoked)}")
-    return revoked
-
-
-def _revoke(table: Table, user: Caller) -> int:
     require_director(user, table.sitting.session.club_id, to="revoke scorer links")
-    return ScorerLink.objects.filter(
+    revoked = ScorerLink.objects.filter(
         table_id=table.pk, revoked_at__isnull=True, card__isnull=True, club_card__isnull=True
     ).update(revoked_at=timezone.now())
+    _record_link(user, table, "scorer_link.revoke", f"Revoked {_links(revoked)}")
+    return revoked
 
 
 def _links(count: int) -> str:
@@ -114,12 +106,9 @@ class ScorerLinkReplaced:
 def scorer_link_replace(*, table_id: int, user: Caller) -> ScorerLinkReplaced:
     """Hand out a new scorer link in place of the table's live ones, all or nothing: if
     the new link is refused, the old ones keep working."""
-    table = Table.objects.select_related("sitting__session").get(pk=table_id)
-    revoked = _revoke(table, user)
-    link = _create(table_id, user)
-    _record_link(
-        user, link.table, "scorer_link.replace", f"Replaced {_links(revoked)} with a new one"
-    )
+    # Two entries in the audit log: the links revoked, the new one handed out.
+    revoked = scorer_link_revoke(table_id=table_id, user=user)
+    link = scorer_link_create(table_id=table_id, user=user)
     return ScorerLinkReplaced(link=link, revoked=revoked)
 
 

@@ -92,7 +92,7 @@ AUDITED: dict[Function, tuple[str, ...]] = {
     club_services.club_set_time_zone: ("club.settings",),
     table_links.scorer_link_create: ("scorer_link.create",),
     table_links.scorer_link_revoke: ("scorer_link.revoke",),
-    table_links.scorer_link_replace: ("scorer_link.replace",),
+    table_links.scorer_link_replace: ("scorer_link.revoke", "scorer_link.create"),
     table_links.table_card_replace: ("table_card.replace",),
     table_links.club_cards_issue: ("club_cards.issue",),
     exchange.roster_import: ("roster.import",),
