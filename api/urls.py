@@ -6,6 +6,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from api.views import (
+    audit,
     calls,
     cards,
     clubs,
@@ -39,6 +40,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/sessions/", sessions.ClubSessions.as_view(), name="club_sessions"),
     path("clubs/<slug:slug>/table-cards/", cards.ClubTableCards.as_view(), name="club_table_cards"),
     path("clubs/<slug:slug>/ratings/", ratings.ClubRatings.as_view(), name="club_ratings"),
+    path("clubs/<slug:slug>/audit/", audit.ClubAudit.as_view(), name="club_audit"),
     path(
         "seasons/<int:season_id>/standings/",
         clubs.SeasonStandings.as_view(),
@@ -46,6 +48,7 @@ urlpatterns = [
     ),
     path("sessions/", sessions.SessionList.as_view(), name="sessions"),
     path("sessions/<int:session_id>/", sessions.SessionDetail.as_view(), name="session"),
+    path("sessions/<int:session_id>/audit/", audit.SessionAudit.as_view(), name="session_audit"),
     path(
         "sessions/<int:session_id>/players/",
         sessions.SessionPlayers.as_view(),

@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from common.errors import UserError
 from exchange.clubfile import CLUB_FORMAT, club_import, named_accounts
 from scoring.models import Game, Round
+from tournaments import audit
 from tournaments.models import Club, Player, Season, Session
 from tournaments.permissions import User, account
 
@@ -170,5 +171,13 @@ def _club_filter(model: type[Any], club: Club) -> dict[str, Club]:
 @transaction.atomic
 def club_file_import(*, data: Mapping[str, Any], user: User) -> Club:
     """Import a club file whole, or nothing; the user becomes one of its directors."""
-    club, _created = _import(data, _importer(user))
+    importer = _importer(user)
+    club, created = _import(data, importer)
+    audit.record(
+        importer,
+        club=club,
+        action="club.import",
+        summary=f"Imported the club {club.name} from a club file",
+        details={"created_accounts": created},
+    )
     return club

@@ -2,9 +2,10 @@
 
 The file holds every row of the club, table by table, with its id: seasons, players,
 Big Loser awards, sessions with their rosters, sittings, tables, seatings, sit-outs,
-placings and standings, and every game with its players, rounds, round history and
-pending double entries. Accounts (directors, players' accounts, who entered what) are
-named by username.
+placings and standings, every game with its players, rounds, round history and
+pending double entries, and the club's audit log (what the directors did: restored by
+the import as it was, so the club keeps its history). Accounts (directors, players'
+accounts, who entered what) are named by username.
 
 Left out on purpose: scorer links and table cards (they are keys to a table; references to them are
 blanked) and anything derived that can be rebuilt (cached standings). Rows are written
@@ -32,6 +33,7 @@ from common.errors import UserError
 from common.text import refuse_hidden_characters
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.models import (
+    AuditEntry,
     BigLoserAward,
     Club,
     Placing,
@@ -67,6 +69,8 @@ TABLES: tuple[tuple[type[models.Model], str], ...] = (
     (Round, "game__table__sitting__session__club"),
     (RoundChange, "game__table__sitting__session__club"),
     (PendingRound, "game__table__sitting__session__club"),
+    # Added with the audit log: a file from before it has no such table and imports as ever.
+    (AuditEntry, "club"),
 )
 ALL_TABLES: tuple[tuple[type[models.Model], str], ...] = ((Club, "pk"), *TABLES)
 # The names a person typed, checked by the rule for names (common/text.py) on the way in:

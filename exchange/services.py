@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 from common.errors import ConflictError, UserError
 from common.matching import match_key
 from exchange.roster import RosterRow, parse_roster
+from tournaments import audit
 from tournaments.models import Club, Player
 from tournaments.permissions import Caller, require_director
 
@@ -233,9 +234,22 @@ def roster_import(
         player.seed_rating = r.rating if r.rating is not None else player.seed_rating
         updated.append(player)
     Player.objects.bulk_update(updated, ["email", "external_id", "seed_rating"])
-    return RosterResult(
+    result = RosterResult(
         added=len(new), updated=len(updated), unchanged=len(preview.matched) - len(updated)
     )
+    audit.record(
+        user,
+        club=club_id,
+        action="roster.import",
+        summary=f"Imported the roster: {result.added} added, {result.updated} updated, "
+        f"{result.unchanged} unchanged",
+        details={
+            "added": [p.name for p in new],
+            "updated": [{"id": p.pk, "name": p.name} for p in updated],
+            "unchanged": result.unchanged,
+        },
+    )
+    return result
 
 
 LADDER_SCORINGS = ("average", "placings", "totals")
@@ -261,8 +275,19 @@ def club_ladder_update(
             field="best_nights",
         )
     club = Club.objects.select_for_update().get(pk=club_id)
+    fields = {"ladder_scoring": "ladder scoring", "ladder_best_nights": "best nights"}
+    before = {f: getattr(club, f) for f in fields}
     club.ladder_scoring = scoring
     club.ladder_best_nights = best_nights
     club.save(update_fields=["ladder_scoring", "ladder_best_nights"])
+    changed = audit.changes(before, {f: getattr(club, f) for f in fields})
+    audit.record(
+        user,
+        club=club,
+        action="club.settings",
+        summary="Changed the club's settings: "
+        + (audit.said(changed, fields) or "nothing changed"),
+        details={"changed": changed},
+    )
     # The cached ladders need no clearing: their cache key names the scoring in force.
     return club

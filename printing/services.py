@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from common.errors import UserError
+from tournaments import audit
 from tournaments.models import Club
 from tournaments.permissions import Caller, require_director
 
@@ -29,6 +30,14 @@ def club_paper_set(*, club_id: int, paper: str, user: Caller) -> Club:
     if paper not in PAPERS:
         raise paper_refusal()
     club = Club.objects.select_for_update().get(pk=club_id)
+    changed = audit.changes({"paper": club.paper}, {"paper": paper})
     club.paper = paper
     club.save(update_fields=["paper"])
+    audit.record(
+        user,
+        club=club,
+        action="club.settings",
+        summary="Changed the club's settings: " + (audit.said(changed, {}) or "nothing changed"),
+        details={"changed": changed},
+    )
     return club

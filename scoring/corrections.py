@@ -168,6 +168,14 @@ def round_change_restore(*, change_id: int, actor: kernel.Who) -> RoundChange:
         _restore_next_game(game, change.removed, who)
     change.restored_at = timezone.now()
     change.save(update_fields=["restored_at"])
+    kernel.audit_director_change(
+        who,
+        actor,
+        game,
+        "round.restore",
+        f"Restored round {change.round_number} (undoing its "
+        f"{'correction' if change.action == RoundChange.Action.EDIT else 'deletion'})",
+    )
     return RoundChange.objects.create(
         game=game,
         round_number=change.round_number,

@@ -37,7 +37,7 @@ from scoring.models import Game, GamePlayer
 from scoring.records import game_record
 from scoring.signals import game_result_changed
 from scoring.tables import table_start_game
-from tournaments import pagecache
+from tournaments import audit, pagecache
 from tournaments.models import ScorerLink, Session, Table
 from tournaments.permissions import Actor, User, as_actor, can_direct, live_links, not_a_scorer
 
@@ -112,6 +112,27 @@ def author_of(who: Who, game: Game) -> Author:
         raise not_a_scorer()
     return Author(
         user=actor.account, link=link, device=actor.device or "unknown", director=director
+    )
+
+
+def audit_director_change(
+    author: Author, caller: Who, game: Game, action: str, summary: str
+) -> None:
+    """Keep a director's change of a round in the club's audit log (a scorer's change is
+    kept in the round's history only: it is not a director's write). Called by the
+    correction, the deletion and the restore inside their transaction."""
+    if not author.director or caller is None:
+        return
+    table = game.table
+    session = table.sitting.session
+    audit.record(
+        caller,
+        club=session.club_id,
+        session=session,
+        action=action,
+        summary=f"{summary} of game {game.number} at table {table.rank} "
+        f"(sitting {table.sitting.number})",
+        details={"game": game.pk, "game_number": game.number, "table": table.rank},
     )
 
 

@@ -159,6 +159,7 @@ def round_correct(
         scorer_link=who.link,
         removed=removed,
     )
+    kernel.audit_director_change(who, actor, game, "round.correct", f"Corrected round {number}")
     kernel.store_outcome(game, output, rounds=len(rounds))
     return target
 
@@ -190,4 +191,5 @@ def round_delete(*, game_id: int, number: int, actor: Who, confirm: bool = False
         scorer_link=who.link,
         removed=removed,
     )
+    kernel.audit_director_change(who, actor, game, "round.delete", f"Deleted round {number}")
     kernel.store_outcome(game, output, rounds=len(rounds))

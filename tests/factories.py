@@ -26,6 +26,7 @@ from api.models import IdempotencyRecord
 from ratings.models import Rating, RatingHistory
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.models import (
+    AuditEntry,
     BigLoserAward,
     Club,
     ClubTableCard,
@@ -195,6 +196,16 @@ class ClubTableCardFactory(factory.django.DjangoModelFactory[ClubTableCard]):
     club = factory.SubFactory(ClubFactory)
     number = factory.Sequence(lambda n: n + 1)
     token = factory.LazyFunction(lambda: secrets.token_urlsafe(9))
+
+
+class AuditEntryFactory(factory.django.DjangoModelFactory[AuditEntry]):
+    class Meta:
+        model = AuditEntry
+
+    club = factory.SubFactory(ClubFactory)
+    who_label = "system"
+    action = "player.add"
+    summary = factory.Sequence(lambda n: f"Added the player Player {n}")
 
 
 class PlacingFactory(factory.django.DjangoModelFactory[Placing]):

@@ -247,3 +247,47 @@ class SelfCheckInForm(forms.Form):
             attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": "4", "size": "4"}
         ),
     )
+
+
+class AuditFilterForm(forms.Form):
+    """The filters of a club's audit log (a GET form): each left empty keeps everything.
+    The choices are the club's (`workflow.audit_selectors.audit_choices`)."""
+
+    session = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    action = forms.ChoiceField(required=False)
+    who = forms.ChoiceField(required=False, label="Who")
+    since = forms.DateField(
+        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        required=False, label="To", widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(
+        self,
+        data: Any,
+        *,
+        sessions: Iterable[tuple[int, str]],
+        actions: Iterable[str],
+        who: Iterable[str],
+    ) -> None:
+        super().__init__(data)
+        field = cast("forms.ChoiceField", self.fields["session"])
+        field.choices = [("", "Every session"), *sessions]
+        field = cast("forms.ChoiceField", self.fields["action"])
+        actions = list(actions)
+        # A subject alone (`session`) keeps all of its actions (`session.start`, ...).
+        subjects = sorted({a.split(".")[0] for a in actions})
+        field.choices = [
+            ("", "Every action"),
+            *((a, a if "." in a else f"{a}: every action") for a in sorted([*subjects, *actions])),
+        ]
+        field = cast("forms.ChoiceField", self.fields["who"])
+        field.choices = [("", "Everyone"), *((w, w) for w in who)]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        since, until = cleaned.get("since"), cleaned.get("until")
+        if since and until and until < since:
+            self.add_error("until", "The last day comes on or after the first.")
+        return cleaned

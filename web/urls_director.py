@@ -1,7 +1,7 @@
 """The URLs of a club director's pages, under /director/ (signed in): creating a club or
 importing one from a club file, running the club and its sessions, inviting a player to
 claim their record, table cards, the roster import, the ladder and paper settings, and
-restoring a corrected round.
+restoring a corrected round, and the club's audit log.
 
 Grouped by URL namespace (`web.urls` includes each namespace once, whatever the audience).
 """
@@ -12,6 +12,7 @@ from django.urls import URLPattern, path
 
 from web.views import (
     accounts,
+    audit,
     calls,
     cards,
     club,
@@ -80,6 +81,7 @@ ROUTES: dict[str, list[URLPattern]] = {
             name="club_director_remove",
         ),
         path("director/clubs/<slug:slug>/table-cards/", cards.club_cards, name="club_cards"),
+        path("director/clubs/<slug:slug>/audit/", audit.club_audit_log, name="club_audit"),
         path("director/sessions/<int:pk>/", manage.session_manage, name="manage"),
         path(
             "director/sessions/<int:pk>/calls/",

@@ -28,6 +28,7 @@ from django.utils.text import slugify
 
 from common.errors import ConflictError, UserError
 from common.text import refuse_hidden_characters
+from tournaments import audit
 from tournaments.models import Club, Player, Season, validate_time_zone
 from tournaments.permissions import Caller, User, account, require_director
 
@@ -149,6 +150,13 @@ def club_create(*, name: str, slug: str, time_zone: str, user: User) -> Club:
         raise taken from None
     club.directors.add(founder)
     _first_season(club)
+    audit.record(
+        founder,
+        club=club,
+        action="club.create",
+        summary=f"Opened the club {club.name}",
+        details={"name": club.name, "slug": club.slug, "time_zone": time_zone},
+    )
     return club
 
 
@@ -250,6 +258,14 @@ def player_unlink(*, player_id: int, user: Caller) -> Player:
     require_director(user, player.club, to="unlink its players")
     if player.user_id is None:
         raise ConflictError("player_not_linked", f"{player.name} is linked to no account.")
+    was = player.user.get_username() if player.user else ""
     player.user = None
     player.save(update_fields=["user"])
+    audit.record(
+        user,
+        club=player.club,
+        action="player.unlink",
+        summary=f"Unlinked {player.name} from the account {was}",
+        details={"player": {"id": player.pk, "name": player.name}, "account": was},
+    )
     return player

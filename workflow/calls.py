@@ -28,7 +28,7 @@ from django.utils import timezone
 from common.errors import ConflictError, UserError
 from common.text import refuse_hidden_characters
 from scoring import locks
-from tournaments import pagecache
+from tournaments import audit, pagecache
 from tournaments.models import DirectorCall, Seating, Session, Table
 from tournaments.permissions import Caller, as_actor, live_links, require_director, require_scorer
 
@@ -127,7 +127,7 @@ def director_call_make(*, table_id: int, reason: str, text: str, user: Caller) -
 
 def _lock_call(call_id: int) -> DirectorCall:
     call = (
-        DirectorCall.objects.select_related("session")
+        DirectorCall.objects.select_related("session", "table")
         .select_for_update(of=("self",))
         .filter(pk=call_id)
         .first()
@@ -148,6 +148,14 @@ def director_call_handle(*, call_id: int, user: Caller) -> DirectorCall:
     call.handled_by = as_actor(user).account
     call.save(update_fields=["handled_at", "handled_by"])
     pagecache.live_changed(call.session_id)
+    audit.record(
+        user,
+        club=call.session.club_id,
+        session=call.session,
+        action="call.handled",
+        summary=f"Handled a call from table {call.table.rank} ({call.get_reason_display()})",
+        details={"call_id": call.pk, "table_id": call.table_id},
+    )
     return call
 
 
@@ -169,6 +177,14 @@ def director_call_reopen(*, call_id: int, user: Caller) -> DirectorCall:
     call.handled_by = None
     call.save(update_fields=["handled_at", "handled_by"])
     pagecache.live_changed(call.session_id)
+    audit.record(
+        user,
+        club=call.session.club_id,
+        session=call.session,
+        action="call.reopen",
+        summary=f"Reopened a call from table {call.table.rank} ({call.get_reason_display()})",
+        details={"call_id": call.pk, "table_id": call.table_id},
+    )
     return call
 
 

@@ -32,7 +32,7 @@ from common.matching import did_you_mean, look_alikes
 from common.text import refuse_hidden_characters
 from scoring.locks import lock_session
 from scoring.models import GamePlayer
-from tournaments import pagecache
+from tournaments import audit, pagecache
 from tournaments.models import (
     Club,
     Player,
@@ -85,7 +85,19 @@ def season_open(*, club_id: int, name: str, starts_on: Date, ends_on: Date, user
         raise ConflictError(
             "season_name_taken", f"The club already has a season called “{name}”.", field="name"
         )
-    return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
+    season = Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
+    audit.record(
+        user,
+        club=club,
+        action="season.open",
+        summary=f"Opened the season {name} ({starts_on:%Y-%m-%d} to {ends_on:%Y-%m-%d})",
+        details={
+            "season": {"id": season.pk, "name": name},
+            "starts_on": starts_on,
+            "ends_on": ends_on,
+        },
+    )
+    return season
 
 
 @transaction.atomic
@@ -109,6 +121,13 @@ def season_close(*, season_id: int, user: Caller) -> Season:
         )
     season.closed_at = timezone.now()
     season.save(update_fields=["closed_at"])
+    audit.record(
+        user,
+        club=season.club_id,
+        action="season.close",
+        summary=f"Closed the season {season.name}",
+        details={"season": {"id": season.pk, "name": season.name}},
+    )
     return season
 
 
@@ -144,7 +163,19 @@ def player_add(*, club_id: int, name: str, new_anyway: bool = False, user: Calle
             f"“{name}” is a different person to add them.",
             field="name",
         )
-    return Player.objects.create(club=club, name=name)
+    player = Player.objects.create(club=club, name=name)
+    _record_player(user, player, "player.add", f"Added the player {name}")
+    return player
+
+
+def _record_player(user: Caller, player: Player, action: str, summary: str, **more: Any) -> None:
+    audit.record(
+        user,
+        club=player.club_id,
+        action=action,
+        summary=summary,
+        details={"player": {"id": player.pk, "name": player.name}, **more},
+    )
 
 
 @transaction.atomic
@@ -164,8 +195,16 @@ def player_rename(*, player_id: int, name: str, user: Caller) -> Player:
             "person, merge the two records instead.",
             field="name",
         )
+    before = player.name
     player.name = name
     player.save(update_fields=["name"])
+    _record_player(
+        user,
+        player,
+        "player.rename",
+        f"Renamed {before} to {name}",
+        changed={"name": {"before": before, "after": name}},
+    )
     # Every page of their sessions shows the new name: the boards and live screens of those
     # under way, and the stored standings of finished ones too (tournaments/pagecache.py).
     for session_id in player.entries.values_list("session_id", flat=True):
@@ -183,6 +222,13 @@ def player_set_active(*, player_id: int, active: bool, user: Caller) -> Player:
         raise ConflictError("player_unchanged", f"{player.name} is already {state}.")
     player.active = active
     player.save(update_fields=["active"])
+    _record_player(
+        user,
+        player,
+        "player.active",
+        f"Marked {player.name} {'active' if active else 'inactive'}",
+        changed={"active": {"before": not active, "after": active}},
+    )
     return player
 
 
@@ -295,8 +341,16 @@ def player_merge(*, kept_id: int, merged_id: int, user: Caller) -> Player:
     if merged.user_id and not kept.user_id:
         kept.user_id = merged.user_id
     kept.active = kept.active or merged.active
+    merged_label = {"id": merged.pk, "name": merged.name}
     merged.delete()
     kept.save(update_fields=["user", "active"])
+    _record_player(
+        user,
+        kept,
+        "player.merge",
+        f"Merged {merged_label['name']} into {kept.name}",
+        merged=merged_label,
+    )
     for session_id in session_ids:
         pagecache.board_changed(session_id)
     _refresh_seasons(season_ids)
@@ -320,6 +374,14 @@ def session_cancel(*, session_id: int, user: Caller) -> Session:
         )
     session.status = Session.Status.CANCELLED
     session.save(update_fields=["status"])
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="session.cancel",
+        summary=f"Cancelled the session {session.name} of {session.date:%Y-%m-%d}",
+        details={"name": session.name, "date": session.date},
+    )
     pagecache.live_changed(session.pk)
     return session
 
@@ -338,6 +400,14 @@ def session_delete(*, session_id: int, user: Caller) -> None:
             "Only a session that never started can be deleted; a started or finished "
             "session stays in the club's history.",
         )
+    # Its entries stay with the club: the session's name and date are in their details.
+    audit.record(
+        user,
+        club=session.club_id,
+        action="session.delete",
+        summary=f"Deleted the session {session.name} of {session.date:%Y-%m-%d}",
+        details={"session": {"id": session.pk, "name": session.name}, "date": session.date},
+    )
     session.delete()
 
 
@@ -395,6 +465,17 @@ def director_invite(*, club_id: int, login: str, create: bool = False, user: Cal
             "already_director", f"{account.get_username()} already directs {club.name}."
         )
     club.directors.add(account)
+    audit.record(
+        user,
+        club=club,
+        action="director.invite",
+        summary=f"Made {account.get_username()} a director"
+        + (" (a new account)" if created else ""),
+        details={
+            "account": {"id": account.pk, "username": account.get_username()},
+            "created": created,
+        },
+    )
     if not created:
         return Invited(user=account, created=False)
     return Invited(
@@ -435,6 +516,13 @@ def director_remove(*, club_id: int, user_id: int, user: Caller) -> None:
             "first, so that someone can still run the club.",
         )
     club.directors.remove(account)
+    audit.record(
+        user,
+        club=club,
+        action="director.remove",
+        summary=f"Removed {account.get_username()} from the directors",
+        details={"account": {"id": account.pk, "username": account.get_username()}},
+    )
 
 
 # The club
@@ -454,6 +542,15 @@ def club_set_time_zone(*, club_id: int, time_zone: str, user: Caller) -> Club:
             "America/Chicago.",
             field="time_zone",
         ) from None
+    changed = audit.changes({"time_zone": club.time_zone}, {"time_zone": time_zone})
     club.time_zone = time_zone
     club.save(update_fields=["time_zone"])
+    audit.record(
+        user,
+        club=club,
+        action="club.settings",
+        summary="Changed the club's settings: "
+        + (audit.said(changed, {"time_zone": "time zone"}) or "nothing changed"),
+        details={"changed": changed},
+    )
     return club

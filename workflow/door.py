@@ -38,7 +38,7 @@ from common.errors import ConflictError, UserError
 from common.matching import match_key
 from common.text import refuse_hidden_characters
 from scoring.locks import lock_session
-from tournaments import pagecache
+from tournaments import audit, pagecache
 from tournaments.models import Session, SessionPlayer
 from tournaments.models.session import new_door_code
 from tournaments.permissions import Caller, require_director
@@ -316,6 +316,15 @@ def door_code_change(*, session_id: int, code: str = "", user: Caller) -> Sessio
     session.door_code = new
     session.save(update_fields=["door_code"])
     pagecache.live_changed(session.pk)
+    # The code itself is not written down: the log is read by every director of the club,
+    # and an old code is of no use to anyone.
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="door.code",
+        summary="Changed the door code" + ("" if code.strip() else " (new random digits)"),
+    )
     return session
 
 
@@ -329,8 +338,27 @@ def door_settings_update(
     require_director(user, session.club_id, to="change how players check in")
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
         raise ConflictError(f"session_{session.status}", f"This session is {session.status}.")
+    changed = audit.changes(
+        {
+            "self_check_in_open": session.self_check_in_open,
+            "walk_ins_allowed": session.walk_ins_allowed,
+        },
+        {"self_check_in_open": self_check_in_open, "walk_ins_allowed": walk_ins_allowed},
+    )
     session.self_check_in_open = self_check_in_open
     session.walk_ins_allowed = walk_ins_allowed
     session.save(update_fields=["self_check_in_open", "walk_ins_allowed"])
     pagecache.live_changed(session.pk)
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="door.settings",
+        summary="Check-in at the door: "
+        + (
+            audit.said(changed, {"self_check_in_open": "open", "walk_ins_allowed": "walk-ins"})
+            or "saved"
+        ),
+        details=changed,
+    )
     return session

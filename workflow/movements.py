@@ -27,8 +27,8 @@ from common.tasks import enqueue_on_commit
 from scoring import locks, substitutes
 from scoring.models import Game
 from scoring.tables import table_current_game, table_start_game
+from tournaments import audit, pagecache
 from tournaments import format as fmt
-from tournaments import pagecache
 from tournaments.models import (
     Placing,
     Player,
@@ -130,6 +130,15 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
     )
     tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
     tables = playable_tables(tables, fmt.format_for(session.rules_id))
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="movement.confirm",
+        summary=f"Confirmed the movement after sitting {sitting.number} "
+        f"({len(preview.moves)} players moved)",
+        details={"sitting": sitting.number, "players": len(preview.moves)},
+    )
     backup_on_commit("movement")
     # Their new table, by email, to the sign-ups who asked (workflow.registration_mail).
     enqueue_on_commit(tasks.assignment_emails, session.pk, sitting.number + 1)
@@ -230,6 +239,14 @@ def sitting_undo_movement(*, session_id: int, user: Caller) -> Sitting:
     Placing.objects.filter(sitting=previous).delete()
     previous.moved_at = None
     previous.save(update_fields=["moved_at"])
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="movement.undo",
+        summary=f"Undid the movement after sitting {previous.number}",
+        details={"sitting": previous.number, "removed_sitting": previous.number + 1},
+    )
     pagecache.board_changed(session.pk)
     backup_on_commit("undo-movement")
     return previous
@@ -299,6 +316,7 @@ def session_withdraw(
                 "other person to the roster.",
             )
         entry.delete()
+        _record_withdrawal(user, session, entry.player, None, "before the start")
         return None
     if session.status != Session.Status.RUNNING:
         raise ConflictError("session_not_running", "This session is not running.")
@@ -344,8 +362,27 @@ def session_withdraw(
         services.refresh_unstarted_game(seating.table)
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
+    where = f"in game {game.number}" if game is not None else "between games"
+    _record_withdrawal(user, session, entry.player, chosen, where)
     pagecache.board_changed(session.pk)
     return chosen
+
+
+def _record_withdrawal(
+    user: Caller, session: Session, player: Player, substitute: Player | None, when: str
+) -> None:
+    by = f", {substitute.name} took the seat" if substitute is not None else ""
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="session.withdraw",
+        summary=f"Withdrew {player.name} ({when}){by}",
+        details={
+            "player": {"id": player.pk, "name": player.name},
+            "substitute": {"id": substitute.pk, "name": substitute.name} if substitute else None,
+        },
+    )
 
 
 def _seat_substitute(session: Session, sitting: Sitting, seating: Seating, name: str) -> Player:
@@ -446,5 +483,13 @@ def session_rebalance(
         ):
             table.delete()
     table_links.table_cards_ensure(session=session)
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="session.rebalance",
+        summary=f"Rebalanced the tables ({len(proposal)} players moved)",
+        details={"moves": [list(m) for m in current]},
+    )
     pagecache.board_changed(session.pk)
     return len(proposal)

@@ -36,7 +36,7 @@ from common.matching import match_key
 from common.tasks import enqueue_on_commit
 from common.text import refuse_hidden_characters
 from scoring.locks import lock_session
-from tournaments import pagecache
+from tournaments import audit, pagecache
 from tournaments.models import Club, Player, Registration, Session, SessionPlayer
 from tournaments.permissions import (
     Actor,
@@ -352,7 +352,16 @@ def registration_remove(*, registration_id: int, user: Caller) -> Registration:
         raise NotFoundError("registration_not_found", "There is no such sign-up.")
     session = lock_session(session_id)
     require_director(user, session.club_id, to="cancel sign-ups")
-    return _cancel(session, registration_id)
+    cancelled = _cancel(session, registration_id)
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="registration.cancel",
+        summary=f"Cancelled the sign-up of {cancelled.player.name}",
+        details={"registration_id": cancelled.pk, "player_id": cancelled.player_id},
+    )
+    return cancelled
 
 
 @transaction.atomic
@@ -377,6 +386,10 @@ def session_registration_settings(
             "session_started",
             "This night has started (or is over or cancelled): sign-up can no longer change.",
         )
+    changed = audit.changes(
+        {"registration_open": session.registration_open, "capacity": session.capacity},
+        {"registration_open": registration_open, "capacity": capacity},
+    )
     if registration_open != session.registration_open:
         # The session's public page links the sign-up while it is open: a new generation.
         pagecache.live_changed(session.pk)
@@ -386,4 +399,13 @@ def session_registration_settings(
         session.registration_invite = secrets.token_urlsafe(24)
     session.save(update_fields=["registration_open", "capacity", "registration_invite"])
     _promote(session)
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="registration.settings",
+        summary="Sign-up: "
+        + (audit.said(changed, {"registration_open": "open", "capacity": "capacity"}) or "saved"),
+        details=changed,
+    )
     return session

@@ -42,8 +42,8 @@ from ratings import selectors as rating_selectors
 from scoring.locks import lock_session
 from scoring.models import Game
 from scoring.tables import game_refresh_players, table_current_game, tables_start_first_games
+from tournaments import audit, pagecache
 from tournaments import format as fmt
-from tournaments import pagecache
 from tournaments.models import (
     BigLoserAward,
     Club,
@@ -190,8 +190,17 @@ def session_create(
         seeding=seeding,
         created_by=as_actor(user).account,
     )
+    roster = {p.pk: p for p in players}
     SessionPlayer.objects.bulk_create(
-        [SessionPlayer(session=session, player=p) for p in {p.pk: p for p in players}.values()]
+        [SessionPlayer(session=session, player=p) for p in roster.values()]
+    )
+    audit.record(
+        user,
+        club=club,
+        session=session,
+        action="session.create",
+        summary=f"Created the session {session.name} of {date:%Y-%m-%d} ({len(roster)} players)",
+        details={"name": session.name, "date": date, "rules_id": rules_id, "players": len(roster)},
     )
     return session
 
@@ -218,6 +227,7 @@ def session_update_settings(
     visibility and double entry apply at once; the seeding until the session starts."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="change its sessions")
+    before = {f: getattr(session, f) for f in _SETTINGS}
     if seeding is not None and seeding != session.seeding:
         _check_seeding(seeding)
         if session.status != Session.Status.SETUP:
@@ -237,7 +247,25 @@ def session_update_settings(
     session.is_public = is_public
     session.double_entry = double_entry
     session.save(update_fields=["games_per_sitting", "is_public", "double_entry", "seeding"])
+    changed = audit.changes(before, {f: getattr(session, f) for f in _SETTINGS})
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="session.settings",
+        summary="Changed the settings: " + (audit.said(changed, _SETTINGS) or "nothing changed"),
+        details={"changed": changed},
+    )
     return session
+
+
+# A session's settings, with the words an audit entry names them by.
+_SETTINGS = {
+    "games_per_sitting": "games per sitting",
+    "is_public": "public",
+    "double_entry": "double entry",
+    "seeding": "seeding",
+}
 
 
 @transaction.atomic
@@ -288,6 +316,15 @@ def session_add_players(
                 SitOut.objects.get_or_create(sitting=sitting, player=player)
             else:
                 _seat_at_bottom(sitting=sitting, player=player)
+    names = ", ".join(p.name for p in players)
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="session.late_arrival" if running else "session.add_players",
+        summary=(f"Added late arrivals: {names}" if running else f"Added to the roster: {names}"),
+        details={"players": [{"id": p.pk, "name": p.name} for p in players]},
+    )
     return added
 
 
@@ -333,13 +370,29 @@ def session_check_in(
         entries = entries.filter(player_id__in=wanted)
         if entries.count() != len(wanted):
             raise UserError("not_on_roster", "That player is not on this session's roster.")
+    changed = dict(entries.values_list("player_id", "player__name"))
     # Taking a check-in back also forgets that it was made at the door (workflow.door).
-    changed = entries.update(
+    count = entries.update(
         checked_in=checked_in, **({} if checked_in else {"self_checked_in_at": None})
     )
     # The director's live check-in list (and a second director's page) shows it.
     pagecache.live_changed(session.pk)
-    return changed
+    # A tick names its player; the whole roster at once says how many.
+    who = (
+        ", ".join(sorted(changed.values()))
+        if player_ids is not None and len(changed) <= 5
+        else f"{count} player{'s' if count != 1 else ''}"
+        + (" (the whole roster)" if player_ids is None else "")
+    )
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="session.check_in" if checked_in else "session.check_out",
+        summary=f"{'Checked in' if checked_in else 'Took back the check-in of'} {who}",
+        details={"player_ids": sorted(changed), "checked_in": checked_in},
+    )
+    return count
 
 
 def last_season_big_loser(session: Session) -> Player | None:
@@ -422,6 +475,15 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
     session.started_at = timezone.now()
     session.big_loser_id = big_loser_id
     session.save(update_fields=["status", "started_at", "big_loser"])
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="session.start",
+        summary=f"Started the session: {len(seated)} players at {len(tables)} tables"
+        + (f", {len(sitting_out)} sitting out" if sitting_out else ""),
+        details={"players": len(seated), "tables": len(tables), "sitting_out": list(sitting_out)},
+    )
     backup_on_commit("session-start")
     return sitting
 
@@ -495,6 +557,15 @@ def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Ses
     session.finished_at = timezone.now()
     session.ended_early = bool(unfinished)
     session.save(update_fields=["status", "finished_at", "ended_early"])
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="session.finish",
+        summary="Finished the session"
+        + (f" early ({len(unfinished)} tables unfinished)" if unfinished else ""),
+        details={"early": bool(unfinished), "standings": len(standings)},
+    )
     pagecache.live_changed(session.pk)
     season_id = session.season_id
     enqueue_on_commit(tasks.season_standings_refresh, season_id)
@@ -511,12 +582,27 @@ def big_loser_award(
     player = Player.objects.filter(club=season.club_id, pk=player_id).first()
     if player is None:
         raise UserError("unknown_player", "That player is not in this club.", field="player")
+    previous = BigLoserAward.objects.filter(season=season).select_related("player").first()
     award, _ = BigLoserAward.objects.update_or_create(
         season=season,
         defaults={
             "player": player,
             "note": note,
             "awarded_by": as_actor(user).account,
+        },
+    )
+    audit.record(
+        user,
+        club=season.club_id,
+        action="big_loser.award",
+        summary=f"Named {player.name} the Big Loser of the season {season.name}"
+        + (f" instead of {previous.player.name}" if previous else ""),
+        details={
+            "season": {"id": season.pk, "name": season.name},
+            "player": {"id": player.pk, "name": player.name},
+            "before": {"id": previous.player_id, "name": previous.player.name}
+            if previous
+            else None,
         },
     )
     return award

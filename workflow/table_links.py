@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from common.errors import ConflictError, NotFoundError, UserError
 from scoring.locks import lock_session
+from tournaments import audit
 from tournaments.models import Club, ClubTableCard, ScorerLink, Session, Table, TableCard
 from tournaments.permissions import Caller, as_actor, require_director
 
@@ -57,22 +58,42 @@ def scorer_link_create(*, table_id: int, user: Caller) -> ScorerLink:
         raise ConflictError(
             "sitting_closed", "Scorer links are only for the tables of the current sitting."
         )
-    return ScorerLink.objects.create(
+    link = ScorerLink.objects.create(
         table=table,
         token=secrets.token_urlsafe(24),
         created_by=as_actor(user).account,
     )
+    _record_link(user, table, "scorer_link.create", "Handed out a scorer link")
+    return link
 
 
 @transaction.atomic
 def scorer_link_revoke(*, table_id: int, user: Caller) -> int:
     """Revoke every live link of a table; whoever holds one can no longer enter results.
     A table card keeps working: it makes a new link the next time it is opened."""
-    club_id = Table.objects.values_list("sitting__session__club_id", flat=True).get(pk=table_id)
-    require_director(user, club_id, to="revoke scorer links")
-    return ScorerLink.objects.filter(
-        table_id=table_id, revoked_at__isnull=True, card__isnull=True, club_card__isnull=True
+    table = Table.objects.select_related("sitting__session").get(pk=table_id)
+    require_director(user, table.sitting.session.club_id, to="revoke scorer links")
+    revoked = ScorerLink.objects.filter(
+        table_id=table.pk, revoked_at__isnull=True, card__isnull=True, club_card__isnull=True
     ).update(revoked_at=timezone.now())
+    _record_link(user, table, "scorer_link.revoke", f"Revoked {_links(revoked)}")
+    return revoked
+
+
+def _links(count: int) -> str:
+    return f"{count} scorer link{'s' if count != 1 else ''}"
+
+
+def _record_link(user: Caller, table: Table, action: str, done: str) -> None:
+    session = table.sitting.session
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action=action,
+        summary=f"{done} for table {table.rank} of sitting {table.sitting.number}",
+        details={"table": table.rank, "sitting": table.sitting.number},
+    )
 
 
 @dataclass(frozen=True)
@@ -85,6 +106,7 @@ class ScorerLinkReplaced:
 def scorer_link_replace(*, table_id: int, user: Caller) -> ScorerLinkReplaced:
     """Hand out a new scorer link in place of the table's live ones, all or nothing: if
     the new link is refused, the old ones keep working."""
+    # Two entries in the audit log: the links revoked, the new one handed out.
     revoked = scorer_link_revoke(table_id=table_id, user=user)
     link = scorer_link_create(table_id=table_id, user=user)
     return ScorerLinkReplaced(link=link, revoked=revoked)
@@ -137,6 +159,14 @@ def table_card_replace(*, session_id: int, number: int, user: Caller) -> TableCa
     old.replaced_at = timezone.now()
     old.save(update_fields=["replaced_at"])
     _revoke_card_links(card=old)
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="table_card.replace",
+        summary=f"Replaced the table card of table {number}",
+        details={"table": number},
+    )
     return TableCard.objects.create(session=session, number=number, token=_card_token())
 
 
@@ -158,6 +188,14 @@ def club_cards_issue(*, club_id: int, count: int, user: Caller) -> list[ClubTabl
     old_ids = list(live.values_list("pk", flat=True))
     ClubTableCard.objects.filter(pk__in=old_ids).update(replaced_at=timezone.now())
     _revoke_card_links(club_card_id__in=old_ids)
+    audit.record(
+        user,
+        club=club_id,
+        action="club_cards.issue",
+        summary=f"Issued the club's table cards for tables 1 to {count}"
+        + (f", replacing {len(old_ids)}" if old_ids else ""),
+        details={"count": count, "replaced": len(old_ids)},
+    )
     return ClubTableCard.objects.bulk_create(
         ClubTableCard(club_id=club_id, number=n, token=_card_token()) for n in range(1, count + 1)
     )

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from common.errors import ConflictError, UserError
 from scoring import locks
-from tournaments import pagecache
+from tournaments import audit, pagecache
 from tournaments.models import Session, Sitting
 from tournaments.permissions import Caller, require_director
 from workflow import selectors
@@ -96,13 +96,28 @@ def session_set_sitting_minutes(*, session_id: int, minutes: int | None, user: C
     session = _directed(session_id, user)
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
         raise ConflictError("session_finished", "This session is over; its timer cannot change.")
+    before = session.sitting_minutes
     session.sitting_minutes = None if minutes is None else _minutes(minutes, what="A sitting")
     session.save(update_fields=["sitting_minutes"])
+    changed = audit.changes(
+        {"sitting_minutes": before}, {"sitting_minutes": session.sitting_minutes}
+    )
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="session.settings",
+        summary="Changed the settings: "
+        + (audit.said(changed, {"sitting_minutes": "minutes per sitting"}) or "nothing changed"),
+        details={"changed": changed},
+    )
     pagecache.live_changed(session.pk)
     return session
 
 
 ACTIONS = ("start", "pause", "resume", "extend", "reset")
+# What each button did, in the words of the audit log.
+_DONE = dict(zip(ACTIONS, ("Started", "Paused", "Resumed", "Extended", "Reset"), strict=True))
 
 
 @transaction.atomic
@@ -170,5 +185,16 @@ def sitting_timer_change(
     else:
         raise UserError("timer_action", "That timer button is unknown; reload the page.")
     sitting.save(update_fields=["timer_ends_at", "timer_paused_left"])
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action=f"timer.{action}",
+        summary=f"{_DONE[action]} the timer of sitting {sitting.number}"
+        + (
+            f" ({minutes} minutes)" if minutes is not None and action in ("start", "extend") else ""
+        ),
+        details={"sitting": sitting.number, "minutes": minutes},
+    )
     pagecache.live_changed(session.pk)
     return sitting_timer(session, sitting)

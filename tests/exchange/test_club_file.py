@@ -16,7 +16,7 @@ from scoring import records
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer, Round, RoundChange
 from tests.factories import PlayerFactory, UserFactory
-from tournaments.models import BigLoserAward, Club, Player, Season, Session
+from tournaments.models import AuditEntry, BigLoserAward, Club, Player, Season, Session
 from workflow import services, table_links
 from workflow.simulation import PlayOptions, generated_names, play_game, play_session
 
@@ -90,8 +90,10 @@ def test_a_club_exported_and_imported_into_an_empty_database_exports_the_same(
         "rounds": Round.objects.count(),
         "changes": RoundChange.objects.count(),
         "game players": GamePlayer.objects.count(),
+        "audit": AuditEntry.objects.count(),
     }
     assert counts["rounds"] > 0
+    assert counts["audit"] > 0  # the directors' writes above, kept with the club
     assert counts["changes"] > counts["rounds"]
     path = tmp_path / "club.json"
     path.write_text(json.dumps(first))
@@ -112,6 +114,7 @@ def test_a_club_exported_and_imported_into_an_empty_database_exports_the_same(
         "rounds": Round.objects.count(),
         "changes": RoundChange.objects.count(),
         "game players": GamePlayer.objects.count(),
+        "audit": AuditEntry.objects.count(),
     }
     # The imported club carries on: the sequences moved past the imported ids, and the
     # engine agrees with every stored game.

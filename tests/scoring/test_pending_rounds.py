@@ -140,6 +140,6 @@ def test_a_pending_entry_is_refused_out_of_order_and_nothing_waits(
     with pytest.raises(UserError) as caught:
         enter(game, scorer(game, director), number=2)
     assert caught.value.code == "round_number_out_of_order"
-    # The scorer link made by `scorer` is the only new row.
-    assert changed_tables(before) == ["tournaments.ScorerLink"]
+    # The scorer link made by `scorer` (and its audit entry) are the only new rows.
+    assert changed_tables(before) == ["tournaments.AuditEntry", "tournaments.ScorerLink"]
     assert not PendingRound.objects.exists()

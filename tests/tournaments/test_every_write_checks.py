@@ -449,6 +449,7 @@ TAKES_NO_CALLER: dict[Function, str] = {
     rounds.author_of: "who makes a change at a table: refuses whoever may not score it",
     rounds.store_outcome: STEP + " (a round entered, corrected, deleted or restored)",
     rounds.sync_next_game: STEP + " (a round entered, corrected, deleted or restored)",
+    rounds.audit_director_change: STEP + " (a round corrected, deleted or restored)",
     tables.table_start_game: STEP + " (a new sitting, a rebalance, the next game)",
     tables.tables_start_first_games: STEP + " (sitting_create)",
     tables.game_refresh_players: STEP + " (refresh_unstarted_game)",

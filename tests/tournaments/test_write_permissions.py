@@ -114,6 +114,6 @@ def test_the_director_of_the_club_may_make_the_scorer_link_writes(
     url = reverse("tournaments:scorer_links", args=[table.pk])
     before = db_snapshot()
     assert client.post(url, {"action": "new"}).status_code == 302
-    assert changed_tables(before) == ["tournaments.ScorerLink"]
+    assert changed_tables(before) == ["tournaments.AuditEntry", "tournaments.ScorerLink"]
     assert client.post(url, {"action": "revoke"}).status_code == 302
     assert not table.scorer_links.filter(revoked_at__isnull=True).exists()

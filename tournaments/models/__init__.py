@@ -6,9 +6,11 @@ The rules of the format live in `tournaments.format` (pure Python); writes go th
 One app, one set of migrations, in modules by subject: `club` (clubs, seasons, players),
 `session` (a night and its roster), `seating` (sittings, tables, seats, placings,
 standings), `cards` (table cards and scorer links), `registrations` (sign-up before the
-night), `calls` (calls for the director). Everything is imported from here.
+night), `calls` (calls for the director), `audit` (what the directors did). Everything is
+imported from here.
 """
 
+from tournaments.models.audit import AuditEntry
 from tournaments.models.calls import DirectorCall
 from tournaments.models.cards import ClubTableCard, ScorerLink, TableCard
 from tournaments.models.club import (
@@ -24,6 +26,7 @@ from tournaments.models.seating import Placing, Seating, SessionStanding, SitOut
 from tournaments.models.session import Session, SessionPlayer
 
 __all__ = [
+    "AuditEntry",
     "BigLoserAward",
     "Club",
     "ClubTableCard",
