@@ -58,7 +58,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, as_actor, require_director
-from workflow import selectors, table_links, tasks
+from workflow import prizes, selectors, table_links, tasks
 from workflow.names import clean_names
 
 # A new session is public unless the director says otherwise (docs/tournament.md).
@@ -313,10 +313,17 @@ def refresh_unstarted_game(table: Table) -> None:
 
 @transaction.atomic
 def session_check_in(
-    *, session_id: int, player_ids: Sequence[int] | None, checked_in: bool, user: Caller
+    *,
+    session_id: int,
+    player_ids: Sequence[int] | None,
+    checked_in: bool,
+    paid: bool | None = None,
+    user: Caller,
 ) -> int:
     """Check players in (or take it back); `player_ids=None` means the whole roster. All or
-    nothing: if one of them is not on the roster, nobody changes."""
+    nothing: if one of them is not on the roster, nobody changes. `paid` records at the
+    same time whether they paid the entry fee (None: unchanged; refused on a free
+    session, `workflow.prizes`)."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="check players in")
     if session.status == Session.Status.CANCELLED:
@@ -332,7 +339,12 @@ def session_check_in(
         entries = entries.filter(player_id__in=wanted)
         if entries.count() != len(wanted):
             raise UserError("not_on_roster", "That player is not on this session's roster.")
-    return entries.update(checked_in=checked_in)
+    if paid is None:
+        return entries.update(checked_in=checked_in)
+    if (refusal := prizes.fees_refusal(session)) is not None:
+        raise refusal
+    pagecache.live_changed(session.pk)
+    return entries.update(checked_in=checked_in, paid=paid)
 
 
 def last_season_big_loser(session: Session) -> Player | None:

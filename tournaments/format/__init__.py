@@ -32,14 +32,6 @@ a module of the package: which module holds a rule is this package's business.
 from __future__ import annotations
 
 from tournaments.format.moves import Move, movement, seat_tables
-from tournaments.format.ranking import (
-    CRITERIA,
-    Placing,
-    SittingResult,
-    order_by_totals,
-    order_table,
-    ordinal,
-)
 from tournaments.format.prizes import (
     CENT,
     WHOLE,
@@ -55,6 +47,14 @@ from tournaments.format.prizes import (
     parse_prize,
     payouts,
     prize_pool,
+)
+from tournaments.format.ranking import (
+    CRITERIA,
+    Placing,
+    SittingResult,
+    order_by_totals,
+    order_table,
+    ordinal,
 )
 from tournaments.format.rebalancing import Rebalance, RebalancePlan, rebalance, rebalance_plan
 from tournaments.format.rules import (
@@ -74,6 +74,7 @@ __all__ = [
     "CENT",
     "CRITERIA",
     "FORMATS",
+    "WHOLE",
     "FormatError",
     "FormatRules",
     "K",
@@ -87,7 +88,6 @@ __all__ = [
     "RebalancePlan",
     "SittingResult",
     "TableSizes",
-    "WHOLE",
     "check_extras",
     "check_places",
     "choose_sit_outs",

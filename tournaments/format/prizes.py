@@ -72,7 +72,9 @@ def parse_amount(text: str, *, what: str = "The amount", field: str = "") -> Dec
     try:
         value = Decimal(cleaned)
     except (InvalidOperation, ValueError):
-        raise PrizeError(f"{what} “{cleaned}” is not an amount such as 12 or 12.50.", field) from None
+        raise PrizeError(
+            f"{what} “{cleaned}” is not an amount such as 12 or 12.50.", field
+        ) from None
     if not value.is_finite():
         raise PrizeError(f"{what} “{cleaned}” is not an amount such as 12 or 12.50.", field)
     if value < 0:
@@ -216,8 +218,7 @@ def payouts(
             continue
         value = prize.amount if prize.amount is not None else pool * (prize.percent or 0) / HUNDRED
         value = min(floor_to(value, unit), left)
-        exact = [value / len(winners)] * len(winners)
-        shares = _split(value, exact, unit)
+        shares = _split(value, [value / len(winners)] * len(winners), unit)
         left -= value
         for k, share in zip(winners, shares, strict=True):
             amounts[k] = amounts.get(k, Decimal(0)) + share

@@ -5,7 +5,8 @@ The rules of the format live in `tournaments.format` (pure Python); writes go th
 
 One app, one set of migrations, in modules by subject: `club` (clubs, seasons, players),
 `session` (a night and its roster), `seating` (sittings, tables, seats, placings,
-standings), `cards` (table cards and scorer links). Everything is imported from here.
+standings), `cards` (table cards and scorer links), `prizes` (payout tables). Everything
+is imported from here.
 """
 
 from tournaments.models.cards import ClubTableCard, ScorerLink, TableCard
@@ -17,6 +18,7 @@ from tournaments.models.club import (
     rules_choices,
     validate_time_zone,
 )
+from tournaments.models.prizes import PayoutTable
 from tournaments.models.seating import Placing, Seating, SessionStanding, SitOut, Sitting, Table
 from tournaments.models.session import Session, SessionPlayer
 
@@ -24,6 +26,7 @@ __all__ = [
     "BigLoserAward",
     "Club",
     "ClubTableCard",
+    "PayoutTable",
     "Placing",
     "Player",
     "ScorerLink",
