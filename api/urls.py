@@ -12,6 +12,7 @@ from api.views import (
     games,
     misc,
     printing,
+    prizes,
     ratings,
     sessions,
     sittings,
@@ -37,6 +38,17 @@ urlpatterns = [
     path("clubs/<slug:slug>/table-cards/", cards.ClubTableCards.as_view(), name="club_table_cards"),
     path("clubs/<slug:slug>/ratings/", ratings.ClubRatings.as_view(), name="club_ratings"),
     path(
+        "clubs/<slug:slug>/payout-tables/",
+        prizes.ClubPayoutTables.as_view(),
+        name="club_payout_tables",
+    ),
+    path(
+        "clubs/<slug:slug>/payout-tables/<int:table_id>/",
+        prizes.ClubPayoutTable.as_view(),
+        name="club_payout_table",
+    ),
+    path("clubs/<slug:slug>/currency/", prizes.ClubCurrency.as_view(), name="club_currency"),
+    path(
         "seasons/<int:season_id>/standings/",
         clubs.SeasonStandings.as_view(),
         name="season_standings",
@@ -53,6 +65,10 @@ urlpatterns = [
         sessions.SessionCheckIn.as_view(),
         name="session_check_in",
     ),
+    path(
+        "sessions/<int:session_id>/prizes/", prizes.SessionPrizes.as_view(), name="session_prizes"
+    ),
+    path("sessions/<int:session_id>/paid/", prizes.SessionPaid.as_view(), name="session_paid"),
     path("sessions/<int:session_id>/start/", sessions.SessionStart.as_view(), name="session_start"),
     path("sessions/<int:session_id>/timer/", timer.SessionTimer.as_view(), name="session_timer"),
     path(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from tournaments import format as fmt
@@ -162,3 +162,10 @@ def season_prizes(season_id: int) -> dict[int, Decimal]:
         for player_id, amount in (result.amounts if result else {}).items():
             totals[player_id] += amount
     return dict(totals)
+
+
+def with_payouts(
+    rows: Sequence[selectors.StandingRow], found: SessionPrizes
+) -> list[selectors.StandingRow]:
+    """The standings with each player's payout (None on a session that pays none)."""
+    return [replace(r, payout=found.payout(r.player_id)) for r in rows]
