@@ -37,9 +37,7 @@ def test_a_fee_and_a_share_make_the_pool_of_the_paid_players(
 ) -> None:
     session = make_session(8, start=False)
     _table(club, director)
-    prizes.session_prizes_set(
-        session_id=session.pk, entry_fee="5", pool_share="80", user=director
-    )
+    prizes.session_prizes_set(session_id=session.pk, entry_fee="5", pool_share="80", user=director)
     ids = list(session.entries.values_list("player_id", flat=True))
     prizes.session_mark_paid(session_id=session.pk, player_ids=ids[:7], paid=True, user=director)
     session.refresh_from_db()

@@ -193,7 +193,10 @@ def test_with_extras_the_payouts_still_add_up_and_none_is_negative(
         pool=pool,
         percents=percents,
         ranking=ranking,
-        extras=[("big_loser", big_loser, last), ("most_hooks", fmt.Prize(percent=D(5)), ranking[0])],
+        extras=[
+            ("big_loser", big_loser, last),
+            ("most_hooks", fmt.Prize(percent=D(5)), ranking[0]),
+        ],
         unit=unit,
     )
     assert sum(result.amounts.values()) == pool
