@@ -84,7 +84,9 @@ def test_a_session_with_no_fee_and_no_fixed_pool_pays_nothing(
     _table(club, director)
     session = _finished(make_session(8), director)
     found = prize_selectors.session_prizes(session)
-    assert found.pool == 0 and found.payouts is None and not found.has_prizes
+    assert found.pool == 0
+    assert found.payouts is None
+    assert not found.has_prizes
     assert prize_selectors.season_prizes(season.pk) == {}
 
 
