@@ -43,6 +43,11 @@ class SessionPrizes:
     def has_prizes(self) -> bool:
         return self.fee is not None or self.pool > 0
 
+    @property
+    def pays(self) -> bool:
+        """Whether the standings show payouts: a pool and a table to split it."""
+        return self.table is not None and self.pool > 0
+
 
 def default_table(club_id: int) -> PayoutTable | None:
     return PayoutTable.objects.filter(club_id=club_id, is_default=True).first()
@@ -77,24 +82,35 @@ def _split(
     )
 
 
+def session_pool(session: Session) -> SessionPrizes:
+    """The fees collected and the pool, without the payouts (no standings read): the
+    director's pages. Nothing is read for a free session with no fixed pool."""
+    return session_prizes(session, payouts=False)
+
+
 def session_prizes(
-    session: Session, rows: Sequence[selectors.StandingRow] | None = None
+    session: Session,
+    rows: Sequence[selectors.StandingRow] | None = None,
+    *,
+    payouts: bool = True,
 ) -> SessionPrizes:
     """The session's fees collected (paid players times the fee), its pool, and each
     player's payout on the standings (`rows`, read when not given): the final payouts
     once the session is finished, what they would be if it ended now before."""
     club = session.club
     unit = money_unit(club)
+    if session.entry_fee is None and session.pool_fixed is None:
+        return SessionPrizes(None, 0, Decimal(0), Decimal(0), None, None, club.currency, unit)
     paid = SessionPlayer.objects.filter(session=session, paid=True).count()
     fees = (session.entry_fee or Decimal(0)) * paid
     pool = fmt.prize_pool(
         fees=fees, share_percent=session.pool_share, fixed=session.pool_fixed, unit=unit
     )
     table = session.payout_table or default_table(session.club_id)
-    payouts = None
-    if table is not None and pool > 0:
+    split = None
+    if payouts and table is not None and pool > 0:
         rows = selectors.session_standings(session) if rows is None else rows
-        payouts = _split(
+        split = _split(
             pool=pool,
             table=table,
             order=[r.player_id for r in rows],
@@ -108,7 +124,7 @@ def session_prizes(
         fees_collected=fees,
         pool=pool,
         table=table,
-        payouts=payouts,
+        payouts=split,
         currency=club.currency,
         unit=unit,
     )
