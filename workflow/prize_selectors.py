@@ -100,7 +100,8 @@ def session_prizes(
     club = session.club
     unit = money_unit(club)
     if session.entry_fee is None and session.pool_fixed is None:
-        return SessionPrizes(None, 0, Decimal(0), Decimal(0), None, None, club.currency, unit)
+        zero = Decimal(0).quantize(unit)
+        return SessionPrizes(None, 0, zero, zero, None, None, club.currency, unit)
     paid = SessionPlayer.objects.filter(session=session, paid=True).count()
     fees = (session.entry_fee or Decimal(0)) * paid
     pool = fmt.prize_pool(

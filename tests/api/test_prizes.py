@@ -95,7 +95,7 @@ def test_a_free_session_has_no_payouts(make_session: Callable[..., Session]) -> 
     rows = APIClient().get(f"/api/sessions/{session.pk}/standings/").json()
     assert {r["payout"] for r in rows} == {None}
     prizes = APIClient().get(f"/api/sessions/{session.pk}/prizes/").json()
-    assert (prizes["entry_fee"], prizes["pool"], prizes["payouts"]) == (None, "0", [])
+    assert (prizes["entry_fee"], prizes["pool"], prizes["payouts"]) == (None, "0.00", [])
 
 
 def test_a_payout_table_refused_in_plain_words_next_to_its_field(club: Any, director: Any) -> None:
