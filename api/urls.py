@@ -43,7 +43,7 @@ urlpatterns = [
         name="club_payout_tables",
     ),
     path(
-        "clubs/<slug:slug>/payout-tables/<int:table_id>/",
+        "clubs/<slug:slug>/payout-tables/<int:payout_table_id>/",
         prizes.ClubPayoutTable.as_view(),
         name="club_payout_table",
     ),

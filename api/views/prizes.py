@@ -203,7 +203,7 @@ class ClubPayoutTable(ClubView):
     def load_target(self, **kwargs: Any) -> Target:
         table = get_object_or_404(
             PayoutTable.objects.select_related("club"),
-            pk=kwargs["table_id"],
+            pk=kwargs["payout_table_id"],
             club__slug=kwargs["slug"],
         )
         return Target(club=table.club, obj=table)
@@ -214,7 +214,7 @@ class ClubPayoutTable(ClubView):
         responses={200: PayoutTableSerializer},
         tags=TAGS,
     )
-    def get(self, request: Request, slug: str, table_id: int) -> Response:
+    def get(self, request: Request, slug: str, payout_table_id: int) -> Response:
         return Response(PayoutTableSerializer(self.target.obj_as(PayoutTable)).data)
 
     @doc(
@@ -227,7 +227,7 @@ class ClubPayoutTable(ClubView):
         tags=TAGS,
     )
     @idempotent
-    def put(self, request: Request, slug: str, table_id: int) -> Response:
+    def put(self, request: Request, slug: str, payout_table_id: int) -> Response:
         data = TableInput(data=request.data)
         data.is_valid(raise_exception=True)
         table = prizes.payout_table_update(
@@ -243,7 +243,7 @@ class ClubPayoutTable(ClubView):
         tags=TAGS,
     )
     @idempotent
-    def delete(self, request: Request, slug: str, table_id: int) -> Response:
+    def delete(self, request: Request, slug: str, payout_table_id: int) -> Response:
         prizes.payout_table_delete(table_id=self.target.obj_as(PayoutTable).pk, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
