@@ -112,11 +112,16 @@ def test_the_standings_and_the_season_show_the_payouts(
     assert "So far: what each would win if the session ended now." in standings
     assert standings.count('class="num prize">$30.00<') == 1
     assert standings.count('class="num prize">$20.00<') == 1
+    # A change of the pool moves the session's generation: the kept page is not served.
+    prizes.session_prizes_set(session_id=session.pk, entry_fee="", pool_fixed="60", user=director)
+    again = Client().get(reverse("tournaments:standings", args=[session.pk])).content.decode()
+    assert "Prize pool <strong>$60.00</strong>" in again
+    assert again.count('class="num prize">$36.00<') == 1
     finish_sitting_unplayed(session.sittings.get(), random.Random(2))
     services.session_finish(session_id=session.pk, user=director)
     season = Client().get(reverse("tournaments:club", args=[club.slug])).content.decode()
     assert '<th class="num">Prizes</th>' in season
-    assert ">$30.00<" in season
+    assert ">$36.00<" in season
 
 
 def test_a_free_session_shows_no_prize_column(make_session: Callable[..., Session]) -> None:
