@@ -101,7 +101,10 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     if isinstance(exc, StateConflict):
         return Response({**exc.error.as_dict(), **exc.state}, status=exc.error.status)
     if isinstance(exc, UserError):
-        return Response(exc.as_dict(), status=exc.status)
+        # A refusal that says how long to wait (too many wrong door codes, workflow.door).
+        retry = getattr(exc, "retry_after", None)
+        wait_for = {"Retry-After": str(int(retry))} if retry else None
+        return Response(exc.as_dict(), status=exc.status, headers=wait_for)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -25,3 +25,26 @@ class AnonymousSheetThrottle(SimpleRateThrottle):
         if request.user is not None and request.user.is_authenticated:
             return None
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class AnonymousSignUpThrottle(SimpleRateThrottle):
+    """Sign-ups for a night (`POST /api/sessions/{id}/registrations/`) by a caller without
+    an account: HUCKLEY_REGISTRATIONS_PER_HOUR per client address, as on the sign-up page
+    (web/views/registrations.py), then a 429 `throttled`. Other methods are not counted."""
+
+    scope = "anon_signups"
+
+    def get_rate(self) -> str:
+        return f"{settings.HUCKLEY_REGISTRATIONS_PER_HOUR}/hour"
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if request.method != "POST":
+            return True
+        if settings.HUCKLEY_REGISTRATIONS_PER_HOUR <= 0:
+            return False
+        return super().allow_request(request, view)
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if request.user is not None and request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

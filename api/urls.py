@@ -8,12 +8,14 @@ from drf_spectacular.views import SpectacularAPIView
 from api.views import (
     cards,
     clubs,
+    door,
     exchange,
     games,
     misc,
     printing,
     prizes,
     ratings,
+    registrations,
     sessions,
     sittings,
     tables,
@@ -69,7 +71,22 @@ urlpatterns = [
         "sessions/<int:session_id>/prizes/", prizes.SessionPrizes.as_view(), name="session_prizes"
     ),
     path("sessions/<int:session_id>/paid/", prizes.SessionPaid.as_view(), name="session_paid"),
+    path(
+        "sessions/<int:session_id>/self-check-in/",
+        door.SessionSelfCheckIn.as_view(),
+        name="session_self_check_in",
+    ),
     path("sessions/<int:session_id>/start/", sessions.SessionStart.as_view(), name="session_start"),
+    path(
+        "sessions/<int:session_id>/registrations/",
+        registrations.SessionRegistrations.as_view(),
+        name="session_registrations",
+    ),
+    path(
+        "registrations/<str:token>/",
+        registrations.RegistrationDetail.as_view(),
+        name="registration",
+    ),
     path("sessions/<int:session_id>/timer/", timer.SessionTimer.as_view(), name="session_timer"),
     path(
         "sessions/<int:session_id>/withdraw/",

@@ -96,6 +96,8 @@ FIELD_WORDS: Final[Mapping[str, str]] = {
     "doe_bonus": "the Doe's bonus",
     "cards": "the hand size",
     "first_dealer": "the first dealer",
+    "calls": "the bidding",
+    "discard": "the dealer's discard",
 }
 
 

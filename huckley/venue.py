@@ -27,6 +27,8 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
 
 from common import backups
 from common.qr import qr_svg
@@ -89,8 +91,23 @@ def qr_terminal(text: str) -> str:
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    """The page the laptop shows: where phones go, as text and as a QR code."""
+    """The page the laptop shows: where phones go, as text and as a QR code. While one
+    session is taking check-in at the door (workflow.door), the code opens its check-in
+    page instead, and the address of the whole venue stays under it."""
+    # Imported here: `python -m huckley.venue` loads this module before Django is set up,
+    # and the workflow imports the models.
+    from workflow import door
+
     url = venue_url(int(request.get_port() or 8000))
+    at_the_door = door.sessions_at_the_door(timezone.localdate())
+    if len(at_the_door) == 1:
+        session = at_the_door[0]
+        check_in = url + reverse("tournaments:self_check_in", args=[session.pk]).lstrip("/")
+        return render(
+            request,
+            "lobby.html",
+            {"url": check_in, "qr": qr_svg(check_in), "session": session, "home": url},
+        )
     return render(request, "lobby.html", {"url": url, "qr": qr_svg(url)})
 
 

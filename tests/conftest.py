@@ -58,9 +58,14 @@ def _fresh_cache() -> None:
     if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
         cache.clear()
     else:
-        # The anonymous callers' sheet counts (api/throttles.py) in Redis: every test's
-        # client is 127.0.0.1, so what earlier tests printed would throttle a later one.
+        # The anonymous callers' sheet and sign-up counts (api/throttles.py, and the
+        # sign-up page's) in Redis: every test's client is 127.0.0.1, so what earlier
+        # tests printed or signed up would throttle a later one.
         cache.delete_pattern("throttle_anon_sheets_*")  # type: ignore[attr-defined]
+        cache.delete_pattern("throttle_anon_signups_*")  # type: ignore[attr-defined]
+        cache.delete_pattern("limit:registration:*")  # type: ignore[attr-defined]
+        # The wrong door codes counted per client and session (workflow/door.py).
+        cache.delete_pattern("door:wrong:*")  # type: ignore[attr-defined]
     # Each process's own store of public pages (tournaments/pagecache.py), for the same
     # reason.
     pagecache.forget()

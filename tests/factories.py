@@ -31,6 +31,7 @@ from tournaments.models import (
     ClubTableCard,
     Placing,
     Player,
+    Registration,
     ScorerLink,
     Season,
     Seating,
@@ -119,6 +120,18 @@ class SessionPlayerFactory(factory.django.DjangoModelFactory[SessionPlayer]):
     session = factory.SubFactory(SessionFactory)
     player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..session.club"))
     checked_in = True
+
+
+class RegistrationFactory(factory.django.DjangoModelFactory[Registration]):
+    class Meta:
+        model = Registration
+
+    session = factory.SubFactory(SessionFactory, registration_open=True)
+    player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..session.club"))
+    name = factory.LazyAttribute(lambda o: o.player.name)
+    status = Registration.Status.REGISTERED
+    number = factory.Sequence(lambda n: n + 1)
+    token = factory.LazyFunction(lambda: secrets.token_urlsafe(24))
 
 
 class SittingFactory(factory.django.DjangoModelFactory[Sitting]):

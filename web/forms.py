@@ -211,3 +211,39 @@ def time_zone_field(*, help_text: str) -> forms.CharField:
 
 class TimeZoneForm(forms.Form):
     time_zone = time_zone_field(help_text="Type a city or a region to choose from the list.")
+
+
+class RegistrationForm(forms.Form):
+    """Signing up for a night: the name and email go to the service as typed, which
+    matches the name to the club's players and says what is wrong in plain words."""
+
+    name = forms.CharField(label="Your name", strip=False, max_length=200)
+    email = forms.CharField(label="Email (optional)", strip=False, required=False, max_length=254)
+    email_assignment = forms.BooleanField(
+        required=False, label="Email me my table after each movement, when it changes"
+    )
+    invite = forms.CharField(required=False, widget=forms.HiddenInput, max_length=64)
+
+
+class RegistrationSettingsForm(forms.Form):
+    registration_open = forms.BooleanField(required=False, label="Sign-up is open")
+    capacity = forms.IntegerField(
+        required=False,
+        label="Capacity (players); empty: no limit",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1}),
+    )
+
+
+class SelfCheckInForm(forms.Form):
+    """A player's check-in at the door: their name and the door code, passed to the
+    service as typed (workflow.door.self_check_in)."""
+
+    name = forms.CharField(max_length=120, strip=False, label="Your name")
+    door_code = forms.CharField(
+        max_length=10,
+        strip=False,
+        label="Door code",
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": "4", "size": "4"}
+        ),
+    )

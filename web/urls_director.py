@@ -15,10 +15,12 @@ from web.views import (
     cards,
     club,
     director,
+    door,
     exchange,
     manage,
     paper,
     prizes,
+    registrations,
     restore,
     timer,
     withdrawals,
@@ -87,6 +89,13 @@ ROUTES: dict[str, list[URLPattern]] = {
         ),
         path("director/sessions/<int:pk>/check-in/", director.session_check_in, name="check_in"),
         path(
+            "director/sessions/<int:pk>/check-in/live/",
+            door.check_in_live,
+            name="check_in_live",
+        ),
+        path("director/sessions/<int:pk>/door-code/", door.door_code, name="door_code"),
+        path("director/sessions/<int:pk>/door/", door.door_settings, name="door_settings"),
+        path(
             "director/sessions/<int:pk>/check-in-all/",
             director.session_check_in_all,
             name="check_in_all",
@@ -106,6 +115,26 @@ ROUTES: dict[str, list[URLPattern]] = {
             name="club_payout_delete",
         ),
         path("director/clubs/<slug:slug>/currency/", prizes.club_currency, name="club_currency"),
+        path(
+            "director/sessions/<int:pk>/registrations/",
+            registrations.session_registrations,
+            name="registrations",
+        ),
+        path(
+            "director/sessions/<int:pk>/registrations/settings/",
+            registrations.registration_settings,
+            name="registration_settings",
+        ),
+        path(
+            "director/sessions/<int:pk>/registrations/check-in/",
+            registrations.registration_check_in,
+            name="registration_check_in",
+        ),
+        path(
+            "director/sessions/<int:pk>/registrations/<int:registration_id>/cancel/",
+            registrations.registration_remove,
+            name="registration_remove",
+        ),
         path("director/sessions/<int:pk>/settings/", director.session_settings, name="settings"),
         path(
             "director/sessions/<int:pk>/players/", director.session_add_players, name="add_players"

@@ -1,6 +1,6 @@
 """The URLs of the public's pages, no account needed: the home page, a session's tables and "find
 my table", its standings and projector screen, a club's page, a table's score sheet,
-a player's page and a club's ratings.
+a player's page and a club's ratings; signing up for a night and a sign-up's own page.
 
 Grouped by URL namespace (`web.urls` includes each namespace once, whatever the audience).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from web.views import offline, public, ratings, screen, sheet
+from web.views import door, offline, public, ratings, registrations, screen, sheet
 
 ROUTES: dict[str, list[URLPattern]] = {
     "tournaments": [
@@ -18,10 +18,19 @@ ROUTES: dict[str, list[URLPattern]] = {
         path("manifest.webmanifest", offline.manifest, name="manifest"),
         path("sessions/<int:pk>/", public.session_public, name="session"),
         path("sessions/<int:pk>/found/", public.session_found, name="session_found"),
+        path("sessions/<int:pk>/check-in/", door.self_check_in, name="self_check_in"),
         path("sessions/<int:pk>/standings/", public.session_standings, name="standings"),
         path("sessions/<int:pk>/screen/", screen.session_screen, name="screen"),
         path("sessions/<int:pk>/screen/live/", screen.session_screen_live, name="screen_live"),
         path("clubs/<slug:slug>/", public.club_page, name="club"),
+        # Sign-up before the night, and each sign-up's personal link.
+        path("sessions/<int:pk>/register/", registrations.register, name="register"),
+        path("registrations/<str:token>/", registrations.registration, name="registration"),
+        path(
+            "registrations/<str:token>/cancel/",
+            registrations.registration_cancel,
+            name="registration_cancel",
+        ),
     ],
     "scoring": [
         path("tables/<int:pk>/", sheet.table_sheet, name="table"),

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from common.backups import backup_on_commit
 from common.errors import ConflictError, UserError
+from common.tasks import enqueue_on_commit
 from scoring import locks, substitutes
 from scoring.models import Game
 from scoring.tables import table_current_game, table_start_game
@@ -39,7 +40,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, require_director
-from workflow import selectors, services, table_links
+from workflow import selectors, services, table_links, tasks
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,8 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
     tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
     tables = playable_tables(tables, fmt.format_for(session.rules_id))
     backup_on_commit("movement")
+    # Their new table, by email, to the sign-ups who asked (workflow.registration_mail).
+    enqueue_on_commit(tasks.assignment_emails, session.pk, sitting.number + 1)
     return services.sitting_create(
         session=session, number=sitting.number + 1, tables=tables, sitting_out=sitting_out
     )

@@ -320,10 +320,10 @@ def session_check_in(
     paid: bool | None = None,
     user: Caller,
 ) -> int:
-    """Check players in (or take it back); `player_ids=None` means the whole roster. All or
-    nothing: if one of them is not on the roster, nobody changes. `paid` records at the
-    same time whether they paid the entry fee (None: unchanged; refused on a free
-    session, `workflow.prizes`)."""
+    """Check players in (or take it back, a check-in at the door too); `player_ids=None`
+    means the whole roster. All or nothing: if one of them is not on the roster, nobody
+    changes. `paid` records at the same time whether they paid the entry fee (None:
+    unchanged; refused on a free session, `workflow.prizes`)."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="check players in")
     if session.status == Session.Status.CANCELLED:
@@ -339,12 +339,20 @@ def session_check_in(
         entries = entries.filter(player_id__in=wanted)
         if entries.count() != len(wanted):
             raise UserError("not_on_roster", "That player is not on this session's roster.")
-    if paid is None:
-        return entries.update(checked_in=checked_in)
-    if (refusal := prizes.fees_refusal(session)) is not None:
-        raise refusal
+    paid_field = {}
+    if paid is not None:
+        if (refusal := prizes.fees_refusal(session)) is not None:
+            raise refusal
+        paid_field = {"paid": paid}
+    # Taking a check-in back also forgets that it was made at the door (workflow.door).
+    changed = entries.update(
+        checked_in=checked_in,
+        **({} if checked_in else {"self_checked_in_at": None}),
+        **paid_field,
+    )
+    # The director's live check-in list (and a second director's page) shows it.
     pagecache.live_changed(session.pk)
-    return entries.update(checked_in=checked_in, paid=paid)
+    return changed
 
 
 def last_season_big_loser(session: Session) -> Player | None:

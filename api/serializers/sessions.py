@@ -75,6 +75,14 @@ class SessionSerializer(serializers.Serializer[Session]):
         allow_null=True,
         help_text="The club's payout table that splits the pool; null: the club's default.",
     )
+    registration_open = serializers.BooleanField(
+        help_text="Players may sign up (POST /api/sessions/{id}/registrations/) until it starts."
+    )
+    capacity = serializers.IntegerField(
+        allow_null=True,
+        help_text="How many players the night takes (everyone on the roster counts); beyond "
+        "it sign-ups join the waitlist. null: no limit.",
+    )
 
 
 class EntrySerializer(serializers.Serializer[SessionPlayer]):
@@ -96,6 +104,17 @@ class SessionDetailSerializer(SessionSerializer):
         allow_null=True, help_text="Only for the club's directors; null for others."
     )
     may_direct = serializers.BooleanField(help_text="Whether the caller directs this club.")
+    door_code = serializers.CharField(
+        allow_null=True,
+        help_text="The four digits players type to check themselves in at the door: only "
+        "for the club's directors; null for others.",
+    )
+    self_check_in_open = serializers.BooleanField(
+        help_text="Players may check themselves in at the door (self-check-in/)."
+    )
+    walk_ins_allowed = serializers.BooleanField(
+        help_text="A name not on the roster may check in at the door and join the roster."
+    )
     current_sitting = SittingRefSerializer(allow_null=True)
     entries = EntrySerializer(many=True, help_text="The roster, by name.")
 
@@ -210,6 +229,9 @@ def session_detail(session: Session, actor: Actor) -> dict[str, Any]:
     data = dict(SessionSerializer(session).data)
     data["seed"] = session.seed if directs else None
     data["may_direct"] = directs
+    data["door_code"] = session.door_code if directs else None
+    data["self_check_in_open"] = session.self_check_in_open
+    data["walk_ins_allowed"] = session.walk_ins_allowed
     data["current_sitting"] = SittingRefSerializer(sitting).data if sitting else None
     data["entries"] = many_data(EntrySerializer, api_selectors.session_entries(session))
     return data

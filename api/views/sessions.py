@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.shortcuts import get_object_or_404
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -34,7 +35,7 @@ from api.views.base import ApiView
 from common.errors import UserError
 from tournaments.models import Club, Season, Session
 from tournaments.permissions import visible_sessions
-from workflow import movements, prize_selectors, selectors, services
+from workflow import movements, prize_selectors, registrations, selectors, services
 
 TAGS = ["sessions"]
 
@@ -207,6 +208,17 @@ class SessionDetail(SessionView):
             required=False,
             help_text="Until the session starts (then a 409 `session_started`).",
         )
+        registration_open = serializers.BooleanField(
+            required=False, help_text="Until the session starts (then a 409 `session_started`)."
+        )
+        capacity = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=1,
+            max_value=registrations.MAX_CAPACITY,
+            help_text="Players, at least 1; null: no limit. A higher "
+            "capacity moves the waitlist up at once; a lower one takes nobody off.",
+        )
 
     @doc(
         need=Need.VIEW,
@@ -221,7 +233,8 @@ class SessionDetail(SessionView):
         need=Need.DIRECT,
         summary="Change a session's settings",
         description="Fields left out keep their value. The sitting length applies from the "
-        "next sitting; visibility and double entry at once.",
+        "next sitting; visibility and double entry at once; sign-up (`registration_open`, "
+        "`capacity`) until the session starts.",
         request=InputSerializer,
         responses={200: SessionDetailSerializer},
         tags=TAGS,
@@ -232,14 +245,22 @@ class SessionDetail(SessionView):
         data.is_valid(raise_exception=True)
         d = data.validated_data
         session = self.session
-        services.session_update_settings(
-            session_id=session.pk,
-            games_per_sitting=d.get("games_per_sitting", session.games_per_sitting),
-            is_public=d.get("is_public", session.is_public),
-            double_entry=d.get("double_entry", session.double_entry),
-            seeding=d.get("seeding"),
-            user=request.user,
-        )
+        with transaction.atomic():  # all the fields or none
+            services.session_update_settings(
+                session_id=session.pk,
+                games_per_sitting=d.get("games_per_sitting", session.games_per_sitting),
+                is_public=d.get("is_public", session.is_public),
+                double_entry=d.get("double_entry", session.double_entry),
+                seeding=d.get("seeding"),
+                user=request.user,
+            )
+            if "registration_open" in d or "capacity" in d:
+                registrations.session_registration_settings(
+                    session_id=session.pk,
+                    registration_open=d.get("registration_open", session.registration_open),
+                    capacity=d.get("capacity", session.capacity),
+                    user=request.user,
+                )
         return Response(session_detail(session, self.actor))
 
 

@@ -71,6 +71,7 @@ CONTENT_RULES = {
     "POST /api/clubs/{slug}/payout-tables/": "the places must add up to 100",
     "PUT /api/clubs/{slug}/payout-tables/{payout_table_id}/": "the places must add up to 100",
     "PUT /api/clubs/{slug}/currency/": "a currency of at most 8 characters, a known unit",
+    "POST /api/sessions/{session_id}/self-check-in/": "the door code must be the session's",
 }
 
 

@@ -83,10 +83,13 @@ def test_a_tap_checks_a_player_in_where_they_are(
     search.focus()
     search.press("Escape")
     expect(visible).to_have_count(40)
-    # Taking it back in place too.
+    # Taking it back in place too, once the director confirms (static/door.js).
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     page.get_by_role("button", name=f"Undo check-in of {far}", exact=True).click()
     expect(page.get_by_role("button", name=f"Check in {far}", exact=True)).to_be_focused()
     expect(page.get_by_role("heading", name="Check-in (1 of 40)")).to_be_visible()
+    assert asked == [f"Undo the check-in of {far}?"]
     assert page.evaluate("window.notReloaded === true")
     assert checked_in(roster) == {other}
 

@@ -44,9 +44,19 @@ from scoring.models import Game, RoundChange
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory, UserFactory
 from tests.scoring.helpers import split, top_game
 from tests.snapshots import changed_tables, db_snapshot
-from tournaments.models import Club, PayoutTable, Season, Seating, Session
+from tournaments.models import Club, PayoutTable, Registration, Season, Seating, Session
 from tournaments.permissions import SYSTEM
-from workflow import accounts, club_services, movements, prizes, services, table_links, timer
+from workflow import (
+    accounts,
+    club_services,
+    door,
+    movements,
+    prizes,
+    registrations,
+    services,
+    table_links,
+    timer,
+)
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -70,6 +80,8 @@ MODULES: list[ModuleType] = [
     accounts,
     club_upload,
     prizes,
+    door,
+    registrations,
 ]
 # The packages whose modules hold the write services: a module of theirs with a public
 # function that takes a caller must be in MODULES (or named in READ_MODULES).
@@ -196,6 +208,19 @@ def _a_claimed_player(w: World) -> dict[str, Any]:
     return {"player_id": PlayerFactory.create(club=w.club, user=UserFactory.create()).pk}
 
 
+def _open_night(w: World, *, is_public: bool = True) -> Session:
+    session = w.make_session(0, start=False, seed=13, is_public=is_public)
+    return registrations.session_registration_settings(
+        session_id=session.pk, registration_open=True, capacity=None, user=SYSTEM
+    )
+
+
+def _a_sign_up(w: World) -> Registration:
+    return registrations.registration_create(
+        session_id=_open_night(w).pk, name="Signed Up", user=AnonymousUser()
+    )
+
+
 # Valid arguments (all but the caller) for each write service, in the world above.
 CALLS: dict[Function, Arguments] = {
     accounts.player_unlink: _a_claimed_player,
@@ -310,6 +335,18 @@ CALLS: dict[Function, Arguments] = {
     },
     scoring.round_delete: lambda w: {"game_id": w.with_round().pk, "number": 1},
     corrections.round_change_restore: lambda w: {"change_id": w.restorable_change().pk},
+    registrations.session_registration_settings: lambda w: {
+        "session_id": w.unstarted().pk,
+        "registration_open": True,
+        "capacity": 20,
+    },
+    registrations.registration_remove: lambda w: {"registration_id": _a_sign_up(w).pk},
+    door.door_code_change: lambda w: {"session_id": w.unstarted().pk, "code": "2468"},
+    door.door_settings_update: lambda w: {
+        "session_id": w.unstarted().pk,
+        "self_check_in_open": False,
+        "walk_ins_allowed": True,
+    },
 }
 
 # Writes that do not refuse yet, each with why: strict, so the mark must go the day they
@@ -339,6 +376,38 @@ OWN_RULE: dict[Function, Arguments] = {
         ).token
     },
 }
+
+# Services open to the public, whose rule says who else is refused: signing up for a
+# night is for anyone when the session is public, and for those who hold its invitation
+# (or may see it) when it is private. Each gives the arguments strangers are refused
+# with (a private night, no invitation) and those an anonymous visitor gets through with
+# (the same night with its invitation); the rest of the rule is tested with the service
+# (tests/tournaments/test_registrations.py).
+PUBLIC_RULE: dict[Function, tuple[Arguments, Arguments]] = {
+    registrations.registration_create: (
+        lambda w: {"session_id": _open_night(w, is_public=False).pk, "name": "Someone"},
+        lambda w: {
+            "session_id": (night := _open_night(w, is_public=False)).pk,
+            "name": "Someone",
+            "invite": night.registration_invite,
+        },
+    ),
+}
+
+
+# Services whose rule is the session's door code, not an account: a player checks
+# themselves in at the door, signed in or not (docs/tournament.md, "Self check-in at the
+# door"). Without the code everyone is refused before anything is written, the club's
+# director too; with it, anyone gets through.
+def _someone_at_the_door(w: World) -> dict[str, Any]:
+    session = w.unstarted()
+    entry = session.entries.select_related("player").first()
+    entry.checked_in = False
+    entry.save(update_fields=["checked_in"])
+    return {"session_id": session.pk, "name": entry.player.name, "door_code": session.door_code}
+
+
+KNOWS_THE_DOOR_CODE: dict[Function, Arguments] = {door.self_check_in: _someone_at_the_door}
 
 # Director-only actions that write nothing (a signed link): refused to strangers all the
 # same.
@@ -401,6 +470,18 @@ TAKES_NO_CALLER: dict[Function, str] = {
     accounts.claim_refusal: "read",
     club_upload.club_file_size_check: "read",
     club_upload.club_file_read: "read",
+    registrations.may_sign_up: "read: who may sign up for a night",
+    registrations.signup_refusal: "read",
+    registrations.places_taken: "read",
+    registrations.position: "read",
+    registrations.session_registrations: "read: the pages and the API let only directors ask",
+    registrations.registration_by_token: "read: holding the personal link is the permission",
+    registrations.registration_cancel: "cancelling a sign-up: holding its personal link is the "
+    "permission (a wrong link is a 404)",
+    door.door_open: "read",
+    door.door_refusal: "read",
+    door.throttled: "read: the count of wrong door codes",
+    door.sessions_at_the_door: "read",
 }
 
 
@@ -475,7 +556,9 @@ def test_every_module_with_a_service_that_takes_a_caller_is_walked() -> None:
 
 def test_every_write_service_of_the_modules_has_its_call_in_the_table() -> None:
     found = {label(f) for f in public_functions() if caller_parameter(f) is not None}
-    assert found == {label(f) for f in [*CALLS, *OWN_RULE, *DIRECTOR_READS]}
+    assert found == {
+        label(f) for f in [*CALLS, *OWN_RULE, *DIRECTOR_READS, *PUBLIC_RULE, *KNOWS_THE_DOOR_CODE]
+    }
 
 
 def test_every_other_public_function_is_named_with_why_it_takes_no_caller() -> None:
@@ -485,7 +568,7 @@ def test_every_other_public_function_is_named_with_why_it_takes_no_caller() -> N
 
 def test_every_write_service_must_be_told_who_calls_it() -> None:
     """No default: leaving the caller out cannot quietly mean "anyone" or "the system"."""
-    for function in [*CALLS, *OWN_RULE, *DIRECTOR_READS]:
+    for function in [*CALLS, *OWN_RULE, *DIRECTOR_READS, *PUBLIC_RULE, *KNOWS_THE_DOOR_CODE]:
         parameter = inspect.signature(function).parameters[caller_parameter(function) or ""]
         assert parameter.kind is inspect.Parameter.KEYWORD_ONLY, label(function)
         assert parameter.default is inspect.Parameter.empty, label(function)
@@ -542,3 +625,50 @@ def test_a_service_open_to_any_account_refuses_nobody_and_the_anonymous_before_w
             call(function, arguments, stranger(world))
         assert changed_tables(before) == [], stranger.__name__
     call(function, arguments, signed_in_without_a_role(world))  # the arguments are valid
+
+
+@pytest.mark.parametrize("function", [pytest.param(f, id=label(f)) for f in PUBLIC_RULE])
+def test_a_public_service_refuses_strangers_its_rule_excludes_before_writing(
+    world: World, function: Function
+) -> None:
+    refused, allowed = PUBLIC_RULE[function]
+    arguments = refused(world)
+    for stranger in STRANGERS:
+        caller = stranger(world)
+        before = db_snapshot()
+        with CaptureQueriesContext(connection) as queries, pytest.raises(PermissionDenied):
+            call(function, arguments, caller)
+        writes = [
+            q["sql"]
+            for q in queries.captured_queries
+            if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+        ]
+        assert writes == [], stranger.__name__
+        assert changed_tables(before) == [], stranger.__name__
+    arguments = allowed(world)
+    before = db_snapshot()
+    call(function, arguments, anonymous(world))
+    assert changed_tables(before) != []
+
+
+@pytest.mark.parametrize("function", [pytest.param(f, id=label(f)) for f in KNOWS_THE_DOOR_CODE])
+def test_a_service_whose_rule_is_the_door_code_refuses_everyone_without_it(
+    world: World, function: Function
+) -> None:
+    arguments = KNOWS_THE_DOOR_CODE[function](world)
+    wrong = {**arguments, "door_code": "x" + arguments["door_code"]}
+    callers = [caller(world) for caller in STRANGERS] + [world.director]
+    for n, caller in enumerate(callers):
+        before = db_snapshot()
+        with CaptureQueriesContext(connection) as queries, pytest.raises(UserError):
+            function(**wrong, client=f"wrong-{n}", user=caller)
+        writes = [
+            q["sql"]
+            for q in queries.captured_queries
+            if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+        ]
+        assert writes == [], n
+        assert changed_tables(before) == [], n
+    before = db_snapshot()
+    function(**arguments, client="right", user=anonymous(world))
+    assert changed_tables(before) != []

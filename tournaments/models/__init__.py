@@ -5,8 +5,8 @@ The rules of the format live in `tournaments.format` (pure Python); writes go th
 
 One app, one set of migrations, in modules by subject: `club` (clubs, seasons, players),
 `session` (a night and its roster), `seating` (sittings, tables, seats, placings,
-standings), `cards` (table cards and scorer links), `prizes` (payout tables). Everything
-is imported from here.
+standings), `cards` (table cards and scorer links), `prizes` (payout tables),
+`registrations` (sign-up before the night). Everything is imported from here.
 """
 
 from tournaments.models.cards import ClubTableCard, ScorerLink, TableCard
@@ -19,6 +19,7 @@ from tournaments.models.club import (
     validate_time_zone,
 )
 from tournaments.models.prizes import PayoutTable
+from tournaments.models.registrations import Registration
 from tournaments.models.seating import Placing, Seating, SessionStanding, SitOut, Sitting, Table
 from tournaments.models.session import Session, SessionPlayer
 
@@ -29,6 +30,7 @@ __all__ = [
     "PayoutTable",
     "Placing",
     "Player",
+    "Registration",
     "ScorerLink",
     "Season",
     "Seating",

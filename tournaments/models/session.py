@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from tournaments.models.club import Club, Player, Season, rules_choices
 from tournaments.models.prizes import PayoutTable
+
+
+def new_door_code() -> str:
+    """Four digits drawn with `secrets`: the door code of a new session (docs/tournament.md,
+    "Self check-in at the door")."""
+    return f"{secrets.randbelow(10_000):04d}"
 
 
 class Session(models.Model):
@@ -96,12 +104,47 @@ class Session(models.Model):
         related_name="+",
         help_text="How the pool is split; empty: the club's default table.",
     )
+    # Sign-up before the night (docs/tournament.md, "Sign-up and the waitlist"; the
+    # sign-ups themselves are `tournaments.models.registrations.Registration`).
+    registration_open = models.BooleanField(
+        default=False,
+        help_text="Players may sign up on the session's sign-up page until it starts.",
+    )
+    capacity = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="How many players the night takes; beyond it sign-ups join the waitlist. "
+        "Empty: no limit.",
+    )
+    # The sign-up link of a private session carries it (`?invite=`); made the first time
+    # sign-up opens, so that no two sessions ever share one.
+    registration_invite = models.CharField(max_length=32, blank=True, default="")
+    # Self check-in at the door (workflow.door): the code shown on the projector and the
+    # director's page, whether players may check themselves in, and whether a name that
+    # is not on the roster may join it there.
+    door_code = models.CharField(
+        max_length=4,
+        default=new_door_code,
+        help_text="Four digits a player types to check in at the door.",
+    )
+    self_check_in_open = models.BooleanField(
+        default=True,
+        help_text="Players may check themselves in at the door (with the door code).",
+    )
+    walk_ins_allowed = models.BooleanField(
+        default=False,
+        help_text="A name not on the roster may check in at the door and joins the roster.",
+    )
 
     class Meta:
         ordering = ["-date", "-id"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(games_per_sitting__in=[2, 3]), name="session_games_per_sitting_2_or_3"
+            ),
+            models.CheckConstraint(
+                condition=Q(capacity__isnull=True) | Q(capacity__gte=1),
+                name="session_capacity_positive",
             ),
         ]
 
@@ -119,6 +162,9 @@ class SessionPlayer(models.Model):
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     # Paid the session's entry fee (cash at the door); only a session with a fee has it.
     paid = models.BooleanField(default=False)
+    # When the player checked themselves in at the door (workflow.door); None when the
+    # director checked them in, or the check-in was taken back.
+    self_checked_in_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["player__name"]

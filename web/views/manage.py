@@ -26,7 +26,7 @@ from tournaments import pagecache
 from tournaments.models import Session, SessionPlayer, Sitting
 from web.forms import AddPlayersForm
 from web.views import lists
-from web.views.common import directed_session
+from web.views.common import directed_session, live_version
 from workflow import card_selectors, movements, prize_selectors, selectors, services, timer
 
 
@@ -34,6 +34,12 @@ from workflow import card_selectors, movements, prize_selectors, selectors, serv
 def session_manage(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
     context = _manage_context(session, request.GET.get("player", "").strip()[: lists.QUERY_LENGTH])
+    # Self check-in at the door (web/views/door.py): its address, and the version the
+    # check-in list's poll starts from.
+    context["door_url"] = request.build_absolute_uri(
+        reverse("tournaments:self_check_in", args=[session.pk])
+    )
+    context["live_etag"] = live_version(session)
     return render(request, "tournaments/manage.html", context)
 
 

@@ -15,6 +15,7 @@ from functools import partial
 
 from engine.base import EngineUsageError, OptionInfo, RulesInfo, TableSizes
 from engine.games._common.rules import GameRules
+from engine.games.bluke.online import BlukeNJRound, BlukeRound
 from engine.games.bluke.rounds import Variant, hand_sizes, score_game
 from engine.games.bluke.simulate import simulate_game
 
@@ -47,6 +48,10 @@ _VARIANTS = {
 }
 
 
+#: The online round of each game.
+_ONLINE = {"bluke": BlukeRound, "bluke-nj": BlukeNJRound}
+
+
 #: "Bluke is best played with three or four players"; two, or five and more, can play,
 #: "but for larger games the dealing must be altered and the game is thereby shortened".
 #: So a tournament seats tables of three or four (the engine checks games of 2 to 15).
@@ -66,7 +71,10 @@ def _rule_set(rules_id: str, name: str) -> GameRules:
     )
     variant = _VARIANTS[rules_id]
     return GameRules(
-        info, partial(score_game, variant=variant), partial(simulate_game, variant=variant)
+        info,
+        partial(score_game, variant=variant),
+        partial(simulate_game, variant=variant),
+        online=_ONLINE[rules_id],
     )
 
 

@@ -60,6 +60,38 @@ ACES: Final = sum(BIT[12 * 4 + s] for s in range(4))
 HIGH_TRUMPS: Final = (*(sum(BIT[r * 4 + s] for r in (10, 11, 12)) for s in range(4)), 0)
 
 
+def greedy_bid(hand: int, size: int, low: int, trump: int) -> int:
+    """Greedy: bid the sure-looking tricks, Blukes, high trumps and plain aces (`hand` in
+    this module's rank-major numbering)."""
+    sure = BLUKES | HIGH_TRUMPS[trump] | ACES & ~SUIT_MASK[trump]
+    return max(low, min(size, (hand & sure).bit_count()))
+
+
+def greedy_lead(hand: int, need: bool, trump: int) -> int:
+    """Greedy lead, as a card's bit: short of the bid (`need`), a Bluke, else the top
+    trump, else the highest card; otherwise the lowest plain card."""
+    if need:
+        pick = hand & BLUKES or hand & SUIT_MASK[trump] or hand
+        return 1 << (pick.bit_length() - 1)
+    pick = hand & THROW[trump] or hand & NOT_BLUKES or hand
+    return pick & -pick
+
+
+def greedy_follow(legal: int, best: int, need: bool, trump: int) -> int:
+    """Greedy follow, as a card's bit: short of the bid, the cheapest legal card that takes
+    the trick from `best`; otherwise (or unable) the lowest plain card, else the lowest
+    trump, else the Lo Bluke."""
+    throw = THROW[trump]
+    pick = legal & WIN_OVER[trump][best] if need else 0
+    if pick:
+        # Plain winners are all of the suit led and trump winners all trumps, so the
+        # lowest bit of the cheapest kind is the cheapest card.
+        pick = pick & throw or pick & NOT_BLUKES or pick
+    else:
+        pick = legal & throw or legal & NOT_BLUKES or legal
+    return pick & -pick
+
+
 def simulate_game(
     table: GameSetup, rng: random.Random, strategy: str, card_play: bool, *, variant: Variant
 ) -> list[dict[str, Any]]:
@@ -131,8 +163,7 @@ def _bids(
     another, so they are drawn in seat order."""
     if greedy:
         # Count sure-looking tricks: Blukes, high trumps and plain aces.
-        sure = BLUKES | HIGH_TRUMPS[trump] | ACES & ~SUIT_MASK[trump]
-        return [max(low, min(size, (hand & sure).bit_count())) for hand in hands]
+        return [greedy_bid(hand, size, low, trump) for hand in hands]
     # Random bids mostly stay within one more than a fair share of the tricks.
     likely = min(size, max(low, -(-size // n) + 1)) - low + 1
     wild = size - low + 1
@@ -175,17 +206,9 @@ def _play(
     # Seats twice over, so that the players after the leader are one slice.
     seats = [*range(n), *range(n)]
     if greedy:
-        win_over = WIN_OVER[trump]
-        throw = THROW[trump]
-        trumps = SUIT_MASK[trump]
         for _ in range(size):
             hand = held[pos]
-            if counts[pos] < bids[pos]:
-                pick = hand & BLUKES or hand & trumps or hand
-                bit = 1 << (pick.bit_length() - 1)
-            else:
-                pick = hand & throw or hand & NOT_BLUKES or hand
-                bit = pick & -pick
+            bit = greedy_lead(hand, counts[pos] < bids[pos], trump)
             held[pos] = hand ^ bit
             best = card = bit.bit_length() - 1
             follow = lead_follow[card]
@@ -200,14 +223,7 @@ def _play(
             for p in seats[pos + 1 : pos + n]:
                 hand = held[p]
                 legal = hand & may if hand & follow else hand
-                pick = legal & win_over[best] if counts[p] < bids[p] else 0
-                if pick:
-                    # Plain winners are all of the suit led and trump winners all trumps,
-                    # so the lowest bit of the cheapest kind is the cheapest card.
-                    pick = pick & throw or pick & NOT_BLUKES or pick
-                else:
-                    pick = legal & throw or legal & NOT_BLUKES or legal
-                bit = pick & -pick
+                bit = greedy_follow(legal, best, counts[p] < bids[p], trump)
                 held[p] = hand ^ bit
                 card = bit.bit_length() - 1
                 value = power[card]

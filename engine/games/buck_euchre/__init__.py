@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.base import OptionInfo, RulesInfo, TableSizes
 from engine.games._common.rules import GameRules
+from engine.games.buck_euchre.online import BuckEuchreRound
 from engine.games.buck_euchre.rounds import score_game
 from engine.games.buck_euchre.simulate import simulate_game
 
@@ -25,6 +26,9 @@ ROUND_FIELDS = (
     "trick_winners",
     "misdeal",
     "play",
+    # Extensions written by online rounds (docs/rules-buck-euchre.md, "Round fields").
+    "calls",
+    "discard",
 )
 
 OPTIONS = {
@@ -69,6 +73,7 @@ BUCK_EUCHRE = GameRules(
     ),
     score_game,
     simulate_game,
+    online=BuckEuchreRound,
 )
 
 RULE_SETS = (BUCK_EUCHRE,)

@@ -226,3 +226,156 @@ def read_drops(
             )
         )
     return out
+
+
+def _call_words(players: Sequence[str], calls: Sequence[tuple[int, int]]) -> str:
+    """Calls as a sentence: ``"Bob pass, Cy pass, Dee hearts"``."""
+    return ", ".join(
+        f"{players[s]} {'pass' if suit < 0 else suit_word(suit, True)}" for s, suit in calls
+    )
+
+
+def check_calls(
+    number: int,
+    players: Sequence[str],
+    seat: Mapping[str, int],
+    raw: Any,
+    *,
+    dealer: int,
+    upcard: int,
+    trump: int,
+    declarer: int,
+    dirty: bool,
+    errors: list[Problem],
+) -> None:
+    """Extension `calls` (written by online rounds): the bidding as it went, which must
+    fit the hand. Each call is ``{"player", "action": "pass"}`` or ``{"player", "action":
+    "trump", "suit"}``; they run clockwise from the dealer's left, all passes but a last
+    suit (the declarer's, in the first round the upcard's suit, in the second another),
+    eight passes for a hand without trump, and none in dirty clubs."""
+    read: list[tuple[int, int]] = []
+    shape = (
+        'calls must be a list of {"player": name, "action": "pass"} or {"player": name, '
+        '"action": "trump", "suit": "H"}, the bidding in order'
+    )
+    if type(raw) is not list:
+        errors.append(problem(number, "bad_field", f"{shape}; not {literal(raw)}.", "calls"))
+        return
+    for call in raw:
+        name = call.get("player") if type(call) is dict else None
+        who = seat.get(name) if type(name) is str else None
+        action = call.get("action") if type(call) is dict else None
+        suit = call.get("suit") if type(call) is dict else None
+        if who is None or action not in ("pass", "trump"):
+            errors.append(problem(number, "bad_field", f"{shape}; not {literal(call)}.", "calls"))
+            return
+        if action == "trump":
+            if type(suit) is not str or suit not in SUIT_LETTERS:
+                errors.append(
+                    problem(number, "bad_field", f"{shape}; not {literal(call)}.", "calls")
+                )
+                return
+            read.append((who, SUIT_LETTERS[suit]))
+        else:
+            read.append((who, -1))
+    n = len(players)
+    order = [(dealer + k) % n for k in range(1, n + 1)] * 2
+    if dirty:
+        expected: list[list[tuple[int, int]]] = [[]]
+        why = "clubs were trump from the upcard (dirty clubs), so nobody bid"
+    elif trump == NO_TRUMP:
+        expected = [[(s, -1) for s in order]]
+        why = "every player passed both bidding rounds"
+    elif declarer < 0:
+        return  # reported elsewhere (declarer_missing)
+    else:
+        rounds = (0, 1) if upcard < 0 else ((0,) if SUIT_OF[upcard] == trump else (1,))
+        expected = []
+        for r in rounds:
+            k = order.index(declarer, r * n)
+            expected.append([(s, -1) for s in order[:k]] + [(declarer, trump)])
+        which = "ordered up or accepted" if rounds == (0,) else "named"
+        if len(rounds) == 2:
+            which = "ordered up or named"
+        why = f"{players[declarer]} {which} {suit_word(trump, True)}"
+    if read in expected:
+        return
+    errors.append(
+        problem(
+            number,
+            "calls_mismatch",
+            f"The bidding entered ({_call_words(players, read) or 'no calls'}) does not fit "
+            f"the hand: {why}, and the calls run clockwise from the dealer's left "
+            f"({_call_words(players, expected[-1]) or 'no calls'}). Correct the bidding, or "
+            "trump and declarer.",
+            "calls",
+        )
+    )
+
+
+def check_discard(
+    number: int,
+    players: Sequence[str],
+    raw: Any,
+    *,
+    dealer: int,
+    upcard: int,
+    took: bool,
+    raw_play: Any,
+    errors: list[Problem],
+) -> None:
+    """Extension `discard` (written by online rounds): the card the dealer discarded on
+    taking the upcard (`took`). A card of the pack, not the upcard, and in no hand in
+    play."""
+    c = parse_card(raw) if type(raw) is str else None
+    if c is None or not PACK & (1 << c):
+        errors.append(
+            problem(
+                number,
+                "bad_field",
+                "discard must be the card the dealer discarded on taking the upcard, a card "
+                f"of the Buck Euchre pack like 9D, not {literal(raw)}.",
+                "discard",
+            )
+        )
+        return
+    if not took:
+        errors.append(
+            problem(
+                number,
+                "discard_not_allowed",
+                f"{players[dealer]}, the dealer, did not take the upcard in this hand, so "
+                "discarded nothing; remove the discard, or correct trump and declarer.",
+                "discard",
+                players[dealer],
+            )
+        )
+        return
+    if c == upcard:
+        errors.append(
+            problem(
+                number,
+                "discard_upcard",
+                f"The discard {CARD_NAMES[c]} is the upcard, which the dealer takes into the "
+                "hand; the dealer discards another card.",
+                "discard",
+                players[dealer],
+            )
+        )
+        return
+    hands = raw_play.get("hands") if type(raw_play) is dict else None
+    if type(hands) is not dict:
+        return
+    for name, cards in hands.items():
+        if type(cards) is list and any(type(t) is str and parse_card(t) == c for t in cards):
+            errors.append(
+                problem(
+                    number,
+                    "discard_in_hand",
+                    f"The discard {CARD_NAMES[c]} is in {name}'s hand; a discarded card is "
+                    "out of play. Correct the discard or the hand.",
+                    "discard",
+                    name if name in players else None,
+                )
+            )
+            return

@@ -39,6 +39,8 @@ from engine.games._common.rounds import (
 )
 from engine.games.buck_euchre.cards import CLUBS, NO_TRUMP
 from engine.games.buck_euchre.fields import (
+    check_calls,
+    check_discard,
     hand_kind,
     read_declarer,
     read_drops,
@@ -100,6 +102,36 @@ class EuchreRounds(RoundRules[EuchreRound]):
         dirty = no_trump = False
         if trump_ok and declarer_ok:
             dirty, no_trump = hand_kind(number, players, upcard, trump, declarer, errors)
+        if trump_ok and declarer_ok and rnd.get("calls") is not None:
+            check_calls(
+                number,
+                players,
+                setup.seat,
+                rnd["calls"],
+                dealer=dealer,
+                upcard=upcard,
+                trump=trump,
+                declarer=declarer,
+                dirty=dirty,
+                errors=errors,
+            )
+        if trump_ok and declarer_ok and rnd.get("discard") is not None:
+            # The dealer takes the upcard when its suit is ordered up or accepted, and in
+            # dirty clubs when the club's option says so.
+            took = upcard >= 0 and (
+                (declarer >= 0 and SUIT_OF[upcard] == trump)
+                or (dirty and setup.options["club_upcard_to_dealer"])
+            )
+            check_discard(
+                number,
+                players,
+                rnd["discard"],
+                dealer=dealer,
+                upcard=upcard,
+                took=took,
+                raw_play=rnd.get("play"),
+                errors=errors,
+            )
         raw_out = rnd.get("out")
         out = (
             []

@@ -94,6 +94,48 @@ def _holds_a_trick(hand: int, trump: int) -> bool:
     )
 
 
+def greedy_orders(hand: int, up_suit: int) -> bool:
+    """Greedy, bidding round one: order up (or, the dealer, accept) the upcard's suit.
+    The dealer's `hand` counts the upcard it would take."""
+    return _bid_strength(hand, up_suit) >= GREEDY_BID
+
+
+def greedy_names(hand: int, up_suit: int) -> int:
+    """Greedy, bidding round two: the suit to name (the strongest other suit, when strong
+    enough), or -1 to pass."""
+    suit = -1
+    most = GREEDY_BID - 1
+    for t in range(4):
+        if t != up_suit:
+            power = _bid_strength(hand, t)
+            if power > most:
+                most = power
+                suit = t
+    return suit
+
+
+def greedy_drops(hand: int, trump: int, last: bool) -> bool:
+    """Greedy: drop a hand unlikely to take a trick, unless it is the `last` one in and
+    taking all five tricks would win the declarer the game."""
+    return not _holds_a_trick(hand, trump) and not last
+
+
+def greedy_discard(hand: int, trump: int) -> int:
+    """Greedy: the card the dealer discards on taking the upcard (`hand` without it)."""
+    return _weakest(hand, STRENGTH[trump])
+
+
+def greedy_card(hand: int, led: int, best: int, trump: int) -> int:
+    """Greedy play: lead the strongest card (`led` -1); otherwise take the trick as cheaply
+    as possible (`best` is winning it), or throw the weakest legal card."""
+    strength = STRENGTH[trump]
+    if led < 0:
+        return _strongest(hand, strength)
+    legal = hand & FOLLOW[trump][led] or hand
+    win = legal & BEATERS[trump][best]
+    return _weakest(win or legal, strength)
+
+
 def simulate_game(
     table: GameSetup, rng: random.Random, strategy: str, card_play: bool
 ) -> list[dict[str, Any]]:
@@ -171,8 +213,11 @@ def _play_round(
     else:
         for s in seq:
             hand = hands[s] | BIT[upcard] if s == dealer else hands[s]
-            power = _bid_strength(hand, up_suit)
-            bid = power >= GREEDY_BID if greedy else rnd() < BID_RATE[power]
+            bid = (
+                greedy_orders(hand, up_suit)
+                if greedy
+                else rnd() < BID_RATE[_bid_strength(hand, up_suit)]
+            )
             if bid:
                 declarer = s
                 trump = up_suit
@@ -182,13 +227,7 @@ def _play_round(
             for s in seq:
                 suit = -1
                 if greedy:
-                    most = GREEDY_BID - 1
-                    for t in range(4):
-                        if t != up_suit:
-                            power = _bid_strength(hands[s], t)
-                            if power > most:
-                                most = power
-                                suit = t
+                    suit = greedy_names(hands[s], up_suit)
                 else:
                     k = int(rnd() * 3)
                     t = k if k < up_suit else k + 1
@@ -201,7 +240,7 @@ def _play_round(
     if takes:
         # The dealer takes the upcard and discards another card.
         hand = hands[dealer]
-        discard = _weakest(hand, STRENGTH[trump]) if greedy else pick(hand, rnd)
+        discard = greedy_discard(hand, trump) if greedy else pick(hand, rnd)
         hands[dealer] = hand ^ BIT[discard] | BIT[upcard]
 
     # Drops, clockwise from the declarer's left; dirty clubs and no-trump hands have none.
@@ -209,13 +248,13 @@ def _play_round(
     if declarer >= 0:
         for k in range(1, n):
             s = (declarer + k) % n
-            weak = not _holds_a_trick(hands[s], trump)
             # When taking all five tricks wins, the last one in stays to stop it: greedy
             # always, random mostly.
             last = sweep_wins and len(out) == n - 2
             if greedy:
-                drop = weak and not last
+                drop = greedy_drops(hands[s], trump, last)
             else:
+                weak = not _holds_a_trick(hands[s], trump)
                 drop = rnd() < (LAST_DROP_RATE if last else DROP_RATE[weak])
             if drop:
                 out.append(s)
@@ -239,7 +278,6 @@ def _play_round(
     # The play: the first in the hand to the dealer's left leads, then each trick's winner.
     follow = FOLLOW[trump]
     beaters = BEATERS[trump]
-    strength = STRENGTH[trump]
     m = len(in_play)
     held_cards = [hands[s] for s in in_play]
     pos = first_leader(dealer, in_play, n)
@@ -255,13 +293,12 @@ def _play_round(
                 p -= m
             hand = held_cards[p]
             if led < 0:
-                card = _strongest(hand, strength) if greedy else pick(hand, rnd)
+                card = greedy_card(hand, -1, -1, trump) if greedy else pick(hand, rnd)
                 led = best = card
             else:
                 legal = hand & follow[led] or hand
                 if greedy:
-                    win = legal & beaters[best]
-                    card = _weakest(win or legal, strength)
+                    card = greedy_card(hand, led, best, trump)
                 else:
                     count = legal.bit_count()
                     if count > 1:

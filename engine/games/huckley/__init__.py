@@ -13,6 +13,13 @@ from functools import partial
 
 from engine.base import OptionInfo, RulesInfo, TableSizes
 from engine.games._common.rules import GameRules
+from engine.games.huckley.online import (
+    HB,
+    IHBA,
+    HucklebuckRound,
+    HuckleyBuckRound,
+    HuckleyOnlineRound,
+)
 from engine.games.huckley.rounds import Variant, score_game
 from engine.games.huckley.simulate import simulate_game
 
@@ -56,7 +63,13 @@ def _options(tie_break: str) -> dict[str, OptionInfo]:
 TABLES = TableSizes(split_min=4, split_max=7, play_min=3, play_max=7, ideal=4)
 
 
-def _rule_set(rules_id: str, name: str, tie_break: str, variant: Variant) -> GameRules:
+def _rule_set(
+    rules_id: str,
+    name: str,
+    tie_break: str,
+    variant: Variant,
+    online: type[HuckleyOnlineRound],
+) -> GameRules:
     info = RulesInfo(
         id=rules_id,
         name=name,
@@ -68,7 +81,10 @@ def _rule_set(rules_id: str, name: str, tie_break: str, variant: Variant) -> Gam
         tables=TABLES,
     )
     return GameRules(
-        info, partial(score_game, variant=variant), partial(simulate_game, variant=variant)
+        info,
+        partial(score_game, variant=variant),
+        partial(simulate_game, variant=variant),
+        online=online,
     )
 
 
@@ -76,13 +92,15 @@ HUCKLEY_BUCK = _rule_set(
     "huckley-buck",
     "Huckley Buck (IHBA)",
     "trick_order",
-    Variant(kill=True, upcard_to_anyone=False),
+    IHBA,
+    HuckleyBuckRound,
 )
 HUCKLEBUCK = _rule_set(
     "hucklebuck",
     "Hucklebuck",
     "highest_score",
-    Variant(kill=False, upcard_to_anyone=True),
+    HB,
+    HucklebuckRound,
 )
 
 RULE_SETS = (HUCKLEY_BUCK, HUCKLEBUCK)

@@ -30,6 +30,7 @@ from engine.games._common.rounds import (
     read_trick_winners,
     tricks_not_five,
 )
+from engine.games.huckley.draws import check_calls_and_draws
 from engine.games.huckley.fields import (
     PLAYED_ONLY,
     no_tricks_for,
@@ -195,6 +196,22 @@ def _read_tricks(
         if isinstance(played, list):
             errors.extend(played)
             return None
+        if isinstance(raw_play, dict) and ("announcements" in raw_play or "draws" in raw_play):
+            upcard_card = parse_card(upcard)
+            assert upcard_card is not None  # check_play has read it
+            check_calls_and_draws(
+                number=number,
+                players=players,
+                seat=seat,
+                dealer=dealer,
+                out=out_set,
+                upcard=upcard_card,
+                upcard_to_anyone=variant.upcard_to_anyone,
+                raw=raw_play,
+                errors=errors,
+            )
+            if errors:
+                return None
         compare_with_play(number, players, played, counts, winners, errors)
         # The cards give tricks and winners that agree, all to players in play.
         return played.counts, played.winners

@@ -62,7 +62,36 @@ def _highest(mask: int) -> int:
     return card
 
 
-def _greedy_card(hand: int, legal: int, led: int, best: int, trump: int) -> int:
+def greedy_drops(hand: int, trump: int) -> bool:
+    """Whether the greedy player drops `hand`: one with neither a trump nor an ace."""
+    return not hand & (SUIT_MASK[trump] | ACES)
+
+
+def greedy_keeps_upcard(upcard: int) -> bool:
+    """Whether the greedy IHBA dealer keeps the upcard (ten or higher), discarding the
+    lowest card of the hand for it (`greedy_throw`)."""
+    return RANK_OF[upcard] >= 8
+
+
+def greedy_throw(hand: int, trump: int) -> int:
+    """The card the greedy dealer gives up for the upcard: the cheapest one."""
+    return _lowest(hand, trump)
+
+
+def greedy_discards(hand: int, trump: int, room: int) -> list[int]:
+    """The cards the greedy player exchanges: every card that is neither a trump nor an
+    ace, king or queen, lowest card number first, at most `room` of them (the cards left
+    to draw)."""
+    weak = hand & ~(SUIT_MASK[trump] | HIGH_CARDS)
+    return mask_to_cards(weak)[:room]
+
+
+def greedy_card(hand: int, legal: int, led: int, best: int, trump: int) -> int:
+    """The greedy player's card: lead the highest trump (else the highest card); follow by
+    winning as cheaply as possible, else throw the cheapest legal card.
+
+    `led` is the suit led (-1 when leading), `best` the card winning the trick so far.
+    """
     if led < 0:
         trumps = hand & SUIT_MASK[trump]
         if trumps:
@@ -152,7 +181,6 @@ def _play_round(
         )
     upcard = deck[5 * n]
     trump = SUIT_OF[upcard]
-    trump_mask = SUIT_MASK[trump]
     # The IHBA upcard goes to the dealer's side; Hucklebuck turns it face up on the draw
     # pile, so there it is the first card drawn.
     top = 5 * n if variant.upcard_to_anyone else 5 * n + 1
@@ -166,7 +194,7 @@ def _play_round(
         if s == dealer and not dealer_may_drop:
             continue
         # Greedy drops a hand with neither a trump nor an ace.
-        if not hands[s] & (trump_mask | ACES) if greedy else rnd() < DROP_RATE:
+        if greedy_drops(hands[s], trump) if greedy else rnd() < DROP_RATE:
             out.append(s)
     penalized = -1
     active = [s for s in order if s not in out]
@@ -178,16 +206,16 @@ def _play_round(
     for s in active:
         hand = hands[s]
         keeps = s == dealer and not variant.upcard_to_anyone
-        if keeps and (RANK_OF[upcard] >= 8 if greedy else rnd() < 0.3):
+        if keeps and (greedy_keeps_upcard(upcard) if greedy else rnd() < 0.3):
             # IHBA, THE DRAW: keeping the upcard, the dealer discards at least one card
             # and draws one fewer than discarded; here, exactly one.
-            discard = _lowest(hand, trump) if greedy else pick(hand, rnd)
+            discard = greedy_throw(hand, trump) if greedy else pick(hand, rnd)
             hands[s] = hand ^ BIT[discard] | BIT[upcard]
             continue
         if greedy:
-            weak = hand & ~(trump_mask | HIGH_CARDS)
-            k = min(weak.bit_count(), 52 - top)
-            for c in mask_to_cards(weak)[:k]:
+            thrown = greedy_discards(hand, trump, 52 - top)
+            k = len(thrown)
+            for c in thrown:
                 hand ^= BIT[c]
         else:
             k = min(int(rnd() * 4), 52 - top)
@@ -222,7 +250,7 @@ def _play_round(
             hand = held[p]
             legal = hand if led < 0 else legal_of(hand, led, best, trump)
             if greedy:
-                card = _greedy_card(hand, legal, led, best, trump)
+                card = greedy_card(hand, legal, led, best, trump)
             else:
                 count = legal.bit_count()
                 if count > 1:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.base import OptionInfo, RulesInfo, TableSizes
 from engine.games._common.rules import GameRules
+from engine.games.ten_point_buck.online import TenPointBuckRound
 from engine.games.ten_point_buck.rounds import score_game
 from engine.games.ten_point_buck.simulate import simulate_game
 
@@ -49,6 +50,7 @@ TEN_POINT_BUCK = GameRules(
     ),
     score_game,
     simulate_game,
+    online=TenPointBuckRound,
 )
 
 RULE_SETS = (TEN_POINT_BUCK,)

@@ -52,7 +52,7 @@ def _low(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def _greedy_card(legal: int, in_trick: int, best_bit: int, short: bool) -> int:
+def greedy_card(legal: int, in_trick: int, best_bit: int, short: bool) -> int:
     """A simple player: while short of the bid, take the trick as cheaply as it can (the
     Doe on the Buck first); otherwise throw its weakest card.
 
@@ -76,6 +76,11 @@ def _greedy_card(legal: int, in_trick: int, best_bit: int, short: bool) -> int:
     if win:
         return _low(win & NORMAL_MASK or win)
     return _low(normals or whites)
+
+
+def greedy_bid(hand: int) -> int:
+    """A simple bid: the points of the white cards and half those of the normal 7s to 9s."""
+    return points_of(hand & WHITE_MASK) + points_of(hand & ABOVE_VALUE[6] & NORMAL_MASK) // 2
 
 
 def simulate_game(
@@ -127,10 +132,7 @@ def _play_round(
     # greedy one by its white and high cards.
     fair = in_play / n
     if greedy:
-        bids = [
-            points_of(hand & WHITE_MASK) + points_of(hand & ABOVE_VALUE[6] & NORMAL_MASK) // 2
-            for hand in hands
-        ]
+        bids = [greedy_bid(hand) for hand in hands]
     else:
         bids = [int(rnd() * 2 * fair) for _ in range(n)]
 
@@ -153,7 +155,7 @@ def _play_round(
             hand = hands[p]
             legal = hand & ~in_trick or hand
             if greedy:
-                b = _greedy_card(legal, in_trick, best_bit, captured[p] < bids[p])
+                b = greedy_card(legal, in_trick, best_bit, captured[p] < bids[p])
             elif legal & (legal - 1):
                 # A uniformly random legal card: skip k of its bits (inline: the hot loop).
                 k = int(rnd() * legal.bit_count())

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0011_sitting_timer'),
+        ('tournaments', '0013_self_check_in'),
     ]
 
     operations = [

@@ -1,0 +1,296 @@
+"""What the online rounds of Buck Euchre, Ten-Point Buck and Bluke share: the round as
+plain JSON-ready state, whose turn it is, and the play of cards to tricks.
+
+Each game's `OnlineRound` (engine/games/<game>/online.py) subclasses `TrickRound` and
+adds its phases before play (bidding, trump, drops, ...), which card may be played and
+which card takes a trick. Everything a round knows is in `self.s`, a dict of JSON data,
+so `to_json`/`from_json` round-trip it exactly and a refused move, checked before
+anything is written, leaves it as it was. The rules and the move shapes are in
+docs/engine.md, "Online rounds".
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
+
+from engine.base import EngineUsageError, names
+from engine.online_round import END, PLAY, Move, MoveRefused, OnlineRound, RoundStart
+
+
+def start_to_json(start: RoundStart) -> dict[str, Any]:
+    return {
+        "rules_id": start.rules_id,
+        "players": list(start.players),
+        "dealer": start.dealer,
+        "number": start.number,
+        "options": copy.deepcopy(dict(start.options)),
+        "scores": dict(start.scores),
+        "earlier": copy.deepcopy([dict(r) for r in start.earlier]),
+    }
+
+
+def start_from_json(data: Mapping[str, Any]) -> RoundStart:
+    return RoundStart(
+        rules_id=data["rules_id"],
+        players=tuple(data["players"]),
+        dealer=data["dealer"],
+        number=data["number"],
+        options=copy.deepcopy(data["options"]),
+        scores=dict(data["scores"]),
+        earlier=copy.deepcopy(list(data["earlier"])),
+    )
+
+
+def bad_move(message: str) -> MoveRefused:
+    return MoveRefused("bad_move", message)
+
+
+def check_order(start: RoundStart, order: Sequence[str], pack: Sequence[str]) -> list[str]:
+    """`order` as a list, when it is the round's pack shuffled; `EngineUsageError`
+    otherwise (a caller's mistake, not a player's)."""
+    cards = list(order)
+    if not all(isinstance(c, str) for c in cards) or sorted(cards) != sorted(pack):
+        raise EngineUsageError(
+            f"the order is not a shuffle of the {start.rules_id} pack of {len(pack)} cards"
+        )
+    if start.dealer not in start.players:
+        raise EngineUsageError(f"the dealer {start.dealer!r} is not at the table")
+    return cards
+
+
+class TrickRound(OnlineRound):
+    """A round whose state is the JSON dict `s`, with the play of cards to tricks.
+
+    Keys every game keeps: ``phase``, ``hands`` (name to the cards held now),
+    ``undealt`` (the cards nobody holds, the upcard included), ``upcard``, ``trump``,
+    ``in_play`` (who plays the tricks, seat order), ``turn`` (who acts in a phase before
+    play), ``leader`` (who leads the current trick), ``trick`` and ``tricks`` (each card
+    ``{"player", "card"}``), ``won`` (tricks taken), ``play_hands`` (the hands as play
+    began), ``total`` (the tricks the hand has) and ``game`` (the game's own).
+    """
+
+    GAME: ClassVar[str] = ""
+
+    def __init__(self, start: RoundStart, state: dict[str, Any]) -> None:
+        self.start = start
+        self.s = state
+
+    # -- the state ---------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return str(self.s["phase"])
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self.s["phase"] = value
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.start.players
+
+    def left_of(self, player: str, step: int = 1) -> str:
+        players = self.players
+        return players[(players.index(player) + step) % len(players)]
+
+    @staticmethod
+    def new_state(phase: str, hands: dict[str, list[str]], undealt: list[str]) -> dict[str, Any]:
+        return {
+            "phase": phase,
+            "hands": hands,
+            "undealt": undealt,
+            "upcard": None,
+            "trump": None,
+            "in_play": [],
+            "turn": None,
+            "leader": None,
+            "trick": [],
+            "tricks": [],
+            "won": {},
+            "play_hands": None,
+            "total": 0,
+            "game": {},
+        }
+
+    def begin_play(self, in_play: list[str], leader: str, total: int) -> None:
+        s = self.s
+        s["phase"] = PLAY
+        s["in_play"] = list(in_play)
+        s["turn"] = None
+        s["leader"] = leader
+        s["play_hands"] = {p: list(s["hands"][p]) for p in in_play}
+        s["won"] = {p: 0 for p in in_play}
+        s["total"] = total
+
+    # -- the interface -----------------------------------------------------------------
+
+    def to_act(self) -> str | None:
+        s = self.s
+        if s["phase"] == END:
+            return None
+        if s["phase"] != PLAY:
+            return s["turn"]  # type: ignore[no-any-return]
+        trick = s["trick"]
+        if not trick:
+            return s["leader"]  # type: ignore[no-any-return]
+        in_play = s["in_play"]
+        return in_play[(in_play.index(trick[-1]["player"]) + 1) % len(in_play)]  # type: ignore[no-any-return]
+
+    def legal(self, player: str) -> list[Any]:
+        if self.to_act() != player:
+            return []
+        if self.s["phase"] == PLAY:
+            return self.legal_cards(player)
+        return self.legal_moves(player)
+
+    def apply(self, player: str, move: Move) -> None:
+        who = self.to_act()
+        if who is None:
+            raise MoveRefused("not_your_turn", "The round is over: no more moves are taken.")
+        if player != who:
+            raise MoveRefused(
+                "not_your_turn", f"It is {who}'s turn, not {player}'s; wait for your turn."
+            )
+        if not isinstance(move, Mapping) or not isinstance(move.get("action"), str):
+            raise bad_move(
+                'A move is an object with an "action", like {"action": "play", "card": "QS"}.'
+            )
+        if self.s["phase"] == PLAY:
+            self._apply_card(player, move)
+        else:
+            self.apply_phase(player, move)
+
+    def _apply_card(self, player: str, move: Mapping[str, Any]) -> None:
+        s = self.s
+        if move["action"] != "play":
+            raise bad_move(
+                f'The cards are being played: send {{"action": "play", "card": ...}} with a '
+                f"card of your hand, not {move['action']!r}."
+            )
+        raw = move.get("card")
+        card = self.parse(raw)
+        if card is None:
+            raise bad_move(f"{raw!r} is not a card of the {self.GAME} pack.")
+        hand = s["hands"][player]
+        if card not in hand:
+            raise MoveRefused("not_in_hand", f"{card} is not in your hand.")
+        legal = self.legal_cards(player)
+        if card not in legal:
+            raise self.why_illegal(player, card, legal)
+        hand.remove(card)
+        s["trick"].append({"player": player, "card": card})
+        if len(s["trick"]) < len(s["in_play"]):
+            return
+        trick = s["trick"]
+        cards = [c["card"] for c in trick]
+        winner = trick[self.trick_winner(cards)]["player"]
+        self.trick_taken(winner, cards)
+        s["tricks"].append(trick)
+        s["trick"] = []
+        s["won"][winner] += 1
+        s["leader"] = winner
+        if len(s["tricks"]) == s["total"]:
+            s["phase"] = END
+            s["leader"] = None
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        s = self.s
+        in_play = s["in_play"] if s["phase"] in (PLAY, END) else list(self.players)
+        hand = s["hands"].get(player) if player is not None else None
+        shown: dict[str, Any] = {
+            "phase": s["phase"],
+            "player": player,
+            "dealer": self.start.dealer,
+            "hand": self.sort_cards(hand) if hand is not None else None,
+            "upcard": self.upcard_shown(),
+            "trump": s["trump"],
+            "to_act": self.to_act(),
+            "legal": self.legal(player) if player is not None else [],
+            "trick": copy.deepcopy(s["trick"]),
+            "tricks": copy.deepcopy(s["tricks"]),
+            "tricks_won": dict(s["won"]),
+            "counts": {p: len(s["hands"][p]) if p in in_play else 0 for p in self.players},
+        }
+        shown.update(self.view_game(player))
+        return shown
+
+    def robot_move(self, player: str) -> Move:
+        if self.to_act() != player:
+            raise MoveRefused("not_your_turn", f"It is not {player}'s turn.")
+        if self.s["phase"] == PLAY:
+            return {"action": "play", "card": self.robot_card(player)}
+        return self.robot_phase_move(player)
+
+    def record(self) -> dict[str, Any]:
+        if self.s["phase"] != END:
+            raise EngineUsageError("the round is not over: record() comes after its last card")
+        return self.round_record()
+
+    def play_record(self) -> dict[str, Any]:
+        s = self.s
+        return {
+            "hands": copy.deepcopy(s["play_hands"]),
+            "tricks": [[c["card"] for c in trick] for trick in s["tricks"]],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {"start": start_to_json(self.start), "state": copy.deepcopy(self.s)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        return cls(start_from_json(data["start"]), copy.deepcopy(dict(data["state"])))
+
+    # -- what each game says -----------------------------------------------------------
+
+    @abstractmethod
+    def parse(self, text: Any) -> str | None:
+        """The card written as `text` as the record writes it, or None."""
+
+    @abstractmethod
+    def legal_cards(self, player: str) -> list[str]:
+        """The cards `player`, to play to the current trick, may play."""
+
+    @abstractmethod
+    def why_illegal(self, player: str, card: str, legal: list[str]) -> MoveRefused:
+        """The refusal of `card`, held but not among `legal`."""
+
+    @abstractmethod
+    def trick_winner(self, cards: list[str]) -> int:
+        """Index in `cards` (leader first) of the card that takes the trick."""
+
+    @abstractmethod
+    def robot_card(self, player: str) -> str: ...
+
+    @abstractmethod
+    def legal_moves(self, player: str) -> list[Move]: ...
+
+    @abstractmethod
+    def apply_phase(self, player: str, move: Mapping[str, Any]) -> None:
+        """A move before play; refuse it before changing anything."""
+
+    @abstractmethod
+    def robot_phase_move(self, player: str) -> Move: ...
+
+    @abstractmethod
+    def round_record(self) -> dict[str, Any]: ...
+
+    def trick_taken(self, winner: str, cards: list[str]) -> None:
+        """What a game counts when `winner` takes a trick, besides the trick itself."""
+
+    def sort_cards(self, cards: list[str]) -> list[str]:
+        return list(cards)
+
+    def upcard_shown(self) -> str | None:
+        """The upcard while it is face up, else None."""
+        return self.s["upcard"]  # type: ignore[no-any-return]
+
+    def view_game(self, player: str | None) -> dict[str, Any]:
+        return {}
+
+
+def refuse_choice(what: str, offered: Sequence[Any]) -> MoveRefused:
+    """A move that is none of those open now."""
+    return bad_move(f"{what} Open to you now: {names([str(o) for o in offered])}.")

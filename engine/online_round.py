@@ -1,0 +1,116 @@
+"""The interface of a round played move by move: `OnlineRound`, `RoundStart`,
+`MoveRefused` and the phase names. Read `engine.online`, which re-exports all of it and
+finds a game's class by rules id; the games import it from here, below the registry
+(``engine.online`` -> ``engine.registry`` -> ``engine.games`` -> this module), so that
+the modules of `engine` import one another without a cycle.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
+
+#: A move as a phone sends it: ``{"action": "play", "card": "QS"}``, ``{"action": "out"}``,
+#: ``{"action": "draw", "discard": ["2C", "7D"]}``, ``{"action": "bid", "bid": 3}``, ...
+Move = dict[str, Any]
+
+#: The phase of a round whose last card is played: `record()` may be called.
+END: Final = "end"
+#: The phase in which cards are played to tricks, in every game.
+PLAY: Final = "play"
+
+
+class MoveRefused(Exception):
+    """A move the round does not take, with the reason in the game's words.
+
+    `code` is ``not_your_turn`` when someone else is to act (or the round is over), and
+    otherwise names the rule (``must_follow``, ``must_trump``, ``not_in_hand``,
+    ``bad_move``, ...).
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStart:
+    """Everything a round needs to know before its deal, all of it public."""
+
+    rules_id: str
+    players: tuple[str, ...]  # the game's players in seat order, clockwise
+    dealer: str
+    number: int  # the round's number in its game, from 1
+    options: Mapping[str, Any]  # the game's options, defaults filled in
+    scores: Mapping[str, int]  # every player's score before this round
+    earlier: Sequence[Mapping[str, Any]] = field(default=())  # the game's rounds so far
+
+
+class OnlineRound(ABC):
+    """One round, from the deal to its last card.
+
+    `phase` is `PLAY` while cards are played to tricks, `END` when the round is over, and
+    the game's own names for the phases before play (``announce``, ``draw``, ``bid``, ...).
+    """
+
+    #: The phases before play, in order, as the API shows them (docs/api.md).
+    PHASES: ClassVar[tuple[str, ...]] = ()
+
+    start: RoundStart
+    phase: str
+
+    @classmethod
+    @abstractmethod
+    def pack(cls, start: RoundStart) -> list[str]:
+        """The cards of this round's pack, unshuffled, as the game record writes them."""
+
+    @classmethod
+    @abstractmethod
+    def deal(cls, start: RoundStart, order: Sequence[str]) -> OnlineRound:
+        """The round dealt from `order` (a permutation of `pack(start)`); the deal is made
+        as the game's text deals, from the top of `order`."""
+
+    @abstractmethod
+    def to_act(self) -> str | None:
+        """The player whose turn it is; None once the round is over."""
+
+    @abstractmethod
+    def legal(self, player: str) -> list[Any]:
+        """What `player` may do now: in `PLAY` the cards they may play (card codes); in the
+        other phases the moves open to them, each ready to send. Empty when it is not
+        their turn."""
+
+    @abstractmethod
+    def apply(self, player: str, move: Move) -> None:
+        """Make `player`'s move, or raise `MoveRefused` and change nothing."""
+
+    @abstractmethod
+    def view(self, player: str | None) -> dict[str, Any]:
+        """What `player` may see now, and nothing more; `None` for a watcher, who sees no
+        hand. Keys: ``phase``, ``hand`` (this player's cards), ``upcard`` (when it is face
+        up, else None), ``trump``, ``to_act``, ``legal``, ``trick`` (the current trick's
+        cards, each ``{"player", "card"}``, leader first), ``tricks`` (the finished
+        tricks, in the same form), ``tricks_won`` (name to count), ``counts`` (name to the
+        number of cards held), and the game's own: ``bids``, ``out``, ..."""
+
+    @abstractmethod
+    def record(self) -> dict[str, Any]:
+        """The finished round as a round of the game record, with its cards (``upcard``,
+        ``play.hands``, ``play.tricks`` and the game's own extensions); only in `END`."""
+
+    @abstractmethod
+    def robot_move(self, player: str) -> Move:
+        """A legal move for `player`, who is to act, chosen at least as well as the
+        engine's greedy strategy; the same state always gives the same move."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data, hands included (store it, never show it)."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: Mapping[str, Any]) -> OnlineRound:
+        """The round `to_json` wrote."""
