@@ -15,6 +15,7 @@ from api.views import (
     games,
     misc,
     printing,
+    prizes,
     ratings,
     registrations,
     sessions,
@@ -42,6 +43,17 @@ urlpatterns = [
     path("clubs/<slug:slug>/ratings/", ratings.ClubRatings.as_view(), name="club_ratings"),
     path("clubs/<slug:slug>/audit/", audit.ClubAudit.as_view(), name="club_audit"),
     path(
+        "clubs/<slug:slug>/payout-tables/",
+        prizes.ClubPayoutTables.as_view(),
+        name="club_payout_tables",
+    ),
+    path(
+        "clubs/<slug:slug>/payout-tables/<int:payout_table_id>/",
+        prizes.ClubPayoutTable.as_view(),
+        name="club_payout_table",
+    ),
+    path("clubs/<slug:slug>/currency/", prizes.ClubCurrency.as_view(), name="club_currency"),
+    path(
         "seasons/<int:season_id>/standings/",
         clubs.SeasonStandings.as_view(),
         name="season_standings",
@@ -59,6 +71,10 @@ urlpatterns = [
         sessions.SessionCheckIn.as_view(),
         name="session_check_in",
     ),
+    path(
+        "sessions/<int:session_id>/prizes/", prizes.SessionPrizes.as_view(), name="session_prizes"
+    ),
+    path("sessions/<int:session_id>/paid/", prizes.SessionPaid.as_view(), name="session_paid"),
     path(
         "sessions/<int:session_id>/self-check-in/",
         door.SessionSelfCheckIn.as_view(),

@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 
 import engine
 from common.errors import UserError
 from scoring.games import PrintColumn, family_for
 from scoring.models import Game
+from tournaments import format as fmt
 from tournaments.models import Club, Season, Seating, Session, Sitting
-from workflow import card_selectors, club_selectors, selectors
+from workflow import card_selectors, club_selectors, prize_selectors, selectors
 
 
 class SittingNotFound(UserError):
@@ -187,11 +189,20 @@ def session_ladder(session: Session) -> Ladder:
         if finished
         else "Standings so far: the session is not finished, so they may still change."
     )
+    # Each player's payout and the pool (docs/tournament.md, Entry fees and prizes).
+    prizes = prize_selectors.session_prizes(session, rows)
+    pays = prizes.payouts is not None
+    if pays and prizes.table is not None:
+        note += (
+            f" Prize pool {prizes.money(prizes.pool)}, split by {prizes.table.name}"
+            + ("" if finished else " (what each would win if the session ended now)")
+            + "."
+        )
     return Ladder(
         heading=session_heading(session),
         note=note,
-        headers=["#", "Player", "Table", "Points", "Games won", "Hooks"],
-        numeric=[True, False, True, True, True, True],
+        headers=["#", "Player", "Table", "Points", "Games won", "Hooks"] + (["Prize"] * pays),
+        numeric=[True, False, True, True, True, True] + [True] * pays,
         rows=[
             [
                 str(r.position),
@@ -201,6 +212,7 @@ def session_ladder(session: Session) -> Ladder:
                 str(r.games_won),
                 str(r.hooks),
             ]
+            + ([prizes.money(prizes.payout(r.player_id) or Decimal(0))] if pays else [])
             for r in rows
         ],
     )
@@ -219,6 +231,11 @@ def season_ladder(season: Season) -> Ladder:
         numeric.append(True)
     headers += ["Games won", "Points", "Hooks", "Average finish"]
     numeric += [True] * 4
+    won = prize_selectors.season_prizes(season.pk)
+    unit = prize_selectors.money_unit(club)
+    if any(won.values()):
+        headers.append("Prizes")
+        numeric.append(True)
     table = []
     for position, r in enumerate(rows, start=1):
         cells = [str(position), r.player.name, str(r.sessions)]
@@ -233,6 +250,9 @@ def season_ladder(season: Season) -> Ladder:
             str(r.hooks),
             f"{average if average is not None else r.average_finish:.1f}",
         ]
+        if any(won.values()):
+            amount = won.get(r.player.pk, Decimal(0))
+            cells.append(fmt.format_money(amount, club.currency, unit))
         table.append(cells)
     return Ladder(
         heading=Heading(

@@ -21,6 +21,7 @@ from web.views import (
     exchange,
     manage,
     paper,
+    prizes,
     registrations,
     restore,
     timer,
@@ -110,6 +111,20 @@ ROUTES: dict[str, list[URLPattern]] = {
             name="check_in_all",
         ),
         path("director/sessions/<int:pk>/start/", director.session_start, name="start"),
+        path("director/sessions/<int:pk>/prizes/", prizes.session_prizes, name="session_prizes"),
+        path("director/sessions/<int:pk>/paid/", prizes.session_paid, name="session_paid"),
+        path("director/clubs/<slug:slug>/payouts/", prizes.club_payouts, name="club_payouts"),
+        path(
+            "director/clubs/<slug:slug>/payouts/<int:table_id>/",
+            prizes.club_payout_edit,
+            name="club_payout_edit",
+        ),
+        path(
+            "director/clubs/<slug:slug>/payouts/<int:table_id>/delete/",
+            prizes.club_payout_delete,
+            name="club_payout_delete",
+        ),
+        path("director/clubs/<slug:slug>/currency/", prizes.club_currency, name="club_currency"),
         path(
             "director/sessions/<int:pk>/registrations/",
             registrations.session_registrations,

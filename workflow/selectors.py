@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
@@ -312,6 +313,9 @@ class StandingRow:
     # Why this place: the table's order over the sitting with the tie-break that decided
     # it, or why the player is listed after the seated players.
     why: str = ""
+    # What the player wins (docs/tournament.md, "Entry fees and prizes"): filled in by
+    # `workflow.prize_selectors.with_payouts`; None when the session pays no prizes.
+    payout: Decimal | None = None
 
 
 def session_standings(session: Session) -> list[StandingRow]:

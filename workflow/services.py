@@ -58,7 +58,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, as_actor, require_director
-from workflow import selectors, table_links, tasks
+from workflow import prizes, selectors, table_links, tasks
 from workflow.names import clean_names
 
 # A new session is public unless the director says otherwise (docs/tournament.md).
@@ -350,11 +350,17 @@ def refresh_unstarted_game(table: Table) -> None:
 
 @transaction.atomic
 def session_check_in(
-    *, session_id: int, player_ids: Sequence[int] | None, checked_in: bool, user: Caller
+    *,
+    session_id: int,
+    player_ids: Sequence[int] | None,
+    checked_in: bool,
+    paid: bool | None = None,
+    user: Caller,
 ) -> int:
     """Check players in (or take it back, a check-in at the door too); `player_ids=None`
     means the whole roster. All or nothing: if one of them is not on the roster, nobody
-    changes."""
+    changes. `paid` records at the same time whether they paid the entry fee (None:
+    unchanged; refused on a free session, `workflow.prizes`)."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="check players in")
     if session.status == Session.Status.CANCELLED:
@@ -370,10 +376,17 @@ def session_check_in(
         entries = entries.filter(player_id__in=wanted)
         if entries.count() != len(wanted):
             raise UserError("not_on_roster", "That player is not on this session's roster.")
+    paid_field = {}
+    if paid is not None:
+        if (refusal := prizes.fees_refusal(session)) is not None:
+            raise refusal
+        paid_field = {"paid": paid}
     changed = dict(entries.values_list("player_id", "player__name"))
     # Taking a check-in back also forgets that it was made at the door (workflow.door).
     count = entries.update(
-        checked_in=checked_in, **({} if checked_in else {"self_checked_in_at": None})
+        checked_in=checked_in,
+        **({} if checked_in else {"self_checked_in_at": None}),
+        **paid_field,
     )
     # The director's live check-in list (and a second director's page) shows it.
     pagecache.live_changed(session.pk)
@@ -390,7 +403,8 @@ def session_check_in(
         session=session,
         action="session.check_in" if checked_in else "session.check_out",
         summary=f"{'Checked in' if checked_in else 'Took back the check-in of'} {who}",
-        details={"player_ids": sorted(changed), "checked_in": checked_in},
+        details={"player_ids": sorted(changed), "checked_in": checked_in}
+        | ({} if paid is None else {"paid": paid}),
     )
     return count
 

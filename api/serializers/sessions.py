@@ -55,6 +55,26 @@ class SessionSerializer(serializers.Serializer[Session]):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     ended_early = serializers.BooleanField()
+    entry_fee = serializers.DecimalField(
+        max_digits=8, decimal_places=2, allow_null=True, help_text="null: a free session."
+    )
+    pool_share = serializers.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        allow_null=True,
+        help_text="The share of the fees in the prize pool, in %; null: 100.",
+    )
+    pool_fixed = serializers.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        allow_null=True,
+        help_text="A fixed prize pool instead of the share.",
+    )
+    payout_table = serializers.IntegerField(
+        source="payout_table_id",
+        allow_null=True,
+        help_text="The club's payout table that splits the pool; null: the club's default.",
+    )
     registration_open = serializers.BooleanField(
         help_text="Players may sign up (POST /api/sessions/{id}/registrations/) until it starts."
     )
@@ -71,6 +91,7 @@ class EntrySerializer(serializers.Serializer[SessionPlayer]):
     checked_in = serializers.BooleanField()
     arrived_late = serializers.BooleanField()
     withdrawn_at = serializers.DateTimeField(allow_null=True)
+    paid = serializers.BooleanField(help_text="Paid the entry fee.")
 
 
 class SittingRefSerializer(serializers.Serializer[Sitting]):
@@ -190,6 +211,12 @@ class StandingSerializer(serializers.Serializer[StandingRow]):
     games_won = serializers.IntegerField()
     hooks = serializers.IntegerField()
     withdrawn = serializers.BooleanField()
+    payout = serializers.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        allow_null=True,
+        help_text="What the player wins, an exact decimal string; null: no prizes.",
+    )
 
 
 # Filling them -------------------------------------------------------------------------

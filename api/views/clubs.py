@@ -16,7 +16,7 @@ from api.serializers import Data, many_data
 from api.views.base import ApiView
 from tournaments.models import BigLoserAward, Club, Player, Season
 from tournaments.permissions import can_direct
-from workflow import club_selectors
+from workflow import club_selectors, prize_selectors
 
 TAGS = ["clubs"]
 
@@ -152,6 +152,10 @@ class SeasonStandings(ApiView):
         points = serializers.IntegerField()
         hooks = serializers.IntegerField()
         average_finish = serializers.FloatField()
+        prizes = serializers.CharField(
+            help_text="The player's prizes over the season's finished sessions, an exact "
+            "decimal string (docs/api.md, Entry fees and prizes)."
+        )
 
     @doc(
         need=Need.PUBLIC,
@@ -165,8 +169,10 @@ class SeasonStandings(ApiView):
         tags=TAGS,
     )
     def get(self, request: Request, season_id: int) -> Response:
-        season = get_object_or_404(Season, pk=season_id)
+        season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
         rows = club_selectors.season_standings_cached(season.pk)
+        won = prize_selectors.season_prizes(season.pk)
+        zero = prize_selectors.money_unit(season.club) * 0
         data = [
             {
                 "position": i,
@@ -176,6 +182,7 @@ class SeasonStandings(ApiView):
                 "points": r.points,
                 "hooks": r.hooks,
                 "average_finish": r.average_finish,
+                "prizes": str(won.get(r.player.pk, zero)),
             }
             for i, r in enumerate(rows, start=1)
         ]

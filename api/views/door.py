@@ -10,6 +10,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
 from api.serializers import Input
@@ -65,9 +66,10 @@ class SessionSelfCheckIn(ApiView):
         "`already_checked_in`.",
         request=InputSerializer,
         responses={200: SelfCheckInAnswer},
-        errors=[400, 404, 409, 429],
+        errors=[400, 401, 403, 404, 409, 429],
         tags=["sessions"],
     )
+    @idempotent
     def post(self, request: Request, session_id: int) -> Response:
         session = self.target.obj_as(Session)
         if not (can_view_session(self.actor, session) or door.door_open(session)):

@@ -35,7 +35,7 @@ from api.views.base import ApiView
 from common.errors import UserError
 from tournaments.models import Club, Season, Session
 from tournaments.permissions import visible_sessions
-from workflow import movements, registrations, selectors, services
+from workflow import movements, prize_selectors, registrations, selectors, services
 
 TAGS = ["sessions"]
 
@@ -315,6 +315,13 @@ class SessionCheckIn(SessionView):
         checked_in = serializers.BooleanField(
             default=True, help_text="false takes a check-in back."
         )
+        paid = serializers.BooleanField(
+            required=False,
+            allow_null=True,
+            help_text="Whether they paid the entry fee (docs/api.md, Entry fees and prizes); "
+            "left out or null: unchanged. Refused on a free session: 400 "
+            "`fees_on_free_session`.",
+        )
 
     @doc(
         need=Need.DIRECT,
@@ -332,6 +339,7 @@ class SessionCheckIn(SessionView):
             session_id=self.session.pk,
             player_ids=data.validated_data["player_ids"],
             checked_in=data.validated_data["checked_in"],
+            paid=data.validated_data.get("paid"),
             user=request.user,
         )
         return Response(session_detail(self.session, self.actor))
@@ -430,4 +438,5 @@ class SessionStandings(SessionView):
     )
     def get(self, request: Request, session_id: int) -> Response:
         rows = selectors.session_standings(self.session)
-        return Response(many_data(StandingSerializer, rows))
+        found = prize_selectors.session_prizes(self.session, rows)
+        return Response(many_data(StandingSerializer, prize_selectors.with_payouts(rows, found)))

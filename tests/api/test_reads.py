@@ -77,6 +77,7 @@ def test_season_standings_count_finished_sessions(
         "points",
         "hooks",
         "average_finish",
+        "prizes",
     }
     assert APIClient().get("/api/seasons/999999/standings/").status_code == 404
 

@@ -22,7 +22,7 @@ from tests.api.conftest import (
     scorer_client,
     token_client,
 )
-from tournaments.models import Season, Session
+from tournaments.models import PayoutTable, Season, Session
 from workflow import movements
 from workflow.simulation import finish_sitting_unplayed as fake_results
 
@@ -169,6 +169,42 @@ def club_cards_rotate(w: World) -> Request:
     return "post", f"/api/clubs/{w.running.club.slug}/table-cards/", {"count": 4}, 201
 
 
+def set_prizes(w: World) -> Request:
+    return "post", f"/api/sessions/{w.running.pk}/prizes/", {"entry_fee": "5"}, 200
+
+
+def mark_paid(w: World) -> Request:
+    Session.objects.filter(pk=w.running.pk).update(entry_fee=5)
+    return "post", f"/api/sessions/{w.running.pk}/paid/", {"paid": True}, 200
+
+
+def payout_tables(w: World) -> Request:
+    return "get", f"/api/clubs/{w.running.club.slug}/payout-tables/", None, 200
+
+
+def payout_table_create(w: World) -> Request:
+    body = {"name": "All", "places": ["100"]}
+    return "post", f"/api/clubs/{w.running.club.slug}/payout-tables/", body, 201
+
+
+def _payout_table(w: World) -> str:
+    table = PayoutTable.objects.create(club=w.running.club, name="Top two", places=["60", "40"])
+    return f"/api/clubs/{w.running.club.slug}/payout-tables/{table.pk}/"
+
+
+def payout_table_change(w: World) -> Request:
+    return "put", _payout_table(w), {"name": "Top two", "places": ["70", "30"]}, 200
+
+
+def payout_table_delete(w: World) -> Request:
+    return "delete", _payout_table(w), None, 204
+
+
+def set_currency(w: World) -> Request:
+    body = {"currency": "£", "money_unit": "cent"}
+    return "put", f"/api/clubs/{w.running.club.slug}/currency/", body, 200
+
+
 CASES: dict[str, Callable[[World], Request]] = {
     f.__name__: f
     for f in [
@@ -197,6 +233,13 @@ CASES: dict[str, Callable[[World], Request]] = {
         table_card_replace,
         club_table_cards,
         club_cards_rotate,
+        set_prizes,
+        mark_paid,
+        payout_tables,
+        payout_table_create,
+        payout_table_change,
+        payout_table_delete,
+        set_currency,
     ]
 }
 # After the movement, the links of sitting 1 have expired: a credential no longer valid.

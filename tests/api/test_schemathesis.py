@@ -38,7 +38,7 @@ from rest_framework.authtoken.models import Token
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import first_round
-from tournaments.models import Season, Session
+from tournaments.models import PayoutTable, Season, Session
 from workflow import table_links
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,6 +66,11 @@ CONTENT_RULES = {
     "POST /api/sessions/{session_id}/players/": "the players must be the club's",
     "POST /api/sessions/{session_id}/check-in/": "the players must be on the roster",
     "POST /api/sessions/{session_id}/withdraw/": "the player must be on the roster",
+    "POST /api/sessions/{session_id}/prizes/": "amounts as typed; the payout table the club's",
+    "POST /api/sessions/{session_id}/paid/": "the players on the roster; not a free session",
+    "POST /api/clubs/{slug}/payout-tables/": "the places must add up to 100",
+    "PUT /api/clubs/{slug}/payout-tables/{payout_table_id}/": "the places must add up to 100",
+    "PUT /api/clubs/{slug}/currency/": "a currency of at most 8 characters, a known unit",
     "POST /api/sessions/{session_id}/self-check-in/": "the door code must be the session's",
     "POST /api/tables/{table_id}/calls/": "a call for `other` needs a text; texts are short",
 }
@@ -104,6 +109,9 @@ def world(make_session: Any, director: Any, season: Season) -> dict[str, Any]:
     scoring.round_submit(game_id=game.pk, number=1, data=data, actor=director)
     link = table_links.scorer_link_create(table_id=game.table_id, user=director)
     token, _ = Token.objects.get_or_create(user=director)
+    payout = PayoutTable.objects.create(
+        club=session.club, name="All", places=["100.00"], is_default=True
+    )
     return {
         "director": ["-H", f"Authorization: Token {token.key}"],
         "scorer": ["-H", f"X-Scorer-Token: {link.token}"],
@@ -117,6 +125,7 @@ def world(make_session: Any, director: Any, season: Season) -> dict[str, Any]:
             "game_id": game.pk,
             "number": 1,
             "rules_id": "huckley-buck",
+            "payout_table_id": payout.pk,
         },
     }
 

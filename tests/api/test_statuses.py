@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import db_state, first_round, token_client
-from tournaments.models import Season, Session
+from tournaments.models import PayoutTable, Season, Session
 from workflow import movements
 from workflow.simulation import finish_sitting_unplayed as fake_results
 
@@ -109,6 +109,24 @@ def _start_with_too_few(w: World) -> tuple[str, str, Any]:
     return "post", f"/api/sessions/{session.pk}/start/", {}
 
 
+def _paid_then_free(w: World) -> tuple[str, str, Any]:
+    Session.objects.filter(pk=w.running.pk).update(entry_fee=5)
+    w.running.entries.update(paid=True)
+    return "post", _session(w, "prizes/"), {"entry_fee": ""}
+
+
+def _paid_check_in_on_a_free_session(w: World) -> tuple[str, str, Any]:
+    session = w.make_session(8, start=False, seed=11)
+    player_ids = list(session.entries.values_list("player_id", flat=True)[:1])
+    return "post", _session(session, "check-in/"), {"player_ids": player_ids, "paid": True}
+
+
+def _table_in_use(w: World) -> tuple[str, str, Any]:
+    table = PayoutTable.objects.create(club=w.running.club, name="All", places=["100"])
+    Session.objects.filter(pk=w.running.pk).update(payout_table=table)
+    return "delete", f"/api/clubs/tuesday/payout-tables/{table.pk}/", None
+
+
 STATE_REFUSALS: dict[str, tuple[str, Case]] = {
     "a second start": ("session_started", lambda w: ("post", _session(w, "start/"), {})),
     "a check-in once running": ("session_started", _check_in_once_running),
@@ -141,6 +159,8 @@ STATE_REFUSALS: dict[str, tuple[str, Case]] = {
         "session_not_running",
         lambda w: ("post", _unstarted(w, "timer/"), {"action": "start"}),
     ),
+    "making a session with paid players free": ("players_paid", _paid_then_free),
+    "deleting a payout table in use": ("payout_table_in_use", _table_in_use),
     "the sitting minutes of a finished session": (
         "session_finished",
         lambda w: ("patch", _session(_finished(w), "timer/"), {"sitting_minutes": 30}),
@@ -149,6 +169,22 @@ STATE_REFUSALS: dict[str, tuple[str, Case]] = {
 
 
 INPUT_REFUSALS: dict[str, tuple[str, Case]] = {
+    "fees on a free session at check-in": (
+        "fees_on_free_session",
+        _paid_check_in_on_a_free_session,
+    ),
+    "fees on a free session": (
+        "fees_on_free_session",
+        lambda w: ("post", _session(w, "paid/"), {"paid": True}),
+    ),
+    "a payout table that does not add up": (
+        "bad_payout_table",
+        lambda w: ("post", "/api/clubs/tuesday/payout-tables/", {"name": "T", "places": ["50"]}),
+    ),
+    "an entry fee that is not an amount": (
+        "bad_amount",
+        lambda w: ("post", _session(w, "prizes/"), {"entry_fee": "five"}),
+    ),
     "no players named": (
         "no_players",
         lambda w: ("post", _session(w, "players/"), {"player_ids": [], "new_names": []}),

@@ -44,7 +44,7 @@ from scoring.models import Game, RoundChange
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory, UserFactory
 from tests.scoring.helpers import split, top_game
 from tests.snapshots import changed_tables, db_snapshot
-from tournaments.models import Club, Registration, Season, Seating, Session
+from tournaments.models import Club, PayoutTable, Registration, Season, Seating, Session
 from tournaments.permissions import SYSTEM
 from workflow import (
     accounts,
@@ -52,6 +52,7 @@ from workflow import (
     club_services,
     door,
     movements,
+    prizes,
     registrations,
     services,
     table_links,
@@ -79,6 +80,7 @@ MODULES: list[ModuleType] = [
     locks,
     accounts,
     club_upload,
+    prizes,
     door,
     registrations,
     calls,
@@ -169,6 +171,16 @@ class World:
 Arguments = Callable[[World], dict[str, Any]]
 
 
+def _with_fee(w: World) -> dict[str, Any]:
+    session = w.unstarted()
+    Session.objects.filter(pk=session.pk).update(entry_fee=5)
+    return {"session_id": session.pk, "player_ids": None, "paid": True}
+
+
+def _a_payout_table(w: World) -> PayoutTable:
+    return PayoutTable.objects.create(club=w.club, name="Top three", places=["50", "30", "20"])
+
+
 def _season_to_close(w: World) -> dict[str, Any]:
     return {"season_id": SeasonFactory.create(club=w.club, name="2030").pk}
 
@@ -247,6 +259,16 @@ CALLS: dict[Function, Arguments] = {
         "checked_in": False,
     },
     services.session_start: lambda w: {"session_id": w.unstarted().pk},
+    prizes.session_prizes_set: lambda w: {"session_id": w.unstarted().pk, "entry_fee": "5"},
+    prizes.session_mark_paid: _with_fee,
+    prizes.payout_table_create: lambda w: {"club_id": w.club.pk, "name": "All", "places": ["100"]},
+    prizes.payout_table_update: lambda w: {
+        "table_id": _a_payout_table(w).pk,
+        "name": "Top two",
+        "places": ["60", "40"],
+    },
+    prizes.payout_table_delete: lambda w: {"table_id": _a_payout_table(w).pk},
+    prizes.club_set_money: lambda w: {"club_id": w.club.pk, "currency": "£", "money_unit": "cent"},
     services.session_finish: lambda w: {"session_id": w.running.pk, "early": True},
     services.big_loser_award: lambda w: {
         "season_id": w.season.pk,
@@ -419,6 +441,7 @@ STEP = "a step inside a checked write's transaction"
 TAKES_NO_CALLER: dict[Function, str] = {
     services.last_season_big_loser: "read",
     services.start_refusal: "read",
+    prizes.fees_refusal: "read",
     services.players_get_or_create: STEP + " (session_create, session_add_players, a substitute)",
     services.sitting_create: STEP + " (session_start, sitting_move_players)",
     services.refresh_unstarted_game: STEP + " (an arrival, a withdrawal, a rebalance)",

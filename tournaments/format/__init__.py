@@ -23,6 +23,7 @@ One module per rule, in the order of a session; each imports only the ones above
 | `ranking` | 4 | `order_table`, `order_by_totals`: a table's order, and why |
 | `moves` | 5, 6 | `movement`, `seat_tables`: who goes where after a sitting |
 | `rebalancing` | 7 | `rebalance`, `rebalance_plan`: after arrivals and withdrawals |
+| `prizes` | | `prize_pool`, `payouts`: entry fees and prizes (docs/tournament.md) |
 
 Callers use the names below, `from tournaments import format as fmt; fmt.split(...)`, never
 a module of the package: which module holds a rule is this package's business.
@@ -31,6 +32,22 @@ a module of the package: which module holds a rule is this package's business.
 from __future__ import annotations
 
 from tournaments.format.moves import Move, movement, seat_tables
+from tournaments.format.prizes import (
+    CENT,
+    WHOLE,
+    Payouts,
+    Prize,
+    PrizeError,
+    check_extras,
+    check_places,
+    format_money,
+    parse_amount,
+    parse_percent,
+    parse_places,
+    parse_prize,
+    payouts,
+    prize_pool,
+)
 from tournaments.format.ranking import (
     CRITERIA,
     Placing,
@@ -54,25 +71,39 @@ from tournaments.format.sizes import choose_sit_outs, sit_out_count, table_sizes
 from tournaments.format.splits import seeded_split, split
 
 __all__ = [
+    "CENT",
     "CRITERIA",
     "FORMATS",
+    "WHOLE",
     "FormatError",
     "FormatRules",
     "K",
     "Move",
+    "Payouts",
     "Placing",
     "PlayerKey",
+    "Prize",
+    "PrizeError",
     "Rebalance",
     "RebalancePlan",
     "SittingResult",
     "TableSizes",
+    "check_extras",
+    "check_places",
     "choose_sit_outs",
     "format_for",
+    "format_money",
     "make_rng",
     "movement",
     "order_by_totals",
     "order_table",
     "ordinal",
+    "parse_amount",
+    "parse_percent",
+    "parse_places",
+    "parse_prize",
+    "payouts",
+    "prize_pool",
     "rebalance",
     "rebalance_plan",
     "seat_tables",

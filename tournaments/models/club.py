@@ -69,6 +69,17 @@ class Club(models.Model):
         help_text="The paper the printed sheets use unless the director picks another.",
     )
 
+    # Entry fees and prizes (docs/tournament.md): the currency written before amounts (a
+    # symbol such as £ or a code such as EUR; empty: none), and the unit prizes are
+    # rounded to.
+    currency = models.CharField(max_length=8, blank=True, default="")
+    money_unit = models.CharField(
+        max_length=5,
+        choices=[("cent", "Cents (0.01)"), ("whole", "Whole units (1)")],
+        default="cent",
+        help_text="Prizes are rounded down to it; the odd units go to the best placed.",
+    )
+
     class Meta:
         ordering = ["name"]
         constraints = [

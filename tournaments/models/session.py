@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 
 from tournaments.models.club import Club, Player, Season, rules_choices
+from tournaments.models.prizes import PayoutTable
 
 
 def new_door_code() -> str:
@@ -90,6 +91,19 @@ class Session(models.Model):
         "format), or from the players' ratings under the session's rules.",
     )
 
+    # Entry fees and prizes (docs/tournament.md): no fee is a free session. The pool is the
+    # fixed amount if there is one, else the share of the fees collected (100 % if none).
+    entry_fee = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    pool_share = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    pool_fixed = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    payout_table = models.ForeignKey(
+        PayoutTable,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="How the pool is split; empty: the club's default table.",
+    )
     # Sign-up before the night (docs/tournament.md, "Sign-up and the waitlist"; the
     # sign-ups themselves are `tournaments.models.registrations.Registration`).
     registration_open = models.BooleanField(
@@ -146,6 +160,8 @@ class SessionPlayer(models.Model):
     checked_in = models.BooleanField(default=False)
     arrived_late = models.BooleanField(default=False)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # Paid the session's entry fee (cash at the door); only a session with a fee has it.
+    paid = models.BooleanField(default=False)
     # When the player checked themselves in at the door (workflow.door); None when the
     # director checked them in, or the check-in was taken back.
     self_checked_in_at = models.DateTimeField(null=True, blank=True)

@@ -1,11 +1,12 @@
 """Template helpers for the pages: table links, times in the club's time zone, and the
-address printed cards carry."""
+address printed cards carry; amounts of money in the club's currency."""
 
 from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django import template
@@ -66,3 +67,16 @@ def card_address(context: dict[str, Any]) -> CardAddress | None:
     if request is None:
         return None
     return CardAddress(request.build_absolute_uri("/"), is_loopback(request.get_host()))
+
+
+@register.simple_tag
+def money(amount: Decimal | None, prizes: Any) -> str:
+    """An amount as the club writes it (`workflow.prize_selectors.SessionPrizes.money`);
+    empty for None."""
+    return "" if amount is None else str(prizes.money(amount))
+
+
+@register.filter
+def of(mapping: dict[Any, Any] | None, key: Any) -> Any:
+    """`mapping[key]`, or empty: `{{ prizes|of:r.player.pk }}`."""
+    return "" if not mapping else mapping.get(key, "")

@@ -62,10 +62,16 @@ def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
     player_id = to_int(request.POST.get("player"))
     checked = request.POST.get("checked_in") == "1"
+    # The paid box is on the form only when the session has an entry fee (`fee`).
+    paid = request.POST.get("paid") == "1" if request.POST.get("fee") == "1" else None
 
     def check_in() -> None:
         services.session_check_in(
-            session_id=session.pk, player_ids=[player_id], checked_in=checked, user=request.user
+            session_id=session.pk,
+            player_ids=[player_id],
+            checked_in=checked,
+            paid=paid,
+            user=request.user,
         )
 
     if request.headers.get("X-Requested-With") == "fetch":

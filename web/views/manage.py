@@ -28,7 +28,7 @@ from web.forms import AddPlayersForm
 from web.views import lists
 from web.views.calls import manage_calls
 from web.views.common import directed_session, live_version
-from workflow import card_selectors, movements, selectors, services, timer
+from workflow import card_selectors, movements, prize_selectors, selectors, services, timer
 
 
 @login_required
@@ -65,6 +65,8 @@ def _manage_context(session: Session, player_query: str = "") -> dict[str, Any]:
         "undo_refusal": undo_refusal,
         "timer": timer.sitting_timer(session, sitting),
         "server_now_ms": int(time.time() * 1000),
+        # Fees collected and the pool (docs/tournament.md, Entry fees and prizes).
+        "prizes": prize_selectors.session_pool(session),
     } | _setup_parts(session, running)
     if running:
         assert sitting is not None

@@ -19,12 +19,13 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import condition
 
 from serving.pages import page_etag, public_page
+from tournaments import format as fmt
 from tournaments import pagecache
 from tournaments.models import BigLoserAward, Club, Season, Session, Sitting
 from tournaments.permissions import actor_from_request, can_direct, visible_sessions
 from web.views import lists
 from web.views.common import live_version, public_session, use_time_zone
-from workflow import club_selectors, selectors
+from workflow import club_selectors, prize_selectors, selectors
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -281,19 +282,34 @@ def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
     found = lists.listing(request, rows, STANDINGS_PER_PAGE)
     if found.elsewhere is not None:
         return redirect(found.elsewhere)
-    context = {"session": session, "listing": found, "page": found.page, "query": found.query}
+    # The pool and how it is split (docs/tournament.md, Entry fees and prizes): nothing
+    # read for a free session; the rows show each payout.
+    prizes = prize_selectors.session_pool(session)
+    context = {
+        "session": session,
+        "listing": found,
+        "page": found.page,
+        "query": found.query,
+        "prizes": prizes if prizes.pays else None,
+    }
     return render(request, "tournaments/standings.html", context)
 
 
 def _standings_rows(session: Session) -> tuple[lists.Row, ...]:
     """Every row of the standings, rendered once per change of the session for everyone
-    who sees them (a director too): 1,000 rows cost more to render than to store."""
+    who sees them (a director too): 1,000 rows cost more to render than to store. Each
+    row shows the player's payout when the session pays prizes."""
+    rows = selectors.session_standings(session)
+    prizes = prize_selectors.session_prizes(session, rows)
     return lists.render_rows(
         "tournaments/_standings_row.html",
-        selectors.session_standings(session),
+        prize_selectors.with_payouts(rows, prizes) if prizes.payouts is not None else rows,
         lambda row: (row.name,),
         # One URL reversed, the player's id filled in per row.
-        {"player_url": reverse("ratings:player", args=[0]).replace("/0/", "/{}/")},
+        {
+            "player_url": reverse("ratings:player", args=[0]).replace("/0/", "/{}/"),
+            "prizes": prizes,
+        },
     )
 
 
@@ -320,9 +336,18 @@ def _season_context(
     else:
         sessions = visible_sessions(actor_from_request(request)).filter(season=season)
     rows = club_selectors.season_standings_cached(season.pk) if season else []
+    won = prize_selectors.season_prizes(season.pk) if season else {}
     return {
         "season": season,
         "rows": rows,
+        # Each player's prizes over the season, written in the club's currency; empty when
+        # no session of the season paid any (docs/tournament.md, Entry fees and prizes).
+        "season_prizes": {
+            player_id: fmt.format_money(amount, club.currency, prize_selectors.money_unit(club))
+            for player_id, amount in won.items()
+        }
+        if any(won.values())
+        else {},
         "sessions": sessions,
         "awards": awards.order_by("-season__starts_on"),
         "suggestion": club_selectors.big_loser_suggestion(season.pk, club.big_loser_criterion)
