@@ -17,7 +17,7 @@ from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
-from engine.base import EngineUsageError, names
+from engine.base import EngineUsageError
 from engine.online_round import END, PLAY, Move, MoveRefused, OnlineRound, RoundStart
 
 
@@ -47,11 +47,6 @@ def start_from_json(data: Mapping[str, Any]) -> RoundStart:
 
 def bad_move(message: str) -> MoveRefused:
     return MoveRefused("bad_move", message)
-
-
-def refuse_choice(what: str, offered: Sequence[Any]) -> MoveRefused:
-    """A move that is none of those open now."""
-    return bad_move(f"{what} Open to you now: {names([str(o) for o in offered])}.")
 
 
 def check_order(start: RoundStart, order: Sequence[str], pack: Sequence[str]) -> list[str]:
