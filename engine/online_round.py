@@ -90,11 +90,13 @@ class OnlineRound(ABC):
     @abstractmethod
     def view(self, player: str | None) -> dict[str, Any]:
         """What `player` may see now, and nothing more; `None` for a watcher, who sees no
-        hand. Keys: ``phase``, ``hand`` (this player's cards), ``upcard`` (when it is face
-        up, else None), ``trump``, ``to_act``, ``legal``, ``trick`` (the current trick's
-        cards, each ``{"player", "card"}``, leader first), ``tricks`` (the finished
-        tricks, in the same form), ``tricks_won`` (name to count), ``counts`` (name to the
-        number of cards held), and the game's own: ``bids``, ``out``, ..."""
+        hand. Keys in every game: ``phase``, ``player``, ``dealer``, ``hand`` (this
+        player's cards; None for a watcher, ``[]`` once the player dropped), ``upcard``
+        (when it is face up, else None), ``trump``, ``to_act``, ``legal``, ``trick`` (the
+        current trick's cards, each ``{"player", "card"}``, leader first), ``tricks`` (the
+        finished tricks, in the same form), ``tricks_won`` (name to count), ``counts``
+        (name to the number of cards held, 0 once dropped), ``out`` (who dropped, seat
+        order); then the game's own: ``bids``, ``announcements``, ..."""
 
     @abstractmethod
     def record(self) -> dict[str, Any]:

@@ -458,7 +458,7 @@ def test_every_refusal_code_of_the_three_trick_games_is_documented() -> None:
 
     root = Path(__file__).resolve().parents[2]
     paths = (
-        "_common/online_tricks.py",
+        "_common/online.py",
         "buck_euchre/online.py",
         "bluke/online.py",
         "ten_point_buck/online.py",

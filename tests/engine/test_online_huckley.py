@@ -500,24 +500,18 @@ def play_game(
 
 def check_views(rnd: OnlineRound, state: dict[str, Any]) -> None:
     """No view shows a card of another player's hand, of the undealt pack or of the
-    discards."""
-    players = state["players"]
-    if state["tricks"] is None:
-        held = {players[s]: set(h) for s, h in enumerate(state["hands"])}
-    else:
-        t = state["tricks"]
-        held = {players[s]: set(h) for s, h in zip(t["seats"], t["hands"], strict=True)}
-    hidden_pack = set(state["stock"])
-    hidden_pack |= {c for _s, discard, _drew in state["draws"] for c in discard}
-    for viewer in [None, *players]:
-        seen = cards_in(rnd.view(viewer))
-        others = set().union(*(h for name, h in held.items() if name != viewer))
-        assert not seen & (others | hidden_pack) - _face_up(state), (viewer, seen & others)
-
-
-def _face_up(state: dict[str, Any]) -> set[str]:
-    # Hucklebuck's upcard lies face up on the pack until someone draws it.
-    return {state["upcard"]} if state["upcard_with"] < 0 else set()
+    discards; a player who dropped sees no hand."""
+    s = state["state"]
+    face_up = {rnd.view(None)["upcard"]} - {None}
+    hidden_pack = set(s["undealt"]) - face_up
+    assert {c for d in s["game"]["draws"] for c in d["discard"]} <= hidden_pack
+    for viewer in [None, *rnd.start.players]:
+        view = rnd.view(viewer)
+        if viewer in s["out"]:
+            assert view["hand"] == []
+        seen = cards_in(view)
+        others = set().union(*(set(h) for name, h in s["hands"].items() if name != viewer))
+        assert not seen & (others - face_up | hidden_pack), (viewer, seen & others)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])

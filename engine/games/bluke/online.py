@@ -17,7 +17,14 @@ from typing import Any, ClassVar, Final
 
 from engine.base import EngineUsageError
 from engine.cards import SUITS
-from engine.games._common.online_tricks import TrickRound, bad_move, check_order
+from engine.games._common.online import (
+    TrickRound,
+    bad_move,
+    check_order,
+    deal_hands,
+    from_left,
+    mask_of,
+)
 from engine.games.bluke import simulate as sim
 from engine.games.bluke.cards import (
     BIT,
@@ -40,10 +47,7 @@ FROM_SIM: Final = tuple(TO_SIM.index(c) for c in range(DECK_SIZE))
 
 
 def _mask(cards: Sequence[str]) -> int:
-    mask = 0
-    for c in cards:
-        mask |= BIT[PARSE[c]]
-    return mask
+    return mask_of(cards, PARSE, BIT)
 
 
 def _sim_mask(cards: Sequence[str]) -> int:
@@ -62,6 +66,9 @@ class BlukeRound(TrickRound):
 
     PHASES: ClassVar[tuple[str, ...]] = (BID,)
     GAME: ClassVar[str] = "Bluke"
+    PHASE_MOVES: ClassVar[Mapping[str, tuple[tuple[str, ...], str]]] = {
+        BID: (("bid",), "while every player bids, as each does on every hand"),
+    }
     VARIANT: ClassVar[Variant] = Variant(rising=False, blukes_in_trump=False)
 
     # -- the deal ----------------------------------------------------------------------
@@ -87,21 +94,15 @@ class BlukeRound(TrickRound):
     def deal(cls, start: RoundStart, order: Sequence[str]) -> BlukeRound:
         cards = check_order(start, order, cls.pack(start))
         size = cls.hand_size(start)
-        players = start.players
-        n = len(players)
-        d = players.index(start.dealer)
-        seats = [players[(d + k) % n] for k in range(1, n + 1)]
-        hands: dict[str, list[str]] = {p: [] for p in players}
-        for i in range(size * n):
-            hands[seats[i % n]].append(cards[i])
-        rnd = cls(start, cls.new_state(BID, hands, cards[size * n :]))
+        hands, top = deal_hands(start, cards, (1,) * size)
+        rnd = cls(start, cls.new_state(BID, hands, cards[top:]))
         s = rnd.s
-        if size * n < DECK_SIZE:
-            up = cards[size * n]
+        if top < DECK_SIZE:
+            up = cards[top]
             s["upcard"] = up
             suit = SUIT_OF[PARSE[up]]
             s["trump"] = None if suit == BLUKE_SUIT else SUITS[suit]
-        s["turn"] = seats[0]
+        s["turn"] = rnd.left_of(start.dealer)
         s["game"] = {"cards": size, "bids": {}}
         return rnd
 
@@ -127,11 +128,6 @@ class BlukeRound(TrickRound):
 
     def apply_phase(self, player: str, move: Mapping[str, Any]) -> None:
         s = self.s
-        if move["action"] != "bid":
-            raise bad_move(
-                f'Every player bids on every hand: send {{"action": "bid", "bid": n}}, not '
-                f"{move['action']!r}."
-            )
         bid = move.get("bid")
         size = s["game"]["cards"]
         low = self._low()
@@ -144,12 +140,9 @@ class BlukeRound(TrickRound):
                 cards = f"{size} card{'s' if size != 1 else ''}"
                 why = f"with {cards} dealt a bid runs from {low} to {size}"
             raise MoveRefused("bid_out_of_range", f"You cannot bid {bid}: {why}.")
-        bids = s["game"]["bids"]
-        bids[player] = bid
-        if len(bids) < len(self.players):
-            s["turn"] = self.left_of(player)
-            return
-        self.begin_play(list(self.players), self.left_of(self.start.dealer), size)
+        s["game"]["bids"][player] = bid
+        if not self.pass_turn(player, from_left(self.start)):
+            self.begin_play(size)
 
     def robot_phase_move(self, player: str) -> Move:
         s = self.s

@@ -19,13 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 from engine.cards import BIT, CARD_NAMES, SUIT_OF, SUIT_WORD, SUIT_WORDS
-from engine.games._common.online_tricks import (
-    TrickRound,
-    bad_move,
-    check_order,
-    refuse_choice,
-)
-from engine.games._common.play import first_leader
+from engine.games._common.online import TrickRound, bad_move, check_order, deal_hands, mask_of
 from engine.games.buck_euchre.cards import (
     CLUBS,
     NO_TRUMP,
@@ -54,10 +48,7 @@ DROP: Final = "drop"
 
 
 def _mask(cards: Sequence[str]) -> int:
-    mask = 0
-    for c in cards:
-        mask |= BIT[PACK_PARSE[c]]
-    return mask
+    return mask_of(cards, PACK_PARSE, BIT)
 
 
 def _names(mask: int) -> list[str]:
@@ -69,6 +60,12 @@ class BuckEuchreRound(TrickRound):
 
     PHASES: ClassVar[tuple[str, ...]] = (ORDER, NAME, DISCARD, DROP)
     GAME: ClassVar[str] = "Buck Euchre"
+    PHASE_MOVES: ClassVar[Mapping[str, tuple[tuple[str, ...], str]]] = {
+        ORDER: (("trump", "pass"), "in the first bidding round (order up the upcard's suit)"),
+        NAME: (("trump", "pass"), "in the second bidding round (name another suit)"),
+        DISCARD: (("discard",), "while the dealer discards after taking the upcard"),
+        DROP: (("in", "out"), "while the players but the declarer stay in or drop"),
+    }
 
     # -- the deal ----------------------------------------------------------------------
 
@@ -82,30 +79,21 @@ class BuckEuchreRound(TrickRound):
         """Five cards each from the dealer's left, a batch of three and then of two (Setup),
         and the next card turned up."""
         cards = check_order(start, order, cls.pack(start))
-        players = start.players
-        n = len(players)
-        d = players.index(start.dealer)
-        seats = [players[(d + k) % n] for k in range(1, n + 1)]
-        hands: dict[str, list[str]] = {p: [] for p in players}
-        top = 0
-        for batch in (3, 2):
-            for p in seats:
-                hands[p].extend(cards[top : top + batch])
-                top += batch
+        hands, top = deal_hands(start, cards, (3, 2))
         upcard = cards[top]
         rnd = cls(start, cls.new_state(ORDER, hands, cards[top:]))
         s = rnd.s
         s["upcard"] = upcard
-        s["game"] = {"calls": [], "declarer": None, "out": [], "decided": [], "discard": None}
+        s["game"] = {"calls": [], "declarer": None, "decided": [], "discard": None}
         if SUIT_OF[PACK_PARSE[upcard]] == CLUBS:
             # Dirty clubs: clubs are trump with no bidding and nobody drops.
             s["trump"] = "C"
             if start.options.get("club_upcard_to_dealer", False):
                 rnd._take_upcard()
             else:
-                rnd._begin_play()
+                rnd.begin_play(TRICKS)
         else:
-            s["turn"] = seats[0]
+            s["turn"] = rnd.left_of(start.dealer)
         return rnd
 
     # -- helpers -----------------------------------------------------------------------
@@ -131,18 +119,10 @@ class BuckEuchreRound(TrickRound):
         s = self.s
         declarer = s["game"]["declarer"]
         if declarer is None:
-            self._begin_play()
+            self.begin_play(TRICKS)
         else:
             s["phase"] = DROP
             s["turn"] = self.left_of(declarer)
-
-    def _begin_play(self) -> None:
-        out = set(self.s["game"]["out"])
-        players = self.players
-        in_play = [p for p in players if p not in out]
-        seats = [players.index(p) for p in in_play]
-        lead = first_leader(players.index(self.start.dealer), seats, len(players))
-        self.begin_play(in_play, in_play[lead], TRICKS)
 
     # -- the phases before play --------------------------------------------------------
 
@@ -168,12 +148,6 @@ class BuckEuchreRound(TrickRound):
         s = self.s
         phase = s["phase"]
         action = move["action"]
-        offered = [m["action"] for m in self.legal_moves(player)]
-        if action not in offered:
-            raise refuse_choice(
-                f"{action!r} is not a move of this phase ({self._phase_words()}).",
-                sorted(set(offered)),
-            )
         game = s["game"]
         if phase in (ORDER, NAME):
             if action == "pass":
@@ -190,13 +164,8 @@ class BuckEuchreRound(TrickRound):
                 self._after_discard()
             return
         if phase == DISCARD:
-            raw = move.get("card")
-            card = self.parse(raw)
-            if card is None:
-                raise bad_move(f"{raw!r} is not a card of the Buck Euchre pack.")
             hand = s["hands"][player]
-            if card not in hand:
-                raise MoveRefused("not_in_hand", f"{card} is not in your hand.")
+            card = self.read_card(move, hand)
             if card == s["upcard"]:
                 raise MoveRefused(
                     "discard_upcard",
@@ -211,21 +180,12 @@ class BuckEuchreRound(TrickRound):
         # DROP
         game["decided"].append(player)
         if action == "out":
-            game["out"].append(player)
+            self.drop(player)
         nxt = self.left_of(player)
         if nxt == game["declarer"]:
-            game["out"].sort(key=self.players.index)
-            self._begin_play()
+            self.begin_play(TRICKS)
         else:
             s["turn"] = nxt
-
-    def _phase_words(self) -> str:
-        return {
-            ORDER: "the first bidding round: order up the upcard's suit, or pass",
-            NAME: "the second bidding round: name a suit other than the upcard's, or pass",
-            DISCARD: "the dealer discards a card after taking the upcard",
-            DROP: "each player but the declarer stays in or drops",
-        }[self.s["phase"]]
 
     def _read_suit(self, raw: Any) -> int:
         suit = SUIT_LETTERS.get(raw) if isinstance(raw, str) else None
@@ -257,7 +217,7 @@ class BuckEuchreRound(TrickRound):
             return
         # Everyone passed both rounds: the hand is played without trump.
         s["trump"] = None
-        self._begin_play()
+        self.begin_play(TRICKS)
 
     def robot_phase_move(self, player: str) -> Move:
         s = self.s
@@ -276,10 +236,9 @@ class BuckEuchreRound(TrickRound):
         if phase == DISCARD:
             without = hand & ~BIT[PACK_PARSE[s["upcard"]]]
             return {"action": "discard", "card": CARD_NAMES[greedy_discard(without, self._trump)]}
-        game = s["game"]
         last = (
             bool(self.start.options.get("sweep_wins", True))
-            and len(game["out"]) == len(self.players) - 2
+            and len(s["out"]) == len(self.players) - 2
         )
         return {"action": "out" if greedy_drops(hand, self._trump, last) else "in"}
 
@@ -353,8 +312,7 @@ class BuckEuchreRound(TrickRound):
         return {
             "calls": [dict(c) for c in game["calls"]],
             "declarer": game["declarer"],
-            "out": list(game["out"]),
-            "stayed": [p for p in game["decided"] if p not in game["out"]],
+            "stayed": [p for p in game["decided"] if p not in self.s["out"]],
         }
 
     def round_record(self) -> dict[str, Any]:
@@ -366,8 +324,8 @@ class BuckEuchreRound(TrickRound):
             "trump": s["trump"],
             "declarer": game["declarer"],
         }
-        if game["out"]:
-            rnd["out"] = list(game["out"])
+        if s["out"]:
+            rnd["out"] = list(s["out"])
         rnd["tricks"] = dict(s["won"])
         rnd["play"] = self.play_record()
         # Extensions (docs/rules-buck-euchre.md, "Round fields"): the bidding as it went,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
-from engine.games._common.online_tricks import TrickRound, bad_move, check_order
+from engine.games._common.online import TrickRound, bad_move, check_order, deal_hands, from_left
 from engine.games.ten_point_buck.cards import (
     DECK_POINTS,
     KIND_NAMES,
@@ -57,6 +57,9 @@ class TenPointBuckRound(TrickRound):
 
     PHASES: ClassVar[tuple[str, ...]] = (BID,)
     GAME: ClassVar[str] = "Ten-Point Buck"
+    PHASE_MOVES: ClassVar[Mapping[str, tuple[tuple[str, ...], str]]] = {
+        BID: (("bid",), "while every player bids the card points they expect to take"),
+    }
 
     @classmethod
     def pack(cls, start: RoundStart) -> list[str]:
@@ -67,15 +70,9 @@ class TenPointBuckRound(TrickRound):
     @classmethod
     def deal(cls, start: RoundStart, order: Sequence[str]) -> TenPointBuckRound:
         cards = check_order(start, order, cls.pack(start))
-        players = start.players
-        n = len(players)
-        d = players.index(start.dealer)
-        seats = [players[(d + k) % n] for k in range(1, n + 1)]
-        hands: dict[str, list[str]] = {p: [] for p in players}
-        for i in range(HAND_SIZE * n):
-            hands[seats[i % n]].append(cards[i])
-        rnd = cls(start, cls.new_state(BID, hands, cards[HAND_SIZE * n :]))
-        rnd.s["turn"] = seats[0]
+        hands, top = deal_hands(start, cards, (1,) * HAND_SIZE)
+        rnd = cls(start, cls.new_state(BID, hands, cards[top:]))
+        rnd.s["turn"] = rnd.left_of(start.dealer)
         rnd.s["game"] = {"bids": {}, "points": {}, "doe_bonus": None}
         return rnd
 
@@ -86,11 +83,6 @@ class TenPointBuckRound(TrickRound):
 
     def apply_phase(self, player: str, move: Mapping[str, Any]) -> None:
         s = self.s
-        if move["action"] != "bid":
-            raise bad_move(
-                f'Every player bids the card points they expect to take: send {{"action": '
-                f'"bid", "bid": n}}, not {move["action"]!r}.'
-            )
         bid = move.get("bid")
         if type(bid) is not int:
             raise bad_move(f"A bid is a whole number of card points, 0 or more, not {bid!r}.")
@@ -101,13 +93,10 @@ class TenPointBuckRound(TrickRound):
                 else f"the whole deck holds {DECK_POINTS} points"
             )
             raise MoveRefused("bid_out_of_range", f"You cannot bid {bid}: {why}.")
-        bids = s["game"]["bids"]
-        bids[player] = bid
-        if len(bids) < len(self.players):
-            s["turn"] = self.left_of(player)
-            return
-        s["game"]["points"] = {p: 0 for p in self.players}
-        self.begin_play(list(self.players), self.left_of(self.start.dealer), TRICKS)
+        s["game"]["bids"][player] = bid
+        if not self.pass_turn(player, from_left(self.start)):
+            s["game"]["points"] = {p: 0 for p in self.players}
+            self.begin_play(TRICKS)
 
     def robot_phase_move(self, player: str) -> Move:
         return {"action": "bid", "bid": greedy_bid(_mask(self.s["hands"][player]))}
