@@ -13,6 +13,7 @@ from api.views import (
     misc,
     printing,
     ratings,
+    seating_wishes,
     sessions,
     sittings,
     tables,
@@ -36,6 +37,16 @@ urlpatterns = [
     path("clubs/<slug:slug>/sessions/", sessions.ClubSessions.as_view(), name="club_sessions"),
     path("clubs/<slug:slug>/table-cards/", cards.ClubTableCards.as_view(), name="club_table_cards"),
     path("clubs/<slug:slug>/ratings/", ratings.ClubRatings.as_view(), name="club_ratings"),
+    path(
+        "clubs/<slug:slug>/keep-apart/",
+        seating_wishes.ClubKeepApart.as_view(),
+        name="club_keep_apart",
+    ),
+    path(
+        "clubs/<slug:slug>/keep-apart/<int:pair_id>/",
+        seating_wishes.ClubKeepApartPair.as_view(),
+        name="club_keep_apart_pair",
+    ),
     path(
         "seasons/<int:season_id>/standings/",
         clubs.SeasonStandings.as_view(),

@@ -19,6 +19,7 @@ from web.views import (
     manage,
     paper,
     restore,
+    seating_wishes,
     timer,
     withdrawals,
 )
@@ -77,6 +78,16 @@ ROUTES: dict[str, list[URLPattern]] = {
             name="club_director_remove",
         ),
         path("director/clubs/<slug:slug>/table-cards/", cards.club_cards, name="club_cards"),
+        path(
+            "director/clubs/<slug:slug>/keep-apart/",
+            seating_wishes.keep_apart,
+            name="club_keep_apart",
+        ),
+        path(
+            "director/clubs/<slug:slug>/keep-apart/<int:pair_id>/remove/",
+            seating_wishes.keep_apart_remove,
+            name="club_keep_apart_remove",
+        ),
         path("director/sessions/<int:pk>/", manage.session_manage, name="manage"),
         path("director/sessions/<int:pk>/table-cards/", cards.session_cards, name="session_cards"),
         path(

@@ -103,6 +103,29 @@ class SittingDetailSerializer(SittingSerializer):
     tables = TableProgressSerializer(many=True)
 
 
+class NotKeptApartSerializer(serializers.Serializer[Data]):
+    players = serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, max_length=2, help_text="Two player ids."
+    )
+    names = serializers.ListField(
+        child=serializers.CharField(), min_length=2, max_length=2, help_text="Their names."
+    )
+    reason = serializers.CharField(help_text="Why they could not be kept apart, in plain words.")
+
+
+class SessionStartedSerializer(SittingDetailSerializer):
+    class Meta:
+        ref_name = "SessionStarted"
+
+    not_kept_apart = NotKeptApartSerializer(
+        many=True,
+        help_text="The club's keep-apart pairs that start at one table after all, each with "
+        "why (only one table, a group kept apart with more players than tables, ...). Empty "
+        "when every pair was kept apart. Only in this answer, for the director: the pairs "
+        "are the club's private wishes.",
+    )
+
+
 class SessionPageSerializer(serializers.Serializer[Data]):
     count = serializers.IntegerField()
     results = SessionSerializer(many=True)
@@ -212,6 +235,12 @@ def sitting_detail(sitting: Sitting) -> dict[str, Any]:
         for p in selectors.sitting_progress(sitting)
     ]
     return dict(SittingDetailSerializer({**sitting_fields(sitting), "tables": tables}).data)
+
+
+def session_started(sitting: Sitting) -> dict[str, Any]:
+    """The start's answer: sitting 1, and the keep-apart pairs it could not keep apart."""
+    data = {**sitting_detail(sitting), "not_kept_apart": sitting.not_kept_apart}
+    return dict(SessionStartedSerializer(data).data)
 
 
 def movement_data(preview: MovementPreview) -> dict[str, Any]:

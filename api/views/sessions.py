@@ -23,12 +23,12 @@ from api.serializers.sessions import (
     SessionDetailSerializer,
     SessionPageSerializer,
     SessionSerializer,
-    SittingDetailSerializer,
+    SessionStartedSerializer,
     StandingSerializer,
     id_field,
     id_list,
     session_detail,
-    sitting_detail,
+    session_started,
 )
 from api.views.base import ApiView
 from common.errors import UserError
@@ -321,15 +321,16 @@ class SessionStart(SessionView):
         need=Need.DIRECT,
         summary="Start the session",
         description="Splits the checked-in players into ranked tables and starts the "
-        "first games. Answers with sitting 1.",
-        responses={201: SittingDetailSerializer},
+        "first games. The club's keep-apart pairs are parted when possible. Answers with "
+        "sitting 1, and in `not_kept_apart` each pair that could not be kept apart, with why.",
+        responses={201: SessionStartedSerializer},
         errors=[409],
         tags=TAGS,
     )
     @idempotent
     def post(self, request: Request, session_id: int) -> Response:
         sitting = services.session_start(session_id=self.session.pk, user=request.user)
-        return Response(sitting_detail(sitting), status=status.HTTP_201_CREATED)
+        return Response(session_started(sitting), status=status.HTTP_201_CREATED)
 
 
 class SessionWithdraw(SessionView):

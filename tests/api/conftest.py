@@ -18,6 +18,7 @@ from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import (
     ClubTableCard,
+    KeepApart,
     Placing,
     Player,
     ScorerLink,
@@ -70,6 +71,7 @@ def db_state() -> tuple[Any, ...]:
         list(TableCard.objects.order_by("pk").values_list("pk", "token", "replaced_at")),
         list(ClubTableCard.objects.order_by("pk").values_list("pk", "token", "replaced_at")),
         list(Player.objects.order_by("pk").values_list("pk", "name")),
+        list(KeepApart.objects.order_by("pk").values_list("pk", "first_id", "second_id")),
         Placing.objects.count(),
         SessionStanding.objects.count(),
         IdempotencyRecord.objects.count(),

@@ -23,7 +23,7 @@ from tests.api.conftest import (
     token_client,
 )
 from tournaments.models import Season, Session
-from workflow import movements
+from workflow import movements, seating_wishes
 from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
@@ -169,6 +169,28 @@ def club_cards_rotate(w: World) -> Request:
     return "post", f"/api/clubs/{w.running.club.slug}/table-cards/", {"count": 4}, 201
 
 
+def keep_apart_list(w: World) -> Request:
+    return "get", f"/api/clubs/{w.running.club.slug}/keep-apart/", None, 200
+
+
+def keep_apart_add(w: World) -> Request:
+    first, second = (e.player_id for e in w.running.entries.order_by("pk")[:2])
+    return (
+        "post",
+        f"/api/clubs/{w.running.club.slug}/keep-apart/",
+        {"players": [first, second]},
+        201,
+    )
+
+
+def keep_apart_remove(w: World) -> Request:
+    first, second = (e.player_id for e in w.running.entries.order_by("pk")[:2])
+    pair = seating_wishes.keep_apart_add(
+        club_id=w.running.club_id, players=[first, second], user=w.director
+    )
+    return "delete", f"/api/clubs/{w.running.club.slug}/keep-apart/{pair.pk}/", None, 204
+
+
 CASES: dict[str, Callable[[World], Request]] = {
     f.__name__: f
     for f in [
@@ -197,6 +219,9 @@ CASES: dict[str, Callable[[World], Request]] = {
         table_card_replace,
         club_table_cards,
         club_cards_rotate,
+        keep_apart_list,
+        keep_apart_add,
+        keep_apart_remove,
     ]
 }
 # After the movement, the links of sitting 1 have expired: a credential no longer valid.

@@ -46,7 +46,15 @@ from tests.scoring.helpers import split, top_game
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.models import Club, Season, Seating, Session
 from tournaments.permissions import SYSTEM
-from workflow import accounts, club_services, movements, services, table_links, timer
+from workflow import (
+    accounts,
+    club_services,
+    movements,
+    seating_wishes,
+    services,
+    table_links,
+    timer,
+)
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -69,6 +77,7 @@ MODULES: list[ModuleType] = [
     locks,
     accounts,
     club_upload,
+    seating_wishes,
 ]
 # The packages whose modules hold the write services: a module of theirs with a public
 # function that takes a caller must be in MODULES (or named in READ_MODULES).
@@ -181,6 +190,14 @@ def _ratings_of_a_finished_game(w: World) -> dict[str, Any]:
     return {"club_id": w.club.pk, "rules_id": game.rules_id, "game_id": game.pk}
 
 
+def _a_pair_kept_apart(w: World) -> dict[str, Any]:
+    first, second = PlayerFactory.create_batch(2, club=w.club)
+    pair = seating_wishes.keep_apart_add(
+        club_id=w.club.pk, players=[first.pk, second.pk], user=SYSTEM
+    )
+    return {"club_id": w.club.pk, "pair_id": pair.pk}
+
+
 def _a_claimed_player(w: World) -> dict[str, Any]:
     return {"player_id": PlayerFactory.create(club=w.club, user=UserFactory.create()).pk}
 
@@ -289,6 +306,11 @@ CALLS: dict[Function, Arguments] = {
     },
     scoring.round_delete: lambda w: {"game_id": w.with_round().pk, "number": 1},
     corrections.round_change_restore: lambda w: {"change_id": w.restorable_change().pk},
+    seating_wishes.keep_apart_add: lambda w: {
+        "club_id": w.club.pk,
+        "players": [p.pk for p in PlayerFactory.create_batch(2, club=w.club)],
+    },
+    seating_wishes.keep_apart_remove: _a_pair_kept_apart,
 }
 
 # Writes that do not refuse yet, each with why: strict, so the mark must go the day they
@@ -379,6 +401,9 @@ TAKES_NO_CALLER: dict[Function, str] = {
     accounts.claim_refusal: "read",
     club_upload.club_file_size_check: "read",
     club_upload.club_file_read: "read",
+    seating_wishes.keep_apart_pairs: "read",
+    seating_wishes.player_choices: "read",
+    seating_wishes.start_seating: STEP + " (session_start)",
 }
 
 

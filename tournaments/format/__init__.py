@@ -23,6 +23,7 @@ One module per rule, in the order of a session; each imports only the ones above
 | `ranking` | 4 | `order_table`, `order_by_totals`: a table's order, and why |
 | `moves` | 5, 6 | `movement`, `seat_tables`: who goes where after a sitting |
 | `rebalancing` | 7 | `rebalance`, `rebalance_plan`: after arrivals and withdrawals |
+| `apart` | | `keep_apart`: the club's keep-apart wishes honoured after the split |
 
 Callers use the names below, `from tournaments import format as fmt; fmt.split(...)`, never
 a module of the package: which module holds a rule is this package's business.
@@ -30,6 +31,7 @@ a module of the package: which module holds a rule is this package's business.
 
 from __future__ import annotations
 
+from tournaments.format.apart import Apart, NotKeptApart, canonical_pairs, keep_apart
 from tournaments.format.moves import Move, movement, seat_tables
 from tournaments.format.ranking import (
     CRITERIA,
@@ -56,18 +58,22 @@ from tournaments.format.splits import seeded_split, split
 __all__ = [
     "CRITERIA",
     "FORMATS",
+    "Apart",
     "FormatError",
     "FormatRules",
     "K",
     "Move",
+    "NotKeptApart",
     "Placing",
     "PlayerKey",
     "Rebalance",
     "RebalancePlan",
     "SittingResult",
     "TableSizes",
+    "canonical_pairs",
     "choose_sit_outs",
     "format_for",
+    "keep_apart",
     "make_rng",
     "movement",
     "order_by_totals",

@@ -5,7 +5,8 @@ The rules of the format live in `tournaments.format` (pure Python); writes go th
 
 One app, one set of migrations, in modules by subject: `club` (clubs, seasons, players),
 `session` (a night and its roster), `seating` (sittings, tables, seats, placings,
-standings), `cards` (table cards and scorer links). Everything is imported from here.
+standings), `cards` (table cards and scorer links), `seating_wishes` (pairs kept
+apart). Everything is imported from here.
 """
 
 from tournaments.models.cards import ClubTableCard, ScorerLink, TableCard
@@ -18,12 +19,14 @@ from tournaments.models.club import (
     validate_time_zone,
 )
 from tournaments.models.seating import Placing, Seating, SessionStanding, SitOut, Sitting, Table
+from tournaments.models.seating_wishes import KeepApart
 from tournaments.models.session import Session, SessionPlayer
 
 __all__ = [
     "BigLoserAward",
     "Club",
     "ClubTableCard",
+    "KeepApart",
     "Placing",
     "Player",
     "ScorerLink",

@@ -24,6 +24,11 @@ class Sitting(models.Model):
     # counter of their own, so a screen that slept shows the right time when it wakes.
     timer_ends_at = models.DateTimeField(null=True, blank=True)
     timer_paused_left = models.PositiveIntegerField(null=True, blank=True)
+    # The club's keep-apart pairs the seating of this sitting could not keep apart, and
+    # why (tournaments.format.keep_apart): [{"players": [id, id], "reason": "..."}], set
+    # when the session starts, shown to the director on the session's page and in the
+    # API's start answer.
+    not_kept_apart = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["session", "number"]

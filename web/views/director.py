@@ -96,12 +96,20 @@ def session_check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def session_start(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
-    return act(
-        request,
-        session,
-        lambda: services.session_start(session_id=session.pk, user=request.user),
-        "Tables drawn and the first games started.",
-    )
+    try:
+        sitting = services.session_start(session_id=session.pk, user=request.user)
+    except UserError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, "Tables drawn and the first games started.")
+        for pair in sitting.not_kept_apart:
+            # The club's keep-apart wishes that the draw could not keep (the page lists
+            # them too, while sitting 1 is played).
+            first, second = pair["names"]
+            messages.warning(
+                request, f"{first} and {second} could not be kept apart: {pair['reason']}."
+            )
+    return redirect("tournaments:manage", pk=session.pk)
 
 
 @login_required
