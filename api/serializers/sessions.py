@@ -223,6 +223,10 @@ def sitting_fields(sitting: Sitting) -> dict[str, Any]:
 
 
 def sitting_detail(sitting: Sitting) -> dict[str, Any]:
+    return dict(SittingDetailSerializer(_sitting_detail_data(sitting)).data)
+
+
+def _sitting_detail_data(sitting: Sitting) -> dict[str, Any]:
     tables = [
         {
             "id": p.table.pk,
@@ -234,12 +238,12 @@ def sitting_detail(sitting: Sitting) -> dict[str, Any]:
         }
         for p in selectors.sitting_progress(sitting)
     ]
-    return dict(SittingDetailSerializer({**sitting_fields(sitting), "tables": tables}).data)
+    return {**sitting_fields(sitting), "tables": tables}
 
 
 def session_started(sitting: Sitting) -> dict[str, Any]:
     """The start's answer: sitting 1, and the keep-apart pairs it could not keep apart."""
-    data = {**sitting_detail(sitting), "not_kept_apart": sitting.not_kept_apart}
+    data = {**_sitting_detail_data(sitting), "not_kept_apart": sitting.not_kept_apart}
     return dict(SessionStartedSerializer(data).data)
 
 
