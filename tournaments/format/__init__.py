@@ -24,6 +24,7 @@ One module per rule, in the order of a session; each imports only the ones above
 | `moves` | 5, 6 | `movement`, `seat_tables`: who goes where after a sitting |
 | `rebalancing` | 7 | `rebalance`, `rebalance_plan`: after arrivals and withdrawals |
 | `apart` | | `keep_apart`: the club's keep-apart wishes honoured after the split |
+| `numbers` | | `table_numbers`: the physical table of each rank, for players who do not move |
 
 Callers use the names below, `from tournaments import format as fmt; fmt.split(...)`, never
 a module of the package: which module holds a rule is this package's business.
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 from tournaments.format.apart import Apart, NotKeptApart, canonical_pairs, keep_apart
 from tournaments.format.moves import Move, movement, seat_tables
+from tournaments.format.numbers import Numbering, table_numbers
 from tournaments.format.ranking import (
     CRITERIA,
     Placing,
@@ -64,6 +66,7 @@ __all__ = [
     "K",
     "Move",
     "NotKeptApart",
+    "Numbering",
     "Placing",
     "PlayerKey",
     "Rebalance",
@@ -85,5 +88,6 @@ __all__ = [
     "seeded_split",
     "sit_out_count",
     "split",
+    "table_numbers",
     "table_sizes",
 ]
