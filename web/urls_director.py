@@ -102,6 +102,11 @@ ROUTES: dict[str, list[URLPattern]] = {
             name="check_in_all",
         ),
         path("director/sessions/<int:pk>/start/", director.session_start, name="start"),
+        path(
+            "director/sessions/<int:pk>/fixed-table/",
+            director.session_fixed_table,
+            name="fixed_table",
+        ),
         path("director/sessions/<int:pk>/settings/", director.session_settings, name="settings"),
         path(
             "director/sessions/<int:pk>/players/", director.session_add_players, name="add_players"

@@ -15,7 +15,7 @@ in a running session, and they share the session's lock and `_game_under_way`.""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Count, Max
@@ -39,7 +39,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, require_director
-from workflow import selectors, services, table_links
+from workflow import seating_wishes, selectors, services, table_links
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,14 @@ class MovementPreview:
     tables: list[tuple[Table, list[fmt.Placing[int]]]]
     moves: list[fmt.Move[int]]
     names: dict[int, str]
+    # The next sitting as the movement will seat it: its tables in rank order, who sits
+    # out, and what the tables of players who do not move do ("Ann stays at table 5,
+    # which hosts rank 2 this sitting").
+    next_tables: list[list[int]] = field(default_factory=list)
+    sitting_out: list[int] = field(default_factory=list)
+    table_notes: list[str] = field(default_factory=list)
+    #: The physical table of each rank of the next sitting (index 0: rank 1).
+    next_numbers: list[int] = field(default_factory=list)
 
 
 def movement_preview(*, sitting: Sitting) -> MovementPreview:
@@ -67,7 +75,24 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
     tables = {p.table.pk: p.table for p in progress}
     ordered = [(tables[t.table_id], t.placings) for t in order.tables]
     moves = fmt.movement([placings for _, placings in ordered])
-    return MovementPreview(sitting=sitting, tables=ordered, moves=moves, names=order.names)
+    next_tables = fmt.seat_tables(
+        moves,
+        table_count=len(ordered),
+        rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
+    )
+    next_tables, sitting_out = _rotate_sit_outs(session, sitting, next_tables)
+    next_tables = playable_tables(next_tables, rules)
+    numbering = seating_wishes.table_numbering(session=session, tables=next_tables)
+    return MovementPreview(
+        sitting=sitting,
+        tables=ordered,
+        moves=moves,
+        names=order.names,
+        next_tables=next_tables,
+        sitting_out=sitting_out,
+        table_notes=numbering.notes,
+        next_numbers=numbering.numbers,
+    )
 
 
 def movement_refusal(session: Session) -> ConflictError | None:
@@ -122,16 +147,13 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
     )
     sitting.moved_at = timezone.now()
     sitting.save(update_fields=["moved_at"])
-    tables = fmt.seat_tables(
-        preview.moves,
-        table_count=len(preview.tables),
-        rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
-    )
-    tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
-    tables = playable_tables(tables, fmt.format_for(session.rules_id))
     backup_on_commit("movement")
+    # The next sitting exactly as the preview showed it (seats, sit-outs, evened tables).
     return services.sitting_create(
-        session=session, number=sitting.number + 1, tables=tables, sitting_out=sitting_out
+        session=session,
+        number=sitting.number + 1,
+        tables=preview.next_tables,
+        sitting_out=preview.sitting_out,
     )
 
 
@@ -425,7 +447,12 @@ def session_rebalance(
             )
         source = seating.table
         if move.to_rank not in tables:
-            tables[move.to_rank] = Table.objects.create(sitting=sitting, rank=move.to_rank)
+            # A new bottom table: the smallest physical number no table of the sitting has.
+            used = {t.number for t in tables.values()}
+            number = next(n for n in range(1, len(used) + 2) if n not in used)
+            tables[move.to_rank] = Table.objects.create(
+                sitting=sitting, rank=move.to_rank, number=number
+            )
         target = tables[move.to_rank]
         seating.table = target
         seating.seat = (target.seatings.aggregate(m=Max("seat"))["m"] or 0) + 1

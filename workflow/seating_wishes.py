@@ -1,9 +1,13 @@
-"""Seating wishes: the pairs of players a club keeps from starting at the same table
-(docs/tournament.md, "Seating wishes"), and how the start of a session honours them.
+"""Seating wishes (docs/tournament.md, "Seating wishes"): the pairs of players a club keeps
+from starting at the same table and how the start of a session honours them, and the
+players who stay at one physical table all night.
 
 The writes (`keep_apart_add`, `keep_apart_remove`) are for the club's directors: each locks
 the club's row (the club's own lock order: the club, then its players) and refuses anyone
-else before it reads further. The seating itself is the format's
+else before it reads further. `session_set_fixed_table` marks a roster player who does not
+move (docs/format.md, "Tables that do not move"); it locks the session first, as every
+write to a session does, and `table_numbering` gives each new sitting's tables their
+physical numbers. The seating itself is the format's
 (`tournaments.format.keep_apart`); `start_seating` loads the pairs and names for it, for
 `workflow.services.session_start`, inside that service's transaction.
 """
@@ -16,9 +20,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
-from common.errors import NotFoundError, UserError
+from common.errors import ConflictError, NotFoundError, UserError
+from scoring.locks import lock_session
 from tournaments import format as fmt
-from tournaments.models import Club, KeepApart, Player, Session
+from tournaments.models import Club, KeepApart, Player, Session, SessionPlayer
 from tournaments.permissions import Caller, as_actor, require_director
 
 
@@ -124,3 +129,76 @@ def start_seating(
         strength=strength,
         names=names,
     )
+
+
+def fixed_tables(session: Session) -> dict[int, int]:
+    """The roster's players who do not move: player id -> their physical table."""
+    rows = SessionPlayer.objects.filter(
+        session=session, fixed_table__isnull=False, withdrawn_at__isnull=True
+    ).values_list("player_id", "fixed_table")
+    return {pid: number for pid, number in rows if number is not None}
+
+
+def table_numbering(*, session: Session, tables: Sequence[Sequence[int]]) -> fmt.Numbering[int]:
+    """The physical table of each rank of a new sitting (`tables` in rank order), so that
+    each player who does not move finds the rank they play at at their own table (a step
+    of `sitting_create`, and what the movement preview says will happen)."""
+    fixed = fixed_tables(session)
+    if not fixed:
+        return fmt.Numbering(list(range(1, len(tables) + 1)))
+    names = dict(Player.objects.filter(pk__in=fixed).values_list("pk", "name"))
+    return fmt.table_numbers(tables, fixed, names=names)
+
+
+FIXED_TABLE_MAX = 99
+
+
+def roster_tables(session: Session) -> list[tuple[int, str, int | None]]:
+    """The roster still playing, by name: (player id, name, the table they stay at or None)."""
+    return list(
+        SessionPlayer.objects.filter(session=session, withdrawn_at__isnull=True)
+        .order_by("player__name", "player_id")
+        .values_list("player_id", "player__name", "fixed_table")
+    )
+
+
+@transaction.atomic
+def session_set_fixed_table(
+    *, session_id: int, player_id: int, table: Any, user: Caller
+) -> SessionPlayer:
+    """Mark a roster player as staying at one physical table all night (`table`, from 1),
+    or as moving like everyone (`table` None or ""). From the start, or from the next
+    sitting on once the session runs: the tables of the sitting under way keep their
+    numbers. Refused: a player not on the roster, a table that is not a whole number from
+    1 to 99, a session that is over."""
+    session = lock_session(session_id)
+    require_director(user, session.club_id, to="seat its players")
+    if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
+        raise ConflictError("session_over", "This session is over: its tables no longer change.")
+    entry = (
+        SessionPlayer.objects.filter(session=session, player_id=player_id)
+        .select_related("player")
+        .first()
+    )
+    if entry is None:
+        raise UserError(
+            "not_on_roster", "That player is not on this session's roster.", field="player_id"
+        )
+    number: int | None
+    if table is None or (isinstance(table, str) and not table.strip()):
+        number = None
+    else:
+        try:
+            number = int(str(table).strip())
+        except ValueError:
+            number = 0
+        if isinstance(table, bool) or not 1 <= number <= FIXED_TABLE_MAX:
+            raise UserError(
+                "fixed_table_invalid",
+                f"A table number is a whole number from 1 to {FIXED_TABLE_MAX}; leave it "
+                "empty for a player who moves like everyone.",
+                field="fixed_table",
+            )
+    entry.fixed_table = number
+    entry.save(update_fields=["fixed_table"])
+    return entry

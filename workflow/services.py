@@ -459,8 +459,16 @@ def sitting_create(
         ),
     )
     SitOut.objects.bulk_create(SitOut(sitting=sitting, player_id=pid) for pid in sitting_out)
+    # The physical table of each rank: players who do not move keep theirs.
+    numbering = seating_wishes.table_numbering(session=session, tables=tables)
+    if numbering.notes:
+        sitting.table_notes = numbering.notes
+        sitting.save(update_fields=["table_notes"])
     table_rows = Table.objects.bulk_create(
-        [Table(sitting=sitting, rank=rank) for rank in range(1, len(tables) + 1)]
+        [
+            Table(sitting=sitting, rank=rank, number=number)
+            for rank, number in enumerate(numbering.numbers, start=1)
+        ]
     )
     Seating.objects.bulk_create(
         Seating(sitting=sitting, table=table, player_id=pid, seat=seat)

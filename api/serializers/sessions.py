@@ -63,6 +63,11 @@ class EntrySerializer(serializers.Serializer[SessionPlayer]):
     checked_in = serializers.BooleanField()
     arrived_late = serializers.BooleanField()
     withdrawn_at = serializers.DateTimeField(allow_null=True)
+    fixed_table = serializers.IntegerField(
+        allow_null=True,
+        help_text="The physical table this player stays at all night (a player who cannot "
+        "move), or null: they move like everyone.",
+    )
 
 
 class SittingRefSerializer(serializers.Serializer[Sitting]):
@@ -79,9 +84,18 @@ class SessionDetailSerializer(SessionSerializer):
     entries = EntrySerializer(many=True, help_text="The roster, by name.")
 
 
+RANK_HELP = "The table's place in the format, 1 the top; the movement moves players between ranks."
+NUMBER_HELP = (
+    "The physical table players sit at: the number on its table card, the wall list and "
+    "every page players see. Equal to `rank` unless a player who does not move is fixed "
+    "to a table (docs/format.md, Tables that do not move)."
+)
+
+
 class TableProgressSerializer(serializers.Serializer[Data]):
     id = serializers.IntegerField()
-    rank = serializers.IntegerField(help_text="1 is the top table.")
+    rank = serializers.IntegerField(help_text=RANK_HELP)
+    number = serializers.IntegerField(help_text=NUMBER_HELP)
     seatings = SeatingSerializer(many=True, help_text="Seated players in seat order.")
     games_finished = serializers.IntegerField()
     games_total = serializers.IntegerField()
@@ -150,13 +164,19 @@ class PlacingSerializer(serializers.Serializer[Data]):
 
 class MovementTableSerializer(serializers.Serializer[Data]):
     table = serializers.IntegerField()
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text=RANK_HELP)
+    number = serializers.IntegerField(help_text=NUMBER_HELP)
     placings = PlacingSerializer(many=True)
 
 
 class MovementSerializer(serializers.Serializer[Data]):
     sitting = serializers.IntegerField(help_text="The sitting's number: send it to confirm.")
     tables = MovementTableSerializer(many=True)
+    table_notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='What the tables of players who do not move do next sitting ("Ann stays '
+        'at table 5, which hosts rank 2 this sitting"); empty when nobody is fixed to a table.',
+    )
 
 
 class MoveSerializer(serializers.Serializer[Data]):
@@ -231,6 +251,7 @@ def _sitting_detail_data(sitting: Sitting) -> dict[str, Any]:
         {
             "id": p.table.pk,
             "rank": p.table.rank,
+            "number": p.table.number,
             "seatings": p.seated,
             "games_finished": p.games_finished,
             "games_total": p.games_total,
@@ -267,10 +288,20 @@ def movement_data(preview: MovementPreview) -> dict[str, Any]:
         }
 
     tables = [
-        {"table": table.pk, "rank": table.rank, "placings": [placing(p) for p in placings]}
+        {
+            "table": table.pk,
+            "rank": table.rank,
+            "number": table.number,
+            "placings": [placing(p) for p in placings],
+        }
         for table, placings in preview.tables
     ]
-    return dict(MovementSerializer({"sitting": preview.sitting.number, "tables": tables}).data)
+    data = {
+        "sitting": preview.sitting.number,
+        "tables": tables,
+        "table_notes": preview.table_notes,
+    }
+    return dict(MovementSerializer(data).data)
 
 
 def proposal_data(session: Session, proposal: list[fmt.Rebalance[int]]) -> dict[str, Any]:

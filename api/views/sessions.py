@@ -34,7 +34,7 @@ from api.views.base import ApiView
 from common.errors import UserError
 from tournaments.models import Club, Season, Session
 from tournaments.permissions import visible_sessions
-from workflow import movements, selectors, services
+from workflow import movements, seating_wishes, selectors, services
 
 TAGS = ["sessions"]
 
@@ -280,6 +280,43 @@ class SessionPlayers(SessionView):
             player_ids=data.validated_data["player_ids"],
             new_names=data.validated_data["new_names"],
             new_anyway=data.validated_data["new_anyway"],
+            user=request.user,
+        )
+        return Response(session_detail(self.session, self.actor))
+
+    class FixedTableSerializer(Input):
+        class Meta:
+            ref_name = "SessionPlayerFixedTable"
+
+        player_id = id_field()
+        fixed_table = serializers.IntegerField(
+            allow_null=True,
+            min_value=-32768,
+            max_value=32767,
+            help_text="The physical table (1-99) this player stays at all night: each sitting "
+            "that table hosts the rank they play at. null: they move like everyone.",
+        )
+
+    @doc(
+        need=Need.DIRECT,
+        summary="Keep a player at one physical table (or let them move)",
+        description="For a player who cannot move (mobility): from the start, or from the "
+        "next sitting once the session runs, their `fixed_table` hosts the rank they play "
+        "at, and the tables' `number`s follow (docs/format.md, Tables that do not move). "
+        "Refused: 400 `not_on_roster`, 400 `fixed_table_invalid` (not 1-99), 409 "
+        "`session_over`.",
+        request=FixedTableSerializer,
+        responses={200: SessionDetailSerializer},
+        tags=TAGS,
+    )
+    @idempotent
+    def patch(self, request: Request, session_id: int) -> Response:
+        data = self.FixedTableSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seating_wishes.session_set_fixed_table(
+            session_id=self.session.pk,
+            player_id=data.validated_data["player_id"],
+            table=data.validated_data["fixed_table"],
             user=request.user,
         )
         return Response(session_detail(self.session, self.actor))

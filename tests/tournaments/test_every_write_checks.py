@@ -311,6 +311,11 @@ CALLS: dict[Function, Arguments] = {
         "players": [p.pk for p in PlayerFactory.create_batch(2, club=w.club)],
     },
     seating_wishes.keep_apart_remove: _a_pair_kept_apart,
+    seating_wishes.session_set_fixed_table: lambda w: {
+        "session_id": w.running.pk,
+        "player_id": w.running.entries.first().player_id,
+        "table": 5,
+    },
 }
 
 # Writes that do not refuse yet, each with why: strict, so the mark must go the day they
@@ -404,6 +409,9 @@ TAKES_NO_CALLER: dict[Function, str] = {
     seating_wishes.keep_apart_pairs: "read",
     seating_wishes.player_choices: "read",
     seating_wishes.start_seating: STEP + " (session_start)",
+    seating_wishes.fixed_tables: "read",
+    seating_wishes.roster_tables: "read",
+    seating_wishes.table_numbering: STEP + " (sitting_create) and read (the movement preview)",
 }
 
 

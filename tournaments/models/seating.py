@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
-from django.db.models.base import DEFERRED
 from django.db.models import Q
+from django.db.models.base import DEFERRED
 
 from tournaments.models.club import Player
 from tournaments.models.session import Session
