@@ -48,9 +48,9 @@ class MovementPreview:
     tables: list[tuple[Table, list[fmt.Placing[int]]]]
     moves: list[fmt.Move[int]]
     names: dict[int, str]
-    # The next sitting as the movement will seat it: its tables in rank order, who sits
-    # out, and what the tables of players who do not move do ("Ann stays at table 5,
-    # which hosts rank 2 this sitting").
+    # When a player does not move: the next sitting as the movement will seat it (its
+    # tables in rank order, who sits out) and what the fixed tables do ("Ann stays at
+    # table 5, which hosts rank 2 this sitting"); else empty.
     next_tables: list[list[int]] = field(default_factory=list)
     sitting_out: list[int] = field(default_factory=list)
     table_notes: list[str] = field(default_factory=list)
@@ -75,24 +75,33 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
     tables = {p.table.pk: p.table for p in progress}
     ordered = [(tables[t.table_id], t.placings) for t in order.tables]
     moves = fmt.movement([placings for _, placings in ordered])
-    next_tables = fmt.seat_tables(
-        moves,
-        table_count=len(ordered),
+    preview = MovementPreview(sitting=sitting, tables=ordered, moves=moves, names=order.names)
+    if not seating_wishes.fixed_tables(session):
+        # Nobody is fixed to a table: rank r plays at table r, and the next sitting is
+        # seated when the movement is confirmed.
+        preview.next_numbers.extend(range(1, len(ordered) + 1))
+        return preview
+    next_tables, sitting_out = _next_sitting(preview)
+    numbering = seating_wishes.table_numbering(session=session, tables=next_tables)
+    preview.next_tables.extend(next_tables)
+    preview.sitting_out.extend(sitting_out)
+    preview.table_notes.extend(numbering.notes)
+    preview.next_numbers[:] = numbering.numbers
+    return preview
+
+
+def _next_sitting(preview: MovementPreview) -> tuple[list[list[int]], list[int]]:
+    """The next sitting's tables (rank order, seat order) and who sits it out: the seats
+    drawn, the sit-outs in turn, the tables evened where one cannot play."""
+    sitting = preview.sitting
+    session = sitting.session
+    tables = fmt.seat_tables(
+        preview.moves,
+        table_count=len(preview.tables),
         rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
     )
-    next_tables, sitting_out = _rotate_sit_outs(session, sitting, next_tables)
-    next_tables = playable_tables(next_tables, rules)
-    numbering = seating_wishes.table_numbering(session=session, tables=next_tables)
-    return MovementPreview(
-        sitting=sitting,
-        tables=ordered,
-        moves=moves,
-        names=order.names,
-        next_tables=next_tables,
-        sitting_out=sitting_out,
-        table_notes=numbering.notes,
-        next_numbers=numbering.numbers,
-    )
+    tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
+    return playable_tables(tables, fmt.format_for(session.rules_id)), sitting_out
 
 
 def movement_refusal(session: Session) -> ConflictError | None:
@@ -148,12 +157,14 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
     sitting.moved_at = timezone.now()
     sitting.save(update_fields=["moved_at"])
     backup_on_commit("movement")
-    # The next sitting exactly as the preview showed it (seats, sit-outs, evened tables).
+    # The next sitting as the preview showed it (seats, sit-outs, evened tables).
+    tables, sitting_out = (
+        (preview.next_tables, preview.sitting_out)
+        if preview.next_tables
+        else _next_sitting(preview)
+    )
     return services.sitting_create(
-        session=session,
-        number=sitting.number + 1,
-        tables=preview.next_tables,
-        sitting_out=preview.sitting_out,
+        session=session, number=sitting.number + 1, tables=tables, sitting_out=sitting_out
     )
 
 
