@@ -37,6 +37,21 @@ from tournaments.permissions import visible_sessions
 from workflow import movements, seating_wishes, selectors, services
 
 TAGS = ["sessions"]
+FIXED_TABLE_BODY = {
+    "type": "object",
+    "required": ["player_id", "fixed_table"],
+    "properties": {
+        "player_id": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+        "fixed_table": {
+            "type": "integer",
+            "nullable": True,
+            "minimum": 1,
+            "maximum": seating_wishes.FIXED_TABLE_MAX,
+            "description": "The physical table this player stays at all night: each sitting "
+            "it hosts the rank they play at. null: they move like everyone.",
+        },
+    },
+}
 
 
 class SessionList(ApiView):
@@ -305,7 +320,9 @@ class SessionPlayers(SessionView):
         "at, and the tables' `number`s follow (docs/format.md, Tables that do not move). "
         "Refused: 400 `not_on_roster`, 400 `fixed_table_invalid` (not 1-99), 409 "
         "`session_over`.",
-        request=FixedTableSerializer,
+        # Both fields are needed: a PATCH body documented from the serializer would show
+        # them optional (drf-spectacular documents every PATCH as partial).
+        request={"application/json": FIXED_TABLE_BODY},
         responses={200: SessionDetailSerializer},
         tags=TAGS,
     )

@@ -66,6 +66,8 @@ CONTENT_RULES = {
     "POST /api/sessions/{session_id}/players/": "the players must be the club's",
     "POST /api/sessions/{session_id}/check-in/": "the players must be on the roster",
     "POST /api/sessions/{session_id}/withdraw/": "the player must be on the roster",
+    "PATCH /api/sessions/{session_id}/players/": "the player must be on the roster",
+    "POST /api/clubs/{slug}/keep-apart/": "two players of the club, not kept apart already",
 }
 
 

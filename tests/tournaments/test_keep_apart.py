@@ -225,6 +225,8 @@ def test_the_api_lists_adds_and_removes_pairs(club: Club, director: Any) -> None
     assert api.get(url).json() == []
     gone = api.delete(f"{url}{body['id']}/")
     assert (gone.status_code, gone.json()["code"]) == (404, "no_such_pair")
+    huge = api.delete(f"{url}99999999999999999999/")
+    assert (huge.status_code, huge.json()["code"]) == (404, "no_such_pair")
 
 
 @pytest.mark.parametrize(
