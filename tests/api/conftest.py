@@ -56,7 +56,7 @@ def db_state() -> tuple[Any, ...]:
         ),
         list(
             SessionPlayer.objects.order_by("pk").values_list(
-                "pk", "checked_in", "arrived_late", "withdrawn_at"
+                "pk", "checked_in", "arrived_late", "withdrawn_at", "fixed_table"
             )
         ),
         list(Sitting.objects.order_by("pk").values_list("pk", "moved_at")),

@@ -191,6 +191,11 @@ def keep_apart_remove(w: World) -> Request:
     return "delete", f"/api/clubs/{w.running.club.slug}/keep-apart/{pair.pk}/", None, 204
 
 
+def fixed_table(w: World) -> Request:
+    body = {"player_id": w.running.entries.order_by("pk")[0].player_id, "fixed_table": 5}
+    return "patch", f"/api/sessions/{w.running.pk}/players/", body, 200
+
+
 CASES: dict[str, Callable[[World], Request]] = {
     f.__name__: f
     for f in [
@@ -222,6 +227,7 @@ CASES: dict[str, Callable[[World], Request]] = {
         keep_apart_list,
         keep_apart_add,
         keep_apart_remove,
+        fixed_table,
     ]
 }
 # After the movement, the links of sitting 1 have expired: a credential no longer valid.
