@@ -18,6 +18,7 @@ from api.views import (
     prizes,
     ratings,
     registrations,
+    seating_wishes,
     sessions,
     sittings,
     tables,
@@ -53,6 +54,16 @@ urlpatterns = [
         name="club_payout_table",
     ),
     path("clubs/<slug:slug>/currency/", prizes.ClubCurrency.as_view(), name="club_currency"),
+    path(
+        "clubs/<slug:slug>/keep-apart/",
+        seating_wishes.ClubKeepApart.as_view(),
+        name="club_keep_apart",
+    ),
+    path(
+        "clubs/<slug:slug>/keep-apart/<int:pair_id>/",
+        seating_wishes.ClubKeepApartPair.as_view(),
+        name="club_keep_apart_pair",
+    ),
     path(
         "seasons/<int:season_id>/standings/",
         clubs.SeasonStandings.as_view(),

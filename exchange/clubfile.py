@@ -1,11 +1,11 @@
 """A whole club as one JSON file (`huckley-club/1`), and back.
 
 The file holds every row of the club, table by table, with its id: seasons, players,
-Big Loser awards, sessions with their rosters, sittings, tables, seatings, sit-outs,
-placings and standings, every game with its players, rounds, round history and
-pending double entries, and the club's audit log (what the directors did: restored by
-the import as it was, so the club keeps its history). Accounts (directors, players'
-accounts, who entered what) are named by username.
+the pairs kept apart, Big Loser awards, sessions with their rosters, sittings, tables,
+seatings, sit-outs, placings and standings, every game with its players, rounds, round
+history and pending double entries, and the club's audit log (what the directors did:
+restored by the import as it was, so the club keeps its history). Accounts (directors,
+players' accounts, who entered what) are named by username.
 
 Left out on purpose: scorer links and table cards (they are keys to a table; references to them are
 blanked) and anything derived that can be rebuilt (cached standings). Rows are written
@@ -36,6 +36,7 @@ from tournaments.models import (
     AuditEntry,
     BigLoserAward,
     Club,
+    KeepApart,
     Placing,
     Player,
     Season,
@@ -55,6 +56,7 @@ CLUB_FORMAT = "huckley-club/1"
 TABLES: tuple[tuple[type[models.Model], str], ...] = (
     (Season, "club"),
     (Player, "club"),
+    (KeepApart, "club"),
     (BigLoserAward, "season__club"),
     (Session, "club"),
     (SessionPlayer, "session__club"),

@@ -95,7 +95,8 @@ def score_sheets(session: Session, sitting: Sitting) -> list[ScoreSheet]:
     the columns are the game family's print columns for that table size. Three queries."""
     family = family_for(session.rules_id)
     heading = session_heading(session, sitting)
-    tables = list(sitting.tables.order_by("rank").values_list("pk", "rank"))
+    # The physical table's number on each sheet (docs/format.md, "Tables that do not move").
+    tables = list(sitting.tables.order_by("rank").values_list("pk", "number"))
     seats: dict[int, list[tuple[int, str, int]]] = defaultdict(list)
     for table_id, seat, name, player_id in (
         Seating.objects.filter(sitting=sitting, left_at__isnull=True)
@@ -110,7 +111,7 @@ def score_sheets(session: Session, sitting: Sitting) -> list[ScoreSheet]:
         )
     }
     sheets = []
-    for table_id, rank in tables:
+    for table_id, table_number in tables:
         seated = seats[table_id]
         names = [name for _, name, _ in seated]
         seat_of = {player_id: i for i, (_, _, player_id) in enumerate(seated, start=1)}
@@ -130,7 +131,7 @@ def score_sheets(session: Session, sitting: Sitting) -> list[ScoreSheet]:
         sheets.append(
             ScoreSheet(
                 heading=heading,
-                table=rank,
+                table=table_number,
                 players=names,
                 columns=family.print_columns_for(len(names)),
                 games=games,
@@ -154,10 +155,10 @@ def assignments(sitting: Sitting) -> list[Assignment]:
     """Every player of the sitting alphabetically (ignoring case), with table and seat;
     the players who sit this sitting out are listed among them. Two queries."""
     rows = [
-        Assignment(name=name, table=rank, seat=seat)
-        for name, rank, seat in Seating.objects.filter(
+        Assignment(name=name, table=number, seat=seat)
+        for name, number, seat in Seating.objects.filter(
             sitting=sitting, left_at__isnull=True
-        ).values_list("player__name", "table__rank", "seat")
+        ).values_list("player__name", "table__number", "seat")
     ]
     rows += [
         Assignment(name=name, table=None, seat=None)

@@ -30,6 +30,7 @@ from tournaments.models import (
     BigLoserAward,
     Club,
     ClubTableCard,
+    KeepApart,
     Placing,
     Player,
     Registration,
@@ -92,6 +93,17 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
 
     club = factory.SubFactory(ClubFactory)
     name = factory.Sequence(lambda n: f"Player {n}")
+
+
+class KeepApartFactory(factory.django.DjangoModelFactory[KeepApart]):
+    """A pair kept apart: two players of one club, the one made first (smaller id) first."""
+
+    class Meta:
+        model = KeepApart
+
+    club = factory.SubFactory(ClubFactory)
+    first = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..club"))
+    second = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..club"))
 
 
 class BigLoserAwardFactory(factory.django.DjangoModelFactory[BigLoserAward]):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import zoneinfo
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, TypeVar, cast
 
@@ -168,6 +168,20 @@ class NewPlayerForm(PlayerNameForm):
         label="A different person",
         help_text="Tick when “Did you mean …?” named someone else with a name like this one.",
     )
+
+
+class KeepApartForm(forms.Form):
+    """Two players of the club to keep apart. What is chosen goes to the service as it
+    came (`workflow.seating_wishes.keep_apart_add`), which refuses in words."""
+
+    first = forms.CharField(label="Keep", widget=forms.Select)
+    second = forms.CharField(label="apart from", widget=forms.Select)
+
+    def __init__(self, *args: Any, players: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "Choose a player"), *((str(pk), name) for pk, name in players)]
+        for name in ("first", "second"):
+            self.fields[name].widget.choices = choices
 
 
 class InviteForm(forms.Form):

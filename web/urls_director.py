@@ -24,6 +24,7 @@ from web.views import (
     prizes,
     registrations,
     restore,
+    seating_wishes,
     timer,
     withdrawals,
 )
@@ -83,6 +84,16 @@ ROUTES: dict[str, list[URLPattern]] = {
         ),
         path("director/clubs/<slug:slug>/table-cards/", cards.club_cards, name="club_cards"),
         path("director/clubs/<slug:slug>/audit/", audit.club_audit_log, name="club_audit"),
+        path(
+            "director/clubs/<slug:slug>/keep-apart/",
+            seating_wishes.keep_apart,
+            name="club_keep_apart",
+        ),
+        path(
+            "director/clubs/<slug:slug>/keep-apart/<int:pair_id>/remove/",
+            seating_wishes.keep_apart_remove,
+            name="club_keep_apart_remove",
+        ),
         path("director/sessions/<int:pk>/", manage.session_manage, name="manage"),
         path(
             "director/sessions/<int:pk>/calls/",
@@ -144,6 +155,11 @@ ROUTES: dict[str, list[URLPattern]] = {
             "director/sessions/<int:pk>/registrations/<int:registration_id>/cancel/",
             registrations.registration_remove,
             name="registration_remove",
+        ),
+        path(
+            "director/sessions/<int:pk>/fixed-table/",
+            director.session_fixed_table,
+            name="fixed_table",
         ),
         path("director/sessions/<int:pk>/settings/", director.session_settings, name="settings"),
         path(

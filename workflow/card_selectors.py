@@ -113,7 +113,8 @@ def _table_now(session: Session, number: int) -> CardTarget:
         Table.objects.filter(
             sitting__in=selectors.current_sittings(session),
             sitting__moved_at__isnull=True,
-            rank=number,
+            # The physical table: the rank it hosts changes when a player does not move.
+            number=number,
         )
         .select_related("sitting__session__club")
         .first()

@@ -70,7 +70,8 @@ def where_everyone_is(session: Session) -> dict[int, Where]:
         places[player_id] = Where(name=name, state=state)
     if sitting is None:
         return places
-    ranks = dict(sitting.tables.values_list("pk", "rank"))
+    # Players see the physical table (its number), as on find my table and the cards.
+    numbers = dict(sitting.tables.values_list("pk", "number"))
     for table_id, people in selectors.players_by_table(sitting).items():
         for seat, name, player_id in people:
             if player_id in withdrawn:
@@ -79,7 +80,7 @@ def where_everyone_is(session: Session) -> dict[int, Where]:
                 name=name,
                 state="finished" if finished else "seated",
                 sitting=sitting.number,
-                table=ranks.get(table_id),
+                table=numbers.get(table_id),
                 seat=seat,
                 others=tuple((n, s) for s, n, _ in people if s != seat),
             )

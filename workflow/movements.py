@@ -15,7 +15,7 @@ in a running session, and they share the session's lock and `_game_under_way`.""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Count, Max
@@ -40,7 +40,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, require_director
-from workflow import selectors, services, table_links, tasks
+from workflow import seating_wishes, selectors, services, table_links, tasks
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,14 @@ class MovementPreview:
     tables: list[tuple[Table, list[fmt.Placing[int]]]]
     moves: list[fmt.Move[int]]
     names: dict[int, str]
+    # When a player does not move: the next sitting as the movement will seat it (its
+    # tables in rank order, who sits out) and what the fixed tables do ("Ann stays at
+    # table 5, which hosts rank 2 this sitting"); else empty.
+    next_tables: list[list[int]] = field(default_factory=list)
+    sitting_out: list[int] = field(default_factory=list)
+    table_notes: list[str] = field(default_factory=list)
+    #: The physical table of each rank of the next sitting (index 0: rank 1).
+    next_numbers: list[int] = field(default_factory=list)
 
 
 def movement_preview(*, sitting: Sitting) -> MovementPreview:
@@ -68,7 +76,33 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
     tables = {p.table.pk: p.table for p in progress}
     ordered = [(tables[t.table_id], t.placings) for t in order.tables]
     moves = fmt.movement([placings for _, placings in ordered])
-    return MovementPreview(sitting=sitting, tables=ordered, moves=moves, names=order.names)
+    preview = MovementPreview(sitting=sitting, tables=ordered, moves=moves, names=order.names)
+    if not seating_wishes.fixed_tables(session):
+        # Nobody is fixed to a table: rank r plays at table r, and the next sitting is
+        # seated when the movement is confirmed.
+        preview.next_numbers.extend(range(1, len(ordered) + 1))
+        return preview
+    next_tables, sitting_out = _next_sitting(preview)
+    numbering = seating_wishes.table_numbering(session=session, tables=next_tables)
+    preview.next_tables.extend(next_tables)
+    preview.sitting_out.extend(sitting_out)
+    preview.table_notes.extend(numbering.notes)
+    preview.next_numbers[:] = numbering.numbers
+    return preview
+
+
+def _next_sitting(preview: MovementPreview) -> tuple[list[list[int]], list[int]]:
+    """The next sitting's tables (rank order, seat order) and who sits it out: the seats
+    drawn, the sit-outs in turn, the tables evened where one cannot play."""
+    sitting = preview.sitting
+    session = sitting.session
+    tables = fmt.seat_tables(
+        preview.moves,
+        table_count=len(preview.tables),
+        rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
+    )
+    tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
+    return playable_tables(tables, fmt.format_for(session.rules_id)), sitting_out
 
 
 def movement_refusal(session: Session) -> ConflictError | None:
@@ -123,13 +157,12 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
     )
     sitting.moved_at = timezone.now()
     sitting.save(update_fields=["moved_at"])
-    tables = fmt.seat_tables(
-        preview.moves,
-        table_count=len(preview.tables),
-        rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
+    # The next sitting as the preview showed it (seats, sit-outs, evened tables).
+    tables, sitting_out = (
+        (preview.next_tables, preview.sitting_out)
+        if preview.next_tables
+        else _next_sitting(preview)
     )
-    tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
-    tables = playable_tables(tables, fmt.format_for(session.rules_id))
     audit.record(
         user,
         club=session.club_id,
@@ -465,7 +498,12 @@ def session_rebalance(
             )
         source = seating.table
         if move.to_rank not in tables:
-            tables[move.to_rank] = Table.objects.create(sitting=sitting, rank=move.to_rank)
+            # A new bottom table: the smallest physical number no table of the sitting has.
+            used = {t.number for t in tables.values()}
+            number = next(n for n in range(1, len(used) + 2) if n not in used)
+            tables[move.to_rank] = Table.objects.create(
+                sitting=sitting, rank=move.to_rank, number=number
+            )
         target = tables[move.to_rank]
         seating.table = target
         seating.seat = (target.seatings.aggregate(m=Max("seat"))["m"] or 0) + 1

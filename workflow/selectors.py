@@ -112,6 +112,8 @@ class BoardTable:
     rank: int
     seats: list[tuple[int, str]]
     games_finished: int
+    #: The physical table players sit at (docs/format.md, "Tables that do not move").
+    number: int = 0
 
 
 def seats_by_table(sitting: Sitting) -> dict[int, list[tuple[int, str]]]:
@@ -137,7 +139,7 @@ def players_by_table(sitting: Sitting) -> dict[int, list[tuple[int, str, int]]]:
 
 def sitting_board(sitting: Sitting) -> list[BoardTable]:
     """Every table of a sitting with who sits where, in three queries."""
-    tables = list(sitting.tables.order_by("rank").values_list("pk", "rank"))
+    tables = list(sitting.tables.order_by("rank").values_list("pk", "rank", "number"))
     seats = seats_by_table(sitting)
     finished = dict(
         Game.objects.filter(table__sitting=sitting, status=Game.Status.FINISHED)
@@ -146,8 +148,14 @@ def sitting_board(sitting: Sitting) -> list[BoardTable]:
         .values_list("table_id", "n")
     )
     return [
-        BoardTable(table_id=pk, rank=rank, seats=seats[pk], games_finished=finished.get(pk, 0))
-        for pk, rank in tables
+        BoardTable(
+            table_id=pk,
+            rank=rank,
+            seats=seats[pk],
+            games_finished=finished.get(pk, 0),
+            number=number,
+        )
+        for pk, rank, number in tables
     ]
 
 
@@ -421,6 +429,8 @@ class FoundSeat:
     companions: tuple[tuple[str, int], ...]
     #: Who it is, for "Follow my table".
     player_id: int = 0
+    #: The physical table the player sits at: what "find my table" says.
+    table_number: int = 0
 
 
 @dataclass(frozen=True)
@@ -461,6 +471,7 @@ def find_my_table_index(session: Session, sitting: Sitting | None) -> FindIndex:
     seated: dict[str, list[FoundSeat]] = defaultdict(list)
     for table_id, people in players_by_table(sitting).items():
         rank = tables[table_id].rank if table_id in tables else 0
+        number = tables[table_id].number if table_id in tables else 0
         for seat, name, player_id in people:
             seated[match_key(name)].append(
                 FoundSeat(
@@ -470,6 +481,7 @@ def find_my_table_index(session: Session, sitting: Sitting | None) -> FindIndex:
                     seat=seat,
                     companions=tuple((n, s) for s, n, _ in people if s != seat),
                     player_id=player_id,
+                    table_number=number,
                 )
             )
     sitting_out: dict[str, list[tuple[str, int]]] = defaultdict(list)
@@ -521,6 +533,8 @@ class ScreenTable:
     games_finished: int
     games_total: int
     table_id: int = 0
+    #: The physical table players sit at; `rank` is its place in the format.
+    number: int = 0
 
     @property
     def done(self) -> bool:
@@ -536,7 +550,7 @@ def sitting_screen(
     tables = list(
         sitting.tables.filter(**({} if table_ids is None else {"pk__in": list(table_ids)}))
         .order_by("rank")
-        .values_list("pk", "rank")
+        .values_list("pk", "rank", "number")
     )
     seats: dict[int, list[str]] = defaultdict(list)
     for table_id, name in (
@@ -560,7 +574,7 @@ def sitting_screen(
     ).values_list("game_id", "name", "score"):
         scores[game_id].append((name, score))
     result = []
-    for pk, rank in tables:
+    for pk, rank, table_number in tables:
         game_id, number, rounds = latest.get(pk, (0, 0, 0))
         leaders: list[str] = []
         best: int | None = None
@@ -580,6 +594,7 @@ def sitting_screen(
                 games_finished=finished[pk],
                 games_total=sitting.games_per_sitting,
                 table_id=pk,
+                number=table_number,
             )
         )
     return result

@@ -58,7 +58,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, as_actor, require_director
-from workflow import prizes, selectors, table_links, tasks
+from workflow import prizes, seating_wishes, selectors, table_links, tasks
 from workflow.names import clean_names
 
 # A new session is public unless the director says otherwise (docs/tournament.md).
@@ -443,7 +443,9 @@ def start_refusal(session: Session, checked_in: int) -> UserError | None:
 
 @transaction.atomic
 def session_start(*, session_id: int, user: Caller) -> Sitting:
-    """Split the checked-in players into ranked tables and start the first games."""
+    """Split the checked-in players into ranked tables and start the first games. The
+    club's keep-apart pairs are parted when possible; those that could not be are on the
+    sitting (`Sitting.not_kept_apart`), with why."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="start its sessions")
     if session.status == Session.Status.CANCELLED:
@@ -469,22 +471,41 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
             rng=fmt.make_rng(session.seed, "sit-out", 1),
         )
         seated = [pid for pid in ids if pid not in sitting_out]
+        strength = None
         if session.seeding == Session.Seeding.RANDOM:
             tables = fmt.split(seated, fmt=rules, seed=session.seed, big_loser=big_loser_id)
         else:
+            # A player with no rating, earned or imported, counts as a newcomer (0).
+            strength = rating_selectors.seeding_strengths(seated, session.rules_id)
             tables = fmt.seeded_split(
                 seated,
                 fmt=rules,
                 seed=session.seed,
-                # A player with no rating, earned or imported, counts as a newcomer (0).
-                strength=rating_selectors.seeding_strengths(seated, session.rules_id),
+                strength=strength,
                 balanced=session.seeding == Session.Seeding.BALANCED,
                 big_loser=big_loser_id,
             )
     except fmt.FormatError as e:
         # Too few or too many checked in: the roster's state, not the request, is wrong.
         raise ConflictError(e.code, str(e)) from None
-    sitting = sitting_create(session=session, number=1, tables=tables, sitting_out=sitting_out)
+    # The club's keep-apart pairs (docs/format.md, "Keep apart"): parted when possible.
+    apart = seating_wishes.start_seating(
+        session=session, tables=tables, big_loser_id=big_loser_id, strength=strength
+    )
+    sitting = sitting_create(
+        session=session, number=1, tables=apart.tables, sitting_out=sitting_out
+    )
+    if apart.not_kept:
+        names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+        sitting.not_kept_apart = [
+            {
+                "players": [n.first, n.second],
+                "names": [names[n.first], names[n.second]],
+                "reason": n.reason,
+            }
+            for n in apart.not_kept
+        ]
+        sitting.save(update_fields=["not_kept_apart"])
     session.status = Session.Status.RUNNING
     session.started_at = timezone.now()
     session.big_loser_id = big_loser_id
@@ -521,8 +542,16 @@ def sitting_create(
         ),
     )
     SitOut.objects.bulk_create(SitOut(sitting=sitting, player_id=pid) for pid in sitting_out)
+    # The physical table of each rank: players who do not move keep theirs.
+    numbering = seating_wishes.table_numbering(session=session, tables=tables)
+    if numbering.notes:
+        sitting.table_notes = numbering.notes
+        sitting.save(update_fields=["table_notes"])
     table_rows = Table.objects.bulk_create(
-        [Table(sitting=sitting, rank=rank) for rank in range(1, len(tables) + 1)]
+        [
+            Table(sitting=sitting, rank=rank, number=number)
+            for rank, number in enumerate(numbering.numbers, start=1)
+        ]
     )
     Seating.objects.bulk_create(
         Seating(sitting=sitting, table=table, player_id=pid, seat=seat)

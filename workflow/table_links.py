@@ -118,7 +118,8 @@ def scorer_link_replace(*, table_id: int, user: Caller) -> ScorerLinkReplaced:
 def table_cards_ensure(*, session: Session) -> int:
     """Give every table number of the session a live card; called (inside their
     transaction) by the writes that add tables. Returns how many cards were made."""
-    top = Table.objects.filter(sitting__session=session).aggregate(m=Max("rank"))["m"] or 0
+    # Every physical number a table of the session has had, and those below it.
+    top = Table.objects.filter(sitting__session=session).aggregate(m=Max("number"))["m"] or 0
     have = set(
         TableCard.objects.filter(session=session, replaced_at__isnull=True).values_list(
             "number", flat=True

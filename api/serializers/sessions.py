@@ -92,6 +92,11 @@ class EntrySerializer(serializers.Serializer[SessionPlayer]):
     arrived_late = serializers.BooleanField()
     withdrawn_at = serializers.DateTimeField(allow_null=True)
     paid = serializers.BooleanField(help_text="Paid the entry fee.")
+    fixed_table = serializers.IntegerField(
+        allow_null=True,
+        help_text="The physical table this player stays at all night (a player who cannot "
+        "move), or null: they move like everyone.",
+    )
 
 
 class SittingRefSerializer(serializers.Serializer[Sitting]):
@@ -119,9 +124,18 @@ class SessionDetailSerializer(SessionSerializer):
     entries = EntrySerializer(many=True, help_text="The roster, by name.")
 
 
+RANK_HELP = "The table's place in the format, 1 the top; the movement moves players between ranks."
+NUMBER_HELP = (
+    "The physical table players sit at: the number on its table card, the wall list and "
+    "every page players see. Equal to `rank` unless a player who does not move is fixed "
+    "to a table (docs/format.md, Tables that do not move)."
+)
+
+
 class TableProgressSerializer(serializers.Serializer[Data]):
     id = serializers.IntegerField()
-    rank = serializers.IntegerField(help_text="1 is the top table.")
+    rank = serializers.IntegerField(help_text=RANK_HELP)
+    number = serializers.IntegerField(help_text=NUMBER_HELP)
     seatings = SeatingSerializer(many=True, help_text="Seated players in seat order.")
     games_finished = serializers.IntegerField()
     games_total = serializers.IntegerField()
@@ -141,6 +155,29 @@ class SittingSerializer(serializers.Serializer[Data]):
 
 class SittingDetailSerializer(SittingSerializer):
     tables = TableProgressSerializer(many=True)
+
+
+class NotKeptApartSerializer(serializers.Serializer[Data]):
+    players = serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, max_length=2, help_text="Two player ids."
+    )
+    names = serializers.ListField(
+        child=serializers.CharField(), min_length=2, max_length=2, help_text="Their names."
+    )
+    reason = serializers.CharField(help_text="Why they could not be kept apart, in plain words.")
+
+
+class SessionStartedSerializer(SittingDetailSerializer):
+    class Meta:
+        ref_name = "SessionStarted"
+
+    not_kept_apart = NotKeptApartSerializer(
+        many=True,
+        help_text="The club's keep-apart pairs that start at one table after all, each with "
+        "why (only one table, a group kept apart with more players than tables, ...). Empty "
+        "when every pair was kept apart. Only in this answer, for the director: the pairs "
+        "are the club's private wishes.",
+    )
 
 
 class SessionPageSerializer(serializers.Serializer[Data]):
@@ -167,13 +204,19 @@ class PlacingSerializer(serializers.Serializer[Data]):
 
 class MovementTableSerializer(serializers.Serializer[Data]):
     table = serializers.IntegerField()
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text=RANK_HELP)
+    number = serializers.IntegerField(help_text=NUMBER_HELP)
     placings = PlacingSerializer(many=True)
 
 
 class MovementSerializer(serializers.Serializer[Data]):
     sitting = serializers.IntegerField(help_text="The sitting's number: send it to confirm.")
     tables = MovementTableSerializer(many=True)
+    table_notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='What the tables of players who do not move do next sitting ("Ann stays '
+        'at table 5, which hosts rank 2 this sitting"); empty when nobody is fixed to a table.',
+    )
 
 
 class MoveSerializer(serializers.Serializer[Data]):
@@ -249,10 +292,15 @@ def sitting_fields(sitting: Sitting) -> dict[str, Any]:
 
 
 def sitting_detail(sitting: Sitting) -> dict[str, Any]:
+    return dict(SittingDetailSerializer(_sitting_detail_data(sitting)).data)
+
+
+def _sitting_detail_data(sitting: Sitting) -> dict[str, Any]:
     tables = [
         {
             "id": p.table.pk,
             "rank": p.table.rank,
+            "number": p.table.number,
             "seatings": p.seated,
             "games_finished": p.games_finished,
             "games_total": p.games_total,
@@ -260,7 +308,13 @@ def sitting_detail(sitting: Sitting) -> dict[str, Any]:
         }
         for p in selectors.sitting_progress(sitting)
     ]
-    return dict(SittingDetailSerializer({**sitting_fields(sitting), "tables": tables}).data)
+    return {**sitting_fields(sitting), "tables": tables}
+
+
+def session_started(sitting: Sitting) -> dict[str, Any]:
+    """The start's answer: sitting 1, and the keep-apart pairs it could not keep apart."""
+    data = {**_sitting_detail_data(sitting), "not_kept_apart": sitting.not_kept_apart}
+    return dict(SessionStartedSerializer(data).data)
 
 
 def movement_data(preview: MovementPreview) -> dict[str, Any]:
@@ -283,10 +337,20 @@ def movement_data(preview: MovementPreview) -> dict[str, Any]:
         }
 
     tables = [
-        {"table": table.pk, "rank": table.rank, "placings": [placing(p) for p in placings]}
+        {
+            "table": table.pk,
+            "rank": table.rank,
+            "number": table.number,
+            "placings": [placing(p) for p in placings],
+        }
         for table, placings in preview.tables
     ]
-    return dict(MovementSerializer({"sitting": preview.sitting.number, "tables": tables}).data)
+    data = {
+        "sitting": preview.sitting.number,
+        "tables": tables,
+        "table_notes": preview.table_notes,
+    }
+    return dict(MovementSerializer(data).data)
 
 
 def proposal_data(session: Session, proposal: list[fmt.Rebalance[int]]) -> dict[str, Any]:

@@ -24,20 +24,35 @@ from api.serializers.sessions import (
     SessionDetailSerializer,
     SessionPageSerializer,
     SessionSerializer,
-    SittingDetailSerializer,
+    SessionStartedSerializer,
     StandingSerializer,
     id_field,
     id_list,
     session_detail,
-    sitting_detail,
+    session_started,
 )
 from api.views.base import ApiView
 from common.errors import UserError
 from tournaments.models import Club, Season, Session
 from tournaments.permissions import visible_sessions
-from workflow import movements, prize_selectors, registrations, selectors, services
+from workflow import movements, prize_selectors, registrations, seating_wishes, selectors, services
 
 TAGS = ["sessions"]
+FIXED_TABLE_BODY = {
+    "type": "object",
+    "required": ["player_id", "fixed_table"],
+    "properties": {
+        "player_id": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+        "fixed_table": {
+            "type": "integer",
+            "nullable": True,
+            "minimum": 1,
+            "maximum": seating_wishes.FIXED_TABLE_MAX,
+            "description": "The physical table this player stays at all night: each sitting "
+            "it hosts the rank they play at. null: they move like everyone.",
+        },
+    },
+}
 
 
 class SessionList(ApiView):
@@ -305,6 +320,45 @@ class SessionPlayers(SessionView):
         )
         return Response(session_detail(self.session, self.actor))
 
+    class FixedTableSerializer(Input):
+        class Meta:
+            ref_name = "SessionPlayerFixedTable"
+
+        player_id = id_field()
+        fixed_table = serializers.IntegerField(
+            allow_null=True,
+            min_value=-32768,
+            max_value=32767,
+            help_text="The physical table (1-99) this player stays at all night: each sitting "
+            "that table hosts the rank they play at. null: they move like everyone.",
+        )
+
+    @doc(
+        need=Need.DIRECT,
+        summary="Keep a player at one physical table (or let them move)",
+        description="For a player who cannot move (mobility): from the start, or from the "
+        "next sitting once the session runs, their `fixed_table` hosts the rank they play "
+        "at, and the tables' `number`s follow (docs/format.md, Tables that do not move). "
+        "Refused: 400 `not_on_roster`, 400 `fixed_table_invalid` (not 1-99), 409 "
+        "`session_over`.",
+        # Both fields are needed: a PATCH body documented from the serializer would show
+        # them optional (drf-spectacular documents every PATCH as partial).
+        request={"application/json": FIXED_TABLE_BODY},
+        responses={200: SessionDetailSerializer},
+        tags=TAGS,
+    )
+    @idempotent
+    def patch(self, request: Request, session_id: int) -> Response:
+        data = self.FixedTableSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seating_wishes.session_set_fixed_table(
+            session_id=self.session.pk,
+            player_id=data.validated_data["player_id"],
+            table=data.validated_data["fixed_table"],
+            user=request.user,
+        )
+        return Response(session_detail(self.session, self.actor))
+
 
 class SessionCheckIn(SessionView):
     class InputSerializer(Input):
@@ -350,15 +404,16 @@ class SessionStart(SessionView):
         need=Need.DIRECT,
         summary="Start the session",
         description="Splits the checked-in players into ranked tables and starts the "
-        "first games. Answers with sitting 1.",
-        responses={201: SittingDetailSerializer},
+        "first games. The club's keep-apart pairs are parted when possible. Answers with "
+        "sitting 1, and in `not_kept_apart` each pair that could not be kept apart, with why.",
+        responses={201: SessionStartedSerializer},
         errors=[409],
         tags=TAGS,
     )
     @idempotent
     def post(self, request: Request, session_id: int) -> Response:
         sitting = services.session_start(session_id=self.session.pk, user=request.user)
-        return Response(sitting_detail(sitting), status=status.HTTP_201_CREATED)
+        return Response(session_started(sitting), status=status.HTTP_201_CREATED)
 
 
 class SessionWithdraw(SessionView):

@@ -15,7 +15,7 @@ from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
 from api.serializers import Data, GameSummarySerializer, SeatingSerializer
-from api.serializers.sessions import SittingRefSerializer
+from api.serializers.sessions import NUMBER_HELP, RANK_HELP, SittingRefSerializer
 from api.views.base import ApiView
 from tournaments.models import ScorerLink, Table
 from workflow import selectors, table_links
@@ -40,7 +40,8 @@ class TableDetail(TableView):
             ref_name = "TableDetail"
 
         id = serializers.IntegerField()
-        rank = serializers.IntegerField(help_text="1 is the top table.")
+        rank = serializers.IntegerField(help_text=RANK_HELP)
+        number = serializers.IntegerField(help_text=NUMBER_HELP)
         session = serializers.IntegerField()
         sitting = SittingRefSerializer()
         seatings = SeatingSerializer(many=True, help_text="Seated players in seat order.")
@@ -58,6 +59,7 @@ class TableDetail(TableView):
         data = {
             "id": table.pk,
             "rank": table.rank,
+            "number": table.number,
             "session": table.sitting.session_id,
             "sitting": table.sitting,
             "seatings": selectors.table_companions([table]).get(table.pk, []),

@@ -18,6 +18,7 @@ from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import (
     ClubTableCard,
+    KeepApart,
     Placing,
     Player,
     ScorerLink,
@@ -55,7 +56,7 @@ def db_state() -> tuple[Any, ...]:
         ),
         list(
             SessionPlayer.objects.order_by("pk").values_list(
-                "pk", "checked_in", "arrived_late", "withdrawn_at"
+                "pk", "checked_in", "arrived_late", "withdrawn_at", "fixed_table"
             )
         ),
         list(Sitting.objects.order_by("pk").values_list("pk", "moved_at")),
@@ -70,6 +71,7 @@ def db_state() -> tuple[Any, ...]:
         list(TableCard.objects.order_by("pk").values_list("pk", "token", "replaced_at")),
         list(ClubTableCard.objects.order_by("pk").values_list("pk", "token", "replaced_at")),
         list(Player.objects.order_by("pk").values_list("pk", "name")),
+        list(KeepApart.objects.order_by("pk").values_list("pk", "first_id", "second_id")),
         Placing.objects.count(),
         SessionStanding.objects.count(),
         IdempotencyRecord.objects.count(),

@@ -23,7 +23,7 @@ from tests.api.conftest import (
     token_client,
 )
 from tournaments.models import PayoutTable, Season, Session
-from workflow import movements
+from workflow import movements, seating_wishes
 from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
@@ -205,6 +205,33 @@ def set_currency(w: World) -> Request:
     return "put", f"/api/clubs/{w.running.club.slug}/currency/", body, 200
 
 
+def keep_apart_list(w: World) -> Request:
+    return "get", f"/api/clubs/{w.running.club.slug}/keep-apart/", None, 200
+
+
+def keep_apart_add(w: World) -> Request:
+    first, second = (e.player_id for e in w.running.entries.order_by("pk")[:2])
+    return (
+        "post",
+        f"/api/clubs/{w.running.club.slug}/keep-apart/",
+        {"players": [first, second]},
+        201,
+    )
+
+
+def keep_apart_remove(w: World) -> Request:
+    first, second = (e.player_id for e in w.running.entries.order_by("pk")[:2])
+    pair = seating_wishes.keep_apart_add(
+        club_id=w.running.club_id, players=[first, second], user=w.director
+    )
+    return "delete", f"/api/clubs/{w.running.club.slug}/keep-apart/{pair.pk}/", None, 204
+
+
+def fixed_table(w: World) -> Request:
+    body = {"player_id": w.running.entries.order_by("pk")[0].player_id, "fixed_table": 5}
+    return "patch", f"/api/sessions/{w.running.pk}/players/", body, 200
+
+
 CASES: dict[str, Callable[[World], Request]] = {
     f.__name__: f
     for f in [
@@ -240,6 +267,10 @@ CASES: dict[str, Callable[[World], Request]] = {
         payout_table_change,
         payout_table_delete,
         set_currency,
+        keep_apart_list,
+        keep_apart_add,
+        keep_apart_remove,
+        fixed_table,
     ]
 }
 # After the movement, the links of sitting 1 have expired: a credential no longer valid.

@@ -73,6 +73,8 @@ CONTENT_RULES = {
     "PUT /api/clubs/{slug}/currency/": "a currency of at most 8 characters, a known unit",
     "POST /api/sessions/{session_id}/self-check-in/": "the door code must be the session's",
     "POST /api/tables/{table_id}/calls/": "a call for `other` needs a text; texts are short",
+    "PATCH /api/sessions/{session_id}/players/": "the player must be on the roster",
+    "POST /api/clubs/{slug}/keep-apart/": "two players of the club, not kept apart already",
 }
 
 

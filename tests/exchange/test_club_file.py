@@ -16,8 +16,8 @@ from scoring import records
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer, Round, RoundChange
 from tests.factories import PlayerFactory, UserFactory
-from tournaments.models import AuditEntry, BigLoserAward, Club, Player, Season, Session
-from workflow import services, table_links
+from tournaments.models import AuditEntry, BigLoserAward, Club, KeepApart, Player, Season, Session
+from workflow import seating_wishes, services, table_links
 from workflow.simulation import PlayOptions, generated_names, play_game, play_session
 
 
@@ -60,6 +60,11 @@ def build_club(club: Club, season: Season, director: Any) -> None:
         user=director,
     )
     running.entries.update(checked_in=True)
+    first, second = sorted(running.entries.values_list("player_id", flat=True))[:2]
+    seating_wishes.keep_apart_add(club_id=club.pk, players=[first, second], user=director)
+    seating_wishes.session_set_fixed_table(
+        session_id=running.pk, player_id=first, table=6, user=director
+    )
     services.session_start(session_id=running.pk, user=director)
     game = Game.objects.filter(table__sitting__session=running).first()
     assert game is not None
@@ -91,9 +96,12 @@ def test_a_club_exported_and_imported_into_an_empty_database_exports_the_same(
         "changes": RoundChange.objects.count(),
         "game players": GamePlayer.objects.count(),
         "audit": AuditEntry.objects.count(),
+        "pairs kept apart": KeepApart.objects.count(),
     }
     assert counts["rounds"] > 0
     assert counts["audit"] > 0  # the directors' writes above, kept with the club
+    assert counts["pairs kept apart"] == 1
+    assert 6 in {t["number"] for t in first["tables"]["tournaments.table"]}
     assert counts["changes"] > counts["rounds"]
     path = tmp_path / "club.json"
     path.write_text(json.dumps(first))
@@ -115,6 +123,7 @@ def test_a_club_exported_and_imported_into_an_empty_database_exports_the_same(
         "changes": RoundChange.objects.count(),
         "game players": GamePlayer.objects.count(),
         "audit": AuditEntry.objects.count(),
+        "pairs kept apart": KeepApart.objects.count(),
     }
     # The imported club carries on: the sequences moved past the imported ids, and the
     # engine agrees with every stored game.

@@ -54,6 +54,7 @@ from workflow import (
     movements,
     prizes,
     registrations,
+    seating_wishes,
     services,
     table_links,
     timer,
@@ -84,6 +85,7 @@ MODULES: list[ModuleType] = [
     door,
     registrations,
     calls,
+    seating_wishes,
 ]
 # The packages whose modules hold the write services: a module of theirs with a public
 # function that takes a caller must be in MODULES (or named in READ_MODULES).
@@ -215,6 +217,14 @@ def _a_handled_call(w: World) -> dict[str, Any]:
     call_id = _an_open_call(w)["call_id"]
     calls.director_call_handle(call_id=call_id, user=SYSTEM)
     return {"call_id": call_id}
+
+
+def _a_pair_kept_apart(w: World) -> dict[str, Any]:
+    first, second = PlayerFactory.create_batch(2, club=w.club)
+    pair = seating_wishes.keep_apart_add(
+        club_id=w.club.pk, players=[first.pk, second.pk], user=SYSTEM
+    )
+    return {"club_id": w.club.pk, "pair_id": pair.pk}
 
 
 def _a_claimed_player(w: World) -> dict[str, Any]:
@@ -367,6 +377,16 @@ CALLS: dict[Function, Arguments] = {
     },
     calls.director_call_handle: _an_open_call,
     calls.director_call_reopen: _a_handled_call,
+    seating_wishes.keep_apart_add: lambda w: {
+        "club_id": w.club.pk,
+        "players": [p.pk for p in PlayerFactory.create_batch(2, club=w.club)],
+    },
+    seating_wishes.keep_apart_remove: _a_pair_kept_apart,
+    seating_wishes.session_set_fixed_table: lambda w: {
+        "session_id": w.running.pk,
+        "player_id": w.running.entries.first().player_id,
+        "table": 5,
+    },
 }
 
 # Writes that do not refuse yet, each with why: strict, so the mark must go the day they
@@ -506,6 +526,12 @@ TAKES_NO_CALLER: dict[Function, str] = {
     calls.session_calls: "read: the director's list (its views ask for a director first)",
     calls.call_row: "read",
     calls.open_calls: "read: the director's list (its views ask for a director first)",
+    seating_wishes.keep_apart_pairs: "read",
+    seating_wishes.player_choices: "read",
+    seating_wishes.start_seating: STEP + " (session_start)",
+    seating_wishes.fixed_tables: "read",
+    seating_wishes.roster_tables: "read",
+    seating_wishes.table_numbering: STEP + " (sitting_create) and read (the movement preview)",
 }
 
 

@@ -63,6 +63,7 @@ from workflow import (
     movements,
     prizes,
     registrations,
+    seating_wishes,
     services,
     table_links,
     timer,
@@ -126,6 +127,9 @@ AUDITED: dict[Function, tuple[str, ...]] = {
     prizes.payout_table_update: ("payout_table.update",),
     prizes.payout_table_delete: ("payout_table.delete",),
     prizes.club_set_money: ("club.settings",),
+    seating_wishes.keep_apart_add: ("keep_apart.add",),
+    seating_wishes.keep_apart_remove: ("keep_apart.remove",),
+    seating_wishes.session_set_fixed_table: ("session.fixed_table",),
     exchange.roster_import: ("roster.import",),
     exchange.club_ladder_update: ("club.settings",),
     printing.club_paper_set: ("club.settings",),
@@ -170,6 +174,8 @@ def expected_session(function: Function, arguments: dict[str, Any], result: Any)
         return int(result.pk)
     if "session_id" in arguments:
         return int(arguments["session_id"])
+    if function is seating_wishes.keep_apart_remove:
+        return None
     if function.__module__ == "workflow.prizes" and "table_id" in arguments:
         return None  # a payout table's id: a club's write
     if "table_id" in arguments:

@@ -24,6 +24,8 @@ One module per rule, in the order of a session; each imports only the ones above
 | `moves` | 5, 6 | `movement`, `seat_tables`: who goes where after a sitting |
 | `rebalancing` | 7 | `rebalance`, `rebalance_plan`: after arrivals and withdrawals |
 | `prizes` | | `prize_pool`, `payouts`: entry fees and prizes (docs/tournament.md) |
+| `apart` | | `keep_apart`: the club's keep-apart wishes honoured after the split |
+| `numbers` | | `table_numbers`: the physical table of each rank, for players who do not move |
 
 Callers use the names below, `from tournaments import format as fmt; fmt.split(...)`, never
 a module of the package: which module holds a rule is this package's business.
@@ -31,7 +33,9 @@ a module of the package: which module holds a rule is this package's business.
 
 from __future__ import annotations
 
+from tournaments.format.apart import Apart, NotKeptApart, canonical_pairs, keep_apart
 from tournaments.format.moves import Move, movement, seat_tables
+from tournaments.format.numbers import Numbering, table_numbers
 from tournaments.format.prizes import (
     CENT,
     WHOLE,
@@ -75,10 +79,13 @@ __all__ = [
     "CRITERIA",
     "FORMATS",
     "WHOLE",
+    "Apart",
     "FormatError",
     "FormatRules",
     "K",
     "Move",
+    "NotKeptApart",
+    "Numbering",
     "Payouts",
     "Placing",
     "PlayerKey",
@@ -88,11 +95,13 @@ __all__ = [
     "RebalancePlan",
     "SittingResult",
     "TableSizes",
+    "canonical_pairs",
     "check_extras",
     "check_places",
     "choose_sit_outs",
     "format_for",
     "format_money",
+    "keep_apart",
     "make_rng",
     "movement",
     "order_by_totals",
@@ -110,5 +119,6 @@ __all__ = [
     "seeded_split",
     "sit_out_count",
     "split",
+    "table_numbers",
     "table_sizes",
 ]

@@ -5,9 +5,9 @@ The rules of the format live in `tournaments.format` (pure Python); writes go th
 
 One app, one set of migrations, in modules by subject: `club` (clubs, seasons, players),
 `session` (a night and its roster), `seating` (sittings, tables, seats, placings,
-standings), `cards` (table cards and scorer links), `prizes` (payout tables),
-`registrations` (sign-up before the night), `calls` (calls for the director), `audit`
-(what the directors did). Everything is imported from here.
+standings), `cards` (table cards and scorer links), `seating_wishes` (pairs kept apart),
+`prizes` (payout tables), `registrations` (sign-up before the night), `calls` (calls for
+the director), `audit` (what the directors did). Everything is imported from here.
 """
 
 from tournaments.models.audit import AuditEntry
@@ -24,6 +24,7 @@ from tournaments.models.club import (
 from tournaments.models.prizes import PayoutTable
 from tournaments.models.registrations import Registration
 from tournaments.models.seating import Placing, Seating, SessionStanding, SitOut, Sitting, Table
+from tournaments.models.seating_wishes import KeepApart
 from tournaments.models.session import Session, SessionPlayer
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "Club",
     "ClubTableCard",
     "DirectorCall",
+    "KeepApart",
     "PayoutTable",
     "Placing",
     "Player",

@@ -3,8 +3,11 @@ the movements and the session's end write."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 from django.db.models import Q
+from django.db.models.base import DEFERRED
 
 from tournaments.models.club import Player
 from tournaments.models.session import Session
@@ -24,6 +27,14 @@ class Sitting(models.Model):
     # counter of their own, so a screen that slept shows the right time when it wakes.
     timer_ends_at = models.DateTimeField(null=True, blank=True)
     timer_paused_left = models.PositiveIntegerField(null=True, blank=True)
+    # The club's keep-apart pairs the seating of this sitting could not keep apart, and
+    # why (tournaments.format.keep_apart): [{"players": [id, id], "reason": "..."}], set
+    # when the session starts, shown to the director on the session's page and in the
+    # API's start answer.
+    not_kept_apart = models.JSONField(default=list, blank=True)
+    # What the tables of players who do not move did this sitting ("Ann stays at table 5,
+    # which hosts rank 2 this sitting"), for the director (tournaments.format.table_numbers).
+    table_notes = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["session", "number"]
@@ -39,18 +50,39 @@ class Sitting(models.Model):
 
 
 class Table(models.Model):
+    """One table of a sitting. `rank` is its place in the format (1 is the top table);
+    `number` is the physical table its players sit at, the number on its table card, the
+    wall list and every page players see. They are equal unless a player who does not
+    move is fixed to a table (`SessionPlayer.fixed_table`, docs/format.md "Tables that do
+    not move"); a table made without a number gets its rank."""
+
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="tables")
     rank = models.PositiveSmallIntegerField(help_text="1 is the top table.")
+    number = models.PositiveSmallIntegerField(
+        help_text="The physical table the players sit at (its card's number)."
+    )
 
     class Meta:
         ordering = ["sitting", "rank"]
         constraints = [
             models.UniqueConstraint(fields=["sitting", "rank"], name="table_rank_unique"),
             models.CheckConstraint(condition=Q(rank__gte=1), name="table_rank_positive"),
+            models.UniqueConstraint(fields=["sitting", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
         ]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The default number is the rank: every table made before fixed tables existed
+        # (a club file, a bulk create, a test) is numbered as it always was. A row read
+        # with deferred fields (`DEFERRED` among the arguments) is left as it is.
+        if any(a is DEFERRED for a in args):
+            return
+        if self.__dict__.get("number") is None and self.__dict__.get("rank") is not None:
+            self.number = self.rank
+
     def __str__(self) -> str:
-        return f"Table {self.rank}"
+        return f"Table {self.number}"
 
 
 class Seating(models.Model):

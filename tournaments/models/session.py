@@ -165,11 +165,22 @@ class SessionPlayer(models.Model):
     # When the player checked themselves in at the door (workflow.door); None when the
     # director checked them in, or the check-in was taken back.
     self_checked_in_at = models.DateTimeField(null=True, blank=True)
+    # A player who cannot move (mobility) stays at this physical table all night: each
+    # sitting, that table hosts the rank they play at (tournaments.format.table_numbers).
+    fixed_table = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The physical table this player stays at all night; empty: they move.",
+    )
 
     class Meta:
         ordering = ["player__name"]
         constraints = [
             models.UniqueConstraint(fields=["session", "player"], name="roster_player_once"),
+            models.CheckConstraint(
+                condition=Q(fixed_table__isnull=True) | Q(fixed_table__gte=1),
+                name="roster_fixed_table_positive",
+            ),
         ]
 
     def __str__(self) -> str:

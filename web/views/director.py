@@ -25,7 +25,7 @@ from tournaments.permissions import can_direct, live_links
 from web.forms import AddPlayersForm, SessionForm
 from web.views import lists, manage
 from web.views.common import act, directed_session, to_int, use_time_zone
-from workflow import movements, selectors, services, table_links
+from workflow import movements, seating_wishes, selectors, services, table_links
 
 
 @login_required
@@ -102,12 +102,44 @@ def session_check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def session_start(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
-    return act(
-        request,
-        session,
-        lambda: services.session_start(session_id=session.pk, user=request.user),
-        "Tables drawn and the first games started.",
-    )
+    try:
+        sitting = services.session_start(session_id=session.pk, user=request.user)
+    except UserError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, "Tables drawn and the first games started.")
+        for pair in sitting.not_kept_apart:
+            # The club's keep-apart wishes that the draw could not keep (the page lists
+            # them too, while sitting 1 is played).
+            first, second = pair["names"]
+            messages.warning(
+                request, f"{first} and {second} could not be kept apart: {pair['reason']}."
+            )
+    return redirect("tournaments:manage", pk=session.pk)
+
+
+@login_required
+@require_POST
+def session_fixed_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """A roster player who stays at one physical table all night, or moves again (an
+    empty table)."""
+    session = directed_session(request, pk)
+    player_id = to_int(request.POST.get("player"))
+    table = request.POST.get("table", "")
+    try:
+        entry = seating_wishes.session_set_fixed_table(
+            session_id=session.pk, player_id=player_id, table=table, user=request.user
+        )
+    except UserError as e:
+        messages.error(request, e.message)
+    else:
+        when = "from the next sitting on" if session.status == Session.Status.RUNNING else ""
+        if entry.fixed_table is None:
+            done = f"{entry.player.name} moves like everyone"
+        else:
+            done = f"{entry.player.name} stays at table {entry.fixed_table}"
+        messages.success(request, f"{done} {when}".strip() + ".")
+    return redirect(reverse("tournaments:manage", args=[session.pk]) + "#fixed-tables")
 
 
 @login_required
@@ -213,6 +245,8 @@ class MovementPlan:
     up: int
     down: int
     stay: int
+    # What the tables of players who do not move will do next sitting.
+    table_notes: tuple[str, ...] = ()
 
 
 def _movement_plan(sitting: Sitting) -> MovementPlan:
@@ -221,7 +255,11 @@ def _movement_plan(sitting: Sitting) -> MovementPlan:
     preview = movements.movement_preview(sitting=sitting)
     moves = {m.player: m for m in preview.moves}
     tables = [
-        (table.rank, [(p, moves[p.player], preview.names[p.player]) for p in placings])
+        (
+            table.rank,
+            [(p, moves[p.player], preview.names[p.player]) for p in placings],
+            table.number,
+        )
         for table, placings in preview.tables
     ]
     directions = Counter(m.direction for m in preview.moves)
@@ -236,6 +274,7 @@ def _movement_plan(sitting: Sitting) -> MovementPlan:
         up=directions["up"],
         down=directions["down"],
         stay=directions["stay"],
+        table_notes=tuple(preview.table_notes),
     )
 
 

@@ -28,7 +28,15 @@ from web.forms import AddPlayersForm
 from web.views import lists
 from web.views.calls import manage_calls
 from web.views.common import directed_session, live_version
-from workflow import card_selectors, movements, prize_selectors, selectors, services, timer
+from workflow import (
+    card_selectors,
+    movements,
+    prize_selectors,
+    seating_wishes,
+    selectors,
+    services,
+    timer,
+)
 
 
 @login_required
@@ -55,23 +63,38 @@ def _manage_context(session: Session, player_query: str = "") -> dict[str, Any]:
     sitting = selectors.current_sitting(session)
     running = session.status == Session.Status.RUNNING and sitting is not None
     undo_refusal = movements.movement_undo_refusal(session, sitting)
-    context: dict[str, Any] = {
-        "session": session,
-        "cards": _cards(session) if sitting else {"count": 0, "rows": []},
-        "sitting": sitting,
-        "seeding_choices": Session.Seeding.choices,
-        # The service's own rule: the page offers the undo exactly when it would succeed.
-        "can_undo": undo_refusal is None,
-        "undo_refusal": undo_refusal,
-        "timer": timer.sitting_timer(session, sitting),
-        "server_now_ms": int(time.time() * 1000),
-        # Fees collected and the pool (docs/tournament.md, Entry fees and prizes).
-        "prizes": prize_selectors.session_pool(session),
-    } | _setup_parts(session, running)
+    context: dict[str, Any] = (
+        {
+            "session": session,
+            "cards": _cards(session) if sitting else {"count": 0, "rows": []},
+            "sitting": sitting,
+            "seeding_choices": Session.Seeding.choices,
+            # The service's own rule: the page offers the undo exactly when it would succeed.
+            "can_undo": undo_refusal is None,
+            "undo_refusal": undo_refusal,
+            "timer": timer.sitting_timer(session, sitting),
+            "server_now_ms": int(time.time() * 1000),
+            # Fees collected and the pool (docs/tournament.md, Entry fees and prizes).
+            "prizes": prize_selectors.session_pool(session),
+        }
+        | _setup_parts(session, running)
+        | _fixed_parts(session)
+    )
     if running:
         assert sitting is not None
         context |= _running_parts(session, sitting, player_query)
     return context
+
+
+def _fixed_parts(session: Session) -> dict[str, Any]:
+    """The players who do not move, and the roster to choose one from (one query)."""
+    if session.status not in (Session.Status.SETUP, Session.Status.RUNNING):
+        return {"roster_choices": [], "fixed_entries": []}
+    roster = seating_wishes.roster_tables(session)
+    return {
+        "roster_choices": roster,
+        "fixed_entries": [row for row in roster if row[2] is not None],
+    }
 
 
 def _setup_parts(session: Session, running: bool) -> dict[str, Any]:

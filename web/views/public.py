@@ -146,7 +146,7 @@ def _answer_html(
         progress = _progress(table) if table is not None and running else ""
         parts.append(
             f'<div class="card found">\n  <p><strong>{escape(seat.name)}</strong>: table '
-            f"<strong>{seat.table_rank}</strong>, seat <strong>{seat.seat}</strong></p>\n"
+            f"<strong>{seat.table_number}</strong>, seat <strong>{seat.seat}</strong></p>\n"
             f"  <p>With: {tablemates}</p>\n{progress}"
             f"{_follow_link(follow_url, seat.player_id, seat.name)}</div>\n"
         )

@@ -15,11 +15,11 @@ from web.views.common import use_time_zone
 from workflow import card_selectors, table_links
 
 
-def _let_score(request: HttpRequest, link: ScorerLink, rank: int) -> HttpResponse:
+def _let_score(request: HttpRequest, link: ScorerLink, number: int) -> HttpResponse:
     tokens = set(request.session.get(SESSION_KEY, []))
     tokens.add(link.token)
     request.session[SESSION_KEY] = sorted(tokens)
-    messages.success(request, f"You can now enter results for table {rank}.")
+    messages.success(request, f"You can now enter results for table {number}.")
     return redirect("scoring:table", pk=link.table_id)
 
 
@@ -34,7 +34,7 @@ def scorer_open(request: HttpRequest, token: str) -> HttpResponse:
             "a new link.",
         )
         return render(request, "error.html", {"error": error}, status=410)
-    return _let_score(request, link, link.table.rank)
+    return _let_score(request, link, link.table.number)
 
 
 def _card_page(
@@ -42,7 +42,7 @@ def _card_page(
 ) -> HttpResponse:
     if target.table is not None:
         link = table_links.card_link(table=target.table, card=card)
-        return _let_score(request, link, target.table.rank)
+        return _let_score(request, link, target.table.number)
     club = target.session.club if target.session else getattr(card, "club", None)
     if club is not None:
         use_time_zone(club)

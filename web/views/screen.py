@@ -32,6 +32,23 @@ def _live_etag(request: HttpRequest, pk: int) -> str:
     return live_version(public_session(request, pk))
 
 
+def _who_moves(preview: movements.MovementPreview) -> list[tuple[str, str, int]]:
+    """Who changes physical table next sitting, and to which: the format's moves, and a
+    player who keeps their rank while its table number changes (players who do not move
+    keep theirs: docs/format.md, "Tables that do not move")."""
+    now = {p.player: table.number for table, placings in preview.tables for p in placings}
+    numbers = preview.next_numbers
+
+    def number(rank: int) -> int:
+        return numbers[rank - 1] if rank <= len(numbers) else rank
+
+    return [
+        (preview.names[m.player], m.direction, number(m.to_rank))
+        for m in sorted(preview.moves, key=lambda m: preview.names[m.player])
+        if m.direction != "stay" or number(m.to_rank) != now.get(m.player)
+    ]
+
+
 def _live_context(session: Session) -> dict[str, Any]:
     sitting = selectors.current_sitting(session)
     lower = fmt.format_for(session.rules_id).lower_is_better
@@ -48,11 +65,7 @@ def _live_context(session: Session) -> dict[str, Any]:
         except UserError:
             preview = None
         if preview is not None:
-            movement = [
-                (preview.names[m.player], m.direction, m.to_rank)
-                for m in sorted(preview.moves, key=lambda m: preview.names[m.player])
-                if m.direction != "stay"
-            ]
+            movement = _who_moves(preview)
     return {
         "session": session,
         "sitting": sitting,

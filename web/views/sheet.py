@@ -62,7 +62,7 @@ def card_after_movement(request: HttpRequest, table: Table) -> dict[str, Any] | 
         card = link.card or link.club_card
     if card is None:
         card = TableCard.objects.filter(
-            session_id=table.sitting.session_id, number=table.rank, replaced_at__isnull=True
+            session_id=table.sitting.session_id, number=table.number, replaced_at__isnull=True
         ).first()
     if card is None:
         return None
@@ -77,7 +77,7 @@ def card_after_movement(request: HttpRequest, table: Table) -> dict[str, Any] | 
     return {
         "number": card.number,
         "url": url,
-        "rank": target.table.rank,
+        "table_number": target.table.number,
         "sitting": target.table.sitting.number,
     }
 
