@@ -241,10 +241,13 @@ class RegistrationForm(forms.Form):
 
 class RegistrationSettingsForm(forms.Form):
     registration_open = forms.BooleanField(required=False, label="Sign-up is open")
-    capacity = forms.IntegerField(
+    # Text, passed on as typed: the service reads the number and refuses in plain words.
+    capacity = forms.CharField(
         required=False,
+        strip=False,
+        max_length=20,
         label="Capacity (players); empty: no limit",
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1}),
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
     )
 
 

@@ -364,14 +364,34 @@ def registration_remove(*, registration_id: int, user: Caller) -> Registration:
     return cancelled
 
 
+def _capacity(given: int | str | None) -> int | None:
+    """The capacity a director gave: a number, empty for no limit, or a refusal that
+    quotes what was typed."""
+    if given is None or isinstance(given, int):
+        return given
+    text = given.strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        raise UserError(
+            "capacity_invalid",
+            f"“{given}” is not a number of players: write a whole number such as 24, or "
+            "leave it empty for no limit.",
+            field="capacity",
+        )
+    return int(text)
+
+
 @transaction.atomic
 def session_registration_settings(
-    *, session_id: int, registration_open: bool, capacity: int | None, user: Caller
+    *, session_id: int, registration_open: bool, capacity: int | str | None, user: Caller
 ) -> Session:
-    """Open or close sign-up and set the capacity (None: no limit). A higher capacity (or
-    none) moves the waitlist up at once; a lower one than the roster drops nobody."""
+    """Open or close sign-up and set the capacity (None or empty text: no limit; text is
+    read as a whole number, as a person typed it). A higher capacity (or none) moves the
+    waitlist up at once; a lower one than the roster drops nobody."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="change its sessions")
+    capacity = _capacity(capacity)
     if capacity is not None and not 1 <= capacity <= MAX_CAPACITY:
         raise UserError(
             "capacity_invalid",

@@ -187,6 +187,16 @@ def test_the_director_saves_the_settings_and_cancels_a_sign_up(
     base = f"/director/sessions/{night.pk}/registrations/"
     wrong = boss.post(f"{base}settings/", {"registration_open": "on", "capacity": "0"}, follow=True)
     assert "from 1 to" in wrong.content.decode()
+    # What was typed comes back, with the refusal in words, and nothing is saved.
+    night.refresh_from_db()
+    before = (night.registration_open, night.capacity)
+    typed = boss.post(f"{base}settings/", {"registration_open": "on", "capacity": "two dozen"})
+    assert typed.status_code == 400
+    page = typed.content.decode()
+    assert "“two dozen” is not a number of players" in page
+    assert 'value="two dozen"' in page
+    night.refresh_from_db()
+    assert (night.registration_open, night.capacity) == before
     ann = Registration.objects.get(name="Ann")
     asked = boss.get(f"{base}{ann.pk}/cancel/")
     assert "Cancel Ann" in asked.content.decode()

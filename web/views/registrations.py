@@ -172,13 +172,19 @@ def session_registrations(request: HttpRequest, pk: int) -> HttpResponse:
     """The director's list: everyone who signed up, in order, with status and place; the
     sign-up settings; one tap to check a registered player in."""
     session = directed_session(request, pk)
+    form = RegistrationSettingsForm(
+        initial={"registration_open": session.registration_open, "capacity": session.capacity}
+    )
+    return _registrations_page(request, session, form)
+
+
+def _registrations_page(
+    request: HttpRequest, session: Session, form: RegistrationSettingsForm, status: int = 200
+) -> HttpResponse:
     rows = registrations.session_registrations(session)
     link = request.build_absolute_uri(reverse("tournaments:register", args=[session.pk]))
     if not session.is_public and session.registration_invite:
         link += f"?invite={session.registration_invite}"
-    form = RegistrationSettingsForm(
-        initial={"registration_open": session.registration_open, "capacity": session.capacity}
-    )
     return render(
         request,
         "tournaments/registrations.html",
@@ -191,6 +197,7 @@ def session_registrations(request: HttpRequest, pk: int) -> HttpResponse:
             "registered": sum(r.registration.status == "registered" for r in rows),
             "waiting": sum(r.registration.status == "waitlisted" for r in rows),
         },
+        status=status,
     )
 
 
@@ -199,11 +206,7 @@ def session_registrations(request: HttpRequest, pk: int) -> HttpResponse:
 def registration_settings(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
     form = RegistrationSettingsForm(request.POST)
-    back = redirect("tournaments:registrations", pk=session.pk)
-    if not form.is_valid():
-        for error in form.errors.get("capacity", []):
-            messages.error(request, f"Capacity: {error}")
-        return back
+    form.is_valid()  # two fields that cannot be wrong: the capacity goes on as typed
     try:
         registrations.session_registration_settings(
             session_id=session.pk,
@@ -212,10 +215,11 @@ def registration_settings(request: HttpRequest, pk: int) -> HttpResponse:
             user=request.user,
         )
     except UserError as e:
-        messages.error(request, e.message)
-    else:
-        messages.success(request, "Sign-up settings saved.")
-    return back
+        # The page again with what was typed and the refusal next to its field.
+        form.add_error("capacity" if e.field == "capacity" else None, e.message)
+        return _registrations_page(request, session, form, status=400)
+    messages.success(request, "Sign-up settings saved.")
+    return redirect("tournaments:registrations", pk=session.pk)
 
 
 @login_required
