@@ -30,7 +30,9 @@ from tournaments.models import (
     BigLoserAward,
     Club,
     ClubTableCard,
+    DirectorCall,
     KeepApart,
+    PayoutTable,
     Placing,
     Player,
     Registration,
@@ -162,6 +164,24 @@ class TableFactory(factory.django.DjangoModelFactory[Table]):
 
     sitting = factory.SubFactory(SittingFactory)
     rank = factory.Sequence(lambda n: n + 1)
+
+
+class DirectorCallFactory(factory.django.DjangoModelFactory[DirectorCall]):
+    class Meta:
+        model = DirectorCall
+
+    table = factory.SubFactory(TableFactory)
+    session = factory.SelfAttribute("table.sitting.session")
+    reason = DirectorCall.Reason.QUESTION
+
+
+class PayoutTableFactory(factory.django.DjangoModelFactory[PayoutTable]):
+    class Meta:
+        model = PayoutTable
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Payouts {n}")
+    places = ["50", "30", "20"]
 
 
 class SeatingFactory(factory.django.DjangoModelFactory[Seating]):

@@ -156,7 +156,9 @@ def test_after_the_movement_a_card_that_leads_nowhere_says_why(
     table2 = Table.objects.get(sitting__session=session, sitting__number=1, rank=2)
     play_sitting(table2.sitting, seed=4)
     movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
-    Table.objects.filter(sitting__session=session, sitting__number=2, rank=2).update(rank=9)
+    Table.objects.filter(sitting__session=session, sitting__number=2, rank=2).update(
+        rank=9, number=9
+    )
     page = Client().get(reverse("scoring:table", args=[table2.pk])).content.decode()
     assert "The sitting has moved on. Nobody plays at table 2 in this sitting" in page
 
