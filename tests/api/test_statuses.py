@@ -67,9 +67,9 @@ def _unstarted(w: World, path: str) -> str:
 
 
 def _finished(w: World) -> Session:
-    from workflow import services
+    from workflow import start_finish
 
-    services.session_finish(session_id=w.running.pk, early=True, user=w.director)
+    start_finish.session_finish(session_id=w.running.pk, early=True, user=w.director)
     return w.running
 
 
@@ -91,9 +91,9 @@ def _withdrawal_mid_game(w: World) -> tuple[str, str, Any]:
 
 
 def _round_once_over(w: World) -> tuple[str, str, Any]:
-    from workflow import services
+    from workflow import start_finish
 
-    services.session_finish(session_id=w.running.pk, early=True, user=w.director)
+    start_finish.session_finish(session_id=w.running.pk, early=True, user=w.director)
     return "post", f"/api/games/{w.top.pk}/rounds/", first_round(w.top)
 
 
