@@ -79,7 +79,7 @@ def running_session(
     *, user: Any, club: Any, season: Any, name: str, names: list[str], games: int, seed: int
 ) -> Any:
     """Inside Django: a public Huckley Buck session of `names`, all checked in, started."""
-    from workflow import services
+    from workflow import services, start_finish
 
     session = services.session_create(
         club=club,
@@ -95,7 +95,7 @@ def running_session(
         user=user,
     )
     session.entries.update(checked_in=True)
-    services.session_start(session_id=session.pk, user=user)
+    start_finish.session_start(session_id=session.pk, user=user)
     return session
 
 

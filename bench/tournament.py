@@ -6,7 +6,7 @@ For N players (default 1000, which makes 250 tables of 4) on SQLite and on Postg
 each in its own subprocess and database, it times:
 
 - create + seat: `services.session_create` (roster of N new players), checking everyone
-  in, and `services.session_start` (the split, 250 tables, seatings, and game 1 with its
+  in, and `start_finish.session_start` (the split, 250 tables, seatings, and game 1 with its
   first-dealer draw at every table);
 - one movement: `movements.sitting_move_players` after sitting 1 (preview, placings,
   sitting 2 with its tables, seatings and first games). The sitting's games are finished
@@ -94,7 +94,7 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
 
     from tournaments.models import Club, Season, Seating, Session
     from tournaments.permissions import SYSTEM
-    from workflow import movements, services
+    from workflow import movements, services, start_finish
     from workflow.simulation import finish_sitting_unplayed as fake_results
     from workflow.simulation import generated_names
 
@@ -171,7 +171,7 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
             ),
         )
         step("check_in", lambda: session.entries.update(checked_in=True))
-        step("start", lambda: services.session_start(session_id=session.pk, user=SYSTEM))
+        step("start", lambda: start_finish.session_start(session_id=session.pk, user=SYSTEM))
         spans["total"] = sum(spans.values())
         spans["cpu"] = time.process_time() - cpu0
         if queries is not None:

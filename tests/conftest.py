@@ -100,7 +100,7 @@ def season(club: Any) -> Any:
 
 @pytest.fixture
 def make_session(club: Any, season: Any, director: Any) -> Callable[..., Any]:
-    from workflow import services
+    from workflow import services, start_finish
     from workflow.simulation import generated_names
 
     def make(players: int = 13, *, seed: int = 7, start: bool = True, **kw: Any) -> Any:
@@ -119,7 +119,7 @@ def make_session(club: Any, season: Any, director: Any) -> Callable[..., Any]:
         )
         session.entries.update(checked_in=True)
         if start:
-            services.session_start(session_id=session.pk, user=director)
+            start_finish.session_start(session_id=session.pk, user=director)
         session.refresh_from_db()
         return session
 

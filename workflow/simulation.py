@@ -17,7 +17,7 @@ from scoring.tables import table_start_game
 from tournaments import format as fmt
 from tournaments.models import BigLoserAward, Club, Placing, Player, Season, Session, Sitting
 from tournaments.permissions import SYSTEM, Caller
-from workflow import movements, services
+from workflow import movements, services, start_finish
 
 FIRST_NAMES = [
     "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Max",
@@ -146,7 +146,7 @@ def play_session(
         user=options.user,
     )
     session.entries.update(checked_in=True)
-    sitting = services.session_start(session_id=session.pk, user=options.user)
+    sitting = start_finish.session_start(session_id=session.pk, user=options.user)
     for number in range(1, options.sittings + 1):
         last = number == options.sittings
         play_sitting(
@@ -161,7 +161,7 @@ def play_session(
                 session_id=session.pk, sitting_number=number, user=options.user
             )
     if options.finish and options.stop_after_games is None:
-        services.session_finish(session_id=session.pk, user=options.user)
+        start_finish.session_finish(session_id=session.pk, user=options.user)
     session.refresh_from_db()
     return session
 

@@ -35,7 +35,15 @@ from api.views.base import ApiView
 from common.errors import UserError
 from tournaments.models import Club, Season, Session
 from tournaments.permissions import visible_sessions
-from workflow import movements, prize_selectors, registrations, seating_wishes, selectors, services
+from workflow import (
+    prize_selectors,
+    registrations,
+    seating_wishes,
+    selectors,
+    services,
+    start_finish,
+    withdrawals,
+)
 
 TAGS = ["sessions"]
 FIXED_TABLE_BODY = {
@@ -412,7 +420,7 @@ class SessionStart(SessionView):
     )
     @idempotent
     def post(self, request: Request, session_id: int) -> Response:
-        sitting = services.session_start(session_id=self.session.pk, user=request.user)
+        sitting = start_finish.session_start(session_id=self.session.pk, user=request.user)
         return Response(session_started(sitting), status=status.HTTP_201_CREATED)
 
 
@@ -445,7 +453,7 @@ class SessionWithdraw(SessionView):
     def post(self, request: Request, session_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        movements.session_withdraw(
+        withdrawals.session_withdraw(
             session_id=self.session.pk,
             player_id=data.validated_data["player_id"],
             user=request.user,
@@ -476,7 +484,7 @@ class SessionFinish(SessionView):
     def post(self, request: Request, session_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.session_finish(
+        start_finish.session_finish(
             session_id=self.session.pk, early=data.validated_data["early"], user=request.user
         )
         return Response(session_detail(self.session, self.actor))

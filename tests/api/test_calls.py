@@ -13,7 +13,7 @@ from scoring.models import Game
 from tests.api.conftest import EXPECTED_REFUSAL, scorer_client, token_client
 from tournaments.models import DirectorCall, Session
 from tournaments.permissions import SYSTEM
-from workflow import calls, movements, services
+from workflow import calls, movements, start_finish
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -102,7 +102,7 @@ def test_a_call_on_a_finished_session_is_refused(
     running: Session, top: Game, director: Any, as_director: APIClient
 ) -> None:
     scorer = scorer_client(top.table_id, director)
-    services.session_finish(session_id=running.pk, early=True, user=director)
+    start_finish.session_finish(session_id=running.pk, early=True, user=director)
     by_director = _call(as_director, top.table_id)
     assert by_director.status_code == 409
     assert by_director.json()["code"] == "session_not_running"

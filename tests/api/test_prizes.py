@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from tests.api.conftest import token_client
 from tournaments.models import Season, Session
-from workflow import club_selectors, services
+from workflow import club_selectors, start_finish
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -63,9 +63,9 @@ def test_a_night_with_fees_from_check_in_to_the_season_standings(
         {"player_ids": players[:1], "paid": False},
         format="json",
     )
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     finish_sitting_unplayed(session.sittings.get(), random.Random(4))
-    services.session_finish(session_id=session.pk, user=director)
+    start_finish.session_finish(session_id=session.pk, user=director)
 
     prizes = api.get(f"/api/sessions/{session.pk}/prizes/").json()
     # 7 paid x 5 = 35, 90 %: 31.50; 2 to the Big Loser, 29.50 split 50/30/20.

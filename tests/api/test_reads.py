@@ -61,10 +61,10 @@ def test_season_standings_count_finished_sessions(
 ) -> None:
     from django.core.cache import cache
 
-    from workflow import club_selectors, services
+    from workflow import club_selectors, start_finish
 
     session = make_session(8)
-    services.session_finish(session_id=session.pk, early=True, user=director)
+    start_finish.session_finish(session_id=session.pk, early=True, user=director)
     cache.delete(club_selectors.season_cache_key(season.pk))  # ids repeat across tests
     rows = APIClient().get(f"/api/seasons/{season.pk}/standings/").json()
     assert [r["position"] for r in rows] == list(range(1, 9))

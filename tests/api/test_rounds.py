@@ -285,11 +285,11 @@ def test_a_finished_game_starts_the_next_with_the_winner_dealing(
 def test_results_are_refused_once_the_session_is_not_running(
     make_session: Callable[..., Session], director: Any
 ) -> None:
-    from workflow import services
+    from workflow import start_finish
 
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1)
-    services.session_finish(session_id=session.pk, early=True, user=director)
+    start_finish.session_finish(session_id=session.pk, early=True, user=director)
     response = token_client(director).post(rounds_url(game), first_round(game), format="json")
     # The round is well formed; the session's state refuses it.
     assert response.status_code == 409

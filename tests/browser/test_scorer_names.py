@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.checks import axe_problems, overflow
-from workflow import card_selectors, services
+from workflow import card_selectors, services, start_finish
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -64,7 +64,7 @@ def test_names_break_between_words_at_360_px(
         user=director,
     )
     session.entries.update(checked_in=True)
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     page = new_page({"width": 360, "height": 780})
     page.goto(card_selectors.table_cards(session)[0].url)
     expect(page.get_by_role("heading", name="Enter round 1")).to_be_visible()

@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 from scoring.models import Game, Round
 from tests.browser.checks import axe_problems, overflow
 from tournaments.models import Player, Session, Table, TableCard
-from workflow import card_selectors, movements, services, table_links
+from workflow import card_selectors, movements, start_finish, table_links
 from workflow.simulation import play_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -132,7 +132,7 @@ def test_a_sitting_through_the_table_cards_and_every_page_a_scorer_sees(
     check_page(phone, screenshots, "10-club-card-which-session")
     phone.locator(f"a[href='?session={other.pk}']").click()
     expect(phone.get_by_role("heading", name=re.compile(r"Table 1\s+sitting 1"))).to_be_visible()
-    services.session_finish(session_id=session.pk, early=True, user=director)
+    start_finish.session_finish(session_id=session.pk, early=True, user=director)
     phone.goto(card)
     expect(phone.get_by_role("heading", name="Session finished")).to_be_visible()
     check_page(phone, screenshots, "11-card-session-finished")

@@ -25,7 +25,7 @@ from django.db import connection
 
 from common import backups
 from tests.huckley.test_settings import run_settings
-from workflow import movements, services
+from workflow import movements, start_finish
 from workflow.simulation import play_sitting
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -170,14 +170,14 @@ def test_backups_are_taken_after_the_commit_only_when_turned_on(
     settings.HUCKLEY_BACKUP_DIR = tmp_path / "off"
     assert settings.HUCKLEY_BACKUPS is False  # the suite's default, as `make run`'s
     with django_capture_on_commit_callbacks(execute=True):
-        services.session_start(session_id=first.pk, user=director)
+        start_finish.session_start(session_id=first.pk, user=director)
     backups.wait()
     assert not (tmp_path / "off").exists()
 
     settings.HUCKLEY_BACKUPS = True
     settings.HUCKLEY_BACKUP_DIR = tmp_path / "on"
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.session_start(session_id=second.pk, user=director)
+        start_finish.session_start(session_id=second.pk, user=director)
     assert not (tmp_path / "on").exists()  # nothing before the commit
     for callback in callbacks:
         callback()

@@ -17,7 +17,7 @@ from scoring import services as scoring
 from scoring.models import Game, GamePlayer, Round, RoundChange
 from tests.factories import PlayerFactory, UserFactory
 from tournaments.models import AuditEntry, BigLoserAward, Club, KeepApart, Player, Season, Session
-from workflow import seating_wishes, services, table_links
+from workflow import seating_wishes, services, start_finish, table_links
 from workflow.simulation import PlayOptions, generated_names, play_game, play_session
 
 
@@ -65,7 +65,7 @@ def build_club(club: Club, season: Season, director: Any) -> None:
     seating_wishes.session_set_fixed_table(
         session_id=running.pk, player_id=first, table=6, user=director
     )
-    services.session_start(session_id=running.pk, user=director)
+    start_finish.session_start(session_id=running.pk, user=director)
     game = Game.objects.filter(table__sitting__session=running).first()
     assert game is not None
     play_game(game, seed=2, rounds=3, user=director)

@@ -35,7 +35,7 @@ def main() -> None:
     from django.conf import settings
 
     from tests.factories import ClubFactory, SeasonFactory, UserFactory
-    from workflow import club_selectors, services
+    from workflow import club_selectors, services, start_finish
     from workflow.simulation import generated_names
 
     assert not settings.CELERY_TASK_ALWAYS_EAGER, "the probe needs a real (unreachable) broker"
@@ -59,7 +59,7 @@ def main() -> None:
         user=director,
     )
     session.entries.update(checked_in=True)
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
 
     client = Client(raise_request_exception=False)
     out: dict[str, Any] = {}

@@ -14,13 +14,13 @@ from django.core.cache import cache
 from huckley.celery import app as celery_app
 from tournaments.models import Session
 from tournaments.permissions import SYSTEM
-from workflow import club_selectors, services
+from workflow import club_selectors, start_finish
 
 
 def finish(make_session: Callable[..., Session]) -> Session:
     session = make_session(8)
     cache.delete(club_selectors.season_cache_key(session.season_id))
-    services.session_finish(session_id=session.pk, early=True, user=SYSTEM)
+    start_finish.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     return session
 
 

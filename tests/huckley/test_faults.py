@@ -32,7 +32,7 @@ from tests.api.conftest import first_round, token_client
 from tests.factories import UserFactory
 from tournaments.models import Player, Session
 from tournaments.permissions import SYSTEM
-from workflow import club_selectors, services
+from workflow import club_selectors, services, start_finish
 
 REPO = Path(__file__).resolve().parents[2]
 PROBE = Path(__file__).with_name("redis_down_probe.py")
@@ -246,7 +246,7 @@ def test_the_season_ladder_is_current_even_if_the_refresh_task_never_ran(
     assert before == []
     # Finished with its on-commit refresh never run (this test's transaction never
     # commits): what a worker killed mid-task, or a lost task, leaves behind.
-    services.session_finish(session_id=session.pk, early=True, user=SYSTEM)
+    start_finish.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     rows = club_selectors.season_standings_cached(session.season_id)
     assert [r.player.pk for r in rows] == [
         r.player.pk for r in club_selectors.season_standings(session.season_id)

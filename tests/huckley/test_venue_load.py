@@ -45,7 +45,7 @@ import json
 from datetime import date
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from workflow import services, table_links
+from workflow import services, table_links, start_finish
 from tournaments.models import Club
 from workflow.simulation import ensure_season, generated_names
 call_command("migrate", verbosity=0)
@@ -58,7 +58,7 @@ session = services.session_create(
     is_public=True, double_entry=False, user=user,
 )
 session.entries.update(checked_in=True)
-sitting = services.session_start(session_id=session.pk, user=user)
+sitting = start_finish.session_start(session_id=session.pk, user=user)
 links = [
     {"table": t.pk, "token": table_links.scorer_link_create(table_id=t.pk, user=user).token}
     for t in sitting.tables.order_by("rank")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tournaments.models import Session
-from workflow import prizes, selectors, services
+from workflow import prizes, selectors, start_finish
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def test_the_standings_pdf_shows_each_payout_and_the_pool(
     prizes.session_prizes_set(session_id=session.pk, entry_fee="4", user=director)
     prizes.session_mark_paid(session_id=session.pk, player_ids=None, paid=True, user=director)
     finish_sitting_unplayed(session.sittings.get(), random.Random(6))
-    services.session_finish(session_id=session.pk, user=director)
+    start_finish.session_finish(session_id=session.pk, user=director)
     api = api_as()
     response = api.get(f"/api/sessions/{session.pk}/print/standings.pdf")
     assert response.status_code == 200

@@ -236,9 +236,9 @@ def test_names_in_any_script_and_of_any_length_print_whole(
     for entry, name in zip(session.entries.order_by("pk"), sorted(odd), strict=False):
         entry.player.name = name
         entry.player.save()
-    from workflow import services
+    from workflow import start_finish
 
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     for sheet in ("score-sheets", "assignments"):
         text = " ".join(pdf_text(get_pdf(api_as(director), url(session, sheet))))
         # Markup characters print as themselves; a long name wraps between its words,

@@ -142,13 +142,13 @@ def test_the_club_ratings_page_lists_the_best_first_and_refuses_unknown_rules(
 def test_the_club_page_and_standings_link_to_player_pages(make_session: Any, director: Any) -> None:
     import random
 
-    from workflow import services as tournament_services
+    from workflow import start_finish
     from workflow.simulation import finish_sitting_unplayed
 
     session = make_session(8)
     sitting = session.sittings.get(number=1)
     finish_sitting_unplayed(sitting, random.Random(2))
-    tournament_services.session_finish(session_id=session.pk, user=director)
+    start_finish.session_finish(session_id=session.pk, user=director)
     player = session.entries.first().player
     link = reverse("ratings:player", args=[player.pk])
     club_page = Client().get(reverse("tournaments:club", args=[session.club.slug]))

@@ -18,7 +18,7 @@ from ratings.models import Rating
 from tests.factories import UserFactory
 from tournaments.format import format_for, seeded_split, split, table_sizes
 from tournaments.models import Club, Season, Session
-from workflow import services
+from workflow import services, start_finish
 from workflow.simulation import finish_sitting_unplayed, generated_names
 
 HB = format_for("huckley-buck")
@@ -149,7 +149,7 @@ def test_the_random_split_stays_the_default(
 ) -> None:
     session = new_session()
     assert session.seeding == Session.Seeding.RANDOM
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     ids = sorted(session.entries.values_list("player_id", flat=True))
     expected = split(ids, fmt=HB, seed=11)
     sitting = session.sittings.get(number=1)
@@ -164,7 +164,7 @@ def test_a_session_seeded_from_ratings_puts_the_strongest_at_the_top_table(
     new_session: Callable[..., Session], director: Any
 ) -> None:
     session = new_session("strongest_top")
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     names = sorted(session.entries.values_list("player__name", flat=True))
     assert table_names(session) == [sorted(names[0:4]), sorted(names[4:8]), sorted(names[8:12])]
 
@@ -173,7 +173,7 @@ def test_a_balanced_session_gives_each_table_a_mix(
     new_session: Callable[..., Session], director: Any
 ) -> None:
     session = new_session("balanced")
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     n = sorted(session.entries.values_list("player__name", flat=True))
     assert table_names(session) == [
         sorted([n[0], n[5], n[6], n[11]]),
@@ -202,7 +202,7 @@ def test_the_seeding_cannot_change_once_the_session_started(
     new_session: Callable[..., Session], director: Any
 ) -> None:
     session = new_session("balanced")
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     with pytest.raises(UserError) as refused:
         services.session_update_settings(
             session_id=session.pk,
@@ -255,7 +255,7 @@ def test_the_movement_preview_says_how_the_first_sitting_was_seated(
     import random
 
     session = new_session("strongest_top")
-    sitting = services.session_start(session_id=session.pk, user=director)
+    sitting = start_finish.session_start(session_id=session.pk, user=director)
     finish_sitting_unplayed(sitting, random.Random(1))
     client = Client()
     client.force_login(director)
@@ -299,7 +299,7 @@ def test_the_api_creates_a_seeded_session_and_changes_it_until_the_start(
     session.refresh_from_db()
     assert session.seeding == "strongest_top"
     session.entries.update(checked_in=True)
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     refused = _api(director).patch(
         f"/api/sessions/{session.pk}/", {"seeding": "random"}, format="json"
     )
@@ -333,7 +333,7 @@ def test_a_rating_from_the_roster_import_seeds_a_player_with_no_games(
     weakest.player.seed_rating = 99.0
     weakest.player.save()
 
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
 
     assert weakest.player.name in table_names(session)[0]
 
@@ -347,6 +347,6 @@ def test_a_rating_earned_in_games_counts_before_the_imported_one(
     weakest.player.seed_rating = 99.0
     weakest.player.save()
 
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
 
     assert weakest.player.name in table_names(session)[-1]

@@ -27,8 +27,7 @@ from tests.scoring.helpers import (
 )
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.permissions import SYSTEM
-from workflow import movements
-from workflow import services as tournaments
+from workflow import movements, start_finish
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +100,7 @@ def test_no_write_reaches_a_game_that_does_not_exist(game: Game) -> None:
 def test_no_result_changes_once_the_session_is_finished(game: Game, write: Write) -> None:
     services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=SYSTEM)
     session = game.table.sitting.session
-    tournaments.session_finish(session_id=session.pk, early=True, user=SYSTEM)
+    start_finish.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     refused("session_not_running", lambda: write(game))
 
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import DirectorCall, Session, Table, TableCard
 from tournaments.permissions import SYSTEM
-from workflow import calls, movements, services, table_links
+from workflow import calls, movements, start_finish, table_links
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -126,7 +126,7 @@ def test_no_call_once_the_sitting_moved_on_or_the_session_finished(
     assert 'name="reason"' not in sheet
     response = client.post(call_url(top), {"reason": "dispute"}, follow=True)
     assert "sitting has moved on" in response.content.decode()
-    services.session_finish(session_id=running.pk, early=True, user=director)
+    start_finish.session_finish(session_id=running.pk, early=True, user=director)
     new_top = Table.objects.get(sitting__session=running, sitting__number=2, rank=1)
     response = client.post(call_url(new_top), {"reason": "dispute"}, follow=True)
     assert "The session is finished" in response.content.decode()

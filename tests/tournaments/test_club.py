@@ -32,7 +32,7 @@ from tournaments.models import (
     SitOut,
 )
 from web.forms import AddPlayersForm, SessionForm
-from workflow import club_services, movements, selectors, services
+from workflow import club_directors, club_services, movements, selectors, services, start_finish
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -259,7 +259,7 @@ def _finished_night(make_session: Callable[..., Session], director: Any) -> tupl
     finish_sitting_unplayed(first, random.Random(3))
     second = movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
     finish_sitting_unplayed(second, random.Random(4))
-    services.session_finish(session_id=session.pk, user=director)
+    start_finish.session_finish(session_id=session.pk, user=director)
     out = SitOut.objects.get(sitting=second).player
     assert out.seatings.filter(sitting=first).exists()
     return session, out
@@ -373,7 +373,8 @@ def test_an_unstarted_session_is_cancelled_then_deleted(
         lambda: club_services.session_cancel(session_id=session.pk, user=director),
     )
     refused(
-        "session_cancelled", lambda: services.session_start(session_id=session.pk, user=director)
+        "session_cancelled",
+        lambda: start_finish.session_start(session_id=session.pk, user=director),
     )
     refused(
         "session_cancelled",
@@ -417,20 +418,20 @@ def test_a_director_invites_an_existing_account_by_username_or_email(
 ) -> None:
     ann = UserFactory(username="ann", email="ann@example.org")
     bea = UserFactory(username="bea", email="bea@example.org")
-    club_services.director_invite(club_id=club.pk, login="ANN", user=director)
-    club_services.director_invite(club_id=club.pk, login="Bea@Example.org", user=director)
+    club_directors.director_invite(club_id=club.pk, login="ANN", user=director)
+    club_directors.director_invite(club_id=club.pk, login="Bea@Example.org", user=director)
     assert set(club.directors.all()) == {director, ann, bea}
     refused(
         "already_director",
-        lambda: club_services.director_invite(club_id=club.pk, login="ann", user=director),
+        lambda: club_directors.director_invite(club_id=club.pk, login="ann", user=director),
     )
     refused(
         "unknown_account",
-        lambda: club_services.director_invite(club_id=club.pk, login="nobody", user=director),
+        lambda: club_directors.director_invite(club_id=club.pk, login="nobody", user=director),
     )
     refused(
         "login_required",
-        lambda: club_services.director_invite(club_id=club.pk, login=" ", user=director),
+        lambda: club_directors.director_invite(club_id=club.pk, login=" ", user=director),
     )
 
 
@@ -456,15 +457,15 @@ def test_an_invited_new_account_chooses_its_password_once_through_the_link(
 def test_a_director_is_removed_but_never_the_last_one(club: Club, director: Any) -> None:
     other = UserFactory(username="other")
     club.directors.add(other)
-    club_services.director_remove(club_id=club.pk, user_id=other.pk, user=director)
+    club_directors.director_remove(club_id=club.pk, user_id=other.pk, user=director)
     assert list(club.directors.all()) == [director]
     refused(
         "last_director",
-        lambda: club_services.director_remove(club_id=club.pk, user_id=director.pk, user=director),
+        lambda: club_directors.director_remove(club_id=club.pk, user_id=director.pk, user=director),
     )
     refused(
         "not_a_director",
-        lambda: club_services.director_remove(club_id=club.pk, user_id=other.pk, user=director),
+        lambda: club_directors.director_remove(club_id=club.pk, user_id=other.pk, user=director),
     )
 
 

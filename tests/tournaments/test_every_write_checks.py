@@ -49,6 +49,7 @@ from tournaments.permissions import SYSTEM
 from workflow import (
     accounts,
     calls,
+    club_directors,
     club_services,
     door,
     movements,
@@ -56,8 +57,10 @@ from workflow import (
     registrations,
     seating_wishes,
     services,
+    start_finish,
     table_links,
     timer,
+    withdrawals,
 )
 from workflow.simulation import finish_sitting_unplayed
 
@@ -65,8 +68,11 @@ pytestmark = pytest.mark.django_db
 
 MODULES: list[ModuleType] = [
     services,
+    start_finish,
     movements,
+    withdrawals,
     club_services,
+    club_directors,
     table_links,
     timer,
     exchange,
@@ -156,7 +162,9 @@ class World:
         """Two of the bottom table's four withdraw: the rebalance the director is shown."""
         bottom = Seating.objects.filter(sitting__session=self.running, table__rank=2)
         for player_id in list(bottom.values_list("player_id", flat=True))[:2]:
-            movements.session_withdraw(session_id=self.running.pk, player_id=player_id, user=SYSTEM)
+            withdrawals.session_withdraw(
+                session_id=self.running.pk, player_id=player_id, user=SYSTEM
+            )
         proposal = movements.rebalance_proposal(session=self.running)
         return [(m.player, m.from_rank, m.to_rank) for m in proposal]
 
@@ -268,7 +276,7 @@ CALLS: dict[Function, Arguments] = {
         "player_ids": None,
         "checked_in": False,
     },
-    services.session_start: lambda w: {"session_id": w.unstarted().pk},
+    start_finish.session_start: lambda w: {"session_id": w.unstarted().pk},
     prizes.session_prizes_set: lambda w: {"session_id": w.unstarted().pk, "entry_fee": "5"},
     prizes.session_mark_paid: _with_fee,
     prizes.payout_table_create: lambda w: {"club_id": w.club.pk, "name": "All", "places": ["100"]},
@@ -279,8 +287,8 @@ CALLS: dict[Function, Arguments] = {
     },
     prizes.payout_table_delete: lambda w: {"table_id": _a_payout_table(w).pk},
     prizes.club_set_money: lambda w: {"club_id": w.club.pk, "currency": "£", "money_unit": "cent"},
-    services.session_finish: lambda w: {"session_id": w.running.pk, "early": True},
-    services.big_loser_award: lambda w: {
+    start_finish.session_finish: lambda w: {"session_id": w.running.pk, "early": True},
+    start_finish.big_loser_award: lambda w: {
         "season_id": w.season.pk,
         "player_id": w.running.entries.first().player_id,
     },
@@ -289,7 +297,7 @@ CALLS: dict[Function, Arguments] = {
         "sitting_number": 1,
     },
     movements.sitting_undo_movement: lambda w: {"session_id": w.moved().pk},
-    movements.session_withdraw: lambda w: {
+    withdrawals.session_withdraw: lambda w: {
         "session_id": w.running.pk,
         "player_id": w.top.game_players.first().player_id,
     },
@@ -319,11 +327,11 @@ CALLS: dict[Function, Arguments] = {
     club_services.player_merge: _two_records,
     club_services.session_cancel: lambda w: {"session_id": w.unstarted().pk},
     club_services.session_delete: lambda w: {"session_id": w.unstarted().pk},
-    club_services.director_invite: lambda w: {
+    club_directors.director_invite: lambda w: {
         "club_id": w.club.pk,
         "login": UserFactory.create(username="helper").username,
     },
-    club_services.director_remove: _second_director,
+    club_directors.director_remove: _second_director,
     club_services.club_set_time_zone: lambda w: {
         "club_id": w.club.pk,
         "time_zone": "America/Chicago",
@@ -459,11 +467,11 @@ DIRECTOR_READS: dict[Function, Arguments] = {
 # that write's transaction, after it has refused whoever may not make it.
 STEP = "a step inside a checked write's transaction"
 TAKES_NO_CALLER: dict[Function, str] = {
-    services.last_season_big_loser: "read",
-    services.start_refusal: "read",
+    start_finish.last_season_big_loser: "read",
+    start_finish.start_refusal: "read",
     prizes.fees_refusal: "read",
     services.players_get_or_create: STEP + " (session_create, session_add_players, a substitute)",
-    services.sitting_create: STEP + " (session_start, sitting_move_players)",
+    start_finish.sitting_create: STEP + " (session_start, sitting_move_players)",
     services.refresh_unstarted_game: STEP + " (an arrival, a withdrawal, a rebalance)",
     movements.movement_preview: "read",
     movements.movement_undo_refusal: "read",
@@ -471,8 +479,9 @@ TAKES_NO_CALLER: dict[Function, str] = {
     movements.playable_tables: "read: the next sitting's tables, evened where one cannot play",
     movements.movement_can_undo: "read",
     movements.rebalance_proposal: "read",
-    movements.withdrawal_game: "read",
-    movements.substitute_candidates: "read",
+    withdrawals.withdrawal_game: "read",
+    withdrawals.substitute_candidates: "read",
+    withdrawals.game_under_way: "read: the game a seated player is in the middle of",
     club_services.merge_refusal: "read",
     club_services.merge_plan: "read",
     table_links.table_cards_ensure: STEP + " (session_start, session_rebalance)",

@@ -58,6 +58,7 @@ from tournaments.permissions import SYSTEM, Actor
 from workflow import (
     accounts,
     calls,
+    club_directors,
     club_services,
     door,
     movements,
@@ -65,8 +66,10 @@ from workflow import (
     registrations,
     seating_wishes,
     services,
+    start_finish,
     table_links,
     timer,
+    withdrawals,
 )
 
 pytestmark = pytest.mark.django_db
@@ -90,12 +93,12 @@ AUDITED: dict[Function, tuple[str, ...]] = {
     services.session_update_settings: ("session.settings",),
     services.session_add_players: ("session.late_arrival",),
     services.session_check_in: ("session.check_out",),
-    services.session_start: ("session.start",),
-    services.session_finish: ("session.finish",),
-    services.big_loser_award: ("big_loser.award",),
+    start_finish.session_start: ("session.start",),
+    start_finish.session_finish: ("session.finish",),
+    start_finish.big_loser_award: ("big_loser.award",),
     movements.sitting_move_players: ("movement.confirm",),
     movements.sitting_undo_movement: ("movement.undo",),
-    movements.session_withdraw: ("session.withdraw",),
+    withdrawals.session_withdraw: ("session.withdraw",),
     movements.session_rebalance: ("session.rebalance",),
     timer.session_set_sitting_minutes: ("session.settings",),
     timer.sitting_timer_change: ("timer.start",),
@@ -107,8 +110,8 @@ AUDITED: dict[Function, tuple[str, ...]] = {
     club_services.player_merge: ("player.merge",),
     club_services.session_cancel: ("session.cancel",),
     club_services.session_delete: ("session.delete",),
-    club_services.director_invite: ("director.invite",),
-    club_services.director_remove: ("director.remove",),
+    club_directors.director_invite: ("director.invite",),
+    club_directors.director_remove: ("director.remove",),
     club_services.club_set_time_zone: ("club.settings",),
     table_links.scorer_link_create: ("scorer_link.create",),
     table_links.scorer_link_revoke: ("scorer_link.revoke",),
@@ -288,7 +291,7 @@ def test_a_write_refused_after_its_first_steps_records_nothing(world: World) -> 
     session.entries.update(checked_in=False)
     since = last_entry()
     with pytest.raises(Exception, match="Nobody is checked in"):
-        services.session_start(session_id=session.pk, user=world.director)
+        start_finish.session_start(session_id=session.pk, user=world.director)
     assert new_entries(since) == []
 
 
@@ -345,7 +348,7 @@ def test_a_withdrawal_with_a_substitute_names_both(world: World) -> None:
     game = world.with_round()  # a game under way: the substitute takes the seat's score
     player = game.game_players.first()
     since = last_entry()
-    movements.session_withdraw(
+    withdrawals.session_withdraw(
         session_id=world.running.pk,
         player_id=player.player_id,
         substitute="Stand In",

@@ -61,9 +61,9 @@ def test_a_name_is_found_whatever_its_case_accents_punctuation_or_spaces(
     seating_player = session.entries.select_related("player").first()
     assert seating_player is not None
     Player.objects.filter(pk=seating_player.player_id).update(name=stored)
-    from workflow import services
+    from workflow import start_finish
 
-    services.session_start(session_id=session.pk, user=session.club.directors.get())
+    start_finish.session_start(session_id=session.pk, user=session.club.directors.get())
     seating = Seating.objects.select_related("table").get(
         sitting__session=session, player_id=seating_player.player_id
     )

@@ -19,7 +19,7 @@ from printing import sheets
 from tests.api.conftest import token_client
 from tests.factories import UserFactory
 from tournaments.models import Seating, Session, SessionPlayer, Sitting, Table, TableCard
-from workflow import card_selectors, movements, seating_wishes, selectors, services
+from workflow import card_selectors, movements, seating_wishes, selectors, start_finish
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +67,7 @@ def test_a_fixed_player_keeps_their_table_every_sitting_whatever_rank_it_hosts(
     ann = session.entries.order_by("player_id").first()
     assert ann is not None
     fix(session, ann.player_id, 7, director)
-    sitting = services.session_start(session_id=session.pk, user=director)
+    sitting = start_finish.session_start(session_id=session.pk, user=director)
     ranks_seen = set()
     for step in range(4):
         table = seat_of(sitting, ann.player_id)
@@ -92,7 +92,7 @@ def test_a_card_opens_the_table_of_its_physical_number(
     ann = session.entries.order_by("player_id").first()
     assert ann is not None
     fix(session, ann.player_id, 5, director)
-    sitting = services.session_start(session_id=session.pk, user=director)
+    sitting = start_finish.session_start(session_id=session.pk, user=director)
     ann_table = seat_of(sitting, ann.player_id)
     cards = {c.number: c for c in TableCard.objects.filter(session=session)}
     # Cards for every number up to the highest in use.
@@ -111,7 +111,7 @@ def test_players_see_the_physical_number_and_the_director_sees_both(
     entries = list(session.entries.order_by("player_id").select_related("player"))
     ann = entries[0]
     fix(session, ann.player_id, 5, director)
-    sitting = services.session_start(session_id=session.pk, user=director)
+    sitting = start_finish.session_start(session_id=session.pk, user=director)
     table = seat_of(sitting, ann.player_id)
     name = ann.player.name
     public = Client()
@@ -176,7 +176,7 @@ def test_two_players_fixed_to_one_table_at_different_ranks_the_rank_above_keeps_
     make_session: Callable[..., Session], director: Any
 ) -> None:
     session = make_session(8, start=False, seed=6)
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     sitting = selectors.require_current_sitting(session)
     top = sitting.seatings.filter(table__rank=1).select_related("player").first()
     bottom = sitting.seatings.filter(table__rank=2).select_related("player").first()
@@ -221,7 +221,7 @@ def test_each_refusal_is_in_plain_words_and_changes_nothing(
 
 def test_a_finished_session_refuses(make_session: Callable[..., Session], director: Any) -> None:
     session = make_session(8)
-    services.session_finish(session_id=session.pk, early=True, user=director)
+    start_finish.session_finish(session_id=session.pk, early=True, user=director)
     entry = session.entries.first()
     assert entry is not None
     with pytest.raises(UserError) as e:

@@ -15,7 +15,7 @@ from django.urls import reverse
 from tests.factories import PlayerFactory
 from tournaments.models import Seating, Session
 from tournaments.permissions import SYSTEM
-from workflow import movements
+from workflow import movements, withdrawals
 from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +105,7 @@ def test_a_withdrawal_shows_on_the_players_page(
     session = make_session(9)
     player_id = seat_of(session, 1, 2).player_id
     before = live(client, session, player_id)
-    movements.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM)
+    withdrawals.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM)
     after = live(client, session, player_id, before["ETag"])
     assert after.status_code == 200
     assert after.json()["state"] == "withdrawn"

@@ -19,7 +19,7 @@ from tests.api.conftest import token_client
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory, UserFactory
 from tournaments.models import BigLoserAward, Club, KeepApart, Player, Seating, Session
 from tournaments.permissions import SYSTEM
-from workflow import seating_wishes, services
+from workflow import seating_wishes, services, start_finish
 
 pytestmark = pytest.mark.django_db
 
@@ -131,7 +131,7 @@ def test_the_start_parts_a_pair_the_draw_put_together(
     together = sorted((a, b) for a in plain for b in plain if a < b and plain[a] == plain[b])[0]
     session = make_session(12, seed=7, start=False)
     seating_wishes.keep_apart_add(club_id=club.pk, players=by_name(club, *together), user=director)
-    sitting = services.session_start(session_id=session.pk, user=director)
+    sitting = start_finish.session_start(session_id=session.pk, user=director)
     seated = table_of(session)
     assert seated[together[0]] != seated[together[1]]
     assert sitting.not_kept_apart == []
@@ -157,7 +157,7 @@ def test_every_seeding_honours_the_pairs(
     wishes = [(ids[0], ids[1]), (ids[0], ids[2]), (ids[1], ids[2]), (ids[3], ids[4])]
     for pair in wishes:
         seating_wishes.keep_apart_add(club_id=club.pk, players=list(pair), user=director)
-    sitting = services.session_start(session_id=session.pk, user=director)
+    sitting = start_finish.session_start(session_id=session.pk, user=director)
     at = dict(sitting.seatings.values_list("player_id", "table__rank"))
     assert all(at[a] != at[b] for a, b in wishes)
     assert sitting.not_kept_apart == []
@@ -169,7 +169,7 @@ def test_one_table_cannot_keep_a_pair_apart_and_the_start_says_so(
     session = make_session(4, start=False)
     first, second = sorted(session.entries.values_list("player_id", flat=True))[:2]
     seating_wishes.keep_apart_add(club_id=club.pk, players=[first, second], user=director)
-    sitting = services.session_start(session_id=session.pk, user=director)
+    sitting = start_finish.session_start(session_id=session.pk, user=director)
     names = [Player.objects.get(pk=first).name, Player.objects.get(pk=second).name]
     assert sitting.not_kept_apart == [
         {"players": [first, second], "names": names, "reason": "there is only one table"}
@@ -188,7 +188,7 @@ def test_the_big_loser_stays_at_the_bottom_table_when_kept_apart(
         BigLoserAward.objects.update_or_create(season=previous, defaults={"player_id": holder})
         KeepApart.objects.all().delete()
         seating_wishes.keep_apart_add(club_id=club.pk, players=[holder, partner], user=director)
-        sitting = services.session_start(session_id=session.pk, user=director)
+        sitting = start_finish.session_start(session_id=session.pk, user=director)
         at = dict(sitting.seatings.values_list("player_id", "table__rank"))
         assert at[holder] == 3
         assert at[partner] != 3
@@ -203,7 +203,7 @@ def test_players_not_playing_tonight_change_nothing(
     seating_wishes.keep_apart_add(
         club_id=club.pk, players=[absent.pk, by_name(club, "Ann")[0]], user=director
     )
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     assert table_of(session) == plain
 
 
@@ -284,7 +284,7 @@ def test_the_pairs_are_not_shown_to_the_public(
     session = make_session(4, start=False)
     first, second = sorted(session.entries.values_list("player_id", flat=True))[:2]
     seating_wishes.keep_apart_add(club_id=club.pk, players=[first, second], user=director)
-    sitting = services.session_start(session_id=session.pk, user=director)
+    sitting = start_finish.session_start(session_id=session.pk, user=director)
     public = APIClient()
     assert public.get(f"/api/clubs/{club.slug}/keep-apart/").status_code == 401
     detail = public.get(f"/api/sittings/{sitting.pk}/").json()

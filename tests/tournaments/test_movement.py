@@ -16,7 +16,7 @@ from scoring import services as scoring
 from scoring.models import Game
 from tournaments.models import Placing, Seating, Session, Sitting
 from tournaments.permissions import SYSTEM
-from workflow import movements
+from workflow import movements, withdrawals
 from workflow.simulation import finish_sitting_unplayed as fake_results
 from workflow.simulation import play_sitting
 
@@ -157,7 +157,9 @@ def test_a_movement_that_would_leave_a_table_of_two_evens_the_tables_first(
     for rank in (1, 3):
         leaver = Seating.objects.filter(sitting=sitting, table__rank=rank).order_by("seat").last()
         assert leaver is not None
-        movements.session_withdraw(session_id=session.pk, player_id=leaver.player_id, user=director)
+        withdrawals.session_withdraw(
+            session_id=session.pk, player_id=leaver.player_id, user=director
+        )
     assert [
         t.seatings.filter(left_at__isnull=True).count() for t in sitting.tables.order_by("rank")
     ] == [3, 4, 3]

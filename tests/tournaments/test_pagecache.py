@@ -21,7 +21,7 @@ from scoring.models import Game
 from tests.huckley.test_faults import own_redis  # noqa: F401 (a fixture)
 from tournaments import pagecache
 from tournaments.models import Seating, Session
-from workflow import movements, services
+from workflow import movements, start_finish, withdrawals
 from workflow.simulation import play_game, play_sitting
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +79,7 @@ def test_an_unchanged_page_is_a_304_and_a_withdrawal_shows_on_the_next_request(
     assert gone.player.name in before.content.decode()
     assert client.get(url, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 304
 
-    movements.session_withdraw(session_id=session.pk, player_id=gone.player_id, user=director)
+    withdrawals.session_withdraw(session_id=session.pk, player_id=gone.player_id, user=director)
 
     after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200
@@ -215,11 +215,11 @@ def test_with_redis_stopped_the_pages_are_built_from_the_database_and_stay_curre
 
     gone = Seating.objects.filter(sitting__session=session).select_related("player").last()
     assert gone is not None
-    movements.session_withdraw(session_id=session.pk, player_id=gone.player_id, user=director)
+    withdrawals.session_withdraw(session_id=session.pk, player_id=gone.player_id, user=director)
     page = client.get(url)
     assert page.status_code == 200
     assert f": {gone.player.name}</li>" not in page.content.decode()
-    services.session_finish(session_id=session.pk, user=director, early=True)
+    start_finish.session_finish(session_id=session.pk, user=director, early=True)
     assert "Finished" in client.get(url).content.decode()
 
 
@@ -307,7 +307,7 @@ def test_a_renamed_player_shows_on_a_finished_sessions_standings(
     from workflow import club_services
 
     session = make_session(13)
-    services.session_finish(session_id=session.pk, user=director, early=True)
+    start_finish.session_finish(session_id=session.pk, user=director, early=True)
     player = session.entries.first().player  # type: ignore[union-attr]
     url = reverse("tournaments:standings", args=[session.pk])
     assert player.name in client.get(url).content.decode()

@@ -22,7 +22,7 @@ from tournaments.models import (
     Sitting,
 )
 from tournaments.permissions import SYSTEM
-from workflow import movements, table_links
+from workflow import movements, table_links, withdrawals
 from workflow.simulation import finish_sitting_unplayed as fake_results
 from workflow.simulation import play_game
 
@@ -321,7 +321,7 @@ def test_the_cached_board_follows_withdrawals_and_finished_games(
     client = Client()
     leaver = Seating.objects.filter(sitting__session=session, table__rank=1).first()
     assert leaver.player.name in client.get(url).content.decode()
-    movements.session_withdraw(session_id=session.pk, player_id=leaver.player_id, user=SYSTEM)
+    withdrawals.session_withdraw(session_id=session.pk, player_id=leaver.player_id, user=SYSTEM)
     page = client.get(url).content.decode()
     assert f"Seat {leaver.seat}: {leaver.player.name}<" not in page
     game = Game.objects.get(table__sitting__session=session, table__rank=2, number=1)

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments.models import Session
-from workflow import services
+from workflow import start_finish
 from workflow.simulation import finish_sitting_unplayed
 
 
@@ -71,7 +71,7 @@ def test_a_finished_sessions_movement_page_says_so_instead_of_offering_to_confir
 ) -> None:
     session = make_session(8)
     finish_sitting_unplayed(session.sittings.get(), random.Random(3))
-    services.session_finish(session_id=session.pk, early=False, user=director)
+    start_finish.session_finish(session_id=session.pk, early=False, user=director)
 
     page = signed_in.get(reverse("tournaments:movement", args=[session.pk]))
 

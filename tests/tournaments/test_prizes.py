@@ -14,7 +14,7 @@ from common.errors import ConflictError, UserError
 from tests.factories import ClubFactory, UserFactory
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.models import Club, PayoutTable, Session
-from workflow import prize_selectors, prizes, selectors, services
+from workflow import prize_selectors, prizes, selectors, services, start_finish
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def _table(club: Club, director: Any, **kw: Any) -> PayoutTable:
 
 def _finished(session: Session, director: Any) -> Session:
     finish_sitting_unplayed(session.sittings.get(), random.Random(5))
-    services.session_finish(session_id=session.pk, user=director)
+    start_finish.session_finish(session_id=session.pk, user=director)
     session.refresh_from_db()
     return session
 
@@ -61,7 +61,7 @@ def test_a_finished_night_pays_by_the_clubs_default_table_and_the_season_totals_
     services.session_check_in(
         session_id=session.pk, player_ids=None, checked_in=True, paid=True, user=director
     )
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     session = _finished(session, director)
     rows = selectors.session_standings(session)
     found = prize_selectors.session_prizes(session, rows)

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import Club, PayoutTable, Session
-from workflow import prizes, services
+from workflow import prizes, start_finish
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -118,7 +118,7 @@ def test_the_standings_and_the_season_show_the_payouts(
     assert "Prize pool <strong>$60.00</strong>" in again
     assert again.count('class="num prize">$36.00<') == 1
     finish_sitting_unplayed(session.sittings.get(), random.Random(2))
-    services.session_finish(session_id=session.pk, user=director)
+    start_finish.session_finish(session_id=session.pk, user=director)
     season = Client().get(reverse("tournaments:club", args=[club.slug])).content.decode()
     assert '<th class="num">Prizes</th>' in season
     assert ">$36.00<" in season

@@ -12,7 +12,7 @@ from django.test import Client
 
 from tests.factories import UserFactory
 from tournaments.models import Registration, Session, SessionPlayer
-from workflow import movements, registrations, services
+from workflow import registrations, services, withdrawals
 
 pytestmark = pytest.mark.django_db
 
@@ -227,6 +227,6 @@ def test_a_signed_up_player_taken_off_the_roster_is_marked_on_the_list(
 ) -> None:
     Client().post(url(night), {"name": "Ann"})
     ann = Registration.objects.get(name="Ann")
-    movements.session_withdraw(session_id=night.pk, player_id=ann.player_id, user=director)
+    withdrawals.session_withdraw(session_id=night.pk, player_id=ann.player_id, user=director)
     page = boss.get(f"/director/sessions/{night.pk}/registrations/").content.decode()
     assert "taken off the roster: cancel the sign-up" in page

@@ -15,7 +15,7 @@ from common.errors import ConflictError, NotFoundError, UserError
 from tests.factories import PlayerFactory, UserFactory
 from tournaments.models import Player, Registration, Session, SessionPlayer
 from tournaments.permissions import SYSTEM
-from workflow import movements, registration_mail, registrations, services
+from workflow import movements, registration_mail, registrations, services, start_finish
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -250,7 +250,7 @@ def test_cancelling_twice_or_after_the_start_is_refused(night: Session, director
         session_id=night.pk, registration_open=True, capacity=None, user=director
     )
     night.entries.update(checked_in=True)
-    services.session_start(session_id=night.pk, user=director)
+    start_finish.session_start(session_id=night.pk, user=director)
     with pytest.raises(ConflictError) as started:
         registrations.registration_remove(registration_id=bob.pk, user=director)
     assert started.value.code == "session_started"
@@ -324,7 +324,7 @@ def test_the_assignment_email_goes_only_to_those_who_asked_and_moved(
         for i, n in enumerate(names)
     }
     session.entries.update(checked_in=True)
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     finish_sitting_unplayed(session.sittings.get(), random.Random(3))
     queued: list[tuple[Any, tuple[Any, ...]]] = []
     monkeypatch.setattr(movements, "enqueue_on_commit", lambda t, *a: queued.append((t, a)))

@@ -13,7 +13,7 @@ from scoring import services as scoring
 from scoring.models import Game
 from tournaments.models import Seating, Session, SessionPlayer, SessionStanding
 from tournaments.permissions import SYSTEM
-from workflow import movements, selectors, services
+from workflow import movements, selectors, services, start_finish, withdrawals
 from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +55,7 @@ def test_withdrawal_mid_game_is_refused(make_session: Any) -> None:
     scoring.round_submit(game_id=game.pk, number=1, data=first_round(game), actor=SYSTEM)
     leaver = game.game_players.first().player
     with pytest.raises(UserError) as caught:
-        movements.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=SYSTEM)
+        withdrawals.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=SYSTEM)
     assert caught.value.code == "withdrawal_mid_game"
     assert SessionPlayer.objects.get(session=session, player=leaver).withdrawn_at is None
 
@@ -66,7 +66,7 @@ def test_withdrawal_between_games_leaves_the_table_and_keeps_finished_games(
     session = make_session(9)
     top = Game.objects.get(table__sitting__session=session, table__rank=1)
     leaver = top.game_players.first().player
-    movements.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=SYSTEM)
+    withdrawals.session_withdraw(session_id=session.pk, player_id=leaver.pk, user=SYSTEM)
     assert not Seating.objects.filter(player=leaver, left_at__isnull=True).exists()
     new_game = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)
     assert leaver.name not in set(new_game.game_players.values_list("name", flat=True))
@@ -81,7 +81,7 @@ def test_rebalance_proposes_and_applies_the_fewest_moves(make_session: Any) -> N
         )
     )
     for pid in bottom_players[:2]:
-        movements.session_withdraw(session_id=session.pk, player_id=pid, user=SYSTEM)
+        withdrawals.session_withdraw(session_id=session.pk, player_id=pid, user=SYSTEM)
     proposal = movements.rebalance_proposal(session=session)
     assert len(proposal) >= 1
     moved = movements.session_rebalance(
@@ -106,9 +106,9 @@ def test_a_stale_rebalance_is_refused(make_session: Any) -> None:
 def test_finishing_early_needs_confirmation_and_fixes_standings(make_session: Any) -> None:
     session = make_session(8)
     with pytest.raises(UserError) as caught:
-        services.session_finish(session_id=session.pk, user=SYSTEM)
+        start_finish.session_finish(session_id=session.pk, user=SYSTEM)
     assert caught.value.code == "sitting_unfinished"
-    services.session_finish(session_id=session.pk, early=True, user=SYSTEM)
+    start_finish.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     session.refresh_from_db()
     assert session.status == Session.Status.FINISHED
     assert session.ended_early
@@ -118,7 +118,7 @@ def test_finishing_early_needs_confirmation_and_fixes_standings(make_session: An
 def test_standings_follow_the_tables_after_a_full_session(make_session: Any) -> None:
     session = make_session(8)
     fake_results(session.sittings.get(), random.Random(5))
-    services.session_finish(session_id=session.pk, user=SYSTEM)
+    start_finish.session_finish(session_id=session.pk, user=SYSTEM)
     rows = selectors.session_standings(session)
     assert [r.position for r in rows] == list(range(1, 9))
     assert [r.table_rank for r in rows] == [1, 1, 1, 1, 2, 2, 2, 2]

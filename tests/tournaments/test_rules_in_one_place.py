@@ -20,7 +20,7 @@ from tests.api.conftest import token_client
 from tournaments.models import ScorerLink, Session
 from tournaments.permissions import SYSTEM
 from web.forms import SessionForm
-from workflow import movements, selectors, services, table_links
+from workflow import movements, selectors, services, start_finish, table_links
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,7 @@ def _moved_on_and_scoring(make_session: Callable[..., Session]) -> Session:
 
 def _finished_after_a_movement(make_session: Callable[..., Session]) -> Session:
     session = _moved_on(make_session)
-    services.session_finish(session_id=session.pk, early=True, user=SYSTEM)
+    start_finish.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     session.refresh_from_db()
     return session
 

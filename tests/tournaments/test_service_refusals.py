@@ -1,9 +1,10 @@
 """Every refusal of the tournament services leaves the database exactly as it was.
 
-Each test triggers one `UserError` of one service in `workflow.services` and compares
-every row of the project's tables before and after, so that a write that did part of its
-work before finding the reason to refuse (a roster entry, a seat, the board version)
-cannot pass. Refusals already proven with the whole database elsewhere are not repeated:
+Each test triggers one `UserError` of one service of the session's workflow
+(`workflow.services`, `workflow.start_finish`, `workflow.withdrawals`) and compares every
+row of the project's tables before and after, so that a write that did part of its work
+before finding the reason to refuse (a roster entry, a seat, the board version) cannot
+pass. Refusals already proven with the whole database elsewhere are not repeated:
 `test_sessions.py` (bad session settings, check-in all or nothing, too few players).
 """
 
@@ -24,7 +25,7 @@ from tests.factories import ClubFactory, PlayerFactory, SeasonFactory
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.models import BigLoserAward, Club, Player, Season, Seating, Session, SessionPlayer
 from tournaments.permissions import SYSTEM
-from workflow import movements, services, table_links
+from workflow import movements, services, start_finish, table_links, withdrawals
 from workflow.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +54,7 @@ def first_round(game: Game) -> dict[str, Any]:
 
 def finished(make_session: MakeSession, players: int = 8) -> Session:
     session = make_session(players)
-    services.session_finish(session_id=session.pk, early=True, user=SYSTEM)
+    start_finish.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     session.refresh_from_db()
     return session
 
@@ -314,7 +315,7 @@ def test_an_undo_after_the_finish_is_refused(make_session: MakeSession) -> None:
     session = make_session(8)
     finish_sitting_unplayed(session.sittings.get(), random.Random(6))
     movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
-    services.session_finish(session_id=session.pk, early=True, user=SYSTEM)
+    start_finish.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     refused(
         "session_not_running",
         lambda: movements.sitting_undo_movement(session_id=session.pk, user=SYSTEM),
@@ -327,7 +328,7 @@ def test_an_undo_after_the_finish_is_refused(make_session: MakeSession) -> None:
 def test_a_second_start_draws_no_new_tables(make_session: MakeSession) -> None:
     session = make_session(8)
     error = refused(
-        "session_started", lambda: services.session_start(session_id=session.pk, user=SYSTEM)
+        "session_started", lambda: start_finish.session_start(session_id=session.pk, user=SYSTEM)
     )
     assert isinstance(error, ConflictError)
 
@@ -342,7 +343,7 @@ def test_withdrawing_a_player_who_is_not_on_the_roster_is_refused(
     outsider = PlayerFactory.create(club=session.club)
     refused(
         "not_on_roster",
-        lambda: movements.session_withdraw(
+        lambda: withdrawals.session_withdraw(
             session_id=session.pk, player_id=outsider.pk, user=SYSTEM
         ),
     )
@@ -351,10 +352,10 @@ def test_withdrawing_a_player_who_is_not_on_the_roster_is_refused(
 def test_a_player_cannot_withdraw_twice(make_session: MakeSession) -> None:
     session = make_session(9)
     leaver = seated_at(session, 1)[0]
-    movements.session_withdraw(session_id=session.pk, player_id=leaver, user=SYSTEM)
+    withdrawals.session_withdraw(session_id=session.pk, player_id=leaver, user=SYSTEM)
     refused(
         "already_withdrawn",
-        lambda: movements.session_withdraw(session_id=session.pk, player_id=leaver, user=SYSTEM),
+        lambda: withdrawals.session_withdraw(session_id=session.pk, player_id=leaver, user=SYSTEM),
     )
 
 
@@ -363,7 +364,9 @@ def test_nobody_withdraws_from_a_finished_session(make_session: MakeSession) -> 
     player_id = seated_at(session, 1)[0]
     refused(
         "session_not_running",
-        lambda: movements.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM),
+        lambda: withdrawals.session_withdraw(
+            session_id=session.pk, player_id=player_id, user=SYSTEM
+        ),
     )
 
 
@@ -376,7 +379,9 @@ def test_a_refused_withdrawal_mid_game_leaves_every_seat_and_game_alone(
     player_id = seated_at(session, 1)[0]
     refused(
         "withdrawal_mid_game",
-        lambda: movements.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM),
+        lambda: withdrawals.session_withdraw(
+            session_id=session.pk, player_id=player_id, user=SYSTEM
+        ),
     )
 
 
@@ -401,7 +406,7 @@ def test_a_rebalance_of_too_few_players_to_make_a_table_is_refused(
 ) -> None:
     session = make_session(5)  # one table of five
     for player_id in seated_at(session, 1)[:3]:
-        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM)
+        withdrawals.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM)
     refused(
         "too_few_players",
         lambda: movements.session_rebalance(session_id=session.pk, expected=[], user=SYSTEM),
@@ -411,7 +416,7 @@ def test_a_rebalance_of_too_few_players_to_make_a_table_is_refused(
 def test_a_stale_rebalance_moves_nobody(make_session: MakeSession) -> None:
     session = make_session(8)
     for player_id in seated_at(session, 2)[:2]:
-        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM)
+        withdrawals.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM)
     proposal = movements.rebalance_proposal(session=session)
     assert proposal
     stale = [(m.player, m.from_rank, m.to_rank + 1) for m in proposal]
@@ -430,7 +435,7 @@ def test_a_rebalance_that_would_move_a_player_mid_game_moves_nobody(
     the second move is refused, and the first, already made, must be undone with it."""
     session = make_session(16)
     for player_id in seated_at(session, 1)[:3]:
-        movements.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM)
+        withdrawals.session_withdraw(session_id=session.pk, player_id=player_id, user=SYSTEM)
     proposal = movements.rebalance_proposal(session=session)
     assert [(m.from_rank, m.to_rank) for m in proposal] == [(2, 1), (3, 1)]
     game = Game.objects.get(table__sitting__session=session, table__rank=3)
@@ -450,7 +455,7 @@ def test_a_session_that_has_not_started_cannot_be_finished(make_session: MakeSes
     session = make_session(8, start=False)
     refused(
         "session_not_running",
-        lambda: services.session_finish(session_id=session.pk, early=True, user=SYSTEM),
+        lambda: start_finish.session_finish(session_id=session.pk, early=True, user=SYSTEM),
     )
 
 
@@ -458,7 +463,7 @@ def test_a_session_cannot_be_finished_twice(make_session: MakeSession) -> None:
     session = finished(make_session)
     refused(
         "session_not_running",
-        lambda: services.session_finish(session_id=session.pk, early=True, user=SYSTEM),
+        lambda: start_finish.session_finish(session_id=session.pk, early=True, user=SYSTEM),
     )
 
 
@@ -467,7 +472,8 @@ def test_finishing_with_unplayed_games_without_saying_early_keeps_no_standing(
 ) -> None:
     session = make_session(8)
     refused(
-        "sitting_unfinished", lambda: services.session_finish(session_id=session.pk, user=SYSTEM)
+        "sitting_unfinished",
+        lambda: start_finish.session_finish(session_id=session.pk, user=SYSTEM),
     )
     session.refresh_from_db()
     assert session.status == Session.Status.RUNNING
@@ -480,7 +486,9 @@ def test_the_big_loser_must_be_a_player_of_the_club(club: Any, season: Any) -> N
     outsider = PlayerFactory.create(club=ClubFactory.create())
     error = refused(
         "unknown_player",
-        lambda: services.big_loser_award(season_id=season.pk, player_id=outsider.pk, user=SYSTEM),
+        lambda: start_finish.big_loser_award(
+            season_id=season.pk, player_id=outsider.pk, user=SYSTEM
+        ),
     )
     assert error.field == "player"
     assert not BigLoserAward.objects.exists()
@@ -488,10 +496,10 @@ def test_the_big_loser_must_be_a_player_of_the_club(club: Any, season: Any) -> N
 
 def test_a_refused_big_loser_keeps_the_award_already_made(club: Any, season: Any) -> None:
     holder = PlayerFactory.create(club=club)
-    services.big_loser_award(season_id=season.pk, player_id=holder.pk, user=SYSTEM)
+    start_finish.big_loser_award(season_id=season.pk, player_id=holder.pk, user=SYSTEM)
     refused(
         "unknown_player",
-        lambda: services.big_loser_award(season_id=season.pk, player_id=10**9, user=SYSTEM),
+        lambda: start_finish.big_loser_award(season_id=season.pk, player_id=10**9, user=SYSTEM),
     )
     assert BigLoserAward.objects.get(season=season).player == holder
 

@@ -12,7 +12,7 @@ from scoring.models import Game
 from tests.factories import SeasonFactory
 from tournaments.models import BigLoserAward, Player, Seating, Session
 from tournaments.permissions import SYSTEM
-from workflow import services
+from workflow import services, start_finish
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +80,7 @@ def test_last_seasons_big_loser_starts_at_the_bottom_table(
         session = make_session(13, seed=seed, start=False)
         holder = Player.objects.get(club=club, name="Cy")
         BigLoserAward.objects.update_or_create(season=previous, defaults={"player": holder})
-        services.session_start(session_id=session.pk, user=SYSTEM)
+        start_finish.session_start(session_id=session.pk, user=SYSTEM)
         seating = Seating.objects.get(sitting__session=session, player=holder)
         assert seating.table.rank == 3
         session.refresh_from_db()
@@ -99,7 +99,7 @@ def test_a_big_loser_who_is_absent_changes_nothing(make_session: Any, club: Any)
 def test_start_is_refused_with_too_few_players(make_session: Any) -> None:
     session = make_session(2, start=False)
     with pytest.raises(UserError) as caught:
-        services.session_start(session_id=session.pk, user=SYSTEM)
+        start_finish.session_start(session_id=session.pk, user=SYSTEM)
     assert caught.value.code == "too_few_players"
     session.refresh_from_db()
     assert session.status == Session.Status.SETUP
@@ -110,14 +110,14 @@ def test_only_checked_in_players_are_seated(make_session: Any) -> None:
     session = make_session(10, start=False)
     late = session.entries.order_by("player__name")[:2]
     session.entries.filter(pk__in=[e.pk for e in late]).update(checked_in=False)
-    services.session_start(session_id=session.pk, user=SYSTEM)
+    start_finish.session_start(session_id=session.pk, user=SYSTEM)
     assert Seating.objects.filter(sitting__session=session).count() == 8
 
 
 def test_a_session_cannot_start_twice(make_session: Any) -> None:
     session = make_session(8)
     with pytest.raises(ConflictError):
-        services.session_start(session_id=session.pk, user=SYSTEM)
+        start_finish.session_start(session_id=session.pk, user=SYSTEM)
     assert session.sittings.count() == 1
 
 

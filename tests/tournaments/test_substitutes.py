@@ -23,7 +23,7 @@ from tests.snapshots import changed_tables, db_snapshot
 from tests.tournaments.test_service_refusals import MakeSession, refused
 from tournaments.models import Seating, Session, SessionPlayer, SitOut
 from tournaments.permissions import SYSTEM
-from workflow import movements, selectors
+from workflow import selectors, withdrawals
 from workflow.simulation import play_game
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_a_substitute_takes_the_seat_its_score_and_the_rounds_played(
     game = under_way(session)
     leaver = seat_of(game, 1)
     before = records.game_check(game)
-    chosen = movements.session_withdraw(
+    chosen = withdrawals.session_withdraw(
         session_id=session.pk, player_id=leaver.player_id, user=director, substitute=" Zed  Sub "
     )
     assert chosen is not None
@@ -103,7 +103,7 @@ def test_the_game_the_substitute_finishes_counts_for_them_and_the_next_game_seat
     play_game(second, seed=4, rounds=1)
     leaver = seat_of(second, 0)
     first_score = GamePlayer.objects.get(game=game, player_id=leaver.player_id).score
-    chosen = movements.session_withdraw(
+    chosen = withdrawals.session_withdraw(
         session_id=session.pk, player_id=leaver.player_id, user=director, substitute="Zed"
     )
     assert chosen is not None
@@ -132,7 +132,7 @@ def test_a_substitute_for_the_first_dealer_deals_in_the_record(
     session = make_session(8)
     game = under_way(session, rounds=1)
     dealer = game.game_players.get(player_id=game.first_dealer_id)
-    movements.session_withdraw(
+    withdrawals.session_withdraw(
         session_id=session.pk, player_id=dealer.player_id, user=director, substitute="Zed"
     )
     game.refresh_from_db()
@@ -148,7 +148,7 @@ def test_a_player_sitting_out_can_be_the_substitute(
     resting = SitOut.objects.get(sitting__session=session)
     game = under_way(session, rounds=1)
     leaver = seat_of(game)
-    movements.session_withdraw(
+    withdrawals.session_withdraw(
         session_id=session.pk,
         player_id=leaver.player_id,
         user=director,
@@ -164,7 +164,7 @@ def test_a_substitute_between_games_plays_the_next_game_from_its_start(
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)
     leaver = seat_of(game, 2)
-    chosen = movements.session_withdraw(
+    chosen = withdrawals.session_withdraw(
         session_id=session.pk, player_id=leaver.player_id, user=director, substitute="Zed"
     )
     assert chosen is not None
@@ -198,7 +198,7 @@ def test_a_mid_game_withdrawal_without_a_usable_substitute_changes_nothing(
     }[case]
     error = refused(
         code,
-        lambda: movements.session_withdraw(
+        lambda: withdrawals.session_withdraw(
             session_id=session.pk, player_id=leaver.player_id, user=director, substitute=name
         ),
     )
@@ -214,7 +214,7 @@ def test_a_substitute_is_refused_where_there_is_no_seat_to_take(
     resting = SitOut.objects.get(sitting__session=session).player_id
     refused(
         "no_seat_to_take",
-        lambda: movements.session_withdraw(
+        lambda: withdrawals.session_withdraw(
             session_id=session.pk, player_id=resting, user=director, substitute="Zed"
         ),
     )
@@ -223,7 +223,7 @@ def test_a_substitute_is_refused_where_there_is_no_seat_to_take(
     assert entry is not None
     refused(
         "substitute_before_start",
-        lambda: movements.session_withdraw(
+        lambda: withdrawals.session_withdraw(
             session_id=waiting.pk, player_id=entry.player_id, user=director, substitute="Zed"
         ),
     )
@@ -236,7 +236,7 @@ def test_only_a_director_of_the_club_may_withdraw_a_player(make_session: MakeSes
     ClubFactory().directors.add(outsider)
     before = db_snapshot()
     with pytest.raises(PermissionDenied):
-        movements.session_withdraw(
+        withdrawals.session_withdraw(
             session_id=session.pk,
             player_id=seat_of(game).player_id,
             user=outsider,
@@ -317,7 +317,7 @@ def test_a_pending_double_entry_follows_the_seat_to_its_new_name(
     assert game.round_count == 1
     pending = game.pending_rounds.get()
     leaver = seat_of(game, 0)
-    movements.session_withdraw(
+    withdrawals.session_withdraw(
         session_id=session.pk, player_id=leaver.player_id, user=director, substitute="Zed"
     )
     pending.refresh_from_db()
@@ -335,7 +335,7 @@ def test_the_exported_record_says_who_played_the_seat_before(
     session = make_session(8)
     game = under_way(session)
     leaver = seat_of(game, 3)
-    movements.session_withdraw(
+    withdrawals.session_withdraw(
         session_id=session.pk, player_id=leaver.player_id, user=director, substitute="Zed"
     )
     exported = token_client(director).get(f"/api/sessions/{session.pk}/export.json").json()
@@ -364,7 +364,7 @@ def test_a_rename_that_would_change_the_game_is_never_stored(
     monkeypatch.setattr(substitutes, "_renamed", broken)
     refused(
         "substitute_name_clash",
-        lambda: movements.session_withdraw(
+        lambda: withdrawals.session_withdraw(
             session_id=session.pk,
             player_id=seat_of(game).player_id,
             user=director,

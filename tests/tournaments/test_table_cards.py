@@ -21,7 +21,7 @@ from tests.snapshots import changed_tables, db_snapshot
 from tests.tournaments.test_roles import first_round, signed_in
 from tournaments.models import ClubTableCard, ScorerLink, Session, Table, TableCard
 from web.views import cards as cards_view
-from workflow import card_selectors, movements, services, table_links
+from workflow import card_selectors, movements, start_finish, table_links
 from workflow.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
@@ -164,7 +164,7 @@ def test_replacing_a_card_is_refused_for_no_such_table_or_a_finished_session(
         "no_such_card",
         lambda: table_links.table_card_replace(session_id=running.pk, number=3, user=director),
     )
-    services.session_finish(session_id=running.pk, early=True, user=director)
+    start_finish.session_finish(session_id=running.pk, early=True, user=director)
     refused(
         "session_over",
         lambda: table_links.table_card_replace(session_id=running.pk, number=1, user=director),
@@ -178,7 +178,7 @@ def test_a_card_with_no_table_in_this_sitting_or_a_finished_session_says_so(
     page = Client().get(reverse("tournaments:table_card", args=[spare.token]))
     assert page.status_code == 200
     assert "Nobody plays at table 3 in this sitting" in page.content.decode()
-    services.session_finish(session_id=running.pk, early=True, user=director)
+    start_finish.session_finish(session_id=running.pk, early=True, user=director)
     page = Client().get(card_url(running, 1))
     assert page.status_code == 200
     text = page.content.decode()
@@ -222,7 +222,7 @@ def test_a_club_card_opens_the_running_sessions_table(
     url = club_card_url(waiting, 2)
     page = Client().get(url)
     assert "No session of Tuesday Club is running now" in page.content.decode()
-    services.session_start(session_id=waiting.pk, user=director)
+    start_finish.session_start(session_id=waiting.pk, user=director)
     scorer = Client()
     response = scorer.get(url)
     game = game_at(waiting, 1, 2)

@@ -19,7 +19,7 @@ from tests.snapshots import changed_tables, db_snapshot
 from tests.tournaments.test_service_refusals import MakeSession, refused
 from tournaments import pagecache
 from tournaments.models import Session, Sitting
-from workflow import movements, selectors, services, timer
+from workflow import movements, selectors, start_finish, timer
 from workflow.simulation import play_sitting
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
 def timed(make_session: MakeSession, director: Any, minutes: int = 30) -> Session:
     session = make_session(8, start=False)
     timer.session_set_sitting_minutes(session_id=session.pk, minutes=minutes, user=director)
-    services.session_start(session_id=session.pk, user=director)
+    start_finish.session_start(session_id=session.pk, user=director)
     session.refresh_from_db()
     return session
 
@@ -154,8 +154,8 @@ def test_no_timer_before_the_start_or_after_the_end(
         "timer_minutes",
         lambda: timer.session_set_sitting_minutes(session_id=waiting.pk, minutes=0, user=director),
     )
-    services.session_start(session_id=waiting.pk, user=director)
-    services.session_finish(session_id=waiting.pk, early=True, user=director)
+    start_finish.session_start(session_id=waiting.pk, user=director)
+    start_finish.session_finish(session_id=waiting.pk, early=True, user=director)
     refused(
         "session_finished",
         lambda: timer.session_set_sitting_minutes(session_id=waiting.pk, minutes=30, user=director),

@@ -23,7 +23,7 @@ from tournaments.models import Club, Player, Season, Session
 from web.forms import InviteForm, NewPlayerForm, PlayerNameForm, SeasonForm, TimeZoneForm
 from web.views import lists
 from web.views.common import directed_club, run, to_int
-from workflow import club_selectors, club_services
+from workflow import club_directors, club_selectors, club_services
 
 PER_PAGE = 50
 
@@ -293,7 +293,7 @@ def directors(request: HttpRequest, slug: str) -> HttpResponse:
     invited = None
     if request.method == "POST" and form.is_valid():
         try:
-            invited = club_services.director_invite(
+            invited = club_directors.director_invite(
                 club_id=club.pk, user=request.user, **form.cleaned_data
             )
         except UserError as e:
@@ -313,7 +313,7 @@ def directors(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/club_directors.html", context, status=status)
 
 
-def _set_password_url(request: HttpRequest, invited: club_services.Invited | None) -> str:
+def _set_password_url(request: HttpRequest, invited: club_directors.Invited | None) -> str:
     if invited is None or not invited.created:
         return ""
     path = reverse("password_reset_confirm", args=[invited.uid, invited.token])
@@ -331,7 +331,7 @@ def director_remove(request: HttpRequest, slug: str, user_id: int) -> HttpRespon
         gone = reverse("tournaments:club", args=[club.slug])
         return run(
             request,
-            lambda: club_services.director_remove(
+            lambda: club_directors.director_remove(
                 club_id=club.pk, user_id=account.pk, user=request.user
             ),
             f"{account.get_username()} no longer directs {club.name}.",

@@ -25,7 +25,7 @@ from tournaments.permissions import can_direct, live_links
 from web.forms import AddPlayersForm, SessionForm
 from web.views import lists, manage
 from web.views.common import act, directed_session, to_int, use_time_zone
-from workflow import movements, seating_wishes, selectors, services, table_links
+from workflow import movements, seating_wishes, selectors, services, start_finish, table_links
 
 
 @login_required
@@ -103,7 +103,7 @@ def session_check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
 def session_start(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
     try:
-        sitting = services.session_start(session_id=session.pk, user=request.user)
+        sitting = start_finish.session_start(session_id=session.pk, user=request.user)
     except UserError as e:
         messages.error(request, e.message)
     else:
@@ -336,7 +336,7 @@ def session_finish(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         early = request.POST.get("early") == "1"
         try:
-            services.session_finish(session_id=session.pk, early=early, user=request.user)
+            start_finish.session_finish(session_id=session.pk, early=early, user=request.user)
         except UserError as e:
             messages.error(request, e.message)
             return redirect("tournaments:manage", pk=session.pk)
@@ -385,7 +385,7 @@ def big_loser(request: HttpRequest, season_pk: int) -> HttpResponse:
     if not can_direct(request.user, season.club):
         raise PermissionDenied("Only a director of this club may award the Big Loser.")
     try:
-        services.big_loser_award(
+        start_finish.big_loser_award(
             season_id=season.pk,
             player_id=to_int(request.POST.get("player")),
             note=request.POST.get("note", "")[:200],

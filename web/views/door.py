@@ -23,7 +23,7 @@ from tournaments.models import Session, SessionPlayer
 from tournaments.permissions import actor_from_request, can_view_session
 from web.forms import SelfCheckInForm
 from web.views.common import act, directed_session, live_version
-from workflow import door, services
+from workflow import door, start_finish
 
 
 def _door_session(request: HttpRequest, pk: int) -> Session:
@@ -125,7 +125,7 @@ def check_in_live(request: HttpRequest, pk: int) -> HttpResponse:
         "session": session,
         "entries": entries,
         "checked_in": checked_in,
-        "start_refusal": services.start_refusal(session, checked_in),
+        "start_refusal": start_finish.start_refusal(session, checked_in),
     }
     response = JsonResponse(
         {

@@ -34,7 +34,7 @@ from workflow import (
     prize_selectors,
     seating_wishes,
     selectors,
-    services,
+    start_finish,
     timer,
 )
 
@@ -107,7 +107,7 @@ def _setup_parts(session: Session, running: bool) -> dict[str, Any]:
         "entries": entries,
         "checked_in": checked_in,
         # The service's own rule: Start is offered exactly when it would not be refused.
-        "start_refusal": services.start_refusal(session, checked_in)
+        "start_refusal": start_finish.start_refusal(session, checked_in)
         if session.status == Session.Status.SETUP
         else None,
         "add_form": AddPlayersForm(

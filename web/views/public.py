@@ -25,7 +25,7 @@ from tournaments.models import BigLoserAward, Club, Season, Session, Sitting
 from tournaments.permissions import actor_from_request, can_direct, visible_sessions
 from web.views import lists
 from web.views.common import live_version, public_session, use_time_zone
-from workflow import club_selectors, prize_selectors, selectors
+from workflow import club_selectors, find_selectors, prize_selectors, selectors
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -104,14 +104,16 @@ class _FindPage:
 
     session: Session
     sitting: Sitting | None
-    index: selectors.FindIndex
+    index: find_selectors.FindIndex
     #: The page's text and, between each two pieces, which slot goes there.
     pieces: tuple[str, ...]
     slots: tuple[str, ...]
 
     def found_html(self, query: str) -> str:
         """The answer for one typed name."""
-        return _answer_html(self.session, self.sitting, query, selectors.find_in(self.index, query))
+        return _answer_html(
+            self.session, self.sitting, query, find_selectors.find_in(self.index, query)
+        )
 
     def page(self, query: str) -> str:
         filled = {
@@ -126,7 +128,7 @@ class _FindPage:
 
 
 def _answer_html(
-    session: Session, sitting: Sitting | None, query: str, found: selectors.Found
+    session: Session, sitting: Sitting | None, query: str, found: find_selectors.Found
 ) -> str:
     """ "Find my table"'s answer: where each player found sits, with whom and how their
     table's game stands, who of them sits out, or that nobody has that name. Written out
@@ -212,7 +214,7 @@ def _build_find_page(session_id: int, current: str | None) -> _FindPage | None:
     return _FindPage(
         session=session,
         sitting=sitting,
-        index=selectors.find_my_table_index(session, sitting),
+        index=find_selectors.find_my_table_index(session, sitting),
         pieces=tuple(cut[0::2]),
         slots=tuple(cut[1::2]),
     )

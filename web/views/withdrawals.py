@@ -1,6 +1,6 @@
 """The director's withdrawal page (docs/tournament.md, "Withdrawals"): between games a
 confirmation; in the middle of a game it asks for the substitute who takes the seat. The
-write is `movements.session_withdraw`, the same as the API's."""
+write is `workflow.withdrawals.session_withdraw`, the same as the API's."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments.models import SessionPlayer
 from web.views.common import act, directed_session
-from workflow import movements
+from workflow import withdrawals
 
 
 @login_required
@@ -29,7 +29,7 @@ def session_withdraw(request: HttpRequest, pk: int, player_id: int) -> HttpRespo
         return act(
             request,
             session,
-            lambda: movements.session_withdraw(
+            lambda: withdrawals.session_withdraw(
                 session_id=session.pk, player_id=player_id, user=request.user, substitute=name
             ),
             done,
@@ -37,7 +37,7 @@ def session_withdraw(request: HttpRequest, pk: int, player_id: int) -> HttpRespo
     context = {
         "session": session,
         "entry": entry,
-        "mid_game": movements.withdrawal_game(session, player_id),
-        "candidates": movements.substitute_candidates(session),
+        "mid_game": withdrawals.withdrawal_game(session, player_id),
+        "candidates": withdrawals.substitute_candidates(session),
     }
     return render(request, "tournaments/withdraw.html", context)

@@ -1,0 +1,288 @@
+"""Writes that start and end a session: starting it (the split into ranked
+tables and the first sitting, `session_start`, with `start_refusal` to say beforehand
+why it cannot), seating a new sitting (`sitting_create`, shared with the movement in
+`workflow.movements`), finishing it (`session_finish`, which keeps its standings for the
+season ladder) and the season's Big Loser (`big_loser_award`, and
+`last_season_big_loser`, who starts at the bottom table). The session's other writes,
+its creation, settings and roster, are in `workflow.services`.
+
+Each service is keyword-only and atomic. `session_start` and `session_finish` lock the
+session's row first, exclusively (`scoring.locks.lock_session`, the lock order), and then
+refuse anyone who does not direct the club (`tournaments.permissions.require_director`)
+before writing; `big_loser_award` locks its season. The format itself is decided by the
+pure functions in `tournaments.format`; the reads (the current sitting, the progress,
+the standings) by `workflow.selectors`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from common.backups import backup_on_commit
+from common.errors import ConflictError, UserError
+from common.tasks import enqueue_on_commit
+from ratings import selectors as rating_selectors
+from scoring.locks import lock_session
+from scoring.tables import tables_start_first_games
+from tournaments import audit, pagecache
+from tournaments import format as fmt
+from tournaments.models import (
+    BigLoserAward,
+    Player,
+    Season,
+    Seating,
+    Session,
+    SessionPlayer,
+    SessionStanding,
+    SitOut,
+    Sitting,
+    Table,
+)
+from tournaments.permissions import Caller, as_actor, require_director
+from workflow import seating_wishes, selectors, table_links, tasks
+
+
+def last_season_big_loser(session: Session) -> Player | None:
+    previous = (
+        Season.objects.filter(club=session.club, starts_on__lt=session.season.starts_on)
+        .order_by("-starts_on")
+        .first()
+    )
+    if previous is None:
+        return None
+    award = BigLoserAward.objects.filter(season=previous).select_related("player").first()
+    return award.player if award else None
+
+
+def start_refusal(session: Session, checked_in: int) -> UserError | None:
+    """Why a session in check-in cannot start with `checked_in` players, in words that say
+    what to do, or None when it can. The session page shows this instead of the Start
+    button; `session_start` refuses with it."""
+    need = fmt.format_for(session.rules_id).play_min
+    if checked_in == 0:
+        return ConflictError(
+            "nobody_checked_in",
+            "Nobody is checked in yet. Check players in as they arrive (or “Check everyone "
+            "in”), then start.",
+        )
+    if checked_in < need:
+        return ConflictError(
+            "too_few_players",
+            f"Only {checked_in} player{'s are' if checked_in != 1 else ' is'} checked in; "
+            f"a table needs at least {need}. Check in more players, or add them to the roster.",
+        )
+    return None
+
+
+@transaction.atomic
+def session_start(*, session_id: int, user: Caller) -> Sitting:
+    """Split the checked-in players into ranked tables and start the first games. The
+    club's keep-apart pairs are parted when possible; those that could not be are on the
+    sitting (`Sitting.not_kept_apart`), with why."""
+    session = lock_session(session_id)
+    require_director(user, session.club_id, to="start its sessions")
+    if session.status == Session.Status.CANCELLED:
+        raise ConflictError("session_cancelled", "This session is cancelled.")
+    if session.status != Session.Status.SETUP:
+        raise ConflictError("session_started", "This session has already started.")
+    rules = fmt.format_for(session.rules_id)
+    entries = list(
+        SessionPlayer.objects.filter(session=session, checked_in=True, withdrawn_at__isnull=True)
+    )
+    refusal = start_refusal(session, len(entries))
+    if refusal is not None:
+        raise refusal
+    ids = sorted(e.player_id for e in entries)
+    big_loser = last_season_big_loser(session)
+    big_loser_id = big_loser.pk if big_loser and big_loser.pk in ids else None
+    try:
+        # The Big Loser's place is the bottom table, so they sit out last of all.
+        sitting_out = fmt.choose_sit_outs(
+            ids,
+            fmt.sit_out_count(len(ids), rules),
+            sat_out={big_loser_id: len(ids)} if big_loser_id else {},
+            rng=fmt.make_rng(session.seed, "sit-out", 1),
+        )
+        seated = [pid for pid in ids if pid not in sitting_out]
+        strength = None
+        if session.seeding == Session.Seeding.RANDOM:
+            tables = fmt.split(seated, fmt=rules, seed=session.seed, big_loser=big_loser_id)
+        else:
+            # A player with no rating, earned or imported, counts as a newcomer (0).
+            strength = rating_selectors.seeding_strengths(seated, session.rules_id)
+            tables = fmt.seeded_split(
+                seated,
+                fmt=rules,
+                seed=session.seed,
+                strength=strength,
+                balanced=session.seeding == Session.Seeding.BALANCED,
+                big_loser=big_loser_id,
+            )
+    except fmt.FormatError as e:
+        # Too few or too many checked in: the roster's state, not the request, is wrong.
+        raise ConflictError(e.code, str(e)) from None
+    # The club's keep-apart pairs (docs/format.md, "Keep apart"): parted when possible.
+    apart = seating_wishes.start_seating(
+        session=session, tables=tables, big_loser_id=big_loser_id, strength=strength
+    )
+    sitting = sitting_create(
+        session=session, number=1, tables=apart.tables, sitting_out=sitting_out
+    )
+    if apart.not_kept:
+        names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+        sitting.not_kept_apart = [
+            {
+                "players": [n.first, n.second],
+                "names": [names[n.first], names[n.second]],
+                "reason": n.reason,
+            }
+            for n in apart.not_kept
+        ]
+        sitting.save(update_fields=["not_kept_apart"])
+    session.status = Session.Status.RUNNING
+    session.started_at = timezone.now()
+    session.big_loser_id = big_loser_id
+    session.save(update_fields=["status", "started_at", "big_loser"])
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="session.start",
+        summary=f"Started the session: {len(seated)} players at {len(tables)} tables"
+        + (f", {len(sitting_out)} sitting out" if sitting_out else ""),
+        details={"players": len(seated), "tables": len(tables), "sitting_out": list(sitting_out)},
+    )
+    backup_on_commit("session-start")
+    return sitting
+
+
+def sitting_create(
+    *,
+    session: Session,
+    number: int,
+    tables: Sequence[Sequence[int]],
+    sitting_out: Sequence[int] = (),
+) -> Sitting:
+    sitting = Sitting.objects.create(
+        session=session,
+        number=number,
+        games_per_sitting=session.games_per_sitting,
+        # A club that plays to time: the sitting's timer starts with it (workflow.timer).
+        timer_ends_at=(
+            timezone.now() + timedelta(minutes=session.sitting_minutes)
+            if session.sitting_minutes
+            else None
+        ),
+    )
+    SitOut.objects.bulk_create(SitOut(sitting=sitting, player_id=pid) for pid in sitting_out)
+    # The physical table of each rank: players who do not move keep theirs.
+    numbering = seating_wishes.table_numbering(session=session, tables=tables)
+    if numbering.notes:
+        sitting.table_notes = numbering.notes
+        sitting.save(update_fields=["table_notes"])
+    table_rows = Table.objects.bulk_create(
+        [
+            Table(sitting=sitting, rank=rank, number=number)
+            for rank, number in enumerate(numbering.numbers, start=1)
+        ]
+    )
+    Seating.objects.bulk_create(
+        Seating(sitting=sitting, table=table, player_id=pid, seat=seat)
+        for table, seated in zip(table_rows, tables, strict=True)
+        for seat, pid in enumerate(seated, start=1)
+    )
+    if not all(t.pk for t in table_rows):  # bulk_create returns no ids on some backends
+        table_rows = list(sitting.tables.order_by("rank"))
+    for table in table_rows:
+        table.sitting = sitting
+    tables_start_first_games(tables=table_rows, session=session)
+    table_links.table_cards_ensure(session=session)
+    pagecache.board_changed(session.pk)
+    return sitting
+
+
+@transaction.atomic
+def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Session:
+    """Finish the session and keep its standings for the season ladder. Ending before
+    every game is finished needs `early=True`; unfinished games do not count."""
+    session = lock_session(session_id)
+    require_director(user, session.club_id, to="finish its sessions")
+    if session.status != Session.Status.RUNNING:
+        raise ConflictError("session_not_running", "Only a running session can be finished.")
+    sitting = selectors.require_current_sitting(session)
+    unfinished = [p for p in selectors.sitting_progress(sitting) if not p.finished]
+    if unfinished and not early:
+        raise ConflictError(
+            "sitting_unfinished",
+            "Some tables still have games to play. Confirm that you want to end the session early.",
+        )
+    standings = selectors.session_standings(session)
+    SessionStanding.objects.bulk_create(
+        SessionStanding(
+            session=session,
+            player_id=row.player_id,
+            position=row.position,
+            points=row.points,
+            games_played=row.games_played,
+            games_won=row.games_won,
+            hooks=row.hooks,
+        )
+        for row in standings
+    )
+    session.status = Session.Status.FINISHED
+    session.finished_at = timezone.now()
+    session.ended_early = bool(unfinished)
+    session.save(update_fields=["status", "finished_at", "ended_early"])
+    audit.record(
+        user,
+        club=session.club_id,
+        session=session,
+        action="session.finish",
+        summary="Finished the session"
+        + (f" early ({len(unfinished)} tables unfinished)" if unfinished else ""),
+        details={"early": bool(unfinished), "standings": len(standings)},
+    )
+    pagecache.live_changed(session.pk)
+    season_id = session.season_id
+    enqueue_on_commit(tasks.season_standings_refresh, season_id)
+    backup_on_commit("session-finish")
+    return session
+
+
+@transaction.atomic
+def big_loser_award(
+    *, season_id: int, player_id: int, note: str = "", user: Caller
+) -> BigLoserAward:
+    season = Season.objects.select_for_update().get(pk=season_id)
+    require_director(user, season.club_id, to="award the Big Loser")
+    player = Player.objects.filter(club=season.club_id, pk=player_id).first()
+    if player is None:
+        raise UserError("unknown_player", "That player is not in this club.", field="player")
+    previous = BigLoserAward.objects.filter(season=season).select_related("player").first()
+    award, _ = BigLoserAward.objects.update_or_create(
+        season=season,
+        defaults={
+            "player": player,
+            "note": note,
+            "awarded_by": as_actor(user).account,
+        },
+    )
+    audit.record(
+        user,
+        club=season.club_id,
+        action="big_loser.award",
+        summary=f"Named {player.name} the Big Loser of the season {season.name}"
+        + (f" instead of {previous.player.name}" if previous else ""),
+        details={
+            "season": {"id": season.pk, "name": season.name},
+            "player": {"id": player.pk, "name": player.name},
+            "before": {"id": previous.player_id, "name": previous.player.name}
+            if previous
+            else None,
+        },
+    )
+    return award
