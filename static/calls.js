@@ -7,8 +7,6 @@
   var box = document.getElementById("calls-live");
   if (!box || !box.dataset.liveUrl) { return; }
   var status = document.getElementById("calls-status");
-  var etag = box.dataset.etag || "";
-  var fast = 3000, slow = 15000, delay = fast, timer = null, busy = false;
   var title = document.title;
   var audio = null;
 
@@ -49,46 +47,24 @@
     });
   }
 
-  function schedule(ms) {
-    if (timer) { clearTimeout(timer); }
-    timer = setTimeout(poll, ms);
-  }
-
-  function poll() {
-    if (busy) { return; }
-    busy = true;
-    var headers = {"X-Requested-With": "live"};
-    if (etag) { headers["If-None-Match"] = '"' + etag + '"'; }
-    fetch(box.dataset.liveUrl, {headers: headers, cache: "no-store", credentials: "same-origin"})
-      .then(function (response) {
-        if (response.status === 304) { return null; }
-        if (!response.ok) { throw new Error("HTTP " + response.status); }
-        var tag = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
-        return response.text().then(function (html) { return [tag, html]; });
-      })
-      .then(function (result) {
-        if (result) {
-          etag = result[0];
-          box.innerHTML = result[1];
-          var ids = openIds();
-          var fresh = ids.filter(function (id) { return known.indexOf(id) < 0; });
-          known = ids;
-          showCount(ids);
-          if (fresh.length) { beep(); }
-        }
-        delay = fast;
-        if (status && status.dataset.lost) { status.textContent = ""; delete status.dataset.lost; }
-      })
-      .catch(function () {
-        delay = Math.min(delay * 2, slow);
-        if (status) { status.textContent = "Reconnecting…"; status.dataset.lost = "1"; }
-      })
-      .then(function () { busy = false; schedule(delay); });
-  }
-
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) { delay = fast; schedule(0); }
+  window.huckleyPoll({
+    url: box.dataset.liveUrl,
+    etag: box.dataset.etag,
+    fast: 3000,
+    slow: 15000,
+    changed: function (html) {
+      box.innerHTML = html;
+      var ids = openIds();
+      var fresh = ids.filter(function (id) { return known.indexOf(id) < 0; });
+      known = ids;
+      showCount(ids);
+      if (fresh.length) { beep(); }
+    },
+    ok: function () {
+      if (status && status.dataset.lost) { status.textContent = ""; delete status.dataset.lost; }
+    },
+    lost: function () {
+      if (status) { status.textContent = "Reconnecting…"; status.dataset.lost = "1"; }
+    }
   });
-  window.addEventListener("online", function () { delay = fast; schedule(0); });
-  schedule(fast);
 })();

@@ -11,11 +11,9 @@
   if (!list || !window.fetch) { return; }
   var body = list.tBodies[0];
   var url = list.dataset.liveUrl;
-  var etag = list.dataset.etag || "";
   var arrivals = document.getElementById("door-arrivals");
   var count = document.getElementById("checkin-count");
   var search = document.getElementById("checkin-search");
-  var fast = 2000, slow = 15000, delay = fast, busy = false, timer = null;
 
   // Undo asks first, before checkin.js sends it (capture runs before its listener).
   list.addEventListener("submit", function (event) {
@@ -69,34 +67,15 @@
     }
   }
 
-  function schedule(ms) {
-    if (timer) { clearTimeout(timer); }
-    timer = setTimeout(poll, ms);
-  }
-
-  function poll() {
-    if (busy) { return; }
-    busy = true;
-    var headers = {"X-Requested-With": "live", "Accept": "application/json"};
-    if (etag) { headers["If-None-Match"] = '"' + etag + '"'; }
-    fetch(url, {headers: headers, cache: "no-store", credentials: "same-origin"})
-      .then(function (response) {
-        if (response.status === 304) { return null; }
-        if (!response.ok) { throw new Error("HTTP " + response.status); }
-        etag = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
-        return response.json();
-      })
-      .then(function (answer) {
-        if (answer && answer.reload) { window.location.reload(); return; }
-        if (answer) { apply(answer); }
-        delay = fast;
-      })
-      .catch(function () { delay = Math.min(delay * 2, slow); })
-      .then(function () { busy = false; schedule(delay); });
-  }
-
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) { delay = fast; schedule(0); }
+  window.huckleyPoll({
+    url: url,
+    etag: list.dataset.etag,
+    fast: 2000,
+    slow: 15000,
+    json: true,
+    changed: function (answer) {
+      if (answer.reload) { window.location.reload(); return; }
+      apply(answer);
+    }
   });
-  schedule(fast);
 })();

@@ -8,8 +8,6 @@
   var box = document.getElementById("follow");
   if (!box || !box.dataset.liveUrl) { return; }
   var status = document.getElementById("follow-status");
-  var etag = box.dataset.etag || "";
-  var fast = 3000, slow = 20000, delay = fast, timer = null, busy = false;
 
   function text(id, value) {
     var node = document.getElementById(id);
@@ -42,45 +40,24 @@
     }
   }
 
-  function schedule(ms) {
-    if (timer) { clearTimeout(timer); }
-    timer = setTimeout(poll, ms);
-  }
-
-  function poll() {
-    if (busy) { return; }
-    busy = true;
-    var headers = {"X-Requested-With": "live", "Accept": "application/json"};
-    if (etag) { headers["If-None-Match"] = '"' + etag + '"'; }
-    fetch(box.dataset.liveUrl, {headers: headers, cache: "no-store", credentials: "same-origin"})
-      .then(function (response) {
-        if (response.status === 304) { return null; }
-        if (!response.ok) { throw new Error("HTTP " + response.status); }
-        var tag = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
-        return response.json().then(function (where) { return [tag, where]; });
-      })
-      .then(function (result) {
-        if (result) {
-          etag = result[0];
-          box.dataset.etag = etag;
-          show(result[1]);
-        }
-        delay = fast;
-        if (status && status.dataset.lost) {
-          status.textContent = "This page updates itself after every movement; keep it open.";
-          delete status.dataset.lost;
-        }
-      })
-      .catch(function () {
-        delay = Math.min(delay * 2, slow);
-        if (status) { status.textContent = "Reconnecting…"; status.dataset.lost = "1"; }
-      })
-      .then(function () { busy = false; schedule(delay); });
-  }
-
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) { delay = fast; schedule(0); }
+  window.huckleyPoll({
+    url: box.dataset.liveUrl,
+    etag: box.dataset.etag,
+    fast: 3000,
+    slow: 20000,
+    json: true,
+    changed: function (where, tag) {
+      box.dataset.etag = tag;
+      show(where);
+    },
+    ok: function () {
+      if (status && status.dataset.lost) {
+        status.textContent = "This page updates itself after every movement; keep it open.";
+        delete status.dataset.lost;
+      }
+    },
+    lost: function () {
+      if (status) { status.textContent = "Reconnecting…"; status.dataset.lost = "1"; }
+    }
   });
-  window.addEventListener("online", function () { delay = fast; schedule(0); });
-  schedule(fast);
 })();

@@ -7,51 +7,22 @@
   var box = document.getElementById("live");
   if (!box || !box.dataset.liveUrl) { return; }
   var status = document.getElementById("live-status");
-  var etag = box.dataset.etag || "";
-  var fast = 1500, slow = 10000, delay = fast, timer = null, busy = false;
 
   function say(text) { if (status) { status.textContent = text; } }
 
-  function schedule(ms) {
-    if (timer) { clearTimeout(timer); }
-    timer = setTimeout(poll, ms);
-  }
-
-  function poll() {
-    if (busy) { return; }
-    busy = true;
-    var headers = {"X-Requested-With": "live"};
-    if (etag) { headers["If-None-Match"] = '"' + etag + '"'; }
-    fetch(box.dataset.liveUrl, {headers: headers, cache: "no-store", credentials: "same-origin"})
-      .then(function (response) {
-        if (response.status === 304) { return null; }
-        if (!response.ok) { throw new Error("HTTP " + response.status); }
-        var tag = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
-        return response.text().then(function (html) { return [tag, html]; });
-      })
-      .then(function (result) {
-        if (result) {
-          etag = result[0];
-          box.innerHTML = result[1];
-          box.dataset.etag = etag;
-        }
-        delay = fast;
-        say("");
-      })
-      .catch(function () {
-        delay = Math.min(delay * 2, slow);
-        say("Reconnecting…");
-      })
-      .then(function () { busy = false; schedule(delay); });
-  }
-
-  // Back from sleep, a hidden tab shown again, the network back: ask at once.
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) { delay = fast; schedule(0); }
+  window.huckleyPoll({
+    url: box.dataset.liveUrl,
+    etag: box.dataset.etag,
+    fast: 1500,
+    slow: 10000,
+    focus: true,
+    changed: function (html, tag) {
+      box.innerHTML = html;
+      box.dataset.etag = tag;
+    },
+    ok: function () { say(""); },
+    lost: function () { say("Reconnecting…"); }
   });
-  window.addEventListener("online", function () { delay = fast; schedule(0); });
-  window.addEventListener("focus", function () { schedule(0); });
-  schedule(fast);
 
   // The wall: what does not fit the screen flows into columns to the right of it
   // (.screen-flow: CSS columns as tall as the screen, the rest hidden). Show them a
