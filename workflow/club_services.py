@@ -87,7 +87,7 @@ def season_open(*, club_id: int, name: str, starts_on: Date, ends_on: Date, user
         user,
         club=club,
         action="season.open",
-        summary=f"Opened the season {name} ({starts_on:%Y-%m-%d} to {ends_on:%Y-%m-%d})",
+        summary=f"Opened the season {name} ({starts_on} to {ends_on})",
         details={
             "season": {"id": season.pk, "name": name},
             "starts_on": starts_on,

@@ -191,7 +191,7 @@ def session_create(
         club=club,
         session=session,
         action="session.create",
-        summary=f"Created the session {session.name} of {date:%Y-%m-%d} ({len(roster)} players)",
+        summary=f"Created the session {session.name} of {date} ({len(roster)} players)",
         details={"name": session.name, "date": date, "rules_id": rules_id, "players": len(roster)},
     )
     return session
