@@ -31,11 +31,11 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-
 from django.core.exceptions import ObjectDoesNotExist
 
 from common.errors import UserError
 from play import presence, selectors, services
+from tournaments.models import Table
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ MAX_MESSAGE = 1024
 MIN_TICK_INTERVAL = 0.5
 
 
-class _LiveConsumer(AsyncWebsocketConsumer):
+class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has no types
     """What both consumers share: the group, the view sent as `{"type": "view"}`, the
     tick timer, and the answers to what a client sends."""
 
@@ -149,6 +149,27 @@ class _LiveConsumer(AsyncWebsocketConsumer):
         """A ping from the client: a seat's phone marks its player present."""
 
 
+def seat_read(token: str) -> dict[str, Any]:
+    """The seat's view on connect, as `GET /api/play/{seat_token}/` reads it: the player
+    marked present, the table ticked (a round dealt, the robots' due moves made), then
+    the view. `no_such_seat` for an unknown token."""
+    link = selectors.seat_link(token)
+    presence.seen(link.token)
+    seating = selectors.seating_of(link)
+    if seating is not None and seating.table.online:
+        services.tick(table_id=seating.table_id)
+    return selectors.seat_view(token)
+
+
+def watch_read(table_id: int) -> dict[str, Any]:
+    """The watcher's view on connect, the table ticked first; `Table.DoesNotExist` for
+    an unknown table."""
+    table = Table.objects.get(pk=table_id)
+    if table.online:
+        services.tick(table_id=table_id)
+    return selectors.watch_view(table_id)
+
+
 class PlayConsumer(_LiveConsumer):
     """One player's phone: the seat's own view, pushed after every change."""
 
@@ -157,11 +178,10 @@ class PlayConsumer(_LiveConsumer):
     async def connect(self) -> None:
         self.token = str(self.scope["url_route"]["kwargs"]["seat_token"])
         try:
-            view = await database_sync_to_async(selectors.seat_view)(self.token)
+            view = await database_sync_to_async(seat_read)(self.token)
         except UserError:
             await self.refuse()
             return
-        await database_sync_to_async(presence.seen)(self.token)
         await self.joined(f"play.{self.token}", view)
 
     async def pinged(self) -> None:
@@ -180,8 +200,8 @@ class WatchConsumer(_LiveConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         try:
-            view = await database_sync_to_async(selectors.watch_view)(self.table_id)
-        except (UserError, ObjectDoesNotExist):
+            view = await database_sync_to_async(watch_read)(self.table_id)
+        except ObjectDoesNotExist:
             await self.refuse()
             return
         await self.joined(f"watch.{self.table_id}", view)

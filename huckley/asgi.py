@@ -38,7 +38,11 @@ def _http() -> object:
     """Django's application; with Django's own static files handler where `runserver`
     would serve them (DEBUG on and WhiteNoise not in the middleware)."""
     whitenoise = "whitenoise.middleware.WhiteNoiseMiddleware" in settings.MIDDLEWARE
-    if settings.DEBUG and not whitenoise and "django.contrib.staticfiles" in settings.INSTALLED_APPS:
+    if (
+        settings.DEBUG
+        and not whitenoise
+        and "django.contrib.staticfiles" in settings.INSTALLED_APPS
+    ):
         return ASGIStaticFilesHandler(django_asgi)
     return django_asgi
 
