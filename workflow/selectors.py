@@ -323,6 +323,9 @@ class StandingRow:
     # What the player wins (docs/tournament.md, "Entry fees and prizes"): filled in by
     # `workflow.prize_selectors.with_payouts`; None when the session pays no prizes.
     payout: Decimal | None = None
+    # A robot a director seated to fill a short online table (`Player.is_robot`): it has
+    # a place like anyone, and the pages mark it.
+    robot: bool = False
 
 
 def session_standings(session: Session) -> list[StandingRow]:
@@ -343,7 +346,14 @@ def session_standings(session: Session) -> list[StandingRow]:
             hooks_total=Sum("hooks"),
         )
     }
-    names = dict(session.entries.values_list("player_id", "player__name"))
+    names: dict[int, str] = {}
+    robots: set[int] = set()
+    for pid, name, robot in session.entries.values_list(
+        "player_id", "player__name", "player__is_robot"
+    ):
+        names[pid] = name
+        if robot:
+            robots.add(pid)
     sitting = current_sitting(session)
     ordered: list[tuple[int, int | None, int | None]] = []
     why: dict[int, str] = {}
@@ -394,6 +404,7 @@ def session_standings(session: Session) -> list[StandingRow]:
                 hooks=t.get("hooks_total") or 0,
                 withdrawn=pid in withdrawn,
                 sitting_out=pid in sitting_out,
+                robot=pid in robots,
                 why=why.get(pid)
                 or (
                     "sitting out this sitting: after the seated players, by points"

@@ -51,6 +51,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import Caller, as_actor, require_director
 from workflow import prizes, selectors
+from workflow.online_settings import read_seconds
 from workflow.names import clean_names
 
 # A new session is public unless the director says otherwise (docs/tournament.md).
@@ -139,6 +140,9 @@ def session_create(
     double_entry: bool = False,
     seeding: str = Session.Seeding.RANDOM,
     new_anyway: bool = False,
+    online: bool = False,
+    online_grace_seconds: int | str | None = 60,
+    move_clock_seconds: int | str | None = None,
     user: Caller,
 ) -> Session:
     require_director(user, club, to="create its sessions")
@@ -160,6 +164,8 @@ def session_create(
             "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
         )
     _check_seeding(seeding)
+    grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
+    clock = read_seconds(move_clock_seconds, field="move_clock_seconds", empty=None)
     refuse_hidden_characters(name, what="Session names", field="name")
     if not name.strip():
         raise UserError("name_required", "Give the session a name.", field="name")
@@ -180,6 +186,9 @@ def session_create(
         is_public=is_public,
         double_entry=double_entry,
         seeding=seeding,
+        online=online,
+        online_grace_seconds=grace,
+        move_clock_seconds=clock,
         created_by=as_actor(user).account,
     )
     roster = {p.pk: p for p in players}
@@ -192,7 +201,13 @@ def session_create(
         session=session,
         action="session.create",
         summary=f"Created the session {session.name} of {date} ({len(roster)} players)",
-        details={"name": session.name, "date": date, "rules_id": rules_id, "players": len(roster)},
+        details={
+            "name": session.name,
+            "date": date,
+            "rules_id": rules_id,
+            "players": len(roster),
+            "online": online,
+        },
     )
     return session
 
