@@ -58,8 +58,7 @@ def read_seconds(given: int | str | None, *, field: str, empty: int | None) -> i
     if not MIN_SECONDS <= value <= MAX_SECONDS:
         raise UserError(
             f"{field}_invalid",
-            f"The {words} is from {MIN_SECONDS} to {MAX_SECONDS} seconds; {value} is out of "
-            "range.",
+            f"The {words} is from {MIN_SECONDS} to {MAX_SECONDS} seconds; {value} is out of range.",
             field=field,
         )
     return value
@@ -91,7 +90,8 @@ def session_online_settings(
         club=session.club_id,
         session=session,
         action="session.settings",
-        summary="Changed the online settings: " + (audit.said(changed, _WORDS) or "nothing changed"),
+        summary="Changed the online settings: "
+        + (audit.said(changed, _WORDS) or "nothing changed"),
         details={"changed": changed},
     )
     return session

@@ -51,8 +51,8 @@ from tournaments.models import (
 )
 from tournaments.permissions import Caller, as_actor, require_director
 from workflow import prizes, selectors
-from workflow.online_settings import read_seconds
 from workflow.names import clean_names
+from workflow.online_settings import read_seconds
 
 # A new session is public unless the director says otherwise (docs/tournament.md).
 PUBLIC_BY_DEFAULT = Session.PUBLIC_BY_DEFAULT
