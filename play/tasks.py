@@ -1,4 +1,5 @@
-"""Background work of online play, queued after commit (`common.tasks`). Tasks take ids,
+"""Celery tasks of online play: the robots' moves that fall due while nobody asks, and
+the director's "Email the links" (queued after commit, `common.tasks`). Tasks take ids,
 load fresh rows and are safe to run twice."""
 
 from __future__ import annotations
@@ -8,10 +9,20 @@ from smtplib import SMTPException
 from celery import shared_task
 from django.db import OperationalError
 
-from play import seat_mail
+from play import seat_mail, services
 
 # A mail server that does not answer is tried again.
 MAIL_RETRY = (OperationalError, OSError, SMTPException)
+
+
+@shared_task(name="play.tasks.tick")
+def tick(table_id: int, move: int) -> None:
+    """Make the table's due robot moves, if its state is still `move`; else the change
+    that moved it on queued its own tick. Safe to run twice."""
+    if services.live_move(table_id) != move:
+        return
+    if not services.tick(table_id=table_id):
+        services.schedule_tick(table_id)
 
 
 @shared_task(autoretry_for=MAIL_RETRY, retry_backoff=True, max_retries=5)

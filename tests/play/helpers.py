@@ -1,52 +1,71 @@
-"""Shared helpers of the director's online tests: a round played out by the engine's
-robots and stored as an online table stores it, so the pages have a round with its
-cards (docs/game-record.md, `play.hands`, `play.tricks`)."""
+"""Scripted phones for the online play tests: each reads its seat's view through the API
+and, when it is its turn, sends one of the moves `legal` offers."""
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Iterable
 from typing import Any
 
-import engine
-from engine import online
-from scoring import records, services
-from scoring.models import Game
-from tournaments.permissions import SYSTEM
+from rest_framework.test import APIClient
+
+from engine.online import PLAY
 
 
-def online_round(game: Game, *, seed: int = 1, robots: list[str] | None = None) -> dict[str, Any]:
-    """The game's next round dealt from a seeded shuffle and played by the engine's robot
-    for every seat, as a round of the game record (with `play.robots` marks for
-    `robots`)."""
-    record = records.game_record(game)
-    verdict = engine.check(record)
-    players = tuple(record["players"])
-    start = online.RoundStart(
-        game.rules_id,
-        players,
-        verdict["next_dealer"],
-        game.round_count + 1,
-        dict(record.get("options") or {}),
-        verdict["scores"] or {p: 0 for p in players},
-        tuple(record["rounds"]),
-    )
-    order = online.pack(start)
-    random.Random(seed).shuffle(order)
-    rnd = online.deal(start, order)
-    while rnd.phase != online.END:
-        player = rnd.to_act()
-        assert player is not None
-        rnd.apply(player, rnd.robot_move(player))
-    data = rnd.record()
-    if robots:
-        data["play"]["robots"] = [{"player": name, "moves": 5} for name in robots]
-    return data
+def view_of(client: APIClient, token: str) -> dict[str, Any]:
+    answer = client.get(f"/api/play/{token}/")
+    assert answer.status_code == 200, answer.content
+    return answer.json()  # type: ignore[no-any-return]
 
 
-def store_online_round(
-    game: Game, *, seed: int = 1, robots: list[str] | None = None
+def send(client: APIClient, token: str, body: Any) -> Any:
+    return client.post(f"/api/play/{token}/moves/", body, format="json")
+
+
+def choice_body(
+    view: dict[str, Any], choice: Any, rng: random.Random | None = None
 ) -> dict[str, Any]:
-    data = online_round(game, seed=seed, robots=robots)
-    services.round_submit(game_id=game.pk, number=game.round_count + 1, data=data, actor=SYSTEM)
-    game.refresh_from_db()
-    return data
+    """The body of one of `legal`; a draw's template gets a discard between its
+    `min_discard` and `max_discard` cards from the hand (docs/engine.md)."""
+    if view["phase"] == PLAY:
+        return {"move": view["move"], "action": "play", "card": choice}
+    body = {"move": view["move"], **choice}
+    if choice.get("action") == "draw" and rng is not None:
+        low = choice.get("min_discard", 0)
+        high = min(choice.get("max_discard", 0), len(view["hand"]))
+        body["discard"] = rng.sample(view["hand"], rng.randint(low, high))
+    return body
+
+
+def play_until(
+    client: APIClient,
+    tokens: Iterable[str],
+    *,
+    rng: random.Random,
+    done: Any,
+    limit: int = 5000,
+) -> int:
+    """Every phone plays a legal move when it is its turn, until `done()`; the moves
+    made. Each view and each answer is checked for the moves it offers."""
+    tokens = list(tokens)
+    made = 0
+    for _ in range(limit):
+        if done():
+            return made
+        moved = False
+        for token in tokens:
+            view = view_of(client, token)
+            if view["status"] != "playing" or view["to_act"] != view["player"]:
+                assert view["legal"] == [] or view["status"] == "playing"
+                continue
+            assert view["legal"], view
+            answer = send(client, token, choice_body(view, rng.choice(view["legal"]), rng))
+            assert answer.status_code == 200, answer.content
+            made += 1
+            moved = True
+        if not moved and done():
+            return made
+        if not moved:
+            raise AssertionError("nobody could move: " + json.dumps(view_of(client, tokens[0])))
+    raise AssertionError("the play did not end")

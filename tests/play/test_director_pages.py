@@ -17,7 +17,7 @@ from play.models import SeatLink
 from ratings import services as ratings
 from ratings.models import Rating
 from tests.factories import ClubFactory, UserFactory
-from tests.play.helpers import store_online_round
+from tests.play.rounds import store_online_round
 from tournaments.models import AuditEntry, Player, Seating, Session, Table
 from tournaments.permissions import SYSTEM
 from workflow import selectors

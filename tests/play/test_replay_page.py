@@ -14,7 +14,7 @@ from django.test import Client
 from engine import online
 from play.replay import card_label, round_replay
 from scoring.models import Game
-from tests.play.helpers import store_online_round
+from tests.play.rounds import store_online_round
 from tournaments.models import Session
 
 pytestmark = pytest.mark.django_db
