@@ -155,14 +155,15 @@ def test_the_seats_page_lists_every_seated_player_with_a_link_and_a_qr_code(
 
 
 def test_only_players_with_an_email_get_their_link(
-    dclient: Client, make_session: Callable[..., Session]
+    dclient: Client, make_session: Callable[..., Session], django_capture_on_commit_callbacks: Any
 ) -> None:
     session = online_session(make_session)
     seated = list(Player.objects.filter(seatings__sitting__session=session).order_by("name")[:2])
     for i, player in enumerate(seated):
         player.email = f"p{i}@example.org"
         player.save()
-    response = dclient.post(reverse("tournaments:online_seats_email", args=[session.pk]))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = dclient.post(reverse("tournaments:online_seats_email", args=[session.pk]))
     assert response.status_code == 302
     assert sorted(m.to[0] for m in mail.outbox) == ["p0@example.org", "p1@example.org"]
     for message, player in zip(sorted(mail.outbox, key=lambda m: m.to[0]), seated, strict=True):
@@ -243,7 +244,7 @@ def short_table(session: Session) -> Table:
 def test_a_robot_fills_a_short_online_table_and_is_marked_on_the_standings(
     dclient: Client, make_session: Callable[..., Session]
 ) -> None:
-    session = online_session(make_session, 7, seed=17)
+    session = online_session(make_session, 3)
     table = short_table(session)
     assert table.seatings.count() == 3
     url = reverse("tournaments:online_robots", args=[table.pk])
@@ -265,12 +266,11 @@ def test_a_robot_fills_a_short_online_table_and_is_marked_on_the_standings(
 def test_a_robot_is_refused_at_a_paper_table_and_at_a_full_one(
     dclient: Client, make_session: Callable[..., Session]
 ) -> None:
-    session = make_session(7, seed=17)
+    session = make_session(3)
     table = short_table(session)
     response = dclient.post(reverse("tournaments:online_robots", args=[table.pk]), follow=True)
     assert "plays on paper: a robot can only fill an online table" in response.content.decode()
-    Table.objects.filter(sitting__session=session).update(online=True)
-    full = Table.objects.filter(sitting__session=session).exclude(pk=table.pk).get()
+    full = short_table(online_session(make_session, 4, seed=5))
     response = dclient.post(reverse("tournaments:online_robots", args=[full.pk]), follow=True)
     assert "is not short" in response.content.decode()
     assert not Player.objects.filter(is_robot=True).exists()
@@ -281,10 +281,14 @@ def test_a_second_robot_of_the_club_is_robot_2_and_a_robot_is_seated_again_next_
 ) -> None:
     from play import director as play_director
 
-    first = online_session(make_session, 6, seed=17)  # tables of three and three
+    first = online_session(make_session, 6, rules_id="bluke")  # tables of three and three
     tables = list(Table.objects.filter(sitting__session=first).order_by("rank"))
+    assert [t.seatings.count() for t in tables] == [3, 3]
     assert play_director.table_robot_seat(table_id=tables[0].pk, user=director) == ["Robot 1"]
     assert play_director.table_robot_seat(table_id=tables[1].pk, user=director) == ["Robot 2"]
+    next_night = online_session(make_session, 3, seed=9)
+    table = short_table(next_night)
+    assert play_director.table_robot_seat(table_id=table.pk, user=director) == ["Robot 1"]
     assert Player.objects.filter(is_robot=True).count() == 2
 
 
@@ -293,7 +297,7 @@ def test_robots_get_no_rating_and_do_not_count(
 ) -> None:
     from play import director as play_director
 
-    session = online_session(make_session, 7, seed=17)
+    session = online_session(make_session, 3)
     table = short_table(session)
     play_director.table_robot_seat(table_id=table.pk, user=director)
     finish_sitting_unplayed(session.sittings.get(), __import__("random").Random(2))
