@@ -260,8 +260,8 @@ def _open_night(w: World, *, is_public: bool = True) -> Session:
 
 
 def _a_short_online_table(w: World) -> dict[str, Any]:
-    """A running session of seven whose tables play online: one table of three."""
-    session = w.make_session(7, seed=17)
+    """A running session of three whose table plays online: one seat short of four."""
+    session = w.make_session(3, seed=17)
     Table.objects.filter(sitting__session=session).update(online=True)
     short = min(
         Table.objects.filter(sitting__session=session),
