@@ -202,12 +202,14 @@ def _before_play(data: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def game_replays(rules_id: str, seats: Sequence[str], rounds: Sequence[Any]) -> list[Replay]:
-    """The replays of a game's stored rounds (each with `number` and `data`) that carry
+def game_replays(
+    rules_id: str, seats: Sequence[str], rounds: Sequence[tuple[int, Mapping[str, Any]]]
+) -> list[Replay]:
+    """The replays of a game's stored rounds (each as its number and its data) that carry
     their cards, in round order."""
     found = []
-    for stored in rounds:
-        replay = round_replay(rules_id, stored.number, seats, stored.data)
+    for number, data in rounds:
+        replay = round_replay(rules_id, number, seats, data)
         if replay is not None:
             found.append(replay)
     return found

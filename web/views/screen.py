@@ -104,8 +104,7 @@ def session_screen(request: HttpRequest, pk: int) -> HttpResponse:
             "server_now_ms": int(time.time() * 1000),
             # Online tables show their current trick (static/screen_tricks.js).
             "tricks_url": reverse("tournaments:screen_tricks", args=[session.pk])
-            if engine_online.playable(session.rules_id)
-            and session.status == Session.Status.RUNNING
+            if engine_online.playable(session.rules_id) and session.status == Session.Status.RUNNING
             else "",
         },
     )

@@ -83,12 +83,13 @@ def card_after_movement(request: HttpRequest, table: Table) -> dict[str, Any] | 
     }
 
 
-def replays(game: Game) -> list[dict[str, Any]]:
+def replays(game: Game, sheet: dict[str, Any]) -> list[dict[str, Any]]:
     """The game's stored rounds that carry their cards (every round played online), each
     ready to replay card by card (`play.replay`, `static/replay.js`) and listed trick by
     trick for a page without JavaScript."""
-    seats = list(game.game_players.order_by("seat").values_list("name", flat=True))
-    found = game_replays(game.rules_id, seats, list(game.rounds.order_by("number")))
+    # The score sheet has read the players in seat order and the rounds: no query more.
+    rounds = [(row["number"], row["data"]) for row in sheet["rows"]]
+    found = game_replays(game.rules_id, sheet["players"], rounds)
     return [
         {
             "number": r.number,
@@ -117,7 +118,7 @@ def render_game(
     context = pages.game_page(actor_from_request(request), game, form)
     context["games"] = games if games is not None else games_of(game.table_id)
     context["card_next"] = card_after_movement(request, game.table)
-    context["replays"] = replays(game)
+    context["replays"] = replays(game, context["sheet"])
     context |= call_context(game.table, may_score=context["may_score"])
     status = 400 if form is not None and form.is_bound and form.errors else 200
     response = render(request, "scoring/table.html", context, status=status)
