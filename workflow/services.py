@@ -229,23 +229,13 @@ class _Keep:
 
 
 KEEP = _Keep()
-#: The shortest and longest grace and move clock, in seconds (docs/tournament.md).
-ONLINE_SECONDS = (5, 3600)
-
-
-def _check_seconds(value: int, field: str, what: str) -> None:
-    low, high = ONLINE_SECONDS
-    if not low <= value <= high:
-        raise UserError(
-            field, f"{what} is between {low} and {high} seconds, not {value}.", field=field
-        )
 
 
 def _online_settings(
     session: Session,
     online: bool | _Keep,
-    online_grace_seconds: int | _Keep,
-    move_clock_seconds: int | _Keep | None,
+    online_grace_seconds: int | str | _Keep,
+    move_clock_seconds: int | str | _Keep | None,
 ) -> None:
     """The online settings of `session_update_settings`: `online` until the start (then
     each table is switched on its own), the grace and the clock at any time."""
@@ -259,13 +249,14 @@ def _online_settings(
         if online:
             _check_online(session.rules_id)
         session.online = online
+    # One rule for the seconds, the page's and the API's (workflow.online_settings).
     if not isinstance(online_grace_seconds, _Keep):
-        _check_seconds(online_grace_seconds, "online_grace_seconds", "The grace time")
-        session.online_grace_seconds = online_grace_seconds
+        grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
+        session.online_grace_seconds = grace
     if not isinstance(move_clock_seconds, _Keep):
-        if move_clock_seconds is not None:
-            _check_seconds(move_clock_seconds, "move_clock_seconds", "The move clock")
-        session.move_clock_seconds = move_clock_seconds
+        session.move_clock_seconds = read_seconds(
+            move_clock_seconds, field="move_clock_seconds", empty=None
+        )
 
 
 def _check_seeding(seeding: str) -> None:
@@ -285,8 +276,8 @@ def session_update_settings(
     double_entry: bool,
     seeding: str | None = None,
     online: bool | _Keep = KEEP,
-    online_grace_seconds: int | _Keep = KEEP,
-    move_clock_seconds: int | _Keep | None = KEEP,
+    online_grace_seconds: int | str | _Keep = KEEP,
+    move_clock_seconds: int | str | _Keep | None = KEEP,
     user: Caller,
 ) -> Session:
     """The sitting length can change until the next sitting starts and applies from then;
