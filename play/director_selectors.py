@@ -54,7 +54,7 @@ def online_tables(sitting: Sitting) -> list[OnlineTable]:
     """Every table of the sitting with what the director's online controls need, in
     two queries whatever the number of tables (one on a night on paper)."""
     ideal = fmt.format_for(sitting.session.rules_id).ideal
-    tables = (
+    tables = list(
         Table.objects.filter(sitting=sitting)
         .annotate(
             seated=Count("seatings", filter=Q(seatings__left_at__isnull=True)),
@@ -65,15 +65,14 @@ def online_tables(sitting: Sitting) -> list[OnlineTable]:
         )
         .order_by("rank")
     )
-    tables = list(tables)
     live_by_table: dict[int, LiveRound] = {}
     if any(t.online for t in tables):  # a night on paper asks no more
-        for live in (
+        for found in (
             LiveRound.objects.filter(game__table__sitting=sitting)
             .select_related("game")
             .order_by("game__number")
         ):
-            live_by_table[live.game.table_id] = live  # the latest game's round
+            live_by_table[found.game.table_id] = found  # the latest game's round
     rows = []
     for t in tables:
         live = live_by_table.get(t.pk)

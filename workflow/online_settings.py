@@ -9,6 +9,8 @@ is, `workflow.registrations`). `session_create` reads the same text with `read_s
 
 from __future__ import annotations
 
+from typing import overload
+
 from django.db import transaction
 
 from common.errors import UserError
@@ -28,6 +30,10 @@ _WORDS = {
 }
 
 
+@overload
+def read_seconds(given: int | str | None, *, field: str, empty: int) -> int: ...
+@overload
+def read_seconds(given: int | str | None, *, field: str, empty: None) -> int | None: ...
 def read_seconds(given: int | str | None, *, field: str, empty: int | None) -> int | None:
     """A number of seconds as a director gave it: a whole number from `MIN_SECONDS` to
     `MAX_SECONDS`, or `empty` for an empty text (None: the setting may be empty, as the
