@@ -35,18 +35,30 @@ class OnlineTable:
     robot_lines: list[str] = field(default_factory=list)
 
 
+#: Why a robot played for a player (`LiveRound.history`'s `reason`), in words.
+REASONS = {
+    "clock": "the move clock ran out",
+    "away": "they were away longer than the grace time",
+}
+
+
 def robot_lines(live: LiveRound | None) -> list[str]:
-    """The robot's moves of the round being played, in words a director reads: "Round 2
-    of game 1: a robot played 3 moves for Ann"."""
+    """The moves a robot made for a person in the round being played, in words a director
+    reads: "Round 2 of game 1: the move clock ran out for Ann; a robot played 1 move for
+    them". A robot seated by the director plays every move of its seat: not news."""
     if live is None:
         return []
     moves = Counter(
-        str(h.get("player")) for h in live.history if isinstance(h, dict) and h.get("robot")
+        (str(h.get("player")), str(h.get("reason")))
+        for h in live.history
+        if isinstance(h, dict) and h.get("robot") and h.get("reason") in REASONS
     )
     where = f"Round {live.number} of game {live.game.number}"
     return [
-        f"{where}: a robot played {n} move{'s' if n != 1 else ''} for {name}"
-        for name, n in sorted(moves.items())
+        f"{where}: {REASONS[reason].replace('they were', f'{name} was', 1)}"
+        + ("" if reason == "away" else f" for {name}")
+        + f"; a robot played {n} move{'s' if n != 1 else ''} for them"
+        for (name, reason), n in sorted(moves.items())
     ]
 
 

@@ -406,3 +406,32 @@ def test_another_clubs_director_is_refused(
         assert getattr(stranger, method)(url).status_code == 403, url
     assert not SeatLink.objects.exists()
     assert not Player.objects.filter(is_robot=True).exists()
+
+
+def test_the_director_sees_when_the_clock_ran_out_and_a_robot_played(
+    dclient: Client, make_session: Callable[..., Session]
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from play import services as play_services
+    from play.models import LiveRound
+
+    session = online_session(make_session, 4)
+    Session.objects.filter(pk=session.pk).update(move_clock_seconds=5, online_grace_seconds=600)
+    table = Table.objects.get(sitting__session=session)
+    play_services.seat_links_ensure(session_id=session.pk, user=SYSTEM)
+    assert play_services.deal_if_needed(table_id=table.pk)
+    live = LiveRound.objects.get(game__table=table)
+    first = play_services.selectors.watch_view(table.pk)["to_act"]
+    manage = reverse("tournaments:manage", args=[session.pk])
+    assert "a robot played" not in dclient.get(manage).content.decode()
+    LiveRound.objects.filter(pk=live.pk).update(
+        turn_started_at=timezone.now() - timedelta(seconds=10)
+    )
+    assert play_services.tick(table_id=table.pk)
+    line = f"Round 1 of game 1: the move clock ran out for {first}; a robot played 1 move for them"
+    assert line in dclient.get(manage).content.decode()
+    watch = dclient.get(reverse("tournaments:online_watch", args=[table.pk])).content.decode()
+    assert line in watch
