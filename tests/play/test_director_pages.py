@@ -435,3 +435,21 @@ def test_the_director_sees_when_the_clock_ran_out_and_a_robot_played(
     assert line in dclient.get(manage).content.decode()
     watch = dclient.get(reverse("tournaments:online_watch", args=[table.pk])).content.decode()
     assert line in watch
+
+
+def test_the_standings_say_how_many_moves_a_robot_made_for_a_player(
+    client: Client, make_session: Callable[..., Session]
+) -> None:
+    session = online_session(make_session)
+    table = Table.objects.filter(sitting__session=session).order_by("rank").first()
+    assert table is not None
+    game = table.games.get(number=1)
+    first, second = game.game_players.order_by("seat").values_list("name", flat=True)[:2]
+    store_online_round(game, seed=4, robots=[first])
+    store_online_round(game, seed=5, robots=[first, second])
+    rows = {r.name: r for r in selectors.session_standings(session)}
+    assert (rows[first].robot_moves, rows[second].robot_moves) == (10, 5)
+    assert sum(r.robot_moves for r in rows.values()) == 15
+    page = client.get(reverse("tournaments:standings", args=[session.pk])).content.decode()
+    assert "(a robot played 10 moves for them)" in page
+    assert "(a robot played 5 moves for them)" in page
