@@ -67,7 +67,10 @@ def hidden_from(view: Mapping[str, Any]) -> set[str]:
         hidden -= set(s["hands"][view["player"]])
     if view.get("upcard"):
         hidden.discard(view["upcard"])
-    return hidden
+    # Ten-Point Buck's pack holds several cards of one code (nine 1s, ...): a code also
+    # among the cards played shows nothing hidden, and text cannot tell the copies apart.
+    played = {c["card"] for trick in [*s["tricks"], s["trick"]] for c in trick}
+    return hidden - played
 
 
 def leaked(view: Mapping[str, Any]) -> set[str]:
