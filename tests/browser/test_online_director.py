@@ -17,7 +17,7 @@ from scoring.models import Game
 from tests.browser.checks import axe_problems, overflow
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.play.conftest import tokens_of
-from tests.play.helpers import play_until
+from tests.play.helpers import play_table
 from tests.play.rounds import store_online_round
 from tournaments.models import Session, Table
 
@@ -71,14 +71,14 @@ def test_the_projector_shows_the_trick_of_an_online_table_as_it_is_played(
 ) -> None:
     session = online_session(4)
     table = Table.objects.get(sitting__session=session)
-    tokens = list(tokens_of(session, director).values())
+    tokens = tokens_of(session, director)
     phones = APIClient()
     rng = random.Random(5)
 
     def cards_on_table() -> int:
         return len(selectors.watch_view(table.pk)["trick"])
 
-    play_until(phones, tokens, rng=rng, done=lambda: cards_on_table() >= 1)
+    play_table(phones, tokens, rng=rng, until=lambda: cards_on_table() >= 1)
     wall = new_page(DESKTOP)
     wall.goto(f"/sessions/{session.pk}/screen/")
     article = wall.locator("article", has=wall.get_by_role("heading", name="Table 1"))
@@ -87,7 +87,7 @@ def test_the_projector_shows_the_trick_of_an_online_table_as_it_is_played(
     expect(article).to_contain_text("to play")
     # One card more, and the wall shows it without a reload.
     wall.evaluate("window.__sameDocument = true")
-    play_until(phones, tokens, rng=rng, done=lambda: cards_on_table() != 1)
+    play_table(phones, tokens, rng=rng, until=lambda: cards_on_table() != 1)
     second = selectors.watch_view(table.pk)["trick"]
     if second:
         expect(article).to_contain_text(second[-1]["player"], timeout=WITHIN_MS)
