@@ -16,7 +16,7 @@ from django.db import transaction
 
 from common.errors import ConflictError, UserError
 from common.tasks import enqueue_on_commit
-from play import services, tasks
+from play import push, services, tasks
 from play.models import LiveRound
 from scoring.locks import lock_session, lock_table
 from scoring.models import Game
@@ -58,8 +58,10 @@ def table_robot_seat(*, table_id: int, user: Caller) -> list[str]:
             session=session, player=robot, defaults={"checked_in": True}
         )
         Seating.objects.create(sitting=table.sitting, table=table, player=robot, seat=seat)
-    refresh_unstarted_game(table)
+    refresh_unstarted_game(table)  # a round dealt to the short table goes with its game
     pagecache.board_changed(session.pk)
+    # The phones at the table see the new players (and the next read deals again).
+    transaction.on_commit(lambda: push.table_changed(table_id))
     names = [r.name for r in robots]
     audit.record(
         user,
@@ -91,7 +93,7 @@ def _refuse_robot(session: Session, table: Table) -> None:
         game.number > 1
         or game.round_count > 0
         or game.status != Game.Status.PLAYING
-        or LiveRound.objects.filter(game=game, move__gt=0).exists()
+        or any(live.history for live in LiveRound.objects.filter(game=game).only("history"))
     )
     if started:
         raise ConflictError(

@@ -453,3 +453,45 @@ def test_the_standings_say_how_many_moves_a_robot_made_for_a_player(
     page = client.get(reverse("tournaments:standings", args=[session.pk])).content.decode()
     assert "(a robot played 10 moves for them)" in page
     assert "(a robot played 5 moves for them)" in page
+
+
+def test_a_robot_seated_after_the_deal_but_before_the_first_card_is_dealt_in(
+    make_session: Callable[..., Session], director: Any
+) -> None:
+    from play import director as play_director
+    from play import selectors as play_selectors
+    from play import services as play_services
+
+    session = online_session(make_session, 3)
+    table = short_table(session)
+    assert play_services.deal_if_needed(table_id=table.pk)
+    assert len(play_selectors.watch_view(table.pk)["counts"]) == 3
+    play_director.table_robot_seat(table_id=table.pk, user=director)
+    play_services.tick(table_id=table.pk)
+    view = play_selectors.watch_view(table.pk)
+    assert "Robot 1" in view["counts"]
+    assert len(view["counts"]) == 4
+
+
+def test_a_robot_is_refused_once_a_move_was_made_at_the_table(
+    dclient: Client, make_session: Callable[..., Session], director: Any
+) -> None:
+    import random
+
+    from rest_framework.test import APIClient
+
+    from play.models import LiveRound
+    from tests.play.conftest import tokens_of
+    from tests.play.helpers import play_table
+
+    session = online_session(make_session, 3)
+    table = short_table(session)
+    tokens = tokens_of(session, director)
+
+    def moved() -> bool:
+        return any(live.history for live in LiveRound.objects.filter(game__table=table))
+
+    play_table(APIClient(), tokens, rng=random.Random(1), until=moved)
+    response = dclient.post(reverse("tournaments:online_robots", args=[table.pk]), follow=True)
+    assert "a robot can only fill a seat before the first card" in response.content.decode()
+    assert not Player.objects.filter(is_robot=True).exists()
