@@ -130,3 +130,33 @@ def test_a_finished_round_replays_card_by_card(
     assert overflow(page) is None
     assert axe_problems(page) == []
     screenshots(page, "replay-last-card")
+
+
+def test_a_director_watches_a_table_on_a_360_px_phone(
+    new_page: Callable[..., Page],
+    online_session: Callable[..., Session],
+    director: Any,
+    sign_in: Callable[[Any, str], None],
+) -> None:
+    session = online_session(4)
+    table = Table.objects.get(sitting__session=session)
+    tokens = tokens_of(session, director)
+    phone = new_page(SMALL_PHONE)
+    sign_in(phone, director.username)
+    phone.goto(f"/director/sessions/{session.pk}/")
+    expect(phone.get_by_role("heading", name="Online play")).to_be_visible()
+    phone.get_by_role("link", name="Watch").click()
+    expect(phone.get_by_role("heading", name="Table 1, watched")).to_be_visible()
+    rng = random.Random(3)
+    play_table(
+        APIClient(),
+        tokens,
+        rng=rng,
+        until=lambda: len(selectors.watch_view(table.pk)["trick"]) >= 2,
+    )
+    card = selectors.watch_view(table.pk)["trick"][1]
+    expect(phone.locator("#watch-trick")).to_contain_text(
+        f"{card['player']}: {card['card']}", timeout=WITHIN_MS
+    )
+    assert overflow(phone) is None
+    assert axe_problems(phone) == []
