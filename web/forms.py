@@ -69,6 +69,30 @@ class SessionForm(forms.Form):
         help_text="The association's format splits the first sitting at random; a club may "
         "seed it from the players' ratings instead.",
     )
+    online = forms.BooleanField(
+        required=False,
+        label="Online: every table plays online",
+        help_text="The cards are dealt and played on the players' phones; each player gets "
+        "a personal seat link.",
+    )
+    # Text, passed on as typed: the service reads the seconds and refuses in plain words.
+    online_grace_seconds = forms.CharField(
+        required=False,
+        strip=False,
+        max_length=20,
+        initial="60",
+        label="Grace time online (seconds)",
+        help_text="How long a player may be away before a robot plays for them.",
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
+    move_clock_seconds = forms.CharField(
+        required=False,
+        strip=False,
+        max_length=20,
+        label="Move clock online (seconds)",
+        help_text="Empty: no clock. When it runs out, a robot plays the move.",
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
     players = forms.ModelMultipleChoiceField(
         queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
@@ -113,6 +137,9 @@ class SessionForm(forms.Form):
             "double_entry": d["double_entry"],
             "seeding": d["seeding"] or Session.Seeding.RANDOM,
             "new_anyway": d["new_anyway"],
+            "online": d["online"],
+            "online_grace_seconds": d["online_grace_seconds"],
+            "move_clock_seconds": d["move_clock_seconds"],
             "player_ids": [p.pk for p in d["players"]],
             "new_names": self.names(),
         }

@@ -20,6 +20,7 @@ from web.views import (
     door,
     exchange,
     manage,
+    online,
     paper,
     prizes,
     registrations,
@@ -162,6 +163,25 @@ ROUTES: dict[str, list[URLPattern]] = {
             name="fixed_table",
         ),
         path("director/sessions/<int:pk>/settings/", director.session_settings, name="settings"),
+        path(
+            "director/sessions/<int:pk>/online/",
+            online.session_online_settings,
+            name="online_settings",
+        ),
+        path("director/sessions/<int:pk>/seats/", online.session_seats, name="online_seats"),
+        path(
+            "director/sessions/<int:pk>/seats/email/",
+            online.session_seats_email,
+            name="online_seats_email",
+        ),
+        path("director/tables/<int:table_id>/online/", online.table_online, name="online_table"),
+        path("director/tables/<int:table_id>/robots/", online.table_robots, name="online_robots"),
+        path("director/tables/<int:table_id>/watch/", online.table_watch, name="online_watch"),
+        path(
+            "director/tables/<int:table_id>/watch/live/",
+            online.table_watch_live,
+            name="online_watch_live",
+        ),
         path(
             "director/sessions/<int:pk>/players/", director.session_add_players, name="add_players"
         ),

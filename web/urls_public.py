@@ -28,6 +28,11 @@ ROUTES: dict[str, list[URLPattern]] = {
         path("sessions/<int:pk>/standings/", public.session_standings, name="standings"),
         path("sessions/<int:pk>/screen/", screen.session_screen, name="screen"),
         path("sessions/<int:pk>/screen/live/", screen.session_screen_live, name="screen_live"),
+        path(
+            "sessions/<int:pk>/screen/tricks/",
+            screen.session_screen_tricks,
+            name="screen_tricks",
+        ),
         path("clubs/<slug:slug>/", public.club_page, name="club"),
         # Sign-up before the night, and each sign-up's personal link.
         path("sessions/<int:pk>/register/", registrations.register, name="register"),

@@ -26,7 +26,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 import engine
 from common.errors import ConflictError
-from scoring.models import Game, GamePlayer
+from scoring.models import Game, GamePlayer, Round
 from tournaments import format as fmt
 from tournaments.models import (
     Seating,
@@ -323,6 +323,41 @@ class StandingRow:
     # What the player wins (docs/tournament.md, "Entry fees and prizes"): filled in by
     # `workflow.prize_selectors.with_payouts`; None when the session pays no prizes.
     payout: Decimal | None = None
+    # A robot a director seated to fill a short online table (`Player.is_robot`): it has
+    # a place like anyone, and the pages mark it.
+    robot: bool = False
+    # The moves a robot made for this player in the session's online rounds (the
+    # clock ran out, or they were away: the record's `play.robots`).
+    robot_moves: int = 0
+
+
+def robot_moves(session: Session) -> dict[int, int]:
+    """Player id to the moves a robot made for them in the session's stored rounds (the
+    record's `play.robots`, docs/game-record.md) of a session played online: one query,
+    two when a robot played; none on a night on paper (nor, for now, on a hybrid night
+    whose session is not online: its tables were switched one by one)."""
+    if not session.online:
+        return {}
+    marks = list(
+        Round.objects.filter(
+            game__table__sitting__session=session, data__play__has_key="robots"
+        ).values_list("game_id", "data__play__robots")
+    )
+    if not marks:
+        return {}
+    ids = {
+        (game_id, name): pid
+        for game_id, name, pid in GamePlayer.objects.filter(
+            game_id__in={game_id for game_id, _ in marks}
+        ).values_list("game_id", "name", "player_id")
+    }
+    moves: dict[int, int] = defaultdict(int)
+    for game_id, robots in marks:
+        for mark in robots or []:
+            pid = ids.get((game_id, mark.get("player")))
+            if pid is not None:
+                moves[pid] += int(mark.get("moves") or 0)
+    return dict(moves)
 
 
 def session_standings(session: Session) -> list[StandingRow]:
@@ -343,7 +378,15 @@ def session_standings(session: Session) -> list[StandingRow]:
             hooks_total=Sum("hooks"),
         )
     }
-    names = dict(session.entries.values_list("player_id", "player__name"))
+    names: dict[int, str] = {}
+    robots: set[int] = set()
+    for pid, name, robot in session.entries.values_list(
+        "player_id", "player__name", "player__is_robot"
+    ):
+        names[pid] = name
+        if robot:
+            robots.add(pid)
+    helped = robot_moves(session)
     sitting = current_sitting(session)
     ordered: list[tuple[int, int | None, int | None]] = []
     why: dict[int, str] = {}
@@ -394,6 +437,8 @@ def session_standings(session: Session) -> list[StandingRow]:
                 hooks=t.get("hooks_total") or 0,
                 withdrawn=pid in withdrawn,
                 sitting_out=pid in sitting_out,
+                robot=pid in robots,
+                robot_moves=0 if pid in robots else helped.get(pid, 0),
                 why=why.get(pid)
                 or (
                     "sitting out this sitting: after the seated players, by points"

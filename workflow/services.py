@@ -53,6 +53,7 @@ from tournaments.models import (
 from tournaments.permissions import Caller, as_actor, require_director
 from workflow import prizes, selectors
 from workflow.names import clean_names
+from workflow.online_settings import read_seconds
 
 # A new session is public unless the director says otherwise (docs/tournament.md).
 PUBLIC_BY_DEFAULT = Session.PUBLIC_BY_DEFAULT
@@ -141,6 +142,8 @@ def session_create(
     seeding: str = Session.Seeding.RANDOM,
     new_anyway: bool = False,
     online: bool = False,
+    online_grace_seconds: int | str | None = 60,
+    move_clock_seconds: int | str | None = None,
     user: Caller,
 ) -> Session:
     require_director(user, club, to="create its sessions")
@@ -162,6 +165,8 @@ def session_create(
             "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
         )
     _check_seeding(seeding)
+    grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
+    clock = read_seconds(move_clock_seconds, field="move_clock_seconds", empty=None)
     if online:
         _check_online(rules_id)
     refuse_hidden_characters(name, what="Session names", field="name")
@@ -185,6 +190,8 @@ def session_create(
         double_entry=double_entry,
         seeding=seeding,
         online=online,
+        online_grace_seconds=grace,
+        move_clock_seconds=clock,
         created_by=as_actor(user).account,
     )
     roster = {p.pk: p for p in players}
@@ -222,23 +229,13 @@ class _Keep:
 
 
 KEEP = _Keep()
-#: The shortest and longest grace and move clock, in seconds (docs/tournament.md).
-ONLINE_SECONDS = (5, 3600)
-
-
-def _check_seconds(value: int, field: str, what: str) -> None:
-    low, high = ONLINE_SECONDS
-    if not low <= value <= high:
-        raise UserError(
-            field, f"{what} is between {low} and {high} seconds, not {value}.", field=field
-        )
 
 
 def _online_settings(
     session: Session,
     online: bool | _Keep,
-    online_grace_seconds: int | _Keep,
-    move_clock_seconds: int | _Keep | None,
+    online_grace_seconds: int | str | _Keep,
+    move_clock_seconds: int | str | _Keep | None,
 ) -> None:
     """The online settings of `session_update_settings`: `online` until the start (then
     each table is switched on its own), the grace and the clock at any time."""
@@ -252,13 +249,14 @@ def _online_settings(
         if online:
             _check_online(session.rules_id)
         session.online = online
+    # One rule for the seconds, the page's and the API's (workflow.online_settings).
     if not isinstance(online_grace_seconds, _Keep):
-        _check_seconds(online_grace_seconds, "online_grace_seconds", "The grace time")
-        session.online_grace_seconds = online_grace_seconds
+        grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
+        session.online_grace_seconds = grace
     if not isinstance(move_clock_seconds, _Keep):
-        if move_clock_seconds is not None:
-            _check_seconds(move_clock_seconds, "move_clock_seconds", "The move clock")
-        session.move_clock_seconds = move_clock_seconds
+        session.move_clock_seconds = read_seconds(
+            move_clock_seconds, field="move_clock_seconds", empty=None
+        )
 
 
 def _check_seeding(seeding: str) -> None:
@@ -278,8 +276,8 @@ def session_update_settings(
     double_entry: bool,
     seeding: str | None = None,
     online: bool | _Keep = KEEP,
-    online_grace_seconds: int | _Keep = KEEP,
-    move_clock_seconds: int | _Keep | None = KEEP,
+    online_grace_seconds: int | str | _Keep = KEEP,
+    move_clock_seconds: int | str | _Keep | None = KEEP,
     user: Caller,
 ) -> Session:
     """The sitting length can change until the next sitting starts and applies from then;

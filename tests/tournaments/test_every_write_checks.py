@@ -36,6 +36,7 @@ from common.errors import UserError
 from exchange import club_upload
 from exchange import services as exchange
 from exchange.clubfile import club_export
+from play import director as play_director
 from play import services as play
 from printing import services as printing
 from ratings import services as ratings
@@ -45,7 +46,16 @@ from scoring.models import Game, RoundChange
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory, UserFactory
 from tests.scoring.helpers import split, top_game
 from tests.snapshots import changed_tables, db_snapshot
-from tournaments.models import Club, PayoutTable, Registration, Season, Seating, Session
+from tournaments.models import (
+    Club,
+    PayoutTable,
+    Player,
+    Registration,
+    Season,
+    Seating,
+    Session,
+    Table,
+)
 from tournaments.permissions import SYSTEM
 from workflow import (
     accounts,
@@ -54,6 +64,7 @@ from workflow import (
     club_services,
     door,
     movements,
+    online_settings,
     prizes,
     registrations,
     seating_wishes,
@@ -93,6 +104,8 @@ MODULES: list[ModuleType] = [
     registrations,
     calls,
     seating_wishes,
+    online_settings,
+    play_director,
     play,
 ]
 # The packages whose modules hold the write services: a module of theirs with a public
@@ -249,6 +262,23 @@ def _open_night(w: World, *, is_public: bool = True) -> Session:
     )
 
 
+def _a_short_online_table(w: World) -> dict[str, Any]:
+    """A running session of three whose table plays online: one seat short of four."""
+    session = w.make_session(3, seed=17)
+    Table.objects.filter(sitting__session=session).update(online=True)
+    short = min(
+        Table.objects.filter(sitting__session=session),
+        key=lambda t: t.seatings.filter(left_at__isnull=True).count(),
+    )
+    return {"table_id": short.pk}
+
+
+def _seated_with_an_email(w: World) -> dict[str, Any]:
+    session = w.running
+    Player.objects.filter(seatings__sitting__session=session).update(email="p@example.org")
+    return {"session_id": session.pk, "site": "https://club.example"}
+
+
 def _a_sign_up(w: World) -> Registration:
     return registrations.registration_create(
         session_id=_open_night(w).pk, name="Signed Up", user=AnonymousUser()
@@ -257,6 +287,13 @@ def _a_sign_up(w: World) -> Registration:
 
 # Valid arguments (all but the caller) for each write service, in the world above.
 CALLS: dict[Function, Arguments] = {
+    online_settings.session_online_settings: lambda w: {
+        "session_id": w.running.pk,
+        "online_grace_seconds": "90",
+        "move_clock_seconds": "30",
+    },
+    play_director.table_robot_seat: _a_short_online_table,
+    play_director.seat_links_email: _seated_with_an_email,
     accounts.player_unlink: _a_claimed_player,
     services.session_create: lambda w: {
         "club": w.club,
@@ -472,6 +509,8 @@ DIRECTOR_READS: dict[Function, Arguments] = {
 # that write's transaction, after it has refused whoever may not make it.
 STEP = "a step inside a checked write's transaction"
 TAKES_NO_CALLER: dict[Function, str] = {
+    online_settings.read_seconds: "a director's typed seconds read (session_create, "
+    "session_online_settings)",
     start_finish.last_season_big_loser: "read",
     start_finish.start_refusal: "read",
     prizes.fees_refusal: "read",

@@ -28,6 +28,7 @@ from django.db import transaction
 
 from exchange import club_upload
 from exchange import services as exchange
+from play import director as play_director
 from play import services as play
 from printing import services as printing
 from ratings import services as ratings
@@ -63,6 +64,7 @@ from workflow import (
     club_services,
     door,
     movements,
+    online_settings,
     prizes,
     registrations,
     seating_wishes,
@@ -92,6 +94,9 @@ HOW = (
 AUDITED: dict[Function, tuple[str, ...]] = {
     services.session_create: ("session.create",),
     services.session_update_settings: ("session.settings",),
+    online_settings.session_online_settings: ("session.settings",),
+    play_director.table_robot_seat: ("table.robot",),
+    play_director.seat_links_email: ("play.seat_links", "play.seat_links_email"),
     services.session_add_players: ("session.late_arrival",),
     services.session_check_in: ("session.check_out",),
     start_finish.session_start: ("session.start",),

@@ -22,6 +22,8 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from common.errors import UserError
+from engine import online as engine_online
+from play import director_selectors
 from tournaments import pagecache
 from tournaments.models import Session, SessionPlayer, Sitting
 from web.forms import AddPlayersForm
@@ -83,7 +85,22 @@ def _manage_context(session: Session, player_query: str = "") -> dict[str, Any]:
     if running:
         assert sitting is not None
         context |= _running_parts(session, sitting, player_query)
+    context |= _online_parts(session, sitting if running else None)
     return context
+
+
+def _online_parts(session: Session, sitting: Sitting | None) -> dict[str, Any]:
+    """Online play (docs/tournament.md): the settings, and each table of the running
+    sitting with its Online / Paper switch, robots, watching and the robots' moves."""
+    if not engine_online.playable(session.rules_id):
+        return {"online_playable": False}
+    tables = director_selectors.online_tables(sitting) if sitting is not None else []
+    return {
+        "online_playable": True,
+        "online_tables": tables,
+        "robot_lines": [f"Table {t.number}: {line}" for t in tables for line in t.robot_lines],
+        "any_online": session.online or any(t.online for t in tables),
+    }
 
 
 def _fixed_parts(session: Session) -> dict[str, Any]:

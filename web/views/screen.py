@@ -14,13 +14,15 @@ import time
 from typing import Any
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import condition
 
 from common.errors import UserError
+from engine import online as engine_online
+from play import director_selectors
 from serving.pages import public_page
 from tournaments import format as fmt
 from tournaments.models import Session
@@ -100,6 +102,10 @@ def session_screen(request: HttpRequest, pk: int) -> HttpResponse:
             # The timer counts down to the server's end time; the page corrects the
             # screen's own clock by the server's (static/timer.js).
             "server_now_ms": int(time.time() * 1000),
+            # Online tables show their current trick (static/screen_tricks.js).
+            "tricks_url": reverse("tournaments:screen_tricks", args=[session.pk])
+            if engine_online.playable(session.rules_id) and session.status == Session.Status.RUNNING
+            else "",
         },
     )
 
@@ -111,5 +117,26 @@ def session_screen(request: HttpRequest, pk: int) -> HttpResponse:
 def session_screen_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The projector's live part; a 304 while nothing changed."""
     response = HttpResponse(_live_html(public_session(request, pk)))
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def session_screen_tricks(request: HttpRequest, pk: int) -> HttpResponse:
+    """The current trick of every online table, for the projector (the watcher's view:
+    the cards played, never a hand); a 304 while no card was played. Kept per version,
+    so a wall of screens costs one short query per poll."""
+    session = public_session(request, pk)
+    sitting = selectors.current_sitting(session)
+    version = director_selectors.screen_version(sitting)
+    tag = f'"{version}"'
+    if request.headers.get("If-None-Match") == tag:
+        return HttpResponse(status=304)
+    key = f"screen-tricks:{session.pk}:{version}"
+    tables = cache.get(key)
+    if tables is None:
+        tables = director_selectors.screen_tricks(sitting)
+        cache.set(key, tables, 600)
+    response = JsonResponse({"tables": tables})
+    response["ETag"] = tag
     response["Cache-Control"] = "no-cache"
     return response

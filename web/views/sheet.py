@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 
+from play.replay import card_label, game_replays
 from scoring import pages
 from scoring.games import RoundForm
 from scoring.models import Game
@@ -82,6 +83,29 @@ def card_after_movement(request: HttpRequest, table: Table) -> dict[str, Any] | 
     }
 
 
+def replays(game: Game, sheet: dict[str, Any]) -> list[dict[str, Any]]:
+    """The game's stored rounds that carry their cards (every round played online), each
+    ready to replay card by card (`play.replay`, `static/replay.js`) and listed trick by
+    trick for a page without JavaScript."""
+    # The score sheet has read the players in seat order and the rounds: no query more.
+    rounds = [(row["number"], row["data"]) for row in sheet["rows"]]
+    found = game_replays(game.rules_id, sheet["players"], rounds)
+    return [
+        {
+            "number": r.number,
+            "hands": [(p, [card_label(c) for c in r.start[p]]) for p in r.players],
+            "before": r.before,
+            "tricks": [
+                ([(p, card_label(c)) for p, c in trick], winner)
+                for trick, winner in zip(r.tricks, r.winners, strict=True)
+            ],
+            "json": r.as_json(),
+            "json_id": f"replay-data-{r.number}",
+        }
+        for r in found
+    ]
+
+
 def render_game(
     request: HttpRequest,
     game: Game,
@@ -94,6 +118,7 @@ def render_game(
     context = pages.game_page(actor_from_request(request), game, form)
     context["games"] = games if games is not None else games_of(game.table_id)
     context["card_next"] = card_after_movement(request, game.table)
+    context["replays"] = replays(game, context["sheet"])
     context |= call_context(game.table, may_score=context["may_score"])
     status = 400 if form is not None and form.is_bound and form.errors else 200
     response = render(request, "scoring/table.html", context, status=status)

@@ -1,0 +1,156 @@
+"""What the director's pages and the projector read of online play: each table of the
+sitting with its online state, the robots' moves a director must see, and the current
+trick of every online table for the wall. Reads only; no hand is ever read out here
+(the projector's tricks come from the watcher's view, `play.selectors.watch_view`)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Q
+
+from play import selectors
+from play.models import LiveRound
+from play.replay import card_label
+from tournaments import format as fmt
+from tournaments.models import Seating, Sitting, Table
+
+
+@dataclass
+class OnlineTable:
+    """One table of the sitting on the director's page."""
+
+    id: int
+    number: int
+    rank: int
+    online: bool
+    players: int
+    robots: int
+    short: int  # seats a robot could fill (0 when the table is full)
+    dealt: bool  # a round is dealt and not over
+    played: bool  # a card or a call was made in the dealt round
+    robot_lines: list[str] = field(default_factory=list)
+
+
+#: Why a robot played for a player (`LiveRound.history`'s `reason`), in words.
+REASONS = {
+    "clock": "the move clock ran out",
+    "away": "they were away longer than the grace time",
+}
+
+
+def robot_lines(live: LiveRound | None) -> list[str]:
+    """The moves a robot made for a person in the round being played, in words a director
+    reads: "Round 2 of game 1: the move clock ran out for Ann; a robot played 1 move for
+    them". A robot seated by the director plays every move of its seat: not news."""
+    if live is None:
+        return []
+    moves = Counter(
+        (str(h.get("player")), str(h.get("reason")))
+        for h in live.history
+        if isinstance(h, dict) and h.get("robot") and h.get("reason") in REASONS
+    )
+    where = f"Round {live.number} of game {live.game.number}"
+    return [
+        f"{where}: {REASONS[reason].replace('they were', f'{name} was', 1)}"
+        + ("" if reason == "away" else f" for {name}")
+        + f"; a robot played {n} move{'s' if n != 1 else ''} for them"
+        for (name, reason), n in sorted(moves.items())
+    ]
+
+
+def online_tables(sitting: Sitting) -> list[OnlineTable]:
+    """Every table of the sitting with what the director's online controls need, in
+    two queries whatever the number of tables (one on a night on paper)."""
+    ideal = fmt.format_for(sitting.session.rules_id).ideal
+    tables = list(
+        Table.objects.filter(sitting=sitting)
+        .annotate(
+            seated=Count("seatings", filter=Q(seatings__left_at__isnull=True)),
+            robots=Count(
+                "seatings",
+                filter=Q(seatings__left_at__isnull=True, seatings__player__is_robot=True),
+            ),
+        )
+        .order_by("rank")
+    )
+    live_by_table: dict[int, LiveRound] = {}
+    if any(t.online for t in tables):  # a night on paper asks no more
+        for found in (
+            LiveRound.objects.filter(game__table__sitting=sitting)
+            .select_related("game")
+            .order_by("game__number")
+        ):
+            live_by_table[found.game.table_id] = found  # the latest game's round
+    rows = []
+    for t in tables:
+        live = live_by_table.get(t.pk)
+        # A round stored with its game is over; the next one is dealt at once.
+        over = live is not None and live.game.round_count >= live.number
+        rows.append(
+            OnlineTable(
+                id=t.pk,
+                number=t.number,
+                rank=t.rank,
+                online=t.online,
+                players=t.seated,
+                robots=t.robots,
+                short=max(0, ideal - t.seated),
+                dealt=live is not None and not over,
+                played=live is not None and bool(live.history),
+                robot_lines=robot_lines(live) if t.online else [],
+            )
+        )
+    return rows
+
+
+def robots_seated(table_id: int) -> list[str]:
+    """The names of the robots seated at a table."""
+    return list(
+        Seating.objects.filter(table_id=table_id, left_at__isnull=True, player__is_robot=True)
+        .order_by("seat")
+        .values_list("player__name", flat=True)
+    )
+
+
+def screen_version(sitting: Sitting | None) -> str:
+    """What the projector's online tricks show changes exactly when this does: every
+    online table's round and move number, in one query."""
+    if sitting is None:
+        return "none"
+    rows = LiveRound.objects.filter(game__table__sitting=sitting, game__table__online=True)
+    parts = rows.order_by("pk").values_list("pk", "number", "move")
+    digest = hashlib.sha256(repr(list(parts)).encode()).hexdigest()[:16]
+    return f"{sitting.pk}.{digest}"
+
+
+def screen_tricks(sitting: Sitting | None) -> list[dict[str, Any]]:
+    """The current trick of each online table of the sitting, from the watcher's view
+    (no hand): table number, whose turn, the cards on the table written for people."""
+    if sitting is None:
+        return []
+    found = []
+    for table_id, number in (
+        Table.objects.filter(sitting=sitting, online=True)
+        .order_by("rank")
+        .values_list("pk", "number")
+    ):
+        view = selectors.watch_view(table_id)
+        trick = view.get("trick") or []
+        found.append(
+            {
+                "table": number,
+                "table_id": table_id,
+                "round": view.get("round"),
+                "phase": view.get("phase"),
+                "to_act": view.get("to_act"),
+                "trick": [
+                    {"player": c["player"], "card": card_label(str(c["card"]))} for c in trick
+                ],
+                "tricks_won": view.get("tricks_won") or {},
+            }
+        )
+    return found
