@@ -135,7 +135,7 @@ class Http:
     """A keep-alive HTTP/1.1 client on one connection, enough for JSON posts."""
 
     def __init__(self, port: int) -> None:
-        self.port = port
+        self.port = port  # the HTTP node's
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -181,6 +181,7 @@ class Tally:
     delivery: list[float] = field(default_factory=list)  # s, a card to another phone
     robots: list[float] = field(default_factory=list)  # s, a card to the robots' answers
     echo: list[float] = field(default_factory=list)
+    posts: list[float] = field(default_factory=list)  # s, a move's POST answered
     duplicated: list[str] = field(default_factory=list)
     out_of_order: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
@@ -205,20 +206,22 @@ class Table:
 
 class Phone:
     def __init__(
-        self, port: int, phone: dict[str, Any], table: Table, tally: Tally, rounds: int
+        self, ports: tuple[int, int], phone: dict[str, Any], table: Table, tally: Tally, rounds: int
     ) -> None:
-        self.port = port
+        self.port, http_port = ports  # the WebSocket node's, the HTTP node's
         self.token = phone["token"]
         self.name = phone["name"]
         self.robot_table = phone["robot_table"]
         self.table = table
         self.tally = tally
         self.rounds = rounds
-        self.http = Http(port)
+        self.http = Http(http_port)
         self.rng = random.Random(self.token)
         self.last: tuple[int, int, int] | None = None
         self.sending = False
         self.waiting_since: float | None = None  # a robot table: my card sent, at
+        self.latest: tuple[tuple[int, int, int], dict[str, Any]] = ((0, 0, 0), {})
+        self.played: tuple[int, int, int] = (-1, -1, -1)  # the view I last moved in
 
     async def echo(self, times: int) -> None:
         import websockets
@@ -239,18 +242,32 @@ class Phone:
             connected.set()
             await everyone.wait()
             self.receive(first["view"], initial=True)
-            while True:
-                # Once the table has played its rounds, the last views still arrive: read
-                # them for a few seconds, then stop.
-                wait = 3 if self.table.finished(self.rounds) else 60
-                try:
-                    message = json.loads(await asyncio.wait_for(ws.recv(), timeout=wait))
-                except TimeoutError:
-                    if not self.table.finished(self.rounds):
-                        self.tally.failures.append(f"{self.name}: no view for 60 s at {self.last}")
-                    return
-                if message.get("type") == "view":
-                    self.receive(message["view"])
+            pinging = asyncio.get_running_loop().create_task(self.ping(ws))
+            try:
+                await self.listen(ws)
+            finally:
+                pinging.cancel()
+
+    async def ping(self, ws: Any) -> None:
+        """Say "still here" as the seat page does, so the player is never taken for absent
+        (a robot would play for them after the session's grace time)."""
+        while True:
+            await asyncio.sleep(15)
+            await ws.send(json.dumps({"type": "ping"}))
+
+    async def listen(self, ws: Any) -> None:
+        while True:
+            # Once the table has played its rounds, the last views still arrive: read them
+            # for a few seconds, then stop.
+            wait = 3 if self.table.finished(self.rounds) else 60
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=wait))
+            except TimeoutError:
+                if not self.table.finished(self.rounds):
+                    self.tally.failures.append(f"{self.name}: no view for 60 s at {self.last}")
+                return
+            if message.get("type") == "view":
+                self.receive(message["view"])
 
     def receive(self, view: dict[str, Any], *, initial: bool = False) -> None:
         now = time.perf_counter()
@@ -268,10 +285,21 @@ class Phone:
         if self.waiting_since is not None and (mine or self.table.finished(self.rounds)):
             self.tally.robots.append(now - self.waiting_since)
             self.waiting_since = None
-        if self.table.finished(self.rounds) or view.get("status") not in (None, "playing"):
+        if at >= self.latest[0]:
+            self.latest = (at, view)
+        self.maybe_move()
+
+    def maybe_move(self) -> None:
+        """Play when the newest view says it is my turn and no move of mine is on its way
+        (a view pushed while my last move was still being answered waits for it)."""
+        at, view = self.latest
+        if self.sending or self.table.finished(self.rounds):
             return
-        if mine and not self.sending:
+        if view.get("status") not in (None, "playing"):
+            return
+        if view.get("to_act") == self.name and view.get("legal") and at > self.played:
             self.sending = True
+            self.played = at
             asyncio.get_running_loop().create_task(self.move(view))
 
     async def move(self, view: dict[str, Any]) -> None:
@@ -286,6 +314,7 @@ class Phone:
             if self.robot_table:
                 self.waiting_since = started
             status, answer = await self.http.post(f"/api/play/{self.token}/moves/", body)
+            self.tally.posts.append(time.perf_counter() - started)
             self.tally.statuses[f"move {status}"] += 1
             if status >= 500:
                 self.tally.server_errors.append(f"{status} {str(answer)[:200]}")
@@ -299,10 +328,15 @@ class Phone:
                     self.table.rounds_done += 1
             elif self.robot_table:
                 self.waiting_since = None
+            if status in (200, 409) and isinstance(answer, dict):
+                view_now = answer.get("view", answer)
+                if key(view_now) >= self.latest[0]:
+                    self.latest = (key(view_now), view_now)
         except Exception as exc:  # counted, reported after the run
             self.tally.failures.append(f"{self.name}: {exc!r}")
         finally:
             self.sending = False
+        self.maybe_move()
 
 
 def rss_kib(pid: int) -> int:
@@ -323,18 +357,19 @@ def rss_kib(pid: int) -> int:
 
 
 def start_asgi(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
+    """The WebSocket node as deploy/huckley-ws.service runs it: gunicorn with uvicorn
+    workers on the ASGI application (here the bench's, with the echo)."""
     out = log.open("wb")
     process = subprocess.Popen(
         [
-            str(Path(sys.executable).parent / "uvicorn"),
+            str(Path(sys.executable).parent / "gunicorn"),
             "bench.asgi:application",
-            "--host=127.0.0.1",
-            f"--port={port}",
+            "--worker-class=uvicorn_worker.UvicornWorker",
+            f"--bind=127.0.0.1:{port}",
             f"--workers={workers}",
             "--backlog=4096",
+            "--graceful-timeout=5",
             "--log-level=warning",
-            "--no-access-log",
-            "--timeout-graceful-shutdown=5",
         ],
         cwd=ROOT,
         env=env,
@@ -353,6 +388,15 @@ def start_asgi(env: dict[str, str], port: int, workers: int, log: Path) -> subpr
     raise SystemExit(f"the ASGI server did not answer within 60 s: {log}")
 
 
+def stop(process: subprocess.Popen[bytes]) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
 def p(values: list[float], q: float) -> float | None:
     if not values:
         return None
@@ -361,11 +405,11 @@ def p(values: list[float], q: float) -> float | None:
 
 
 async def crowd(
-    port: int, built: dict[str, Any], rounds: int, tally: Tally, server: int
+    ports: tuple[int, int], built: dict[str, Any], rounds: int, tally: Tally, server: int
 ) -> dict[str, Any]:
     tables: dict[int, Table] = {}
     phones = [
-        Phone(port, ph, tables.setdefault(ph["table"], Table()), tally, rounds)
+        Phone(ports, ph, tables.setdefault(ph["table"], Table()), tally, rounds)
         for ph in built["phones"]
     ]
     # The floor: a bare echo, as many round trips per phone as cards it will play.
@@ -408,7 +452,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--robot-tables", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="the ASGI node's processes")
+    parser.add_argument("--http-workers", type=int, default=3, help="gunicorn's sync workers")
     parser.add_argument("--postgres", default=DEFAULT_PG)
     parser.add_argument("--redis", default=DEFAULT_REDIS)
     parser.add_argument("--json", type=Path)
@@ -428,27 +473,30 @@ def main() -> None:
     env = server_env(args.postgres, args.redis, settings="bench.settings", log_level="ERROR")
     print(f"Building an online session of {args.tables}+{args.robot_tables} tables ...")
     built = build_in_child(__file__, env, f"--build={args.tables},{args.robot_tables}")
-    port = free_port()
-    log = Path(tempfile.gettempdir()) / f"huckley-play-{port}.log"
-    server = start_asgi(env, port, args.workers, log)
+    from bench.load import start_server
+
+    ws_port, http_port = free_port(), free_port()
+    log = Path(tempfile.gettempdir()) / f"huckley-play-{ws_port}.log"
+    http_log = Path(tempfile.gettempdir()) / f"huckley-play-{http_port}.log"
+    # As deployed (deploy/): the moves to gunicorn's sync workers, the sockets to the
+    # ASGI node; both on the same PostgreSQL and the Redis channel layer.
+    http = start_server(env, http_port, args.http_workers, log=http_log)
+    server = start_asgi(env, ws_port, args.workers, log)
     tally = Tally()
     print(f"{len(built['phones'])} phones, {args.rounds} rounds a table ...", flush=True)
     try:
-        figures = asyncio.run(crowd(port, built, args.rounds, tally, server.pid))
+        figures = asyncio.run(crowd((ws_port, http_port), built, args.rounds, tally, server.pid))
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=10)
+        stop(server)
+        stop(http)
     checked = build_in_child(__file__, env, f"--verify={built['session']}")
     echo95 = p(tally.echo, 0.95)
     card95 = p(tally.delivery, 0.95)
     report = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "machine": machine(),
-        "workers": args.workers,
+        "asgi_workers": args.workers,
+        "http_workers": args.http_workers,
         "tables": args.tables,
         "robot_tables": args.robot_tables,
         "phones": len(built["phones"]),
@@ -462,6 +510,7 @@ def main() -> None:
             "p99": p(tally.delivery, 0.99),
             "n": len(tally.delivery),
         },
+        "move_post_ms": {"p50": p(tally.posts, 0.5), "p95": p(tally.posts, 0.95)},
         "echo_ms": {"p50": p(tally.echo, 0.5), "p95": echo95, "n": len(tally.echo)},
         "card_over_echo_p95": round(card95 / echo95, 2) if card95 and echo95 else None,
         "robot_answer_ms": {
@@ -494,7 +543,7 @@ def main() -> None:
             print(f"{label:<24}  {value}")
     for example in report["examples"]:
         print("  ", example)
-    print(f"the server's log: {log}")
+    print(f"the servers' logs: {log} {http_log}")
     print(json.dumps(report))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
