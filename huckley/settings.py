@@ -267,7 +267,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.getenv("CACHE_KEY_PREFIX", "huckley")},
+            "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout by default, the same as the
+                # layer's blocking pop (BZPOPMIN, 5 s): every idle receive timed out and
+                # closed the socket. A longer read timeout still notices a dead Redis.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                "prefix": os.getenv("CACHE_KEY_PREFIX", "huckley"),
+            },
         }
     }
 else:

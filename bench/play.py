@@ -1,0 +1,563 @@
+"""Online play under a crowd: phones at online tables, each on its own WebSocket, playing
+as fast as the rules allow through the real ASGI server on PostgreSQL and the Redis
+channel layer.
+
+Run: .venv/bin/python bench/play.py  [--tables 250] [--rounds 2] [--robot-tables 10]
+     [--workers 2] [--postgres URL] [--redis URL] [--json FILE]
+
+It builds an online Huckley Buck session on PostgreSQL (`--postgres`, default
+postgres://postgres@127.0.0.1:5432/huckley_play, dropped and made afresh) of `--tables`
+tables of four, started, with every player's seat link, plus `--robot-tables` tables
+where three of the four seats are robots; it starts the ASGI server (`--workers`
+processes, DEBUG off) with Redis (`--redis`, flushed first) as cache and channel layer.
+Then, in one process of asyncio clients:
+
+1. **The floor**: every phone opens a WebSocket to the bench's bare echo
+   (`/ws/bench/echo/`, bench/asgi.py: no database, no channel layer) and sends a message
+   and waits for it back, as many times as it will play cards, all phones at once: the
+   round trip of a bare WebSocket on the same server, loaded the same way.
+2. **The play**: every phone connects to `/ws/play/<token>/` and keeps it open; the
+   seat whose turn it is sends a legal move (`POST /api/play/<token>/moves/`, chosen at
+   random among `legal`) as soon as its view says so, until its table has played
+   `--rounds` rounds. For each move, the time from sending it to each other phone of the
+   table receiving the view it made; a robot table's time from the player's card to the
+   three robots' cards reaching the player.
+
+Every view a phone receives is checked: a move answered 200 whose view never reaches one
+of the other phones is **lost**; a view received twice is **duplicated**; a view older
+than one already received is **out of order**. Memory: the server processes' resident
+memory before the phones connect and once all are connected, per phone. At the end every
+stored round is checked by the engine (the game records, as `python -m engine check`
+reads them). It prints a table and JSON, and exits 1 on any lost, duplicated or
+out-of-order view, any 5xx, any refused record or a client failure. docs/performance.md
+("Online play") has a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/huckley_play"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
+
+
+def build(tables: int, robot_tables: int) -> dict[str, Any]:
+    """Inside Django: a started online session, every seat's link, the robot tables."""
+    import django
+
+    django.setup()
+    from bench.load import bench_club
+    from play.models import SeatLink
+    from play.services import seat_links_ensure
+    from tournaments.models import Player, Seating, Session
+    from tournaments.permissions import SYSTEM
+    from workflow import services, start_finish
+    from workflow.simulation import generated_names
+
+    user, club, season = bench_club("play")
+    total = tables + robot_tables
+    session = services.session_create(
+        club=club,
+        season=season,
+        name="Snowed-in night",
+        date=season.starts_on,
+        rules_id="huckley-buck",
+        games_per_sitting=2,
+        new_names=generated_names(total * 4),
+        seed=11,
+        is_public=True,
+        double_entry=False,
+        user=user,
+    )
+    Session.objects.filter(pk=session.pk).update(online=True)
+    session.entries.update(checked_in=True)
+    start_finish.session_start(session_id=session.pk, user=user)
+    seatings = list(
+        Seating.objects.filter(sitting__session=session)
+        .select_related("table", "player")
+        .order_by("table__rank", "seat")
+    )
+    robot_ranks = set(range(tables + 1, total + 1))
+    robots = [s.player_id for s in seatings if s.table.rank in robot_ranks and s.seat > 1]
+    Player.objects.filter(pk__in=robots).update(is_robot=True)
+    seat_links_ensure(session_id=session.pk, user=SYSTEM)
+    tokens = dict(SeatLink.objects.filter(session=session).values_list("player_id", "token"))
+    phones = [
+        {
+            "token": tokens[s.player_id],
+            "table": s.table_id,
+            "name": s.player.name,
+            "robot_table": s.table.rank in robot_ranks,
+        }
+        for s in seatings
+        if s.player_id not in robots
+    ]
+    return {"session": session.pk, "phones": phones}
+
+
+def verify(session_id: int) -> dict[str, Any]:
+    """Inside Django: every stored round of the session, checked again by the engine."""
+    import django
+
+    django.setup()
+    import engine
+    from scoring.models import Game
+    from scoring.records import game_record
+
+    refused: list[str] = []
+    rounds = 0
+    for game in Game.objects.filter(table__sitting__session_id=session_id):
+        record = game_record(game)
+        rounds += len(record["rounds"])
+        verdict = engine.check(record)
+        if not verdict["valid"]:
+            refused.append(f"game {game.pk}: {verdict['errors'][:1]}")
+    return {"rounds": rounds, "refused": refused}
+
+
+class Http:
+    """A keep-alive HTTP/1.1 client on one connection, enough for JSON posts."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port  # the HTTP node's
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, path: str, body: Any) -> tuple[int, Any]:
+        for attempt in (1, 2):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            assert self.reader is not None
+            data = json.dumps(body).encode()
+            head = (
+                f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(data)}\r\n\r\n"
+            ).encode()
+            try:
+                self.writer.write(head + data)
+                await self.writer.drain()
+                status_line = await self.reader.readline()
+                if not status_line:
+                    raise ConnectionError("closed")
+                length = 0
+                while (line := await self.reader.readline()) not in (b"\r\n", b""):
+                    name, _, value = line.decode().partition(":")
+                    if name.lower() == "content-length":
+                        length = int(value)
+                raw = await self.reader.readexactly(length)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.writer = None
+                if attempt == 2:
+                    raise
+                continue
+            return int(status_line.split()[1]), json.loads(raw or b"null")
+        raise AssertionError("unreachable")
+
+
+def key(view: dict[str, Any]) -> tuple[int, int, int]:
+    """A view's place in its table's play: (game, round, move)."""
+    return (view.get("game") or 0, view.get("round") or 0, view.get("move") or 0)
+
+
+@dataclass
+class Tally:
+    statuses: Counter[str] = field(default_factory=Counter)
+    delivery: list[float] = field(default_factory=list)  # s, a card to another phone
+    robots: list[float] = field(default_factory=list)  # s, a card to the robots' answers
+    echo: list[float] = field(default_factory=list)
+    posts: list[float] = field(default_factory=list)  # s, a move's POST answered
+    duplicated: list[str] = field(default_factory=list)
+    out_of_order: list[str] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    server_errors: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    moves: int = 0
+
+
+class Table:
+    """What the phones of one table share: when each move was sent and by whom, and which
+    views each phone received."""
+
+    def __init__(self) -> None:
+        self.sent: dict[tuple[int, int, int], tuple[float, str]] = {}  # view made -> sent
+        self.seen: dict[str, dict[tuple[int, int, int], float]] = {}  # phone -> view -> at
+        self.rounds_done = 0
+
+    def finished(self, rounds: int) -> bool:
+        return self.rounds_done >= rounds
+
+
+class Phone:
+    def __init__(
+        self, ports: tuple[int, int], phone: dict[str, Any], table: Table, tally: Tally, rounds: int
+    ) -> None:
+        self.port, http_port = ports  # the WebSocket node's, the HTTP node's
+        self.token = phone["token"]
+        self.name = phone["name"]
+        self.robot_table = phone["robot_table"]
+        self.table = table
+        self.tally = tally
+        self.rounds = rounds
+        self.http = Http(http_port)
+        self.rng = random.Random(self.token)
+        self.last: tuple[int, int, int] | None = None
+        self.sending = False
+        self.waiting_since: float | None = None  # a robot table: my card sent, at
+        self.latest: tuple[tuple[int, int, int], dict[str, Any]] = ((0, 0, 0), {})
+        self.played: tuple[int, int, int] = (-1, -1, -1)  # the view I last moved in
+
+    async def echo(self, times: int) -> None:
+        import websockets
+
+        async with websockets.connect(f"ws://127.0.0.1:{self.port}/ws/bench/echo/") as ws:
+            for n in range(times):
+                started = time.perf_counter()
+                await ws.send(str(n))
+                await ws.recv()
+                self.tally.echo.append(time.perf_counter() - started)
+
+    async def play(self, connected: asyncio.Event, everyone: asyncio.Event) -> None:
+        import websockets
+
+        url = f"ws://127.0.0.1:{self.port}/ws/play/{self.token}/"
+        async with websockets.connect(url, max_size=2**20) as ws:
+            first = json.loads(await ws.recv())
+            connected.set()
+            await everyone.wait()
+            self.receive(first["view"], initial=True)
+            pinging = asyncio.get_running_loop().create_task(self.ping(ws))
+            try:
+                await self.listen(ws)
+            finally:
+                pinging.cancel()
+
+    async def ping(self, ws: Any) -> None:
+        """Say "still here" as the seat page does, so the player is never taken for absent
+        (a robot would play for them after the session's grace time)."""
+        while True:
+            await asyncio.sleep(15)
+            await ws.send(json.dumps({"type": "ping"}))
+
+    async def listen(self, ws: Any) -> None:
+        while True:
+            # Once the table has played its rounds, the last views still arrive: read them
+            # for a few seconds, then stop.
+            wait = 3 if self.table.finished(self.rounds) else 60
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=wait))
+            except TimeoutError:
+                if not self.table.finished(self.rounds):
+                    self.tally.failures.append(f"{self.name}: no view for 60 s at {self.last}")
+                return
+            if message.get("type") == "view":
+                self.receive(message["view"])
+
+    def receive(self, view: dict[str, Any], *, initial: bool = False) -> None:
+        now = time.perf_counter()
+        at = key(view)
+        seen = self.table.seen.setdefault(self.name, {})
+        if not initial:
+            if at in seen:
+                self.tally.duplicated.append(f"{self.name} {at}")
+            elif self.last is not None and at < self.last:
+                self.tally.out_of_order.append(f"{self.name} {at} after {self.last}")
+        seen.setdefault(at, now)
+        if self.last is None or at > self.last:
+            self.last = at
+        mine = view.get("to_act") == self.name and bool(view.get("legal"))
+        if self.waiting_since is not None and (mine or self.table.finished(self.rounds)):
+            self.tally.robots.append(now - self.waiting_since)
+            self.waiting_since = None
+        if at >= self.latest[0]:
+            self.latest = (at, view)
+        self.maybe_move()
+
+    def maybe_move(self) -> None:
+        """Play when the newest view says it is my turn and no move of mine is on its way
+        (a view pushed while my last move was still being answered waits for it)."""
+        at, view = self.latest
+        if self.sending or self.table.finished(self.rounds):
+            return
+        if view.get("status") not in (None, "playing"):
+            return
+        if view.get("to_act") == self.name and view.get("legal") and at > self.played:
+            self.sending = True
+            self.played = at
+            asyncio.get_running_loop().create_task(self.move(view))
+
+    async def move(self, view: dict[str, Any]) -> None:
+        try:
+            choice = self.rng.choice(view["legal"])
+            body = {"action": "play", "card": choice} if isinstance(choice, str) else dict(choice)
+            if "min_discard" in body:  # a draw that names its discards: pick them
+                low, high = body.pop("min_discard"), body.pop("max_discard")
+                body["discard"] = self.rng.sample(view["hand"], self.rng.randint(low, high))
+            body["move"] = view["move"]
+            started = time.perf_counter()
+            if self.robot_table:
+                self.waiting_since = started
+            status, answer = await self.http.post(f"/api/play/{self.token}/moves/", body)
+            self.tally.posts.append(time.perf_counter() - started)
+            self.tally.statuses[f"move {status}"] += 1
+            if status >= 500:
+                self.tally.server_errors.append(f"{status} {str(answer)[:200]}")
+            elif status == 400:  # a move the view offered, refused: a fault
+                self.tally.refused.append(f"{body} -> {str(answer)[:200]}")
+            if status == 200:
+                self.tally.moves += 1
+                made = key(answer)
+                self.table.sent.setdefault(made, (started, self.name))
+                if made[:2] != key(view)[:2]:
+                    self.table.rounds_done += 1
+            elif self.robot_table:
+                self.waiting_since = None
+            if status in (200, 409) and isinstance(answer, dict):
+                view_now = answer.get("view", answer)
+                if key(view_now) >= self.latest[0]:
+                    self.latest = (key(view_now), view_now)
+        except Exception as exc:  # counted, reported after the run
+            self.tally.failures.append(f"{self.name}: {exc!r}")
+        finally:
+            self.sending = False
+        self.maybe_move()
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process and all its children, KiB."""
+    total = 0
+    pids = [pid]
+    while pids:
+        current = pids.pop()
+        try:
+            for line in Path(f"/proc/{current}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except OSError:
+            continue
+        pids.extend(int(c) for c in children)
+    return total
+
+
+def start_asgi(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
+    """The WebSocket node as deploy/huckley-ws.service runs it: gunicorn with uvicorn
+    workers on the ASGI application (here the bench's, with the echo)."""
+    out = log.open("wb")
+    process = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "bench.asgi:application",
+            "--worker-class=uvicorn_worker.UvicornWorker",
+            f"--bind=127.0.0.1:{port}",
+            f"--workers={workers}",
+            "--backlog=4096",
+            "--graceful-timeout=5",
+            "--log-level=warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/bench/ok/", timeout=2)
+            return process
+        except OSError:
+            time.sleep(0.3)
+    os.killpg(process.pid, signal.SIGTERM)
+    raise SystemExit(f"the ASGI server did not answer within 60 s: {log}")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+def p(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
+
+
+async def crowd(
+    ports: tuple[int, int], built: dict[str, Any], rounds: int, tally: Tally, server: int
+) -> dict[str, Any]:
+    tables: dict[int, Table] = {}
+    phones = [
+        Phone(ports, ph, tables.setdefault(ph["table"], Table()), tally, rounds)
+        for ph in built["phones"]
+    ]
+    # The floor: a bare echo, as many round trips per phone as cards it will play.
+    echoes = max(1, rounds * 5)
+    started = time.perf_counter()
+    await asyncio.gather(*(ph.echo(echoes) for ph in phones))
+    echo_seconds = time.perf_counter() - started
+    before = rss_kib(server)
+    everyone = asyncio.Event()
+    connected = [asyncio.Event() for _ in phones]
+    tasks = [
+        asyncio.create_task(ph.play(c, everyone)) for ph, c in zip(phones, connected, strict=True)
+    ]
+    await asyncio.wait_for(asyncio.gather(*(c.wait() for c in connected)), timeout=300)
+    after = rss_kib(server)
+    started = time.perf_counter()
+    everyone.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), timeout=1800)
+    play_seconds = time.perf_counter() - started
+    for table in tables.values():
+        for made, (at, mover) in table.sent.items():
+            for name, seen in table.seen.items():
+                if name == mover:
+                    continue
+                if made in seen:
+                    tally.delivery.append(seen[made] - at)
+                else:
+                    tally.lost.append(f"{name} never received the view of move {made}")
+    return {
+        "echo_seconds": round(echo_seconds, 1),
+        "play_seconds": round(play_seconds, 1),
+        "memory_before_kib": before,
+        "memory_connected_kib": after,
+        "memory_per_phone_kib": round((after - before) / max(1, len(phones)), 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--robot-tables", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="the ASGI node's processes")
+    parser.add_argument("--http-workers", type=int, default=3, help="gunicorn's sync workers")
+    parser.add_argument("--postgres", default=DEFAULT_PG)
+    parser.add_argument("--redis", default=DEFAULT_REDIS)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--build", help=argparse.SUPPRESS)
+    parser.add_argument("--verify", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.build:
+        tables, robot_tables = (int(n) for n in args.build.split(","))
+        print(json.dumps(build(tables, robot_tables)))
+        return
+    if args.verify:
+        print(json.dumps(verify(args.verify)))
+        return
+
+    from bench.load import build_in_child, free_port, machine, server_env
+
+    env = server_env(args.postgres, args.redis, settings="bench.settings", log_level="ERROR")
+    print(f"Building an online session of {args.tables}+{args.robot_tables} tables ...")
+    built = build_in_child(__file__, env, f"--build={args.tables},{args.robot_tables}")
+    from bench.load import start_server
+
+    ws_port, http_port = free_port(), free_port()
+    log = Path(tempfile.gettempdir()) / f"huckley-play-{ws_port}.log"
+    http_log = Path(tempfile.gettempdir()) / f"huckley-play-{http_port}.log"
+    # As deployed (deploy/): the moves to gunicorn's sync workers, the sockets to the
+    # ASGI node; both on the same PostgreSQL and the Redis channel layer.
+    http = start_server(env, http_port, args.http_workers, log=http_log)
+    server = start_asgi(env, ws_port, args.workers, log)
+    tally = Tally()
+    print(f"{len(built['phones'])} phones, {args.rounds} rounds a table ...", flush=True)
+    try:
+        figures = asyncio.run(crowd((ws_port, http_port), built, args.rounds, tally, server.pid))
+    finally:
+        stop(server)
+        stop(http)
+    checked = build_in_child(__file__, env, f"--verify={built['session']}")
+    echo95 = p(tally.echo, 0.95)
+    card95 = p(tally.delivery, 0.95)
+    report = {
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "machine": machine(),
+        "asgi_workers": args.workers,
+        "http_workers": args.http_workers,
+        "tables": args.tables,
+        "robot_tables": args.robot_tables,
+        "phones": len(built["phones"]),
+        "rounds_per_table": args.rounds,
+        **figures,
+        "moves": tally.moves,
+        "moves_per_second": round(tally.moves / max(figures["play_seconds"], 0.001), 1),
+        "card_to_phones_ms": {
+            "p50": p(tally.delivery, 0.5),
+            "p95": card95,
+            "p99": p(tally.delivery, 0.99),
+            "n": len(tally.delivery),
+        },
+        "move_post_ms": {"p50": p(tally.posts, 0.5), "p95": p(tally.posts, 0.95)},
+        "echo_ms": {"p50": p(tally.echo, 0.5), "p95": echo95, "n": len(tally.echo)},
+        "card_over_echo_p95": round(card95 / echo95, 2) if card95 and echo95 else None,
+        "robot_answer_ms": {
+            "p50": p(tally.robots, 0.5),
+            "p95": p(tally.robots, 0.95),
+            "max": p(tally.robots, 1.0),
+            "n": len(tally.robots),
+        },
+        "answers": dict(sorted(tally.statuses.items())),
+        "lost": len(tally.lost),
+        "duplicated": len(tally.duplicated),
+        "out_of_order": len(tally.out_of_order),
+        "server_errors": len(tally.server_errors),
+        "legal_moves_refused": len(tally.refused),
+        "stored_rounds": checked["rounds"],
+        "records_refused": len(checked["refused"]),
+        "client_failures": tally.failures[:5],
+        "examples": (
+            tally.lost
+            + tally.duplicated
+            + tally.out_of_order
+            + tally.server_errors
+            + tally.refused
+            + checked["refused"]
+        )[:10],
+    }
+    print()
+    for label, value in report.items():
+        if label not in ("command", "examples"):
+            print(f"{label:<24}  {value}")
+    for example in report["examples"]:
+        print("  ", example)
+    print(f"the servers' logs: {log} {http_log}")
+    print(json.dumps(report))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+    bad = (
+        tally.lost
+        or tally.duplicated
+        or tally.out_of_order
+        or tally.server_errors
+        or tally.refused
+        or checked["refused"]
+        or tally.failures
+    )
+    raise SystemExit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
