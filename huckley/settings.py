@@ -113,6 +113,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "ratings",
+    "play",
     "workflow",
     "exchange",
     "api",
@@ -254,6 +255,18 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 DJANGO_REDIS_IGNORE_EXCEPTIONS = True
+# Online play's real time (docs/api.md, "WebSocket"): the channel layer that carries a
+# move to the other phones of its table. Redis when REDIS_URL is set, so every process and
+# node hears every table; otherwise the in-memory layer of the one embedded process.
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.getenv("CACHE_KEY_PREFIX", "huckley")},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 # Whether every web process sees the same cache (Redis). Then a session's generation, the
 # key of its stored public pages, lives in the cache; with a per-process memory cache it
 # is read from the session's row instead (tournaments/pagecache.py).

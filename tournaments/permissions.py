@@ -112,6 +112,11 @@ def actor_from_request(request: HttpRequest) -> Actor:
 #: with no request behind it says it is the system.
 SYSTEM = Actor(device="system", is_system=True)
 
+#: Online play (the app `play`): the server itself storing a round the players played on
+#: their phones. The players' seat tokens were checked move by move; the round is stored
+#: as the system's, and its history says it was played online.
+ONLINE = Actor(device="online", is_system=True)
+
 #: Who a write service is from: a request's user or actor, or `SYSTEM`; never None.
 Caller = Actor | AbstractBaseUser | AnonymousUser
 

@@ -334,7 +334,7 @@ def session_rebalance(
             used = {t.number for t in tables.values()}
             number = next(n for n in range(1, len(used) + 2) if n not in used)
             tables[move.to_rank] = Table.objects.create(
-                sitting=sitting, rank=move.to_rank, number=number
+                sitting=sitting, rank=move.to_rank, number=number, online=session.online
             )
         target = tables[move.to_rank]
         seating.table = target

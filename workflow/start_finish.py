@@ -184,9 +184,22 @@ def sitting_create(
     if numbering.notes:
         sitting.table_notes = numbering.notes
         sitting.save(update_fields=["table_notes"])
+    # Online play: the first sitting's tables all follow the session; the movement gives
+    # each table of the new sitting the choice of the table of its rank before (ranks
+    # stay, docs/format.md), so a hybrid night keeps its online tables.
+    before = dict(
+        Table.objects.filter(sitting__session=session, sitting__number=number - 1).values_list(
+            "rank", "online"
+        )
+    )
     table_rows = Table.objects.bulk_create(
         [
-            Table(sitting=sitting, rank=rank, number=number)
+            Table(
+                sitting=sitting,
+                rank=rank,
+                number=number,
+                online=before.get(rank, session.online),
+            )
             for rank, number in enumerate(numbering.numbers, start=1)
         ]
     )

@@ -136,6 +136,11 @@ class Player(models.Model):
     seed_rating = models.FloatField(
         null=True, blank=True, help_text="A rating brought in by an import."
     )
+    # A robot a director seated to fill a short online table (the app `play`): the engine's
+    # robot plays every move of it; ratings skip it and the standings mark it.
+    is_robot = models.BooleanField(
+        default=False, help_text="A robot that plays online for an empty seat."
+    )
 
     class Meta:
         ordering = ["name"]

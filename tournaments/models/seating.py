@@ -61,6 +61,11 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField(
         help_text="The physical table the players sit at (its card's number)."
     )
+    # Played online (the app `play`): set from `Session.online` when the sitting's tables
+    # are made, carried by rank through the movement, toggled per table on a hybrid night.
+    online = models.BooleanField(
+        default=False, help_text="The table plays online, on the players' phones."
+    )
 
     class Meta:
         ordering = ["sitting", "rank"]

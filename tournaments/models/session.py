@@ -135,6 +135,22 @@ class Session(models.Model):
         default=False,
         help_text="A name not on the roster may check in at the door and joins the roster.",
     )
+    # Online play (docs/tournament.md, "Online play"; the app `play`): every table of the
+    # session plays on the players' phones; a hybrid night sets `Table.online` per table.
+    online = models.BooleanField(
+        default=False,
+        help_text="Every table plays online: the cards are dealt and played on the phones.",
+    )
+    online_grace_seconds = models.PositiveSmallIntegerField(
+        default=60,
+        help_text="How long an online player may be away before a robot plays for them.",
+    )
+    move_clock_seconds = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The time an online player has for each move before a robot plays it. "
+        "Empty: no clock.",
+    )
 
     class Meta:
         ordering = ["-date", "-id"]

@@ -1,0 +1,63 @@
+"""The rows of online play: each player's seat link, and the round being played at an
+online table."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.utils import timezone
+
+from scoring.models import Game
+from tournaments.models import Player, Session
+
+
+def new_seat_token() -> str:
+    """A seat link's token: 16 random bytes from `secrets`, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+class SeatLink(models.Model):
+    """A player's personal link to their seat for a whole session: `/play/<token>/`.
+
+    It names the session and the player, never a table: the view finds the player's
+    seating in the session's current sitting, so the link follows its player through every
+    movement, as a table card follows its table. The token is the player's credential.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seat_links")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seat_links")
+    token = models.CharField(max_length=32, unique=True, default=new_seat_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="seat_link_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.session}"
+
+
+class LiveRound(models.Model):
+    """The round being played at an online table, between two moves.
+
+    `state` is the engine's `OnlineRound.to_json()`, every hand and the undealt pack
+    included: it is never shown, only the engine's `view` of it. `move` is the state's
+    number: 0 when dealt, one more after each move, the number a phone sends back with its
+    move. `history` lists this round's moves (`{"move", "player", "action", "robot"}`).
+    A round that ended is kept until the next one is dealt: its game has it recorded.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="live_round")
+    number = models.PositiveSmallIntegerField(help_text="The round's number in its game.")
+    state = models.JSONField()
+    move = models.PositiveIntegerField(default=0)
+    history = models.JSONField(default=list)
+    dealt_at = models.DateTimeField(default=timezone.now, help_text="When this round was dealt.")
+    turn_started_at = models.DateTimeField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Round {self.number} of {self.game}"
