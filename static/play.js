@@ -302,12 +302,25 @@
     renderLast();
   }
 
+  // The round just finished at the table: who took how many tricks (or points), who was
+  // out, the bids and the scores after it.
   function renderLast() {
     var last = view.last_round;
     show("play-last", !!last);
     if (!last) { return; }
-    text("play-last-title", last.title || ("Round " + (last.round || last.number || "") + " of game " + (last.game_number || "")));
-    fill("play-last-lines", (last.lines || []).map(function (line) { return el("li", {}, line); }));
+    var number = last.number || last.round, lines = [];
+    function pairs(map) { return Object.keys(map).map(function (k) { return k + " " + map[k]; }).join(", "); }
+    if ((last.out || []).length) { lines.push("Out: " + last.out.join(", ") + "."); }
+    if (last.bids && Object.keys(last.bids).length) { lines.push("Bids: " + pairs(last.bids) + "."); }
+    var points = last.points || {}, tricks = last.tricks && !Array.isArray(last.tricks) ? last.tricks : {};
+    if (Object.keys(points).length) {
+      Object.keys(points).forEach(function (k) { lines.push(k + " took " + points[k] + " points."); });
+    } else {
+      Object.keys(tricks).forEach(function (k) { lines.push(k + " took " + tricks[k] + " trick" + (tricks[k] === 1 ? "" : "s") + "."); });
+    }
+    if (last.scores && Object.keys(last.scores).length) { lines.push("Scores: " + pairs(last.scores) + "."); }
+    text("play-last-title", number ? "The last round (round " + number + ")" : "The last round");
+    fill("play-last-lines", lines.map(function (line) { return el("li", {}, line); }));
   }
 
   function newer(next) {

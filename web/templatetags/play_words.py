@@ -272,3 +272,30 @@ def seat_page(view: Mapping[str, Any]) -> dict[str, Any]:
         "draw_limit": drawing[0].get("max_discard") if drawing else None,
         "rows": rows,
     }
+
+
+def last_round(last: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The round just finished at the table, in a few lines: who took how many tricks
+    (or points), who was out, the bids, and the scores after it."""
+    if not last:
+        return None
+    number = last.get("number") or last.get("round")
+    lines: list[str] = []
+    out = list(last.get("out") or [])
+    if out:
+        lines.append(f"Out: {', '.join(out)}.")
+    bids = last.get("bids") or {}
+    if bids:
+        lines.append("Bids: " + ", ".join(f"{name} {bid}" for name, bid in bids.items()) + ".")
+    points = last.get("points") or {}
+    tricks = last.get("tricks") if isinstance(last.get("tricks"), Mapping) else {}
+    if points:
+        lines += [f"{name} took {n} points." for name, n in points.items()]
+    elif tricks:
+        lines += [
+            f"{name} took {n} trick{'' if n == 1 else 's'}." for name, n in tricks.items()
+        ]
+    scores = last.get("scores") or {}
+    if scores:
+        lines.append("Scores: " + ", ".join(f"{name} {n}" for name, n in scores.items()) + ".")
+    return {"title": f"The last round (round {number})" if number else "The last round", "lines": lines}

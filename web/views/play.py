@@ -1,0 +1,47 @@
+"""The player's seat page for online play (docs/tournament.md, "Playing online"):
+`/play/<seat_token>/`, the phone a player plays their cards on.
+
+The token is the player's credential (play.models.SeatLink): whoever holds the link sees
+that seat's view and nothing more, with no account, as the API's
+`GET /api/play/<token>/` answers it (play.selectors.seat_view; the same read deals a round
+not dealt yet and lets the robots move). The page shows the view as HTML, so the hand and
+the table are there without JavaScript; `static/play.js` then keeps it live over the
+WebSocket `/ws/play/<token>/` (polling the API when the socket fails) and sends the moves
+to `POST /api/play/<token>/moves/`. The answer is never stored by a cache: it holds a
+hand."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+
+from common.errors import UserError
+from play import selectors
+from play.models import SeatLink
+from web.templatetags import play_words
+
+
+@never_cache
+def seat_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The seat's view as a page, kept live by static/play.js."""
+    try:
+        view = selectors.seat_view(token)
+    except UserError as e:
+        if e.code == "no_such_seat":
+            raise Http404("No such seat link.") from e
+        raise
+    link = SeatLink.objects.select_related("session__club").get(token=token)
+    context = {
+        "view": view,
+        "page": play_words.seat_page(view),
+        "last": play_words.last_round(view.get("last_round")),
+        "session": link.session,
+        "game_name": view.get("game_name") or "",
+        "api_url": f"/api/play/{token}/",
+        "moves_url": f"/api/play/{token}/moves/",
+        "ws_path": f"/ws/play/{token}/",
+    }
+    response = render(request, "play/seat.html", context)
+    response["Referrer-Policy"] = "no-referrer"
+    return response
