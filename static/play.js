@@ -309,6 +309,7 @@
     show("play-last", !!last);
     if (!last) { return; }
     var number = last.number || last.round, lines = [];
+    last = last.record || last;
     function pairs(map) { return Object.keys(map).map(function (k) { return k + " " + map[k]; }).join(", "); }
     if ((last.out || []).length) { lines.push("Out: " + last.out.join(", ") + "."); }
     if (last.bids && Object.keys(last.bids).length) { lines.push("Bids: " + pairs(last.bids) + "."); }
@@ -459,10 +460,16 @@
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message && message.type === "view") { take(message.view); }
     };
-    ws.onclose = function () {
+    ws.onclose = function (event) {
       if (socket !== ws) { return; }
       socket = null;
       if (pinger) { clearInterval(pinger); pinger = null; }
+      if (event.code === 4404) {  // the server knows no such seat link: asking again is no use
+        stopPolling();
+        error("This seat link does not exist any more: ask the director for yours.");
+        connText("");
+        return;
+      }
       lost();
     };
   }

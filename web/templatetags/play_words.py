@@ -280,6 +280,7 @@ def last_round(last: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if not last:
         return None
     number = last.get("number") or last.get("round")
+    last = last.get("record") or last
     lines: list[str] = []
     out = list(last.get("out") or [])
     if out:

@@ -16,10 +16,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
+import engine
 from common.errors import UserError
 from play import selectors
 from play.models import SeatLink
 from web.templatetags import play_words
+
+
+def _rules_name(rules_id: str) -> str:
+    info = engine.RULES.get(rules_id)
+    return info.name if info is not None else rules_id
 
 
 @never_cache
@@ -37,7 +43,7 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
         "page": play_words.seat_page(view),
         "last": play_words.last_round(view.get("last_round")),
         "session": link.session,
-        "game_name": view.get("game_name") or "",
+        "game_name": _rules_name(str(view.get("rules") or link.session.rules_id)),
         "api_url": f"/api/play/{token}/",
         "moves_url": f"/api/play/{token}/moves/",
         "ws_path": f"/ws/play/{token}/",

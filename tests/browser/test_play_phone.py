@@ -1,0 +1,270 @@
+"""A phone plays a whole round of Huckley Buck at an online table (docs/tournament.md,
+"Playing online: the seat page"), 390 px wide, checked by axe-core: it clicks only the
+choices the page offers, from the deal to the round stored with the game. At the table:
+the phone's player, one player whose moves the test sends through the API (another
+phone), and three robots. Then a move the table had moved on from, and a move the rules
+refuse, each answered in words; and a phone whose WebSocket is lost goes on by polling.
+
+The live server of these tests is pytest-django's, WSGI: it answers no WebSocket, so the
+phone always loses its socket at once and plays by polling `GET /api/play/<token>/`."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from play import selectors, services
+from scoring.models import Game, Round
+from tests.browser.checks import axe_problems, overflow
+from tests.browser.conftest import PHONE
+from tournaments.models import Player, Seating, Session
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The page polls every 2 s when it has no WebSocket; a loaded machine gets more.
+WITHIN_MS = 10_000
+
+
+class Table:
+    """The online table of five: the phone's token, the API seat's token, and the game."""
+
+    def __init__(self, make_session: Callable[..., Session], director: Any) -> None:
+        session = make_session(5, start=False)
+        Session.objects.filter(pk=session.pk).update(online=True)
+        from workflow import start_finish
+
+        start_finish.session_start(session_id=session.pk, user=director)
+        seats = list(
+            Seating.objects.filter(sitting__session=session, left_at__isnull=True)
+            .select_related("player", "table")
+            .order_by("seat")
+        )
+        assert len(seats) == 5 and seats[0].table.online
+        self.table_id = seats[0].table_id
+        # The phone sits at the first dealer's left, so it speaks first (in or out while
+        # the drop limit allows); the API seat on its left; the other three are robots.
+        dealer = Game.objects.get(table_id=self.table_id, number=1).first_dealer_id
+        at = next(i for i, s in enumerate(seats) if s.player_id == dealer)
+        seats = seats[at + 1 :] + seats[: at + 1]
+        links = {
+            row["player"]: row["token"]
+            for row in services.seat_links_ensure(session_id=session.pk, user=director)
+        }
+        self.me, self.other = seats[0].player.name, seats[1].player.name
+        self.seat = seats[0].seat
+        Player.objects.filter(pk__in=[s.player_id for s in seats[2:]]).update(is_robot=True)
+        self.token, self.other_token = links[self.me], links[self.other]
+        self.session = session
+
+    def view(self, token: str | None = None) -> dict[str, Any]:
+        return selectors.seat_view(token or self.token)
+
+    def game(self) -> Game:
+        return Game.objects.get(table_id=self.table_id, number=1)
+
+
+def api(base: str, token: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
+    """GET or POST the seat's API over HTTP, as another phone does."""
+    url = f"{base}/api/play/{token}/" + ("moves/" if body is not None else "")
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(
+        url, data=data, headers={"Content-Type": "application/json", "Accept": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+
+
+def other_moves(base: str, table: Table) -> None:
+    """The API seat's move: in, stand pat, or its first legal card."""
+    _, view = api(base, table.other_token)
+    legal = view["legal"]
+    assert legal, view
+    choice = legal[0]
+    if isinstance(choice, str):
+        move: dict[str, Any] = {"action": "play", "card": choice}
+    elif choice["action"] == "draw":
+        move = {"action": "draw", "discard": []}
+    else:
+        move = dict(choice)
+    status, answer = api(base, table.other_token, {"move": view["move"], **move})
+    assert status == 200, answer
+
+
+def wait_for_move(phone: Page, move: int) -> None:
+    expect(phone.locator("#play")).to_have_attribute("data-move", str(move), timeout=WITHIN_MS)
+
+
+def phone_moves(phone: Page, view: dict[str, Any], clicks: list[str]) -> None:
+    """The phone's move, clicking only what the page offers: in, one card to discard and
+    the button that draws one, or the first card it may play."""
+    wait_for_move(phone, view["move"])
+    expect(phone.locator("#play-turn")).to_contain_text("Your turn")
+    phase = view["phase"]
+    if phase == "announce":
+        button = phone.get_by_role("button", name="I'm in")
+    elif phase == "draw":
+        first = phone.locator("#play-hand button").first
+        first.click()
+        expect(first).to_have_attribute("aria-pressed", "true")
+        button = phone.get_by_role("button", name="Discard 1, draw 1")
+    else:
+        assert phase == "play", view
+        button = phone.locator("#play-hand button:not([disabled])").first
+        # The enabled cards are exactly the legal ones.
+        enabled = phone.locator("#play-hand button:not([disabled])").evaluate_all(
+            "bs => bs.map(b => JSON.parse(b.dataset.move).card)"
+        )
+        assert sorted(enabled) == sorted(view["legal"])
+    clicks.append(button.inner_text())
+    button.click()
+    expect(phone.locator("#play")).not_to_have_attribute(
+        "data-move", str(view["move"]), timeout=WITHIN_MS
+    )
+
+
+def play_until(
+    phone: Page, table: Table, base: str, done: Callable[[dict[str, Any]], bool],
+    clicks: list[str], checked: set[str],
+) -> dict[str, Any]:
+    for _ in range(100):
+        view = table.view()
+        if done(view):
+            return view
+        if view["to_act"] == table.me:
+            if view["phase"] not in checked:
+                wait_for_move(phone, view["move"])
+                assert overflow(phone) is None, view["phase"]
+                assert axe_problems(phone) == [], view["phase"]
+                checked.add(view["phase"])
+            phone_moves(phone, view, clicks)
+        elif view["to_act"] == table.other:
+            other_moves(base, table)
+        else:
+            pytest.fail(f"nobody moves: {view['to_act']} is to act in {view['phase']}")
+    pytest.fail("the round did not end")
+
+
+def test_a_phone_plays_a_whole_round_of_huckley_buck(
+    new_page: Callable[..., Page],
+    screenshots: Callable[[Page, str], Any],
+    make_session: Callable[..., Session],
+    director: Any,
+    live_server: Any,
+) -> None:
+    table = Table(make_session, director)
+    phone = new_page(PHONE)
+    phone.goto(f"/play/{table.token}/")
+    # The first read dealt the round; the page shows the hand without waiting for a script.
+    view = table.view()
+    assert view["status"] == "playing" and view["round"] == 1 and len(view["hand"]) == 5
+    expect(phone.locator("#play-hand button")).to_have_count(5)
+    expect(phone.get_by_role("heading", level=1)).to_have_text(table.me)
+    expect(phone.locator("#play-where")).to_have_text(f"Table 1 · seat {table.seat} · game 1 · round 1")
+    robots = phone.locator("#play-players .play-marks", has_text="robot")
+    expect(robots).to_have_count(3)
+
+    clicks: list[str] = []
+    checked: set[str] = set()
+    play_until(
+        phone, table, live_server.url,
+        lambda v: v["round"] == 2 or table.game().round_count >= 1, clicks, checked,
+    )
+    assert {"announce", "draw", "play"} <= checked, checked
+    # Round 1 is stored through the scorer's path, with the cards: the record's hands.
+    stored = Round.objects.get(game=table.game(), number=1)
+    assert table.me in stored.data["play"]["hands"]
+    assert clicks[0] == "I'm in" and "Discard 1, draw 1" in clicks
+    # The phone shows the round just played and the next round's hand.
+    expect(phone.locator("#play-last-title")).to_have_text(
+        "The last round (round 1)", timeout=WITHIN_MS
+    )
+    expect(phone.locator("#play-where")).to_contain_text("round 2")
+    assert overflow(phone) is None
+    assert axe_problems(phone) == []
+    screenshots(phone, "play-phone-round-2")
+
+
+def test_a_stale_move_and_an_illegal_move_are_answered_in_words(
+    new_page: Callable[..., Page],
+    make_session: Callable[..., Session],
+    director: Any,
+    live_server: Any,
+) -> None:
+    table = Table(make_session, director)
+    phone = new_page(PHONE)
+    phone.goto(f"/play/{table.token}/")
+    clicks: list[str] = []
+    view = play_until(
+        phone, table, live_server.url,
+        lambda v: v["phase"] == "play" and v["to_act"] == table.me, clicks, {"announce", "draw"},
+    )
+    wait_for_move(phone, view["move"])
+
+    # A card the player does not hold, sent as if the page offered it: the rule in words.
+    held = set(view["hand"])
+    stranger = next(c for c in ("2C", "3C", "4C", "5C", "6C", "7C", "8C") if c not in held)
+    status, refusal = api(
+        live_server.url, table.token, {"move": view["move"], "action": "play", "card": stranger}
+    )
+    assert status == 400
+    card = phone.locator("#play-hand button:not([disabled])").first
+    card.evaluate(
+        "(b, c) => { b.dataset.move = JSON.stringify({action: 'play', card: c}); }", stranger
+    )
+    card.click()
+    expect(phone.get_by_role("alert")).to_have_text(refusal["message"])
+    assert table.view()["move"] == view["move"]
+
+    # The player's other phone plays first: the page's move is stale. The page's own
+    # polls are held back so that it still shows the old state when the card is clicked.
+    phone.route(
+        "**/api/play/**", lambda route: route.abort() if route.request.method == "GET"
+        else route.continue_()
+    )
+    status, _ = api(
+        live_server.url, table.token,
+        {"move": view["move"], "action": "play", "card": view["legal"][0]},
+    )
+    assert status == 200
+    expect(phone.locator("#play")).to_have_attribute("data-move", str(view["move"]))
+    phone.locator("#play-hand button:not([disabled])").first.click()
+    expect(phone.get_by_role("alert")).to_contain_text(
+        "The table moved on before your move arrived, so it was not made"
+    )
+    now = table.view()
+    expect(phone.locator("#play")).to_have_attribute("data-move", str(now["move"]))
+    expect(phone.locator("#play-hand button")).to_have_count(len(now["hand"]))
+    assert axe_problems(phone) == []
+
+
+def test_a_phone_that_loses_its_websocket_goes_on_by_polling(
+    new_page: Callable[..., Page],
+    make_session: Callable[..., Session],
+    director: Any,
+    live_server: Any,
+) -> None:
+    table = Table(make_session, director)
+    phone = new_page(PHONE)
+    phone.goto(f"/play/{table.token}/")
+    expect(phone.locator("#play-conn")).to_have_text("Updating every few seconds.")
+    # The other seat's moves reach the phone with no reload and no socket.
+    phone.evaluate("window.__sameDocument = true")
+    before = table.view()["move"]
+    for _ in range(3):
+        view = table.view()
+        if view["to_act"] == table.me:
+            phone_moves(phone, view, [])
+        else:
+            other_moves(live_server.url, table)
+            wait_for_move(phone, table.view()["move"])
+    assert table.view()["move"] > before
+    assert phone.evaluate("window.__sameDocument") is True
