@@ -2,8 +2,8 @@
 record as a short text and in words, each choice of a view's `legal` as its button's
 label, and the page's lines drawn from a seat's view (play.selectors.seat_view).
 
-static/play.js says the same things when it draws the page again from a newer view; the
-two are kept alike by tests/web/test_play_page.py, which reads both."""
+static/play.js says the same things, in the same words, when it draws the page again
+from a newer view: a change here is a change there."""
 
 from __future__ import annotations
 

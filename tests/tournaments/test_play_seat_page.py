@@ -1,0 +1,132 @@
+"""The player's seat page for online play (docs/tournament.md, "Playing online: the seat
+page"): the seat's view as HTML (the hand, the choices in words, the table), the states
+between games in words, an unknown token a 404, never stored by a cache; the seat link
+shown on "Follow my table" and "My games" only to the player themselves."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from play import selectors, services
+from play.models import SeatLink
+from tests.factories import UserFactory
+from tournaments.models import Seating, Session, Table
+from web.templatetags.play_words import card, move_label
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("QS", ("Q\u2660", "queen of spades", False)),
+        ("TH", ("10\u2665", "10 of hearts", True)),
+        ("2D", ("2\u2666", "2 of diamonds", True)),
+        ("AC", ("A\u2663", "ace of clubs", False)),
+        ("BH", ("Hi Bluke", "the high Bluke", False)),
+        ("BL", ("Lo Bluke", "the low Bluke", False)),
+        ("0w", ("Doe", "the Doe (white 0)", False)),
+        ("10w", ("Buck", "the Buck (white 10)", False)),
+        ("7w", ("W7", "white 7", False)),
+        ("7", ("7", "7", False)),
+    ],
+)
+def test_every_card_code_of_the_record_has_its_words(code: str, words: tuple[str, str, bool]) -> None:
+    assert card(code) == words
+
+
+def test_the_choices_are_labelled_in_words() -> None:
+    assert move_label({"action": "in"}, "announce") == "I'm in"
+    assert move_label({"action": "out"}, "drop") == "I'm out"
+    assert move_label({"action": "trump", "suit": "H"}, "order") == "Order up hearts \u2665"
+    assert move_label({"action": "trump", "suit": "S"}, "name") == "Name spades \u2660 trump"
+    assert move_label({"action": "pass"}, "order") == "Pass"
+    assert move_label({"action": "discard", "card": "9D"}, "discard") == "Discard 9\u2666"
+    assert move_label({"action": "bid", "bid": 3}, "bid") == "Bid 3"
+
+
+@pytest.fixture
+def online(make_session: Callable[..., Session], director: Any) -> Session:
+    session = make_session(5, start=False)
+    Session.objects.filter(pk=session.pk).update(online=True)
+    from workflow import start_finish
+
+    start_finish.session_start(session_id=session.pk, user=director)
+    services.seat_links_ensure(session_id=session.pk, user=director)
+    return session
+
+
+def page_of(client: Client, token: str) -> Any:
+    return client.get(reverse("tournaments:play", args=[token]))
+
+
+def test_the_page_shows_the_seat_s_hand_and_its_choices_without_a_script(
+    online: Session, client: Client
+) -> None:
+    link = SeatLink.objects.filter(session=online).select_related("player").first()
+    assert link is not None
+    response = page_of(client, link.token)
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
+    assert response["Referrer-Policy"] == "no-referrer"
+    html = response.content.decode()
+    view = selectors.seat_view(link.token)
+    assert view["status"] == "playing" and len(view["hand"]) == 5
+    # The view the script starts from is the one the page shows.
+    data = re.search(r'<script id="play-view" type="application/json">(.*?)</script>', html)
+    assert data is not None and json.loads(data.group(1))["hand"] == view["hand"]
+    for code in view["hand"]:
+        assert f'aria-label="{card(code)[1]}' in html
+    if view["to_act"] == view["player"]:
+        assert "Your turn" in html
+        for move in view["legal"]:
+            assert move_label(move, view["phase"]) in html
+    else:
+        assert f"Waiting for {view['to_act']}" in html
+        assert "data-move=" not in html
+    # No other hand is on the page: only this seat's cards are buttons.
+    assert html.count('class="playing-card') == len(view["hand"])
+
+
+def test_an_unknown_token_is_a_404(client: Client, db: None) -> None:
+    assert page_of(client, "no-such-token").status_code == 404
+
+
+def test_a_table_on_paper_sends_the_player_to_it_in_words(
+    online: Session, client: Client, director: Any
+) -> None:
+    link = SeatLink.objects.filter(session=online).select_related("player").first()
+    assert link is not None
+    seating = Seating.objects.select_related("table").get(
+        player=link.player, sitting__session=online, left_at__isnull=True
+    )
+    Table.objects.filter(pk=seating.table_id).update(online=False)
+    html = page_of(client, link.token).content.decode()
+    assert (
+        f"Your table plays on paper tonight: go to table {seating.table.number}, "
+        f"seat {seating.seat}, and play with real cards."
+    ) in html
+
+
+def test_the_seat_link_is_offered_to_the_player_alone(online: Session, client: Client) -> None:
+    link = SeatLink.objects.filter(session=online).select_related("player").first()
+    assert link is not None
+    follow = reverse("tournaments:follow", args=[online.pk, link.player_id])
+    anyone = client.get(follow).content.decode()
+    assert link.token not in anyone
+    assert "open your own seat link" in anyone
+    user = UserFactory()
+    link.player.user = user
+    link.player.save()
+    client.force_login(user)
+    mine = client.get(follow).content.decode()
+    assert reverse("tournaments:play", args=[link.token]) in mine
+    games = client.get(reverse("tournaments:my_games")).content.decode()
+    assert reverse("tournaments:play", args=[link.token]) in games
