@@ -14,6 +14,7 @@ from api.views import (
     exchange,
     games,
     misc,
+    play,
     printing,
     prizes,
     ratings,
@@ -72,6 +73,9 @@ urlpatterns = [
     path("sessions/", sessions.SessionList.as_view(), name="sessions"),
     path("sessions/<int:session_id>/", sessions.SessionDetail.as_view(), name="session"),
     path("sessions/<int:session_id>/audit/", audit.SessionAudit.as_view(), name="session_audit"),
+    path("sessions/<int:session_id>/seats/", play.SessionSeats.as_view(), name="session_seats"),
+    path("play/<str:seat_token>/", play.PlayView.as_view(), name="play"),
+    path("play/<str:seat_token>/moves/", play.PlayMoves.as_view(), name="play_moves"),
     path(
         "sessions/<int:session_id>/players/",
         sessions.SessionPlayers.as_view(),

@@ -125,6 +125,54 @@ def _options(raw: Any, rs: RuleSet, errors: list[Problem]) -> dict[str, Any]:
     return options
 
 
+def _robot_marks(rounds: Sequence[Any], seat: Mapping[str, int]) -> list[Problem]:
+    """Check the mark of a round played online in which a robot played for someone:
+    ``play.robots``, a list of ``{"player": name, "moves": n}`` (docs/game-record.md). It
+    changes no score; a mark that is not of this shape, or names someone not at the table,
+    is refused."""
+    errors: list[Problem] = []
+    for number, rnd in enumerate(rounds, start=1):
+        play = rnd.get("play") if isinstance(rnd, Mapping) else None
+        if not isinstance(play, Mapping) or "robots" not in play:
+            continue
+        marks = play["robots"]
+        shape = (
+            'play.robots must be a list of {"player": name, "moves": n}, one for each '
+            "player a robot played for"
+        )
+        if not isinstance(marks, list):
+            errors.append(problem(number, "bad_field", shape + ".", "play"))
+            continue
+        named: set[str] = set()
+        for mark in marks:
+            who = mark.get("player") if isinstance(mark, Mapping) else None
+            moves = mark.get("moves") if isinstance(mark, Mapping) else None
+            if not isinstance(who, str) or not isinstance(moves, int) or isinstance(moves, bool):
+                errors.append(problem(number, "bad_field", shape + f", not {show(mark)}.", "play"))
+            elif who not in seat:
+                errors.append(
+                    problem(
+                        number,
+                        "unknown_player",
+                        f"play.robots names {show(who)}, who is not at this table.",
+                        "play",
+                    )
+                )
+            elif moves < 1 or who in named:
+                errors.append(
+                    problem(
+                        number,
+                        "bad_field",
+                        f"play.robots names {who} "
+                        + ("twice." if who in named else "with no move: leave them out."),
+                        "play",
+                        who,
+                    )
+                )
+            named.add(who if isinstance(who, str) else "")
+    return errors
+
+
 def check(record: Mapping[str, Any]) -> Verdict:
     """Check and score a `buck-game/1` game record; see docs/engine.md.
 
@@ -196,6 +244,10 @@ def check(record: Mapping[str, Any]) -> Verdict:
             output["scores"] = dict.fromkeys(players, 0)
         return output
 
+    robots = _robot_marks(rounds, seat)
+    if robots:
+        output["errors"] = robots
+        return output
     setup = GameSetup(players=players, seat=seat, first_dealer=first, options=options)
     result = rs.score(setup, rounds)
     output["valid"] = not result.errors

@@ -22,6 +22,7 @@ from common.errors import ConflictError, UserError
 from scoring import rounds as kernel
 from scoring.models import PendingRound, Round, RoundChange
 from tournaments.models import ScorerLink
+from tournaments.permissions import ONLINE
 
 Who = kernel.Who
 
@@ -76,7 +77,11 @@ def round_submit(
     rounds = [r.data for r in game.rounds.all()] + [cleaned]
     output = kernel.recheck(game, rounds, changed=number, verb="entered")
     note = ""
-    if game.table.sitting.session.double_entry:
+    if actor is ONLINE:
+        # Dealt and played card by card on the players' phones (the app `play`): the
+        # engine checked every move, so double entry has nothing to compare.
+        note = "played online"
+    elif game.table.sitting.session.double_entry:
         pending = list(PendingRound.objects.filter(game=game, number=number))
         others = [p for p in pending if p.device != who.device]
         matching = [p for p in others if p.data == cleaned]

@@ -33,6 +33,7 @@ import engine
 from common.errors import ConflictError, UserError
 from common.matching import did_you_mean, look_alikes
 from common.text import refuse_hidden_characters
+from engine import online as engine_online
 from scoring.locks import lock_session
 from scoring.models import Game
 from scoring.tables import game_refresh_players, table_current_game
@@ -139,6 +140,7 @@ def session_create(
     double_entry: bool = False,
     seeding: str = Session.Seeding.RANDOM,
     new_anyway: bool = False,
+    online: bool = False,
     user: Caller,
 ) -> Session:
     require_director(user, club, to="create its sessions")
@@ -160,6 +162,8 @@ def session_create(
             "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
         )
     _check_seeding(seeding)
+    if online:
+        _check_online(rules_id)
     refuse_hidden_characters(name, what="Session names", field="name")
     if not name.strip():
         raise UserError("name_required", "Give the session a name.", field="name")
@@ -180,6 +184,7 @@ def session_create(
         is_public=is_public,
         double_entry=double_entry,
         seeding=seeding,
+        online=online,
         created_by=as_actor(user).account,
     )
     roster = {p.pk: p for p in players}
@@ -192,9 +197,68 @@ def session_create(
         session=session,
         action="session.create",
         summary=f"Created the session {session.name} of {date} ({len(roster)} players)",
-        details={"name": session.name, "date": date, "rules_id": rules_id, "players": len(roster)},
+        details={
+            "name": session.name,
+            "date": date,
+            "rules_id": rules_id,
+            "players": len(roster),
+            "online": online,
+        },
     )
     return session
+
+
+def _check_online(rules_id: str) -> None:
+    if not engine_online.playable(rules_id):
+        raise UserError(
+            "not_playable_online",
+            f"{engine.RULES[rules_id].name} cannot be played online yet.",
+            field="online",
+        )
+
+
+class _Keep:
+    """A setting left as it is (None is a value: no move clock)."""
+
+
+KEEP = _Keep()
+#: The shortest and longest grace and move clock, in seconds (docs/tournament.md).
+ONLINE_SECONDS = (5, 3600)
+
+
+def _check_seconds(value: int, field: str, what: str) -> None:
+    low, high = ONLINE_SECONDS
+    if not low <= value <= high:
+        raise UserError(
+            field, f"{what} is between {low} and {high} seconds, not {value}.", field=field
+        )
+
+
+def _online_settings(
+    session: Session,
+    online: bool | _Keep,
+    online_grace_seconds: int | _Keep,
+    move_clock_seconds: int | _Keep | None,
+) -> None:
+    """The online settings of `session_update_settings`: `online` until the start (then
+    each table is switched on its own), the grace and the clock at any time."""
+    if not isinstance(online, _Keep) and online != session.online:
+        if session.status != Session.Status.SETUP:
+            raise ConflictError(
+                "session_started",
+                "The session has started: switch its tables online or to paper one by one.",
+                field="online",
+            )
+        if online:
+            _check_online(session.rules_id)
+        session.online = online
+    if not isinstance(online_grace_seconds, _Keep):
+        _check_seconds(online_grace_seconds, "online_grace_seconds", "The grace time")
+        session.online_grace_seconds = online_grace_seconds
+    if not isinstance(move_clock_seconds, _Keep):
+        if move_clock_seconds is not None:
+            _check_seconds(move_clock_seconds, "move_clock_seconds", "The move clock")
+        session.move_clock_seconds = move_clock_seconds
 
 
 def _check_seeding(seeding: str) -> None:
@@ -213,10 +277,14 @@ def session_update_settings(
     is_public: bool,
     double_entry: bool,
     seeding: str | None = None,
+    online: bool | _Keep = KEEP,
+    online_grace_seconds: int | _Keep = KEEP,
+    move_clock_seconds: int | _Keep | None = KEEP,
     user: Caller,
 ) -> Session:
     """The sitting length can change until the next sitting starts and applies from then;
-    visibility and double entry apply at once; the seeding until the session starts."""
+    visibility and double entry apply at once; the seeding and `online` until the session
+    starts; the online grace time and move clock at once (from the next turn)."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="change its sessions")
     before = {f: getattr(session, f) for f in _SETTINGS}
@@ -235,10 +303,21 @@ def session_update_settings(
         )
     if session.status == Session.Status.FINISHED and games_per_sitting != session.games_per_sitting:
         raise ConflictError("session_finished", "This session is finished.")
+    _online_settings(session, online, online_grace_seconds, move_clock_seconds)
     session.games_per_sitting = games_per_sitting
     session.is_public = is_public
     session.double_entry = double_entry
-    session.save(update_fields=["games_per_sitting", "is_public", "double_entry", "seeding"])
+    session.save(
+        update_fields=[
+            "games_per_sitting",
+            "is_public",
+            "double_entry",
+            "seeding",
+            "online",
+            "online_grace_seconds",
+            "move_clock_seconds",
+        ]
+    )
     changed = audit.changes(before, {f: getattr(session, f) for f in _SETTINGS})
     audit.record(
         user,
@@ -257,6 +336,9 @@ _SETTINGS = {
     "is_public": "public",
     "double_entry": "double entry",
     "seeding": "seeding",
+    "online": "online",
+    "online_grace_seconds": "online grace seconds",
+    "move_clock_seconds": "move clock seconds",
 }
 
 

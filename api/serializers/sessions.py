@@ -120,6 +120,18 @@ class SessionDetailSerializer(SessionSerializer):
     walk_ins_allowed = serializers.BooleanField(
         help_text="A name not on the roster may check in at the door and join the roster."
     )
+    online = serializers.BooleanField(
+        help_text="Every table plays online: the cards are dealt and played on the phones "
+        "(docs/api.md, Online play). A hybrid night switches tables one by one."
+    )
+    online_grace_seconds = serializers.IntegerField(
+        help_text="How long an online player may be away before a robot plays for them."
+    )
+    move_clock_seconds = serializers.IntegerField(
+        allow_null=True,
+        help_text="The time an online player has for each move before a robot plays it; "
+        "null: no clock.",
+    )
     current_sitting = SittingRefSerializer(allow_null=True)
     entries = EntrySerializer(many=True, help_text="The roster, by name.")
 
@@ -275,6 +287,9 @@ def session_detail(session: Session, actor: Actor) -> dict[str, Any]:
     data["door_code"] = session.door_code if directs else None
     data["self_check_in_open"] = session.self_check_in_open
     data["walk_ins_allowed"] = session.walk_ins_allowed
+    data["online"] = session.online
+    data["online_grace_seconds"] = session.online_grace_seconds
+    data["move_clock_seconds"] = session.move_clock_seconds
     data["current_sitting"] = SittingRefSerializer(sitting).data if sitting else None
     data["entries"] = many_data(EntrySerializer, api_selectors.session_entries(session))
     return data

@@ -17,6 +17,7 @@ from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
 from api.serializers import Input, many_data
+from api.serializers.play import OnlineSettingsInput
 from api.serializers.sessions import (
     MAX_ID,
     MAX_LIST,
@@ -46,6 +47,8 @@ from workflow import (
 )
 
 TAGS = ["sessions"]
+# The online settings a PATCH passes on only when given (docs/api.md, Online play).
+ONLINE_SETTINGS = ("online", "online_grace_seconds", "move_clock_seconds")
 FIXED_TABLE_BODY = {
     "type": "object",
     "required": ["player_id", "fixed_table"],
@@ -148,6 +151,11 @@ class ClubSessions(ApiView):
             "written with other accents or punctuation (refused otherwise with "
             '`player_name_looks_like`, "Did you mean …?").',
         )
+        online = serializers.BooleanField(
+            default=False,
+            help_text="Every table plays online: the server deals and the players play on "
+            "their phones through their seat links (docs/api.md, Online play).",
+        )
 
     def load_target(self, **kwargs: Any) -> Target:
         club = get_object_or_404(Club, slug=kwargs["slug"])
@@ -198,6 +206,7 @@ class ClubSessions(ApiView):
             is_public=d["is_public"],
             double_entry=d["double_entry"],
             seeding=d["seeding"],
+            online=d["online"],
             user=request.user,
         )
         return Response(session_detail(session, self.actor), status=status.HTTP_201_CREATED)
@@ -214,7 +223,7 @@ class SessionView(ApiView):
 
 
 class SessionDetail(SessionView):
-    class InputSerializer(Input):
+    class InputSerializer(OnlineSettingsInput):
         class Meta:
             ref_name = "SessionSettingsInput"
 
@@ -276,6 +285,7 @@ class SessionDetail(SessionView):
                 double_entry=d.get("double_entry", session.double_entry),
                 seeding=d.get("seeding"),
                 user=request.user,
+                **{k: d[k] for k in ONLINE_SETTINGS if k in d},
             )
             if "registration_open" in d or "capacity" in d:
                 registrations.session_registration_settings(

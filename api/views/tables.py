@@ -14,9 +14,10 @@ from api import selectors as api_selectors
 from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
-from api.serializers import Data, GameSummarySerializer, SeatingSerializer
+from api.serializers import Data, GameSummarySerializer, Input, SeatingSerializer
 from api.serializers.sessions import NUMBER_HELP, RANK_HELP, SittingRefSerializer
 from api.views.base import ApiView
+from play import services as play_services
 from tournaments.models import ScorerLink, Table
 from workflow import selectors, table_links
 
@@ -44,8 +45,21 @@ class TableDetail(TableView):
         number = serializers.IntegerField(help_text=NUMBER_HELP)
         session = serializers.IntegerField()
         sitting = SittingRefSerializer()
+        online = serializers.BooleanField(
+            help_text="The table plays online, on the players' phones (docs/api.md, Online play)."
+        )
         seatings = SeatingSerializer(many=True, help_text="Seated players in seat order.")
         games = GameSummarySerializer(many=True)
+
+    class InputSerializer(Input):
+        class Meta:
+            ref_name = "TableInput"
+
+        online = serializers.BooleanField(
+            help_text="Play this table online (true) or on paper (false): a hybrid night. "
+            "Only for a table of the current sitting, and not while a game it began online "
+            "is under way (409 `online_round_played`)."
+        )
 
     @doc(
         need=Need.VIEW,
@@ -60,12 +74,30 @@ class TableDetail(TableView):
             "id": table.pk,
             "rank": table.rank,
             "number": table.number,
+            "online": table.online,
             "session": table.sitting.session_id,
             "sitting": table.sitting,
             "seatings": selectors.table_companions([table]).get(table.pk, []),
             "games": list(api_selectors.table_games(table)),
         }
         return Response(self.OutputSerializer(data).data)
+
+    @doc(
+        need=Need.DIRECT,
+        summary="Switch a table online or to paper",
+        request=InputSerializer,
+        responses={200: OutputSerializer},
+        tags=TAGS,
+    )
+    @idempotent
+    def patch(self, request: Request, table_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        play_services.table_online_set(
+            table_id=self.table.pk, online=data.validated_data["online"], user=request.user
+        )
+        self.table.refresh_from_db()
+        return self.get(request, table_id)
 
 
 class ScorerLinkSerializer(serializers.Serializer[Data]):

@@ -1,0 +1,354 @@
+"""What each phone and each watcher of an online table sees (docs/api.md, "Online play").
+
+A view is built from the engine's `view(player)` of the round being played, which holds
+only what that player may see (their own hand, the cards played, the upcard while it is
+face up, the counts, the bids, the scores), plus the table's public facts: who sits where,
+who is away or a robot, whose turn it is, the last round's public record. Nothing here
+reads the stored state's other hands or the undealt pack: only the engine's view does.
+
+`seat_view(token)` answers one phone; `table_views(table_id)` every phone of a table from
+one load of its state (the push after a move); `watch_view(table_id)` a watcher (the
+projector, a director), who sees no hand at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from common.errors import NotFoundError
+from engine import online as engine_online
+from engine.online import END, OnlineRound
+from play import presence
+from play.models import LiveRound, SeatLink
+from scoring.models import Game, GamePlayer, Round
+from scoring.tables import table_current_game
+from tournaments.models import Seating, Session, Table
+from workflow.selectors import current_sitting
+
+#: A view's statuses: a round is being played at the seat's online table (`playing`);
+#: no online game at the table now, the sitting over and the movement not confirmed yet
+#: (`waiting`); the seat's table plays on paper (`paper`); the player has no seat in the
+#: current sitting (`not_seated`, also before the start); the session is over (`finished`).
+PLAYING, WAITING, PAPER, NOT_SEATED, FINISHED = (
+    "playing",
+    "waiting",
+    "paper",
+    "not_seated",
+    "finished",
+)
+#: The phase once the game is over (the game's own names before, `play`, `end`).
+DONE = "done"
+
+
+@dataclass
+class TableState:
+    """One load of an online table: its game, the round being played, who sits where."""
+
+    session: Session
+    table: Table
+    game: Game | None
+    game_players: list[GamePlayer]
+    live: LiveRound | None
+    round: OnlineRound | None
+    tokens: dict[int, str]  # player id to seat token, for the players who have a link
+    robots: set[int]  # the players who are robots (`Player.is_robot`)
+    seen: dict[str, datetime]  # token to last sight
+    last_round: Round | None
+    now: datetime = field(default_factory=timezone.now)
+
+    def name_of(self, player_id: int) -> str | None:
+        for gp in self.game_players:
+            if gp.player_id == player_id:
+                return gp.name
+        return None
+
+    def player_of(self, name: str) -> int | None:
+        for gp in self.game_players:
+            if gp.name == name:
+                return gp.player_id
+        return None
+
+    def away(self, player_id: int) -> bool:
+        """Not seen within the session's grace time (a robot player never is)."""
+        if player_id in self.robots:
+            return False
+        token = self.tokens.get(player_id)
+        last = self.seen.get(token) if token else None
+        if last is None:
+            return True
+        return (self.now - last).total_seconds() > self.session.online_grace_seconds
+
+
+def seat_link(token: str) -> SeatLink:
+    """The seat link of `token`; `no_such_seat` (404) for a token that is none."""
+    link = (
+        SeatLink.objects.select_related("session", "player").filter(token=str(token)[:64]).first()
+    )
+    if link is None:
+        raise NotFoundError("no_such_seat", "This seat link does not exist; ask the director.")
+    return link
+
+
+def seating_of(link: SeatLink) -> Seating | None:
+    """Where the link's player sits in the session's current sitting, or None."""
+    sitting = current_sitting(link.session)
+    if sitting is None:
+        return None
+    return (
+        Seating.objects.select_related("table__sitting__session")
+        .filter(sitting=sitting, player_id=link.player_id, left_at__isnull=True)
+        .first()
+    )
+
+
+def table_state(table: Table) -> TableState:
+    """The table's online state, read in a fixed number of queries."""
+    session = table.sitting.session
+    game = table_current_game(table)
+    game_players: list[GamePlayer] = []
+    live = None
+    rnd = None
+    if game is not None:
+        game_players = list(game.game_players.select_related("player").order_by("seat"))
+        live = LiveRound.objects.filter(game=game).first()
+        if live is not None:
+            rnd = engine_online.restore(game.rules_id, live.state)
+    seated = list(
+        Seating.objects.filter(table=table, left_at__isnull=True)
+        .select_related("player")
+        .order_by("seat")
+    )
+    ids = {s.player_id for s in seated} | {gp.player_id for gp in game_players}
+    tokens = dict(
+        SeatLink.objects.filter(session=session, player_id__in=ids).values_list(
+            "player_id", "token"
+        )
+    )
+    robots = {s.player_id for s in seated if s.player.is_robot} | {
+        gp.player_id for gp in game_players if gp.player.is_robot
+    }
+    last_round = (
+        Round.objects.filter(game__table=table).order_by("-game__number", "-number").first()
+    )
+    return TableState(
+        session=session,
+        table=table,
+        game=game,
+        game_players=game_players,
+        live=live,
+        round=rnd,
+        tokens=tokens,
+        robots=robots,
+        seen=presence.last_seen_many(list(tokens.values())),
+        last_round=last_round,
+    )
+
+
+def _status(state: TableState) -> str:
+    if state.session.status == Session.Status.FINISHED:
+        return FINISHED
+    if not state.table.online:
+        return PAPER
+    if state.game is None or state.live is None or state.table.sitting.moved_at is not None:
+        return WAITING
+    if state.game.status == Game.Status.FINISHED:
+        return WAITING
+    return PLAYING
+
+
+def _phase(state: TableState) -> str | None:
+    if state.round is None or state.game is None:
+        return None
+    if state.game.status == Game.Status.FINISHED:
+        return DONE
+    return state.round.phase
+
+
+def _turn(state: TableState) -> dict[str, Any]:
+    """When the turn began, and the grace and clock that run from it."""
+    live, session = state.live, state.session
+    return {
+        "turn_started_at": live.turn_started_at.isoformat() if live else None,
+        "grace_seconds": session.online_grace_seconds,
+        "clock_seconds": session.move_clock_seconds,
+    }
+
+
+def _last_round(state: TableState) -> dict[str, Any] | None:
+    """The last finished round at the table, as its record says (the hands are public
+    once a round is over)."""
+    r = state.last_round
+    if r is None:
+        return None
+    return {"game": r.game_id, "number": r.number, "record": r.data}
+
+
+def _players(state: TableState) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": gp.name,
+            "seat": gp.seat,
+            "robot": gp.player_id in state.robots,
+            "away": state.away(gp.player_id),
+        }
+        for gp in state.game_players
+    ]
+
+
+def _scores(state: TableState) -> dict[str, int]:
+    """The scores before the round being played (the engine's, Buck Euchre's 25s
+    included), else the game's stored totals."""
+    game, live, rnd = state.game, state.live, state.round
+    if rnd is None or game is None or live is None or live.number != game.round_count + 1:
+        return {gp.name: gp.score for gp in state.game_players}
+    return dict(rnd.start.scores)
+
+
+def _view(state: TableState, name: str | None) -> dict[str, Any]:
+    """The view of player `name` (None: a watcher). The engine's keys first, then the
+    table's."""
+    game, live, rnd = state.game, state.live, state.round
+    view: dict[str, Any] = {
+        "phase": None,
+        "player": name,
+        "dealer": None,
+        "hand": None if name is None else [],
+        "upcard": None,
+        "trump": None,
+        "to_act": None,
+        "legal": [],
+        "trick": [],
+        "tricks": [],
+        "tricks_won": {},
+        "counts": {},
+        "out": [],
+    }
+    status = _status(state)
+    if rnd is not None and status in (PLAYING, WAITING):
+        view.update(rnd.view(name if name in rnd.start.players else None))
+        if name is not None and view["hand"] is None:
+            view["hand"] = []
+    if status != PLAYING:
+        view["legal"] = []
+        view["to_act"] = None
+    view.update(
+        {
+            "status": status,
+            "phase": _phase(state) if status in (PLAYING, WAITING) else None,
+            "session": state.session.pk,
+            "rules": state.session.rules_id,
+            "sitting": state.table.sitting.number,
+            "table": state.table.rank,
+            "table_number": state.table.number,
+            "game": game.pk if game is not None else None,
+            "game_number": game.number if game is not None else None,
+            "round": live.number if live is not None else None,
+            "move": live.move if live is not None else None,
+            "scores": _scores(state),
+            "players": _players(state),
+            "last_round": _last_round(state),
+            **_turn(state),
+        }
+    )
+    return view
+
+
+def _unseated(link: SeatLink, status: str) -> dict[str, Any]:
+    return {
+        "status": status,
+        "session": link.session_id,
+        "rules": link.session.rules_id,
+        "player": link.player.name,
+        "seat": None,
+        "table": None,
+        "table_number": None,
+        "game": None,
+        "round": None,
+        "phase": None,
+        "hand": [],
+        "upcard": None,
+        "trump": None,
+        "to_act": None,
+        "legal": [],
+        "trick": [],
+        "tricks_won": {},
+        "scores": {},
+        "move": None,
+        "players": [],
+    }
+
+
+def seat_view(token: str) -> dict[str, Any]:
+    """What the holder of `token` sees now (docs/api.md, "Online play")."""
+    link = seat_link(token)
+    seating = seating_of(link)
+    if seating is None:
+        finished = link.session.status == Session.Status.FINISHED
+        return _unseated(link, FINISHED if finished else NOT_SEATED)
+    state = table_state(seating.table)
+    return _seat_view(state, link.player_id, seating.seat, fallback=link.player.name)
+
+
+def _seat_view(state: TableState, player_id: int, seat: int, *, fallback: str) -> dict[str, Any]:
+    name = state.name_of(player_id) or fallback
+    view = _view(state, name)
+    view["seat"] = seat
+    return view
+
+
+def table_views(table_id: int) -> dict[str, dict[str, Any]]:
+    """Every seat's view at the table, by seat token (the players with a link), from one
+    load of the state."""
+    table = Table.objects.select_related("sitting__session").get(pk=table_id)
+    state = table_state(table)
+    seated = Seating.objects.filter(table=table, left_at__isnull=True).select_related("player")
+    out: dict[str, dict[str, Any]] = {}
+    for s in seated:
+        token = state.tokens.get(s.player_id)
+        if token is not None:
+            out[token] = _seat_view(state, s.player_id, s.seat, fallback=s.player.name)
+    return out
+
+
+def watch_view(table_id: int) -> dict[str, Any]:
+    """What a watcher of the table sees: the engine's `view(None)`, no hand at all."""
+    table = Table.objects.select_related("sitting__session").get(pk=table_id)
+    view = _view(table_state(table), None)
+    view["seat"] = None
+    return view
+
+
+def seat_list(session: Session) -> list[dict[str, Any]]:
+    """The seat links of the current sitting's seated players, table by table (read by
+    the director's seats list once the links exist: `play.services.seat_links_ensure`)."""
+    sitting = current_sitting(session)
+    if sitting is None:
+        return []
+    seated = (
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True)
+        .select_related("player", "table")
+        .order_by("table__rank", "seat")
+    )
+    tokens = dict(SeatLink.objects.filter(session=session).values_list("player_id", "token"))
+    return [
+        {
+            "player": s.player.name,
+            "player_id": s.player_id,
+            "table": s.table.rank,
+            "table_number": s.table.number,
+            "online": s.table.online,
+            "seat": s.seat,
+            "robot": s.player.is_robot,
+            "token": tokens.get(s.player_id),
+        }
+        for s in seated
+    ]
+
+
+def round_ended(state: TableState) -> bool:
+    """The round at the table is over (its record is stored with the game)."""
+    return state.round is not None and state.round.phase == END

@@ -1,0 +1,17 @@
+"""Celery tasks of online play: the robots' moves that fall due while nobody asks."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from play import services
+
+
+@shared_task(name="play.tasks.tick")
+def tick(table_id: int, move: int) -> None:
+    """Make the table's due robot moves, if its state is still `move`; else the change
+    that moved it on queued its own tick. Safe to run twice."""
+    if services.live_move(table_id) != move:
+        return
+    if not services.tick(table_id=table_id):
+        services.schedule_tick(table_id)

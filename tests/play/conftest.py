@@ -1,0 +1,75 @@
+"""Fixtures for online play: an online session started with its seat links, and a
+client per role."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from play import services as play_services
+from tournaments.models import Session
+from workflow import services, start_finish
+from workflow.simulation import generated_names
+
+
+@pytest.fixture
+def online_session(club: Any, season: Any, director: Any) -> Callable[..., Session]:
+    def make(
+        players: int = 4,
+        *,
+        rules_id: str = "huckley-buck",
+        online: bool = True,
+        seed: int = 7,
+        games_per_sitting: int = 2,
+        start: bool = True,
+        **settings: Any,
+    ) -> Session:
+        session = services.session_create(
+            club=club,
+            season=season,
+            name="Online night",
+            date=season.starts_on,
+            rules_id=rules_id,
+            games_per_sitting=games_per_sitting,
+            new_names=generated_names(players),
+            seed=seed,
+            online=online,
+            user=director,
+        )
+        if settings:
+            services.session_update_settings(
+                session_id=session.pk,
+                games_per_sitting=games_per_sitting,
+                is_public=True,
+                double_entry=False,
+                user=director,
+                **settings,
+            )
+        session.entries.update(checked_in=True)
+        if start:
+            start_finish.session_start(session_id=session.pk, user=director)
+        session.refresh_from_db()
+        return session
+
+    return make
+
+
+def tokens_of(session: Session, director: Any) -> dict[str, str]:
+    """Player name to seat token, for every seated player."""
+    rows = play_services.seat_links_ensure(session_id=session.pk, user=director)
+    return {row["player"]: row["token"] for row in rows}
+
+
+@pytest.fixture
+def phone() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def director_client(director: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(director)
+    return client
