@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from play import selectors, services
 from play.models import SeatLink
@@ -70,29 +71,34 @@ def page_of(client: Client, token: str) -> Any:
 def test_the_page_shows_the_seat_s_hand_and_its_choices_without_a_script(
     online: Session, client: Client
 ) -> None:
-    link = SeatLink.objects.filter(session=online).select_related("player").first()
-    assert link is not None
-    response = page_of(client, link.token)
-    assert response.status_code == 200
-    assert "no-store" in response["Cache-Control"]
-    assert response["Referrer-Policy"] == "no-referrer"
-    html = response.content.decode()
-    view = selectors.seat_view(link.token)
-    assert view["status"] == "playing" and len(view["hand"]) == 5
-    # The view the script starts from is the one the page shows.
-    data = re.search(r'<script id="play-view" type="application/json">(.*?)</script>', html)
-    assert data is not None and json.loads(data.group(1))["hand"] == view["hand"]
-    for code in view["hand"]:
-        assert f'aria-label="{card(code)[1]}' in html
-    if view["to_act"] == view["player"]:
-        assert "Your turn" in html
-        for move in view["legal"]:
-            assert move_label(move, view["phase"]) in html
-    else:
-        assert f"Waiting for {view['to_act']}" in html
-        assert "data-move=" not in html
-    # No other hand is on the page: only this seat's cards are buttons.
-    assert html.count('class="playing-card') == len(view["hand"])
+    first = SeatLink.objects.filter(session=online).first()
+    assert first is not None
+    page_of(client, first.token)  # the first read deals
+    to_act = selectors.seat_view(first.token)["to_act"]
+    links = {link.player.name: link for link in SeatLink.objects.filter(session=online).select_related("player")}
+    waiting = next(link for name, link in links.items() if name != to_act)
+    for link in (links[to_act], waiting):
+        response = page_of(client, link.token)
+        assert response.status_code == 200
+        assert "no-store" in response["Cache-Control"]
+        assert response["Referrer-Policy"] == "no-referrer"
+        html = response.content.decode()
+        view = selectors.seat_view(link.token)
+        assert view["status"] == "playing" and len(view["hand"]) == 5
+        # The view the script starts from is the one the page shows.
+        data = re.search(r'<script id="play-view" type="application/json">(.*?)</script>', html)
+        assert data is not None and json.loads(data.group(1))["hand"] == view["hand"]
+        for code in view["hand"]:
+            assert f'aria-label="{card(code)[1]}' in html
+        if link is waiting:
+            assert f"Waiting for {to_act}" in html
+            assert re.search(r"<button[^>]*data-move=", html) is None
+        else:
+            assert "Your turn: are you in or out?" in html
+            for move in view["legal"]:
+                assert f">{escape(move_label(move, view['phase']))}</button>" in html
+        # No other hand is on the page: only this seat's cards are buttons.
+        assert html.count('class="playing-card') == len(view["hand"])
 
 
 def test_an_unknown_token_is_a_404(client: Client, db: None) -> None:
