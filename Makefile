@@ -14,10 +14,13 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,deploy]'
 	touch $(STAMP)
 
+# The ASGI server (pages, API, online play's WebSocket), restarted when a file changes;
+# DEBUG on, so huckley/asgi.py serves /static/ as runserver does. docs/operations.md
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_demo --if-empty
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/uvicorn huckley.asgi:application --host 127.0.0.1 --port 8000 \
+		--reload --reload-include '*.html' --reload-exclude '.venv/*'
 
 # A club night on one laptop: the app on the local network with a production server
 # (PORT, default 8000; DATABASE_URL when set, else SQLite in WAL mode). docs/operations.md

@@ -200,6 +200,8 @@ TEMPLATES = [
     },
 ]
 
+# Set by huckley/asgi.py before Django starts: this process is the ASGI server.
+ASGI = envbool("HUCKLEY_ASGI", "false")
 DATABASE_URL = os.getenv("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {
@@ -207,7 +209,10 @@ if DATABASE_URL:
         # dropped (a restart, a failover, an idle timeout) is reopened, not a 500.
         "default": dj_database_url.parse(
             DATABASE_URL,
-            conn_max_age=envint("CONN_MAX_AGE", "60"),
+            # Under ASGI (huckley/asgi.py) Django runs each request's code in a thread of
+            # its own, and a kept connection belongs to its thread: kept, they pile up
+            # until PostgreSQL refuses more clients. So the ASGI server keeps none.
+            conn_max_age=0 if ASGI else envint("CONN_MAX_AGE", "60"),
             conn_health_checks=True,
         )
     }

@@ -2,8 +2,9 @@
 
 `make venue` runs `python -m huckley.venue`, which migrates, collects the static files,
 prints the address phones should open (with a QR code in the terminal) and where the
-backups go, and then runs the production server (gunicorn, or waitress on Windows where
-gunicorn cannot run) with the backup timer beside it (`common.backups`): a backup as
+backups go, and then runs the production server (the ASGI application under gunicorn's
+uvicorn workers, or uvicorn alone on Windows where gunicorn cannot run: pages, API and
+online play's WebSocket on one port) with the backup timer beside it (`common.backups`): a backup as
 the venue starts, every few minutes while it runs, and once the server has stopped.
 The lobby page (`/lobby/`) shows the same address and QR code on the laptop's screen.
 """
@@ -111,25 +112,37 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "lobby.html", {"url": url, "qr": qr_svg(url)})
 
 
+def venue_workers(wanted: int) -> int:
+    """How many server processes: `wanted` with Redis (REDIS_URL), whose channel layer
+    carries a move from the process that took it to the phones of every other one; one
+    without, since the in-memory channel layer reaches only its own process's sockets."""
+    return wanted if settings.REDIS_URL else 1
+
+
 def _server_command(port: int, workers: int) -> list[str]:
-    bind = f"0.0.0.0:{port}"
+    """The ASGI server (huckley/asgi.py: the pages, the API and online play's WebSocket
+    on one port): gunicorn running uvicorn workers, or uvicorn alone on Windows, where
+    gunicorn cannot run (it needs fork())."""
+    bind_host, workers = "0.0.0.0", venue_workers(workers)
     if os.name == "nt" or shutil.which("gunicorn", path=str(Path(sys.executable).parent)) is None:
-        # gunicorn needs fork(); waitress is the pure-Python server that runs on Windows.
         return [
             sys.executable,
             "-m",
-            "waitress",
-            f"--listen={bind}",
-            f"--threads={workers * 4}",
-            "huckley.wsgi:application",
+            "uvicorn",
+            "huckley.asgi:application",
+            f"--host={bind_host}",
+            f"--port={port}",
+            f"--workers={workers}",
+            "--no-server-header",
+            "--no-access-log",
         ]
     return [
         str(Path(sys.executable).parent / "gunicorn"),
-        "huckley.wsgi:application",
+        "huckley.asgi:application",
         "--config=python:huckley.gunicorn_conf",
-        f"--bind={bind}",
+        "--worker-class=uvicorn_worker.UvicornWorker",
+        f"--bind={bind_host}:{port}",
         f"--workers={workers}",
-        "--threads=4",
         "--timeout=30",
         "--graceful-timeout=10",
     ]

@@ -161,14 +161,23 @@ def stop_group(process: subprocess.Popen[Any], timeout: float, sig: int = signal
         process.wait(timeout=10)
 
 
-def start_node(port: int, log_dir: Path, *, workers: int, env: dict[str, str]) -> Node:
+def start_node(
+    port: int, log_dir: Path, *, workers: int, env: dict[str, str], asgi: bool = False
+) -> Node:
+    """gunicorn with sync workers on the WSGI application (deploy/huckley-web.service),
+    or, `asgi`, with uvicorn workers on the ASGI one (deploy/huckley-ws.service)."""
     log = log_dir / f"gunicorn-{port}.log"
     gunicorn = str(Path(sys.executable).parent / "gunicorn")
+    app = (
+        ["huckley.asgi:application", "--worker-class=uvicorn_worker.UvicornWorker"]
+        if asgi
+        else ["huckley.wsgi:application"]
+    )
     with log.open("wb") as out:
         process = subprocess.Popen(
             [
                 gunicorn,
-                "huckley.wsgi:application",
+                *app,
                 "--config=python:huckley.gunicorn_conf",
                 f"--bind=127.0.0.1:{port}",
                 f"--workers={workers}",
@@ -210,14 +219,15 @@ def wait_until_up(node: Node, timeout: float = 60) -> None:
 
 @contextlib.contextmanager
 def gunicorn_nodes(
-    count: int, log_dir: Path, *, workers: int = 1, **env: str
+    count: int, log_dir: Path, *, workers: int = 1, asgi: bool = False, **env: str
 ) -> Iterator[list[Node]]:
-    """Start `count` gunicorn processes on this test's database and Redis; stop them all
-    at the end, so that their connections do not keep the test database open."""
+    """Start `count` gunicorn processes on this test's database and Redis (`asgi`: the
+    ASGI application under uvicorn workers, WebSocket included); stop them all at the
+    end, so that their connections do not keep the test database open."""
     nodes: list[Node] = []
     try:
         for port in free_ports(count):
-            nodes.append(start_node(port, log_dir, workers=workers, env=node_env(**env)))
+            nodes.append(start_node(port, log_dir, workers=workers, env=node_env(**env), asgi=asgi))
         for node in nodes:
             wait_until_up(node)
         yield nodes

@@ -1,0 +1,55 @@
+"""ASGI entry point: every page and the API over HTTP, online play over WebSocket.
+
+`http`: Django's ASGI application (the same views, middleware and settings as WSGI); in a
+local run (`make run`: DEBUG, no WhiteNoise) wrapped in Django's static files handler, as
+`runserver` serves `/static/` itself. `websocket`: the consumers of `api/consumers.py`
+behind `AllowedHostsOriginValidator` (a browser's Origin must name one of ALLOWED_HOSTS),
+at `ws/play/<seat_token>/` (a player's seat) and `ws/watch/<table_id>/` (a watcher: the
+projector, a director). docs/api.md, "WebSocket"; docs/operations.md, "The ASGI server".
+"""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "huckley.settings")
+# Read by the settings: an ASGI process keeps no database connection between requests.
+os.environ["HUCKLEY_ASGI"] = "1"
+# First: it sets Django up, before anything below imports a model.
+django_asgi = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+from django.urls import path  # noqa: E402
+
+from api import consumers  # noqa: E402
+
+websocket_urlpatterns = [
+    path("ws/play/<str:seat_token>/", consumers.PlayConsumer.as_asgi()),
+    path("ws/watch/<int:table_id>/", consumers.WatchConsumer.as_asgi()),
+]
+
+
+def _http() -> object:
+    """Django's application; with Django's own static files handler where `runserver`
+    would serve them (DEBUG on and WhiteNoise not in the middleware)."""
+    whitenoise = "whitenoise.middleware.WhiteNoiseMiddleware" in settings.MIDDLEWARE
+    if (
+        settings.DEBUG
+        and not whitenoise
+        and "django.contrib.staticfiles" in settings.INSTALLED_APPS
+    ):
+        return ASGIStaticFilesHandler(django_asgi)
+    return django_asgi
+
+
+application = ProtocolTypeRouter(
+    {
+        "http": _http(),
+        "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
+    }
+)
