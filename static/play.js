@@ -438,6 +438,9 @@
   }
 
   var socket = null, delay = 1000, retry = null, pinger = null;
+  // A socket that neither opens nor fails within this time (a network that swallows the
+  // upgrade) is given up, so the page polls and tries again.
+  var OPEN_WITHIN_MS = 10000;
   function connect() {
     if (retry) { clearTimeout(retry); retry = null; }
     if (socket || !root.dataset.wsPath) { return; }
@@ -446,7 +449,9 @@
     var ws;
     try { ws = new WebSocket(url); } catch (e) { lost(); return; }
     socket = ws;
+    var watchdog = setTimeout(function () { gone(ws, 0); }, OPEN_WITHIN_MS);
     ws.onopen = function () {
+      clearTimeout(watchdog);
       if (socket !== ws) { return; }
       delay = 1000;
       stopPolling();
@@ -460,18 +465,22 @@
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message && message.type === "view") { take(message.view); }
     };
-    ws.onclose = function (event) {
-      if (socket !== ws) { return; }
-      socket = null;
-      if (pinger) { clearInterval(pinger); pinger = null; }
-      if (event.code === 4404) {  // the server knows no such seat link: asking again is no use
-        stopPolling();
-        error("This seat link does not exist any more: ask the director for yours.");
-        connText("");
-        return;
-      }
-      lost();
-    };
+    ws.onclose = function (event) { clearTimeout(watchdog); gone(ws, event.code); };
+    ws.onerror = function () { if (ws.readyState !== 1) { clearTimeout(watchdog); gone(ws, 0); } };
+  }
+  // The socket `ws` closed or failed (with the close code, 0 when there is none).
+  function gone(ws, code) {
+    if (socket !== ws) { return; }
+    socket = null;
+    if (pinger) { clearInterval(pinger); pinger = null; }
+    try { ws.close(); } catch (e) { /* closed already */ }
+    if (code === 4404) {  // the server knows no such seat link: asking again is no use
+      stopPolling();
+      error("This seat link does not exist any more: ask the director for yours.");
+      connText("");
+      return;
+    }
+    lost();
   }
   function lost() {
     startPolling();

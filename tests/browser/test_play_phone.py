@@ -5,15 +5,21 @@ the phone's player, one player whose moves the test sends through the API (anoth
 phone), and three robots. Then a move the table had moved on from, and a move the rules
 refuse, each answered in words; and a phone whose WebSocket is lost goes on by polling.
 
-The live server of these tests is pytest-django's, WSGI: it answers no WebSocket, so the
-phone always loses its socket at once and plays by polling `GET /api/play/<token>/`."""
+The first two tests run on pytest-django's live server, which is WSGI and answers no
+WebSocket: the phone's socket fails at once and it plays by polling
+`GET /api/play/<token>/`. The last one serves the ASGI application (huckley/asgi.py,
+uvicorn in a thread of the test's process, on the in-memory channel layer): the moves
+reach the phone over its WebSocket, then by polling while the socket is cut, then over
+the socket again."""
 
 from __future__ import annotations
 
 import json
+import threading
+import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -23,6 +29,7 @@ from play import selectors, services
 from scoring.models import Game, Round
 from tests.browser.checks import axe_problems, overflow
 from tests.browser.conftest import PHONE
+from tests.servers import free_ports
 from tournaments.models import Player, Seating, Session
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -251,25 +258,103 @@ def test_a_stale_move_and_an_illegal_move_are_answered_in_words(
     assert axe_problems(phone) == []
 
 
+@pytest.fixture
+def asgi_url(transactional_db: None) -> Iterator[str]:
+    """The ASGI application (pages, API, WebSocket) served by uvicorn in a thread of this
+    process, so it shares the test's database and the in-memory channel layer."""
+    import uvicorn
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.test import override_settings
+
+    from huckley.asgi import application
+
+    port = free_ports(1)[0]
+    layers = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    with override_settings(CHANNEL_LAYERS=layers):
+        config = uvicorn.Config(
+            ASGIStaticFilesHandler(application),  # type: ignore[no-untyped-call]
+            host="127.0.0.1",
+            port=port,
+            lifespan="off",
+            log_level="warning",
+        )
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not server.started:
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
+
+
+# The page's WebSocket, with a switch: while `__cut` is set, a new socket goes to a port
+# where nothing answers (as when the venue's Wi-Fi drops the upgrade) and fails.
+CUTTABLE_SOCKETS = """
+(function () {
+  var Real = window.WebSocket;
+  window.__sockets = [];
+  window.__cut = false;
+  window.WebSocket = function (url, protocols) {
+    var socket = new Real(window.__cut ? "ws://127.0.0.1:%d/" : url, protocols);
+    window.__sockets.push(socket);
+    return socket;
+  };
+  window.WebSocket.prototype = Real.prototype;
+})();
+"""
+
+
 def test_a_phone_that_loses_its_websocket_goes_on_by_polling(
-    new_page: Callable[..., Page],
-    make_session: Callable[..., Session],
-    director: Any,
-    live_server: Any,
+    browser: Any, asgi_url: str, make_session: Callable[..., Session], director: Any
 ) -> None:
     table = Table(make_session, director)
-    phone = new_page(PHONE)
-    phone.goto(f"/play/{table.token}/")
-    expect(phone.locator("#play-conn")).to_have_text("Updating every few seconds.")
-    # The other seat's moves reach the phone with no reload and no socket.
-    phone.evaluate("window.__sameDocument = true")
-    before = table.view()["move"]
-    for _ in range(3):
-        view = table.view()
-        if view["to_act"] == table.me:
-            phone_moves(phone, view, [])
-        else:
-            other_moves(live_server.url, table)
-            wait_for_move(phone, table.view()["move"])
-    assert table.view()["move"] > before
-    assert phone.evaluate("window.__sameDocument") is True
+    context = browser.new_context(viewport=PHONE, base_url=asgi_url)
+    context.set_default_timeout(10_000)
+    nowhere = free_ports(1)[0]  # a port of the test's range where nothing listens
+    context.add_init_script(CUTTABLE_SOCKETS % nowhere)
+    polls: list[str] = []
+    phone = context.new_page()
+    phone.on(
+        "request",
+        lambda r: polls.append(r.url) if r.method == "GET" and "/api/play/" in r.url else None,
+    )
+    try:
+        phone.goto(f"/play/{table.token}/")
+        expect(phone.locator("#play-conn")).to_have_text("Live.")
+        phone.evaluate("window.__sameDocument = true")
+
+        def go_on(moves: int) -> None:
+            for _ in range(moves):
+                view = table.view()
+                if view["to_act"] == table.me:
+                    phone_moves(phone, view, [])
+                else:
+                    assert view["to_act"] == table.other, view
+                    other_moves(asgi_url, table)
+                    wait_for_move(phone, table.view()["move"])
+
+        # Over the socket: every move reaches the phone, and it never polls.
+        go_on(2)
+        assert polls == []
+        # The socket is cut and cannot open again: the phone polls, and the game goes on.
+        phone.evaluate("window.__cut = true; window.__sockets.forEach(s => s.close())")
+        expect(phone.locator("#play-conn")).to_have_text("Updating every few seconds.")
+        go_on(3)
+        assert polls, "no poll while the socket was cut"
+        # The network is back: the socket opens again (its retry delay grows to a few
+        # seconds) and the polling stops.
+        phone.evaluate("window.__cut = false")
+        expect(phone.locator("#play-conn")).to_have_text("Live.", timeout=40_000)
+        go_on(2)
+        asked = len(polls)
+        phone.wait_for_timeout(5_000)
+        assert len(polls) == asked
+        assert phone.evaluate("window.__sameDocument") is True
+        assert axe_problems(phone) == []
+    finally:
+        context.close()
