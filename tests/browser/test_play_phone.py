@@ -52,7 +52,8 @@ class Table:
             .select_related("player", "table")
             .order_by("seat")
         )
-        assert len(seats) == 5 and seats[0].table.online
+        assert len(seats) == 5
+        assert seats[0].table.online
         self.table_id = seats[0].table_id
         # The phone sits at the first dealer's left, so it speaks first (in or out while
         # the drop limit allows); the API seat on its left; the other three are robots.
@@ -139,8 +140,12 @@ def phone_moves(phone: Page, view: dict[str, Any], clicks: list[str]) -> None:
 
 
 def play_until(
-    phone: Page, table: Table, base: str, done: Callable[[dict[str, Any]], bool],
-    clicks: list[str], checked: set[str],
+    phone: Page,
+    table: Table,
+    base: str,
+    done: Callable[[dict[str, Any]], bool],
+    clicks: list[str],
+    checked: set[str],
 ) -> dict[str, Any]:
     for _ in range(100):
         view = table.view()
@@ -172,24 +177,31 @@ def test_a_phone_plays_a_whole_round_of_huckley_buck(
     phone.goto(f"/play/{table.token}/")
     # The first read dealt the round; the page shows the hand without waiting for a script.
     view = table.view()
-    assert view["status"] == "playing" and view["round"] == 1 and len(view["hand"]) == 5
+    assert (view["status"], view["round"], len(view["hand"])) == ("playing", 1, 5)
     expect(phone.locator("#play-hand button")).to_have_count(5)
     expect(phone.get_by_role("heading", level=1)).to_have_text(table.me)
-    expect(phone.locator("#play-where")).to_have_text(f"Table 1 · seat {table.seat} · game 1 · round 1")
+    expect(phone.locator("#play-where")).to_have_text(
+        f"Table 1 · seat {table.seat} · game 1 · round 1"
+    )
     robots = phone.locator("#play-players .play-marks", has_text="robot")
     expect(robots).to_have_count(3)
 
     clicks: list[str] = []
     checked: set[str] = set()
     play_until(
-        phone, table, live_server.url,
-        lambda v: v["round"] == 2 or table.game().round_count >= 1, clicks, checked,
+        phone,
+        table,
+        live_server.url,
+        lambda v: v["round"] == 2 or table.game().round_count >= 1,
+        clicks,
+        checked,
     )
     assert {"announce", "draw", "play"} <= checked, checked
     # Round 1 is stored through the scorer's path, with the cards: the record's hands.
     stored = Round.objects.get(game=table.game(), number=1)
     assert table.me in stored.data["play"]["hands"]
-    assert clicks[0] == "I'm in" and "Discard 1, draw 1" in clicks
+    assert clicks[0] == "I'm in"
+    assert "Discard 1, draw 1" in clicks
     # The phone shows the round just played and the next round's hand.
     expect(phone.locator("#play-last-title")).to_have_text(
         "The last round (round 1)", timeout=WITHIN_MS
@@ -211,8 +223,12 @@ def test_a_stale_move_and_an_illegal_move_are_answered_in_words(
     phone.goto(f"/play/{table.token}/")
     clicks: list[str] = []
     view = play_until(
-        phone, table, live_server.url,
-        lambda v: v["phase"] == "play" and v["to_act"] == table.me, clicks, {"announce", "draw"},
+        phone,
+        table,
+        live_server.url,
+        lambda v: v["phase"] == "play" and v["to_act"] == table.me,
+        clicks,
+        {"announce", "draw"},
     )
     wait_for_move(phone, view["move"])
 
@@ -234,11 +250,12 @@ def test_a_stale_move_and_an_illegal_move_are_answered_in_words(
     # The player's other phone plays first: the page's move is stale. The page's own
     # polls are held back so that it still shows the old state when the card is clicked.
     phone.route(
-        "**/api/play/**", lambda route: route.abort() if route.request.method == "GET"
-        else route.continue_()
+        "**/api/play/**",
+        lambda route: route.abort() if route.request.method == "GET" else route.continue_(),
     )
     status, _ = api(
-        live_server.url, table.token,
+        live_server.url,
+        table.token,
         {"move": view["move"], "action": "play", "card": view["legal"][0]},
     )
     assert status == 200
@@ -272,7 +289,7 @@ def asgi_url(transactional_db: None) -> Iterator[str]:
     layers = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     with override_settings(CHANNEL_LAYERS=layers):
         config = uvicorn.Config(
-            ASGIStaticFilesHandler(application),  # type: ignore[no-untyped-call]
+            ASGIStaticFilesHandler(application),
             host="127.0.0.1",
             port=port,
             lifespan="off",

@@ -39,7 +39,9 @@ pytestmark = pytest.mark.django_db
         ("7", ("7", "7", False)),
     ],
 )
-def test_every_card_code_of_the_record_has_its_words(code: str, words: tuple[str, str, bool]) -> None:
+def test_every_card_code_of_the_record_has_its_words(
+    code: str, words: tuple[str, str, bool]
+) -> None:
     assert card(code) == words
 
 
@@ -75,7 +77,10 @@ def test_the_page_shows_the_seat_s_hand_and_its_choices_without_a_script(
     assert first is not None
     page_of(client, first.token)  # the first read deals
     to_act = selectors.seat_view(first.token)["to_act"]
-    links = {link.player.name: link for link in SeatLink.objects.filter(session=online).select_related("player")}
+    links = {
+        link.player.name: link
+        for link in SeatLink.objects.filter(session=online).select_related("player")
+    }
     waiting = next(link for name, link in links.items() if name != to_act)
     for link in (links[to_act], waiting):
         response = page_of(client, link.token)
@@ -84,10 +89,11 @@ def test_the_page_shows_the_seat_s_hand_and_its_choices_without_a_script(
         assert response["Referrer-Policy"] == "no-referrer"
         html = response.content.decode()
         view = selectors.seat_view(link.token)
-        assert view["status"] == "playing" and len(view["hand"]) == 5
+        assert (view["status"], len(view["hand"])) == ("playing", 5)
         # The view the script starts from is the one the page shows.
         data = re.search(r'<script id="play-view" type="application/json">(.*?)</script>', html)
-        assert data is not None and json.loads(data.group(1))["hand"] == view["hand"]
+        assert data is not None
+        assert json.loads(data.group(1))["hand"] == view["hand"]
         for code in view["hand"]:
             assert f'aria-label="{card(code)[1]}' in html
         if link is waiting:

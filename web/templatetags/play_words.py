@@ -15,7 +15,12 @@ from django import template
 
 register = template.Library()
 
-SUITS = {"S": ("\u2660", "spades"), "H": ("\u2665", "hearts"), "D": ("\u2666", "diamonds"), "C": ("\u2663", "clubs")}
+SUITS = {
+    "S": ("\u2660", "spades"),
+    "H": ("\u2665", "hearts"),
+    "D": ("\u2666", "diamonds"),
+    "C": ("\u2663", "clubs"),
+}
 RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
 PHASES = {
     "announce": "In or out",
@@ -123,7 +128,10 @@ def state_text(view: Mapping[str, Any]) -> str:
         )
     if status == "paper":
         seat = f", seat {view['seat']}" if view.get("seat") else ""
-        return f"Your table plays on paper tonight: go to table {table}{seat}, and play with real cards."
+        return (
+            f"Your table plays on paper tonight: go to table {table}{seat}, "
+            "and play with real cards."
+        )
     if status == "not_seated":
         return "You are not seated in this sitting. Ask the director if you should be."
     if status == "finished":
@@ -220,7 +228,11 @@ def seat_page(view: Mapping[str, Any]) -> dict[str, Any]:
                 bids = [m["bid"] for m in bid_moves]
                 legal = [m for m in legal if m.get("action") != "bid"]
             choices = [
-                {"move": json.dumps(m), "label": move_label(m, phase), "words": move_label(m, phase)}
+                {
+                    "move": json.dumps(m),
+                    "label": move_label(m, phase),
+                    "words": move_label(m, phase),
+                }
                 for m in legal
             ]
             for choice, m in zip(choices, legal, strict=True):
@@ -230,7 +242,7 @@ def seat_page(view: Mapping[str, Any]) -> dict[str, Any]:
     scores, points, out = view.get("scores") or {}, view.get("points") or {}, view.get("out") or []
     rows = []
     for p in players(view):
-        name = p.get("name")
+        name = str(p.get("name"))
         marks = [
             word
             for word, on in (
@@ -293,10 +305,11 @@ def last_round(last: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if points:
         lines += [f"{name} took {n} points." for name, n in points.items()]
     elif tricks:
-        lines += [
-            f"{name} took {n} trick{'' if n == 1 else 's'}." for name, n in tricks.items()
-        ]
+        lines += [f"{name} took {n} trick{'' if n == 1 else 's'}." for name, n in tricks.items()]
     scores = last.get("scores") or {}
     if scores:
         lines.append("Scores: " + ", ".join(f"{name} {n}" for name, n in scores.items()) + ".")
-    return {"title": f"The last round (round {number})" if number else "The last round", "lines": lines}
+    return {
+        "title": f"The last round (round {number})" if number else "The last round",
+        "lines": lines,
+    }
