@@ -15,6 +15,7 @@ the socket again."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 import urllib.error
@@ -375,3 +376,68 @@ def test_a_phone_that_loses_its_websocket_goes_on_by_polling(
         assert axe_problems(phone) == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "size"),
+    [("buck-euchre", 4), ("ten-point-buck", 4), ("bluke", 4), ("hucklebuck", 4)],
+)
+def test_the_script_offers_each_game_s_choices_in_the_page_s_words(
+    new_page: Callable[..., Page],
+    make_session: Callable[..., Session],
+    director: Any,
+    rules_id: str,
+    size: int,
+) -> None:
+    """The script draws the page again from the view as soon as it runs: the choices it
+    offers are the view's `legal`, in the same words as the page the server drew."""
+    from web.templatetags.play_words import move_label
+
+    session = make_session(size, start=False, rules_id=rules_id)
+    Session.objects.filter(pk=session.pk).update(online=True)
+    from workflow import start_finish
+
+    start_finish.session_start(session_id=session.pk, user=director)
+    tokens = [
+        row["token"] for row in services.seat_links_ensure(session_id=session.pk, user=director)
+    ]
+    services.tick(table_id=Seating.objects.filter(sitting__session=session).first().table_id)
+    view = next(v for v in map(selectors.seat_view, tokens) if v["to_act"] == v["player"])
+    token = next(t for t in tokens if selectors.seat_view(t)["player"] == view["player"])
+    phone = new_page(PHONE)
+
+    def script_only(route: Any) -> None:
+        # The server's own choices and hand are taken out: what is offered below was
+        # drawn by the script.
+        html = route.fetch().text()
+        html = re.sub(
+            r'(id="play-choices">).*?(</div>\s*<section aria-labelledby="play-hand-title">)',
+            r"\1\2",
+            html,
+            flags=re.DOTALL,
+        )
+        html = re.sub(r'(id="play-hand">).*?(</div>)', r"\1\2", html, flags=re.DOTALL)
+        route.fulfill(body=html, content_type="text/html; charset=utf-8")
+
+    phone.route(f"**/play/{token}/", script_only)
+    phone.goto(f"/play/{token}/")
+    expect(phone.locator("#play-turn")).to_contain_text("Your turn")
+    expect(phone.locator("#play-hand button")).to_have_count(len(view["hand"]))
+    legal = view["legal"]
+    if view["phase"] == "play":
+        names = phone.locator("#play-hand button:not([disabled])").evaluate_all(
+            "bs => bs.map(b => JSON.parse(b.dataset.move).card)"
+        )
+        assert set(names) == set(legal)
+    elif legal[0]["action"] == "draw":
+        expect(phone.get_by_role("button", name="Stand pat")).to_be_enabled()
+    else:
+        bids = [m for m in legal if m["action"] == "bid"]
+        if len(bids) > 12:
+            options = phone.locator("#play-bid option").all_inner_texts()
+            assert options == [str(m["bid"]) for m in bids]
+            legal = [m for m in legal if m["action"] != "bid"]
+        shown = phone.locator("#play-choices button[data-move]").all_inner_texts()
+        assert shown == [move_label(m, view["phase"]) for m in legal]
+    assert overflow(phone) is None
+    assert axe_problems(phone) == []

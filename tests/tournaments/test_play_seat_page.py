@@ -142,3 +142,62 @@ def test_the_seat_link_is_offered_to_the_player_alone(online: Session, client: C
     assert reverse("tournaments:play", args=[link.token]) in mine
     games = client.get(reverse("tournaments:my_games")).content.decode()
     assert reverse("tournaments:play", args=[link.token]) in games
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "size"),
+    [
+        ("huckley-buck", 5),
+        ("hucklebuck", 4),
+        ("buck-euchre", 4),
+        ("bluke", 4),
+        ("bluke-nj", 4),
+        ("ten-point-buck", 4),
+    ],
+)
+def test_every_phase_of_every_game_is_drawn_with_its_choices_in_words(
+    rules_id: str, size: int
+) -> None:
+    """A round of each game played by the engine's robots: at every move the page of the
+    player to act offers exactly the choices of `legal`, each in words, and the page of
+    every other player offers none."""
+    import random
+
+    from engine import online as engine_online
+    from engine.online import RoundStart
+    from web.templatetags.play_words import seat_page
+
+    names = ["Ann", "Bob", "Cy", "Di", "Ed"][:size]
+    start = RoundStart(rules_id, names, "Ann", 1, {}, dict.fromkeys(names, 0), [])
+    order = engine_online.pack(start)
+    random.Random(5).shuffle(order)
+    rnd = engine_online.deal(start, order)
+    phases = set()
+    while (who := rnd.to_act()) is not None:
+        for name in names:
+            view = {**rnd.view(name), "status": "playing", "move": 0}
+            page = seat_page(view)
+            if name != who:
+                assert page["choices"] == [], (name, view["phase"])
+                assert not any(c["move"] for c in page["hand"])
+                assert page["turn"] == f"Waiting for {who}."
+                continue
+            phases.add(view["phase"])
+            assert page["turn"].startswith("Your turn: ")
+            legal = view["legal"]
+            if view["phase"] == "play":
+                playable = [json.loads(c["move"])["card"] for c in page["hand"] if c["move"]]
+                # Ten-Point Buck deals a rank several times: each copy may be played.
+                assert set(playable) == set(legal)
+            elif legal[0]["action"] == "draw":
+                assert [c["draw"] for c in page["choices"]] == list(range(len(legal)))
+                assert all(c["drawing"] for c in page["hand"])
+            else:
+                offered = [json.loads(c["move"]) for c in page["choices"]]
+                offered += [{"action": "bid", "bid": b} for b in page["bids"]]
+                assert sorted(map(json.dumps, offered)) == sorted(map(json.dumps, legal))
+                for choice in page["choices"]:
+                    assert choice["label"] and "{" not in choice["label"]
+                    assert choice["label"] != json.loads(choice["move"])["action"], choice
+        rnd.apply(who, rnd.robot_move(who))
+    assert "play" in phases
