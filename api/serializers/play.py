@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from api.serializers import Data, Input
+from api.serializers import Data, ErrorSerializer, Input
 
 
 class OnlineSettingsInput(Input):
@@ -106,12 +106,12 @@ class MoveInput(Input):
     )
 
 
-class MoveConflictSerializer(serializers.Serializer[Data]):
+class MoveConflictSerializer(ErrorSerializer):
+    """A 409 on a move (`stale_move`, `not_your_turn`, `no_game`): the seat's view now."""
+
     class Meta:
         ref_name = "PlayMoveConflict"
 
-    code = serializers.CharField(help_text="`stale_move`, `not_your_turn` or `no_game`.")
-    message = serializers.CharField()
     view = SeatViewSerializer(help_text="Where the table stands now.")
 
 

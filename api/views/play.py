@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cached_property
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse
@@ -14,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.errors import StateConflict
+from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
 from api.serializers import many_data
@@ -27,6 +29,7 @@ from api.views.base import ApiView
 from api.views.sessions import SessionView
 from common.errors import UserError
 from play import presence, selectors, services
+from tournaments.permissions import Actor
 
 TAGS = ["play"]
 
@@ -41,6 +44,13 @@ class SeatView(ApiView):
     # The seat token in the path is the credential: no account, no scorer link, and so
     # no cookie or header is read (nor a CSRF token asked of the phone).
     authentication_classes = ()
+
+    @cached_property
+    def actor(self) -> Actor:
+        # The seat is the caller: an Idempotency-Key is kept per seat, never shared
+        # among the anonymous phones (a replay shows one seat's view only to that seat).
+        digest = hashlib.sha256(str(self.kwargs.get("seat_token", "")).encode()).hexdigest()
+        return Actor(device=f"seat:{digest[:16]}", scorer_tokens=frozenset({f"seat:{digest}"}))
 
     def load_target(self, **kwargs: Any) -> Target:
         link = selectors.seat_link(kwargs["seat_token"])
@@ -94,10 +104,11 @@ class PlayMoves(SeatView):
         "`must_follow`, `must_trump`, `bad_move`, ...).",
         request=MoveInput,
         responses={200: SeatViewSerializer, 409: MoveConflictSerializer},
-        errors=[400, 404, 413, 415],
+        errors=[404],
         tags=TAGS,
         credentials=False,
     )
+    @idempotent
     def post(self, request: Request, seat_token: str) -> Response:
         body = request.data
         if not isinstance(body, dict) or "move" not in body:

@@ -1,16 +1,26 @@
 """Scripted phones for the online play tests: each reads its seat's view through the API
-and, when it is its turn, sends one of the moves `legal` offers."""
+and, when it is its turn, sends one of the moves `legal` offers; and the hidden cards
+of a view (every hand but the seat's own, and the undealt pack)."""
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from rest_framework.test import APIClient
 
-from engine.online import PLAY
+import engine
+from engine.online import PLAY, restore
+from play.models import LiveRound
+from scoring.models import Game
+from scoring.records import game_record
+
+Check = Callable[[str, dict[str, Any]], None]
 
 
 def view_of(client: APIClient, token: str) -> dict[str, Any]:
@@ -38,34 +48,95 @@ def choice_body(
     return body
 
 
-def play_until(
+def hidden_from(view: Mapping[str, Any]) -> set[str]:
+    """The cards the view's reader may not see now, from the stored state of its round:
+    the other hands (a dropped player's too) and the undealt pack, but the upcard while
+    it is face up."""
+    if view.get("game") is None:
+        return set()
+    live = LiveRound.objects.filter(game_id=view["game"]).first()
+    if live is None:
+        return set()
+    rnd = restore(Game.objects.get(pk=view["game"]).rules_id, live.state)
+    s = rnd.s  # type: ignore[attr-defined]
+    hidden = set(s["undealt"])
+    for name, cards in s["hands"].items():
+        if name != view.get("player") or name in s["out"]:
+            hidden |= set(cards)
+    if view.get("player") in s["hands"] and view.get("player") not in s["out"]:
+        hidden -= set(s["hands"][view["player"]])
+    if view.get("upcard"):
+        hidden.discard(view["upcard"])
+    # Ten-Point Buck's pack holds several cards of one code (nine 1s, ...): a code also
+    # among the cards played shows nothing hidden, and text cannot tell the copies apart.
+    played = {c["card"] for trick in [*s["tricks"], s["trick"]] for c in trick}
+    return hidden - played
+
+
+def leaked(view: Mapping[str, Any]) -> set[str]:
+    """The hidden cards the view shows (the last round's record is public: left out)."""
+    shown = json.dumps({k: v for k, v in view.items() if k != "last_round"})
+    return {card for card in hidden_from(view) if json.dumps(card) in shown}
+
+
+def play_table(
     client: APIClient,
-    tokens: Iterable[str],
+    tokens: Mapping[str, str],
     *,
     rng: random.Random,
-    done: Any,
-    limit: int = 5000,
+    until: Callable[[], bool],
+    check: Check | None = None,
+    limit: int = 20_000,
 ) -> int:
-    """Every phone plays a legal move when it is its turn, until `done()`; the moves
-    made. Each view and each answer is checked for the moves it offers."""
-    tokens = list(tokens)
+    """The phones of one table play legal moves chosen at random until `until()`; the
+    moves made. `check(token, view)` sees every view read and every answer."""
+    first = next(iter(tokens.values()))
+    view = view_of(client, first)
     made = 0
     for _ in range(limit):
-        if done():
+        if until():
             return made
-        moved = False
-        for token in tokens:
-            view = view_of(client, token)
-            if view["status"] != "playing" or view["to_act"] != view["player"]:
-                assert view["legal"] == [] or view["status"] == "playing"
-                continue
-            assert view["legal"], view
-            answer = send(client, token, choice_body(view, rng.choice(view["legal"]), rng))
-            assert answer.status_code == 200, answer.content
-            made += 1
-            moved = True
-        if not moved and done():
-            return made
-        if not moved:
-            raise AssertionError("nobody could move: " + json.dumps(view_of(client, tokens[0])))
+        if view["status"] != "playing" or view["to_act"] is None:
+            view = view_of(client, first)
+            if view["status"] != "playing" or view["to_act"] is None:
+                raise AssertionError(f"nobody can move and the play is not over: {view}")
+        token = tokens[view["to_act"]]
+        mine = view_of(client, token)
+        if check is not None:
+            check(token, mine)
+        if mine["to_act"] != mine["player"]:  # a robot moved meanwhile
+            view = mine
+            continue
+        assert mine["legal"], mine
+        answer = send(client, token, choice_body(mine, rng.choice(mine["legal"]), rng))
+        assert answer.status_code == 200, answer.content
+        view = answer.json()
+        if check is not None:
+            check(token, view)
+        made += 1
     raise AssertionError("the play did not end")
+
+
+def game_over(game: Game) -> Callable[[], bool]:
+    def over() -> bool:
+        game.refresh_from_db()
+        return game.status == Game.Status.FINISHED
+
+    return over
+
+
+def engine_cli_accepts(game: Game, tmp_path: Path) -> dict[str, Any]:
+    """`python -m engine check` on the game's stored record: its verdict, which must be
+    valid."""
+    path = tmp_path / f"game-{game.pk}.json"
+    path.write_text(json.dumps(game_record(game)))
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "check", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    verdict = json.loads(done.stdout)
+    assert done.returncode == 0, verdict["errors"]
+    assert verdict == engine.check(game_record(game))
+    return verdict  # type: ignore[no-any-return]

@@ -36,6 +36,7 @@ from common.errors import UserError
 from exchange import club_upload
 from exchange import services as exchange
 from exchange.clubfile import club_export
+from play import services as play
 from printing import services as printing
 from ratings import services as ratings
 from scoring import corrections, locks, records, rounds, substitutes, tables
@@ -92,13 +93,15 @@ MODULES: list[ModuleType] = [
     registrations,
     calls,
     seating_wishes,
+    play,
 ]
 # The packages whose modules hold the write services: a module of theirs with a public
 # function that takes a caller must be in MODULES (or named in READ_MODULES).
-SERVICE_PACKAGES = ("workflow", "exchange", "printing", "ratings", "scoring")
+SERVICE_PACKAGES = ("workflow", "exchange", "printing", "ratings", "scoring", "play")
 READ_MODULES: dict[str, str] = {
     "scoring.pages": "what a table's pages show the caller: reads",
     "workflow.simulation": "drives the services above as the caller it is given (SYSTEM)",
+    "play.selectors": "what a seat, a table's phones and its watchers see: reads",
 }
 CALLER_PARAMETERS = ("user", "actor")
 
@@ -395,6 +398,8 @@ CALLS: dict[Function, Arguments] = {
         "player_id": w.running.entries.first().player_id,
         "table": 5,
     },
+    play.seat_links_ensure: lambda w: {"session_id": w.running.pk},
+    play.table_online_set: lambda w: {"table_id": w.top.table_id, "online": True},
 }
 
 # Writes that do not refuse yet, each with why: strict, so the mark must go the day they
@@ -541,6 +546,16 @@ TAKES_NO_CALLER: dict[Function, str] = {
     seating_wishes.fixed_tables: "read",
     seating_wishes.roster_tables: "read",
     seating_wishes.table_numbering: STEP + " (sitting_create) and read (the movement preview)",
+    play.move_make: "a player's move at an online table: the seat token is the credential "
+    "(an unknown one is a 404); the service finds the token's seat and refuses any move "
+    "not of that seat's turn (tests/play/test_moves.py)",
+    play.deal_if_needed: "the machine dealing an online table's next round under its locks "
+    "(the reads after a movement call it): no person's decision",
+    play.tick: "the machine making the robots' moves that are due (a robot player, an "
+    "absent player after the grace time, a clock run out): no person's decision",
+    play.next_deadline: "read",
+    play.live_move: "read",
+    play.schedule_tick: "queues the tick task after a change: writes nothing",
 }
 
 

@@ -28,6 +28,7 @@ from django.db import transaction
 
 from exchange import club_upload
 from exchange import services as exchange
+from play import services as play
 from printing import services as printing
 from ratings import services as ratings
 from scoring import corrections
@@ -137,6 +138,8 @@ AUDITED: dict[Function, tuple[str, ...]] = {
     exchange.club_ladder_update: ("club.settings",),
     printing.club_paper_set: ("club.settings",),
     accounts.player_unlink: ("player.unlink",),
+    play.seat_links_ensure: ("play.seat_links",),
+    play.table_online_set: ("play.table_online",),
     # A director's correction, deletion or restore (a scorer's is not audited: below).
     scoring.round_correct: ("round.correct",),
     scoring.round_delete: ("round.delete",),
