@@ -110,18 +110,20 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         return None if due is None else (table_id, due[1].timestamp())
 
     async def _tick_loop(self) -> None:
-        while True:
-            due = await database_sync_to_async(self.next_due)()
-            if due is None:
-                return
-            table_id, when = due
-            await asyncio.sleep(max(when - time.time(), MIN_TICK_INTERVAL))
-            try:
+        try:
+            while True:
+                due = await database_sync_to_async(self.next_due)()
+                if due is None:
+                    return
+                table_id, when = due
+                await asyncio.sleep(max(when - time.time(), MIN_TICK_INTERVAL))
                 await database_sync_to_async(services.tick)(table_id=table_id)
-            except Exception:
-                # A failed tick must not close the socket: the next read or move ticks.
-                log.exception("the tick of table %s failed", table_id)
-                return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # A failed tick must not close the socket: the next read, move or push
+            # (which restarts the timer) ticks again.
+            log.exception("the WebSocket timer of %s failed", self.group)
 
     # What a client sends ---------------------------------------------------------------
 

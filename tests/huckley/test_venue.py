@@ -150,12 +150,13 @@ def venue_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
         yield served
 
 
-def _get(url: str) -> tuple[int, dict[str, Any], str]:
+def _get(url: str) -> tuple[int, Any, str]:
+    """Status, headers (looked up in any case: uvicorn sends them in lower case), body."""
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status, dict(response.headers), response.read().decode()
+            return response.status, response.headers, response.read().decode()
     except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read().decode()
+        return error.code, error.headers, error.read().decode()
 
 
 def test_make_venue_serves_the_app_with_its_static_files_and_debug_off(

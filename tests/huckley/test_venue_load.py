@@ -1,5 +1,6 @@
 """SQLite in venue mode under 20 concurrent scorers (docs/operations.md, "Venue backups and
-restore"): the venue's production server (gunicorn, 3 workers of 4 threads, DEBUG off)
+restore"): the venue's production server (the ASGI application under gunicorn's uvicorn
+workers, huckley/venue.py, DEBUG off)
 on a SQLite file in WAL mode, and 20 scorers entering the rounds of their own tables
 through the API at once, each retrying some rounds with the same Idempotency-Key (a
 phone whose answer was lost) and re-sending some without one (a double tap). No scorer

@@ -13,6 +13,9 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +23,17 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from scoring.models import Game
+from tests.huckley.test_proxy import SHIPPED, block
 from tests.play.conftest import tokens_of
 from tests.play.helpers import choice_body
-from tests.servers import Node, gunicorn_nodes, needs_postgres_and_redis, server_errors
+from tests.servers import (
+    Node,
+    free_ports,
+    gunicorn_nodes,
+    needs_postgres_and_redis,
+    server_errors,
+    wait_until_up,
+)
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -115,3 +126,59 @@ def test_a_watcher_on_node_a_sees_a_card_played_on_node_b(
         view = a_view(watch)
         assert view["move"] == made
         assert view["hand"] is None
+
+
+def shipped_proxy(tmp: Path, port: int, web: Node, ws: Node) -> Path:
+    """deploy/nginx/huckley.conf's two upstreams and two locations as shipped, with the
+    nodes' ports for the machines and plain HTTP for TLS."""
+    shipped = SHIPPED.read_text()
+
+    def upstream(name: str, node: Node) -> str:
+        text = block(shipped, f"upstream {name}")
+        line = f"    server 127.0.0.1:{node.port} max_fails=3 fail_timeout=10s;\n"
+        return re.sub(r"(\n\s*server [^;]+;)+\n", "\n" + line, text)
+
+    config = tmp / "nginx.conf"
+    config.write_text(
+        f"error_log {tmp}/error.log warn;\npid {tmp}/nginx.pid;\n"
+        "events { worker_connections 64; }\n"
+        f"http {{\n  access_log off;\n  client_body_temp_path {tmp}/body;\n"
+        f"  proxy_temp_path {tmp}/proxy;\n"
+        f"{upstream('huckley_web', web)}\n{upstream('huckley_ws', ws)}\n"
+        f"  server {{\n    listen 127.0.0.1:{port};\n"
+        f"    {block(shipped, 'location /ws/')}\n    {block(shipped, 'location /')}\n  }}\n}}\n"
+    )
+    return config
+
+
+def test_the_shipped_proxy_carries_the_websocket_to_the_asgi_node(
+    tmp_path: Path, online_session: Any, director: Any
+) -> None:
+    needs_postgres_and_redis()
+    nginx = shutil.which("nginx") or (
+        "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
+    )
+    if nginx is None:
+        pytest.skip("needs nginx (Debian's package; .ci/run installs it)")
+    session = online_session(4)
+    tokens = tokens_of(session, director)
+    with (
+        gunicorn_nodes(1, tmp_path, asgi=True) as (ws,),
+        gunicorn_nodes(1, tmp_path, HUCKLEY_TRUSTED_PROXIES="127.0.0.1") as (web,),
+    ):
+        (port,) = free_ports(1)
+        config = shipped_proxy(tmp_path, port, web, ws)
+        check = subprocess.run([nginx, "-t", "-c", str(config)], capture_output=True, text=True)
+        assert check.returncode == 0, check.stderr
+        process = subprocess.Popen([nginx, "-c", str(config), "-g", "daemon off;"])
+        proxy = Node(port=port, process=process, log=tmp_path / "error.log")
+        try:
+            wait_until_up(proxy, timeout=20)
+            with socket_to(proxy, f"/ws/play/{next(iter(tokens.values()))}/") as phone:
+                first = a_view(phone)
+                _, made = play_one(proxy, tokens, random.Random(3))
+                assert made == first["move"] + 1
+                assert a_view(phone)["move"] == made
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
