@@ -197,7 +197,8 @@ def test_every_phase_of_every_game_is_drawn_with_its_choices_in_words(
                 offered += [{"action": "bid", "bid": b} for b in page["bids"]]
                 assert sorted(map(json.dumps, offered)) == sorted(map(json.dumps, legal))
                 for choice in page["choices"]:
-                    assert choice["label"] and "{" not in choice["label"]
+                    assert choice["label"]
+                    assert "{" not in choice["label"]
                     assert choice["label"] != json.loads(choice["move"])["action"], choice
         rnd.apply(who, rnd.robot_move(who))
     assert "play" in phases
