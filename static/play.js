@@ -199,7 +199,7 @@
         var n = chosen.length, max = t.max_discard === undefined ? 99 : t.max_discard, min = t.min_discard || 0;
         var label;
         if (t.take_upcard) {
-          label = "Take the upcard " + cardText(view.upcard) + ", discard " + n + (n > 1 ? ", draw " + (n - 1) : "");
+          label = "Take the upcard " + cardText(view.upcard) + (n ? ", discard " + n + (n > 1 ? ", draw " + (n - 1) : "") : " (choose a card to discard)");
         } else {
           label = n ? "Discard " + n + ", draw " + n : "Stand pat";
         }

@@ -386,6 +386,7 @@ def test_the_script_offers_each_game_s_choices_in_the_page_s_words(
     new_page: Callable[..., Page],
     make_session: Callable[..., Session],
     director: Any,
+    live_server: Any,
     rules_id: str,
     size: int,
 ) -> None:
@@ -419,8 +420,10 @@ def test_the_script_offers_each_game_s_choices_in_the_page_s_words(
         html = re.sub(r'(id="play-hand">).*?(</div>)', r"\1\2", html, flags=re.DOTALL)
         route.fulfill(body=html, content_type="text/html; charset=utf-8")
 
-    phone.route(f"**/play/{token}/", script_only)
+    page_url = f"{live_server.url}/play/{token}/"
+    phone.route(lambda url: url == page_url, script_only)  # the page, not the API's polls
     phone.goto(f"/play/{token}/")
+    phone.unroute_all(behavior="wait")
     expect(phone.locator("#play-turn")).to_contain_text("Your turn")
     expect(phone.locator("#play-hand button")).to_have_count(len(view["hand"]))
     legal = view["legal"]

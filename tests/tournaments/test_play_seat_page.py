@@ -173,6 +173,7 @@ def test_every_phase_of_every_game_is_drawn_with_its_choices_in_words(
     random.Random(5).shuffle(order)
     rnd = engine_online.deal(start, order)
     phases = set()
+    took_upcard: set[str] = set()
     while (who := rnd.to_act()) is not None:
         for name in names:
             view = {**rnd.view(name), "status": "playing", "move": 0}
@@ -191,6 +192,13 @@ def test_every_phase_of_every_game_is_drawn_with_its_choices_in_words(
                 assert set(playable) == set(legal)
             elif legal[0]["action"] == "draw":
                 assert [c["draw"] for c in page["choices"]] == list(range(len(legal)))
+                for choice, template in zip(page["choices"], legal, strict=True):
+                    if template.get("take_upcard"):
+                        took_upcard.add(rules_id)
+                        assert choice["label"].startswith("Take the upcard ")
+                        assert choice["disabled"]  # until a card to discard is chosen
+                    else:
+                        assert choice["label"] == "Stand pat"
                 assert all(c["drawing"] for c in page["hand"])
             else:
                 offered = [json.loads(c["move"]) for c in page["choices"]]
@@ -202,3 +210,5 @@ def test_every_phase_of_every_game_is_drawn_with_its_choices_in_words(
                     assert choice["label"] != json.loads(choice["move"])["action"], choice
         rnd.apply(who, rnd.robot_move(who))
     assert "play" in phases
+    if rules_id == "huckley-buck":  # the IHBA dealer's option was offered, in words
+        assert took_upcard == {rules_id}

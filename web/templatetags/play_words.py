@@ -218,8 +218,15 @@ def seat_page(view: Mapping[str, Any]) -> dict[str, Any]:
     bids: list[int] = []
     if mine and phase != "play":
         if drawing:
+            upcard = card(str(view.get("upcard")))[0]
             choices = [
-                {"draw": k, "label": "Take the upcard" if t.get("take_upcard") else "Stand pat"}
+                {
+                    "draw": k,
+                    "label": f"Take the upcard {upcard} (choose a card to discard)"
+                    if t.get("take_upcard")
+                    else "Stand pat",
+                    "disabled": (t.get("min_discard") or 0) > 0,
+                }
                 for k, t in enumerate(drawing)
             ]
         else:
