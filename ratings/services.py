@@ -59,10 +59,13 @@ def _finished_games(club_id: int, rules_id: str, *, since: date | None) -> list[
     games = Game.objects.filter(
         status=Game.Status.FINISHED, rules_id=rules_id, table__sitting__session__club_id=club_id
     )
+    # A robot seated by a director to fill an online table (`Player.is_robot`) is no
+    # player to rate: the people at its table are ranked among themselves.
     players = GamePlayer.objects.filter(
         game__status=Game.Status.FINISHED,
         game__rules_id=rules_id,
         game__table__sitting__session__club_id=club_id,
+        player__is_robot=False,
     )
     if since is not None:
         games = games.filter(table__sitting__session__date__gte=since)

@@ -223,3 +223,17 @@ def test_a_club_is_rated_apart_from_other_clubs(
     assert set(Rating.objects.values_list("player_id", flat=True)) == {a.pk, b.pk}
     services.ratings_rebuild(user=SYSTEM)
     assert Rating.objects.count() == 4
+
+
+def test_a_robot_is_not_rated_and_the_people_are_ranked_among_themselves(
+    rclub: Club, rseason: Season, people: list[Player], helpers: Any
+) -> None:
+    a, b, robot = people[:3]
+    Player.objects.filter(pk=robot.pk).update(is_robot=True)
+    session = helpers.session(rclub, rseason, day=date(2026, 3, 1))
+    # The robot won: it is left out, and a (more points) ranks above b.
+    helpers.game(session, [(a, 8, False), (b, 3, False), (robot, 15, True)])
+    rebuild(rclub)
+    assert_rated([a, b], weng_lin.update([START] * 2, [1, 2]))
+    assert not Rating.objects.filter(player=robot).exists()
+    assert not RatingHistory.objects.filter(player=robot).exists()

@@ -1,0 +1,113 @@
+"""Online moves racing on PostgreSQL with real threads (docs/architecture.md, "Lock order"):
+the four phones of a table send their moves at once, each several times, while the
+director confirms the movement of another table's sitting... and the round ends in one
+consistent story: every move taken once, in turn, no 500, no deadlock.
+
+SQLite runs one write at a time, so these need PostgreSQL (.ci/run provides it and
+turns a skip into a failure)."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+import engine
+from common.errors import ConflictError
+from play.models import LiveRound
+from scoring.models import Game, Round
+from scoring.records import game_record
+from tests.play.conftest import tokens_of
+from tests.play.helpers import choice_body
+from workflow import movements
+from workflow.simulation import finish_sitting_unplayed
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def needs_postgres() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL for real concurrent writes; .ci/run provides it")
+
+
+def deadlocks() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")
+        return int(cursor.fetchone()[0])
+
+
+def phone_loop(token: str, seed: int, stop: threading.Event, answers: list[int]) -> None:
+    """A phone that reads and, when it is its turn, sends its move twice at once."""
+    client = Client()
+    rng = random.Random(seed)
+    try:
+        while not stop.is_set():
+            read = client.get(f"/api/play/{token}/")
+            answers.append(read.status_code)
+            view = read.json()
+            if view["status"] != "playing" or view["to_act"] != view["player"]:
+                continue
+            body = choice_body(view, rng.choice(view["legal"]), rng)
+            for _ in range(2):
+                sent = client.post(
+                    f"/api/play/{token}/moves/", body, content_type="application/json"
+                )
+                answers.append(sent.status_code)
+    finally:
+        connection.close()
+
+
+def test_four_phones_racing_and_a_movement_leave_one_consistent_story(
+    online_session: Any, director: Any
+) -> None:
+    needs_postgres()
+    # Two sessions: one whose table the phones play, one whose movement is confirmed.
+    session = online_session(4, seed=21)
+    other = online_session(8, seed=22, online=False)
+    finish_sitting_unplayed(other.sittings.get(), random.Random(1))
+    tokens = tokens_of(session, director)
+    game = Game.objects.get(table__sitting__session=session, number=1)
+    before = deadlocks()
+    stop = threading.Event()
+    answers: list[int] = []
+    threads = [
+        threading.Thread(target=phone_loop, args=(token, i, stop, answers))
+        for i, token in enumerate(tokens.values())
+    ]
+    for t in threads:
+        t.start()
+
+    movements.sitting_move_players(session_id=other.pk, sitting_number=1, user=director)
+    # The phones' own session: the movement takes it exclusively, then refuses (the
+    # sitting is being played), again and again while the moves take it shared.
+    refused = 0
+    for _ in range(5):
+        try:
+            movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+        except ConflictError as e:
+            refused += e.code == "sitting_unfinished"
+    assert refused == 5
+    for _ in range(600):
+        if Round.objects.filter(game=game).count() >= 2:
+            break
+        threading.Event().wait(0.1)
+    stop.set()
+    for t in threads:
+        t.join(timeout=60)
+
+    assert not any(t.is_alive() for t in threads)
+    assert set(answers) <= {200, 409}, sorted(set(answers))
+    assert 409 in answers or answers.count(200) > 0
+    assert deadlocks() == before
+    assert Round.objects.filter(game=game).count() >= 2
+    verdict = engine.check(game_record(game))
+    assert verdict["valid"], verdict["errors"]
+    # Each move of the round being played is taken once, in turn, numbered in order.
+    live = LiveRound.objects.get(game=game)
+    numbers = [h["move"] for h in live.history]
+    assert numbers == sorted(set(numbers))
+    assert other.sittings.count() == 2
