@@ -8,7 +8,9 @@ restored by the import as it was, so the club keeps its history). Accounts (dire
 players' accounts, who entered what) are named by username.
 
 Left out on purpose: scorer links and table cards (they are keys to a table; references to them are
-blanked) and anything derived that can be rebuilt (cached standings). Rows are written
+blanked), online play's seat links (keys to a seat) and the round being played online
+(its hands are secret until it ends; a finished one is a round like any other), and
+anything derived that can be rebuilt (cached standings). Rows are written
 field by field from the models, so a field another part of the site adds later travels
 without a change here.
 

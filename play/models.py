@@ -54,7 +54,7 @@ class LiveRound(models.Model):
     number = models.PositiveSmallIntegerField(help_text="The round's number in its game.")
     state = models.JSONField()
     move = models.PositiveIntegerField(default=0)
-    history = models.JSONField(default=list)
+    history = models.JSONField(default=list, blank=True)
     dealt_at = models.DateTimeField(default=timezone.now, help_text="When this round was dealt.")
     turn_started_at = models.DateTimeField()
     updated_at = models.DateTimeField(auto_now=True)

@@ -351,7 +351,7 @@ def _needs_work(table_id: int, now: datetime) -> bool:
     return _robot_reason(at, rnd, who, now) is not None
 
 
-def deal_if_needed(*, table_id: int) -> bool:
+def deal_if_needed(table_id: int) -> bool:
     """Deal the online table's next round when its current game has none dealt (the first
     read after a movement deals); whether it dealt."""
     return tick(table_id=table_id, robots=False)

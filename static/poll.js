@@ -8,13 +8,15 @@
 // huckleyPoll({url, etag, fast, slow, json, focus, changed, ok, lost})
 //   json:  read the answer as JSON (else as text);  focus: ask again when the window
 //   gets the focus;  ok(): after each answer;  lost(): after each failed ask.
+// Returns {stop()}: the seat page (static/play.js) stops polling once its WebSocket is back.
 window.huckleyPoll = function (options) {
   "use strict";
   var etag = options.etag || "";
-  var delay = options.fast, timer = null, busy = false;
+  var delay = options.fast, timer = null, busy = false, stopped = false;
 
   function schedule(ms) {
     if (timer) { clearTimeout(timer); }
+    if (stopped) { return; }
     timer = setTimeout(poll, ms);
   }
 
@@ -33,7 +35,7 @@ window.huckleyPoll = function (options) {
         return body.then(function (read) { return [tag, read]; });
       })
       .then(function (result) {
-        if (result) {
+        if (result && !stopped) {
           etag = result[0];
           options.changed(result[1], etag);
         }
@@ -52,4 +54,10 @@ window.huckleyPoll = function (options) {
   window.addEventListener("online", now);
   if (options.focus) { window.addEventListener("focus", function () { schedule(0); }); }
   schedule(options.fast);
+  return {
+    stop: function () {
+      stopped = true;
+      if (timer) { clearTimeout(timer); timer = null; }
+    }
+  };
 };

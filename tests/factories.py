@@ -21,8 +21,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from api.models import IdempotencyRecord
+from play.models import LiveRound, SeatLink
 from ratings.models import Rating, RatingHistory
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.models import (
@@ -390,3 +392,45 @@ class RatingHistoryFactory(factory.django.DjangoModelFactory[RatingHistory]):
     sigma = 8.0
     ordinal = factory.LazyAttribute(lambda o: o.mu - 3 * o.sigma)
     games = 1
+
+
+class SeatLinkFactory(factory.django.DjangoModelFactory[SeatLink]):
+    """A player's seat link for online play (play.models)."""
+
+    class Meta:
+        model = SeatLink
+
+    session = factory.SubFactory(SessionFactory)
+    player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..session.club"))
+
+
+def _dealt_round(game: Game) -> dict[str, Any]:
+    """Round 1 of the game, dealt from the unshuffled pack (the engine's state)."""
+    import engine
+    from engine import online
+
+    players = tuple(gp.name for gp in game.game_players.order_by("seat"))
+    options = {n: o.default for n, o in engine.rules_info(game.rules_id).options.items()}
+    start = online.RoundStart(
+        rules_id=game.rules_id,
+        players=players,
+        dealer=players[0],
+        number=1,
+        options=options,
+        scores=dict.fromkeys(players, 0),
+    )
+    return online.deal(start, online.pack(start)).to_json()
+
+
+class LiveRoundFactory(factory.django.DjangoModelFactory[LiveRound]):
+    """The round being played at an online table: round 1 of a game, just dealt."""
+
+    class Meta:
+        model = LiveRound
+
+    game = factory.SubFactory(GameFactory, table__sitting__session__rules_id="huckley-buck")
+    number = 1
+    state = factory.LazyAttribute(lambda o: _dealt_round(o.game))
+    move = 1
+    history = factory.LazyFunction(list)
+    turn_started_at = factory.LazyFunction(timezone.now)

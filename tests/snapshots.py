@@ -11,7 +11,7 @@ from typing import Any
 
 from django.apps import apps
 
-PROJECT_APPS = ("tournaments", "scoring", "api", "ratings")
+PROJECT_APPS = ("tournaments", "scoring", "api", "ratings", "play")
 
 
 def db_snapshot() -> dict[str, list[dict[str, Any]]]:

@@ -1,6 +1,7 @@
 """The URLs of the public's pages, no account needed: the home page, a session's tables and "find
 my table", its standings and projector screen, a club's page, a table's score sheet,
-a player's page and a club's ratings; signing up for a night and a sign-up's own page.
+a player's page and a club's ratings; signing up for a night and a sign-up's own page;
+a player's seat at an online table (the seat link is the credential, no account).
 
 Grouped by URL namespace (`web.urls` includes each namespace once, whatever the audience).
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from web.views import door, follow, offline, public, ratings, registrations, screen, sheet
+from web.views import door, follow, offline, play, public, ratings, registrations, screen, sheet
 
 ROUTES: dict[str, list[URLPattern]] = {
     "tournaments": [
@@ -34,6 +35,8 @@ ROUTES: dict[str, list[URLPattern]] = {
             name="screen_tricks",
         ),
         path("clubs/<slug:slug>/", public.club_page, name="club"),
+        # A player's seat at an online table: the seat link is the credential.
+        path("play/<str:token>/", play.seat_page, name="play"),
         # Sign-up before the night, and each sign-up's personal link.
         path("sessions/<int:pk>/register/", registrations.register, name="register"),
         path("registrations/<str:token>/", registrations.registration, name="registration"),

@@ -179,3 +179,39 @@ def test_a_round_with_robot_moves_is_stored_with_its_marks(
     assert stored["play"]["robots"][0]["player"] == away
     assert history_moves >= 1
     assert engine.check(game_record(game))["valid"]
+
+
+def test_with_a_worker_the_tick_is_queued_at_the_next_deadline_and_a_stale_one_does_nothing(
+    online_session: Any, director: Any, phone: Any, settings: Any, monkeypatch: Any
+) -> None:
+    from play import services as play_services
+    from play import tasks
+
+    session = online_session(4, online_grace_seconds=20, move_clock_seconds=10)
+    tokens = tokens_of(session, director)
+    game = Game.objects.get(table__sitting__session=session, number=1)
+    view_of(phone, next(iter(tokens.values())))
+    table_id = game.table_id
+    queued: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(
+        play_services.current_app,
+        "send_task",
+        lambda name, args, eta: queued.append((name, args, eta)),
+    )
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+
+    play_services.schedule_tick(table_id)
+
+    current = live(game)
+    ((name, args, eta),) = queued
+    assert (name, args) == ("play.tasks.tick", (table_id, current.move))
+    # The clock (10 s) falls due before the grace time (20 s).
+    assert abs((eta - current.turn_started_at).total_seconds() - 10.5) < 1
+    # A tick for a state that moved on does nothing; the current one waits (not due).
+    tasks.tick(table_id, current.move - 1)
+    tasks.tick(table_id, current.move)
+    assert live(game).move == current.move
+    assert len(queued) == 2  # the current one queued itself again
+    turn_began(game, 11)
+    tasks.tick(table_id, current.move)
+    assert live(game).history[-1]["reason"] == "clock"

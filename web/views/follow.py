@@ -17,8 +17,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import condition
 
+from play.models import SeatLink
 from serving.pages import page_etag, public_page
-from tournaments.models import Session
+from tournaments.models import Session, Table
 from web.views.common import live_version, public_session
 from workflow import follow
 from workflow.follow import Where
@@ -31,11 +32,28 @@ def _where(request: HttpRequest, session: Session, player_id: int) -> Where:
     return where
 
 
+def _seat_url(request: HttpRequest, session: Session, player_id: int) -> str | None:
+    """The player's own seat link for online play, shown only to the player: signed in,
+    with the player's record claimed. The token is the credential to the player's cards,
+    so a page that anyone can open by typing a name never shows it."""
+    if not request.user.is_authenticated:
+        return None
+    token = (
+        SeatLink.objects.filter(session=session, player_id=player_id, player__user=request.user)
+        .values_list("token", flat=True)
+        .first()
+    )
+    return reverse("tournaments:play", args=[token]) if token else None
+
+
 def follow_page(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
     """The player's table and seat, large; kept up to date by the page's poll."""
     session = public_session(request, pk)
     where = _where(request, session, player_id)
     context = {
+        "online": session.online
+        or Table.objects.filter(sitting__session=session, online=True).exists(),
+        "seat_url": _seat_url(request, session, player_id),
         "session": session,
         "player_id": player_id,
         "where": where,

@@ -1,0 +1,497 @@
+// The player's seat page (/play/<token>/, docs/tournament.md "Playing online"): the
+// server renders the seat's view once; this script keeps it live and sends the moves.
+//
+// - Live: a WebSocket to /ws/play/<token>/ (the server sends {"type": "view", "view"}
+//   after every change; a ping every 25 s says the player is still here). When the
+//   socket cannot open or drops, the page asks GET /api/play/<token>/ with
+//   `huckleyPoll` (static/poll.js: ETag, 304, back-off) while it tries the socket again
+//   with a growing delay; once the socket is back the polling stops.
+// - Moves: only the choices in the view's `legal` are offered, each button carrying the
+//   move ready to send (`data-move`); a click POSTs {"move": view.move, ...that move} to
+//   /api/play/<token>/moves/. 200: the new view. 409 (the table moved on, or a move sent
+//   twice in a race): the current view from the answer, and a line saying so. 400: the
+//   rule in the server's words.
+// - A view older than the one shown (same game and round, lower move) is ignored: the
+//   socket and a move's answer may arrive in either order.
+// No framework, no inline script (the CSP forbids it), nothing from the internet.
+(function () {
+  "use strict";
+  var root = document.getElementById("play");
+  var data = document.getElementById("play-view");
+  if (!root || !data) { return; }
+  var view = JSON.parse(data.textContent);
+  var csrf = root.dataset.csrf || "";
+  var discards = [];      // indexes in the hand of the cards chosen to discard
+  var discardsAt = null;  // the move number they were chosen at
+  var sending = false;
+
+  // ---------------------------------------------------------------- words
+
+  var SUITS = {S: ["\u2660", "spades"], H: ["\u2665", "hearts"], D: ["\u2666", "diamonds"], C: ["\u2663", "clubs"]};
+  var RANKS = {A: "ace", K: "king", Q: "queen", J: "jack", T: "10"};
+  var PHASES = {
+    announce: "In or out", draw: "The draw", play: "Playing the tricks", order: "Ordering up",
+    name: "Naming trump", discard: "The dealer's discard", drop: "In or out", bid: "Bidding",
+    end: "Round over", done: "Game over"
+  };
+  var PROMPTS = {
+    announce: "are you in or out?", draw: "choose the cards to discard, or stand pat.",
+    play: "play a card.", order: "order up or pass?", name: "name trump or pass?",
+    discard: "discard a card.", drop: "are you in or out?", bid: "make your bid."
+  };
+
+  // A card code of the game record as [short text, words, red?].
+  function card(code) {
+    code = String(code);
+    if (code === "BH") { return ["Hi Bluke", "the high Bluke", false]; }
+    if (code === "BL") { return ["Lo Bluke", "the low Bluke", false]; }
+    var white = /^(\d+)w$/.exec(code);
+    if (white) {
+      if (white[1] === "0") { return ["Doe", "the Doe (white 0)", false]; }
+      if (white[1] === "10") { return ["Buck", "the Buck (white 10)", false]; }
+      return ["W" + white[1], "white " + white[1], false];
+    }
+    if (/^\d+$/.test(code)) { return [code, code, false]; }
+    var rank = code.slice(0, -1), suit = SUITS[code.slice(-1)];
+    if (!suit) { return [code, code, false]; }
+    var short = (rank === "T" ? "10" : rank) + suit[0];
+    return [short, (RANKS[rank] || rank) + " of " + suit[1], code.slice(-1) === "H" || code.slice(-1) === "D"];
+  }
+  function cardText(code) { return card(code)[0]; }
+  function suitWords(letter) { return SUITS[letter] ? SUITS[letter][1] + " " + SUITS[letter][0] : String(letter); }
+
+  // What a choice of `legal` (not a card to play) says on its button.
+  function moveLabel(move) {
+    switch (move.action) {
+      case "in": return "I'm in";
+      case "out": return "I'm out";
+      case "pass": return "Pass";
+      case "trump": return view.phase === "order" ? "Order up " + suitWords(move.suit) : "Name " + suitWords(move.suit) + " trump";
+      case "discard": return "Discard " + cardText(move.card);
+      case "bid": return "Bid " + move.bid;
+      default: return move.action;
+    }
+  }
+  function moveWords(move) {
+    if (move.action === "discard") { return "Discard the " + card(move.card)[1]; }
+    return moveLabel(move);
+  }
+
+  // What each player said in the phases before play, as a short text.
+  function said(name) {
+    var parts = [];
+    (view.announcements || []).forEach(function (a) { if (a.player === name) { parts.push(a.call); } });
+    (view.calls || []).forEach(function (c) {
+      if (c.player === name) { parts.push(c.action === "trump" ? SUITS[c.suit] ? SUITS[c.suit][1] : c.suit : c.action); }
+    });
+    if (view.bids && Object.prototype.hasOwnProperty.call(view.bids, name)) { parts.push("bid " + view.bids[name]); }
+    (view.draws || []).forEach(function (d) {
+      if (d.player === name) { parts.push(d.drew ? "drew " + d.drew : "stood pat"); }
+    });
+    if (view.declarer === name) { parts.push("declarer"); }
+    return parts.join(", ");
+  }
+
+  function players() {
+    if (view.players && view.players.length) { return view.players; }
+    return Object.keys(view.counts || {}).map(function (name) { return {name: name}; });
+  }
+  function playerNamed(name) {
+    var found = null;
+    players().forEach(function (p) { if (p.name === name) { found = p; } });
+    return found;
+  }
+
+  // What the page says when no round is being played at the player's table.
+  function stateText() {
+    var table = view.table_number || view.table;
+    switch (view.status) {
+      case "waiting": return "No cards at your table just now: the round is being dealt, or " +
+        "the sitting is over and the director is about to confirm the movement. This page " +
+        "shows your next table and your cards by itself: keep it open.";
+      case "paper": return "Your table plays on paper tonight: go to table " + table +
+        (view.seat ? ", seat " + view.seat : "") + ", and play with real cards.";
+      case "not_seated": return "You are not seated in this sitting. Ask the director if you should be.";
+      case "finished": return "The session is over: thank you for playing. The standings are on the session's page.";
+      default: return "";
+    }
+  }
+
+  function turnText() {
+    if (view.status !== "playing") { return ""; }
+    if (view.phase === "end") { return "Round over: the next round is dealt in a moment."; }
+    if (view.phase === "done" || !view.to_act) { return "Game over."; }
+    if (view.to_act === view.player) { return "Your turn: " + (PROMPTS[view.phase] || "your move."); }
+    var who = playerNamed(view.to_act);
+    var mark = who && who.robot ? " (a robot plays)" : who && who.away ? " (away: a robot plays soon)" : "";
+    return "Waiting for " + view.to_act + mark + ".";
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (attrs[key] === false || attrs[key] === null || attrs[key] === undefined) { return; }
+      if (key === "className") { node.className = attrs[key]; } else { node.setAttribute(key, attrs[key] === true ? "" : attrs[key]); }
+    });
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    return node;
+  }
+  function fill(id, nodes) {
+    var box = document.getElementById(id);
+    if (!box) { return null; }
+    while (box.firstChild) { box.removeChild(box.firstChild); }
+    nodes.forEach(function (n) { box.appendChild(n); });
+    return box;
+  }
+  function text(id, value) {
+    var node = document.getElementById(id);
+    if (node && node.textContent !== value) { node.textContent = value; }
+    return node;
+  }
+  function show(id, on) { var node = document.getElementById(id); if (node) { node.hidden = !on; } }
+
+  function cardNode(tag, code, attrs) {
+    var c = card(code);
+    attrs = attrs || {};
+    attrs.className = "playing-card" + (c[2] ? " red" : "") + (attrs.className ? " " + attrs.className : "");
+    attrs["aria-label"] = attrs["aria-label"] || c[1];
+    return el(tag, attrs, c[0]);
+  }
+
+  function drawTemplates() {
+    return (view.legal || []).filter(function (m) { return m && m.action === "draw"; });
+  }
+
+  function handNodes() {
+    var hand = view.hand || [];
+    var legal = view.legal || [];
+    var mine = view.to_act === view.player && !sending;
+    var drawing = drawTemplates().length > 0;
+    return hand.map(function (code, i) {
+      if (drawing) {
+        var on = discards.indexOf(i) >= 0;
+        return cardNode("button", code, {
+          type: "button", className: on ? "chosen" : "", "aria-pressed": on ? "true" : "false",
+          "data-discard": String(i), disabled: !mine,
+          "aria-label": card(code)[1] + (on ? ": to discard" : "")
+        });
+      }
+      var playable = view.phase === "play" && mine && legal.indexOf(code) >= 0;
+      return cardNode("button", code, {
+        type: "button", disabled: !playable,
+        "data-move": playable ? JSON.stringify({action: "play", card: code}) : null,
+        "aria-label": card(code)[1] + (playable ? ": play it" : "")
+      });
+    });
+  }
+
+  function choiceNodes() {
+    var legal = view.legal || [];
+    var mine = view.to_act === view.player;
+    if (!mine || view.phase === "play" || !legal.length) { return []; }
+    var nodes = [];
+    var templates = drawTemplates();
+    if (templates.length) {
+      var chosen = discards.map(function (i) { return view.hand[i]; });
+      templates.forEach(function (t, k) {
+        var n = chosen.length, max = t.max_discard === undefined ? 99 : t.max_discard, min = t.min_discard || 0;
+        var label;
+        if (t.take_upcard) {
+          label = "Take the upcard " + cardText(view.upcard) + (n ? ", discard " + n + (n > 1 ? ", draw " + (n - 1) : "") : " (choose a card to discard)");
+        } else {
+          label = n ? "Discard " + n + ", draw " + n : "Stand pat";
+        }
+        nodes.push(el("button", {type: "button", "data-draw": String(k), disabled: sending || n < min || n > max}, label));
+      });
+      var limit = templates[0].max_discard;
+      nodes.push(el("p", {className: "muted play-hint"}, "Tap the cards to discard" + (limit !== undefined ? " (at most " + limit + ")" : "") + "."));
+      return nodes;
+    }
+    var bids = legal.filter(function (m) { return m.action === "bid"; });
+    if (bids.length > 12) {
+      var select = el("select", {id: "play-bid"});
+      bids.forEach(function (m) { select.appendChild(el("option", {value: String(m.bid)}, String(m.bid))); });
+      var label = el("label", {"for": "play-bid"}, "Your bid ");
+      nodes.push(el("p", {className: "play-bid"}));
+      nodes[0].appendChild(label);
+      nodes[0].appendChild(select);
+      nodes.push(el("button", {type: "button", "data-bid-select": "1", disabled: sending}, "Bid"));
+      legal = legal.filter(function (m) { return m.action !== "bid"; });
+    }
+    legal.forEach(function (m) {
+      nodes.push(el("button", {type: "button", "data-move": JSON.stringify(m), disabled: sending, "aria-label": moveWords(m)}, moveLabel(m)));
+    });
+    return nodes;
+  }
+
+  function trickNodes() {
+    return (view.trick || []).map(function (t) {
+      var li = el("li", {}, t.player + ": ");
+      li.appendChild(cardNode("span", t.card));
+      return li;
+    });
+  }
+
+  function playerRows() {
+    var won = view.tricks_won || {}, counts = view.counts || {}, scores = view.scores || {}, out = view.out || [], points = view.points || {};
+    return players().map(function (p) {
+      var marks = [];
+      if (p.name === view.player) { marks.push("you"); }
+      if (p.name === view.dealer) { marks.push("dealer"); }
+      if (p.name === view.to_act) { marks.push("to play"); }
+      if (p.robot) { marks.push("robot"); }
+      if (p.away) { marks.push("away"); }
+      if (out.indexOf(p.name) >= 0) { marks.push("out"); }
+      var tr = el("tr", {className: p.name === view.to_act ? "to-act" : ""});
+      var th = el("th", {scope: "row"}, p.name);
+      if (marks.length) { th.appendChild(el("span", {className: "play-marks"}, " " + marks.join(" · "))); }
+      tr.appendChild(th);
+      tr.appendChild(el("td", {className: "num"}, counts[p.name] === undefined ? "" : counts[p.name]));
+      var tricks = won[p.name] === undefined ? "" : String(won[p.name]);
+      if (points[p.name] !== undefined) { tricks += " (" + points[p.name] + " pts)"; }
+      tr.appendChild(el("td", {className: "num"}, tricks));
+      tr.appendChild(el("td", {}, said(p.name)));
+      tr.appendChild(el("td", {className: "num"}, scores[p.name] === undefined ? "" : scores[p.name]));
+      return tr;
+    });
+  }
+
+  function infoText() {
+    var parts = [];
+    if (view.upcard) { parts.push("Upcard " + cardText(view.upcard)); }
+    if (view.trump_words) { parts.push(view.trump_words.charAt(0).toUpperCase() + view.trump_words.slice(1)); } else if (view.trump) { parts.push("Trump " + suitWords(view.trump)); }
+    if (view.dealer) { parts.push("Dealer " + view.dealer); }
+    if (typeof view.pack === "number") { parts.push(view.pack + " cards left to draw"); }
+    return parts.join(" · ");
+  }
+
+  function whereText() {
+    var parts = [];
+    if (view.table) { parts.push("Table " + view.table); }
+    if (view.seat) { parts.push("seat " + view.seat); }
+    if (view.game_number) { parts.push("game " + view.game_number); }
+    if (view.round) { parts.push("round " + view.round); }
+    return parts.join(" · ");
+  }
+
+  function render() {
+    var playing = view.status === "playing";
+    if (discardsAt !== view.move) { discards = []; discardsAt = view.move; }
+    root.dataset.status = view.status || "";
+    root.dataset.phase = view.phase || "";
+    root.dataset.move = view.move === undefined || view.move === null ? "" : String(view.move);
+    text("play-where", whereText());
+    var state = stateText();
+    text("play-state", state);
+    show("play-state", !!state);
+    show("play-board", playing);
+    var turn = turnText();
+    text("play-turn", turn);
+    var box = document.getElementById("play-turn");
+    if (box) { box.classList.toggle("mine", playing && view.to_act === view.player && !!view.to_act); }
+    text("play-phase", PHASES[view.phase] || view.phase || "");
+    text("play-info", infoText());
+    fill("play-trick", trickNodes());
+    show("play-trick-empty", !(view.trick || []).length);
+    fill("play-choices", choiceNodes());
+    fill("play-hand", handNodes());
+    show("play-hand-empty", !(view.hand || []).length);
+    fill("play-players", playerRows());
+    renderLast();
+  }
+
+  // The round just finished at the table: who took how many tricks (or points), who was
+  // out, the bids and the scores after it.
+  function renderLast() {
+    var last = view.last_round;
+    show("play-last", !!last);
+    if (!last) { return; }
+    var number = last.number || last.round, lines = [];
+    last = last.record || last;
+    function pairs(map) { return Object.keys(map).map(function (k) { return k + " " + map[k]; }).join(", "); }
+    if ((last.out || []).length) { lines.push("Out: " + last.out.join(", ") + "."); }
+    if (last.bids && Object.keys(last.bids).length) { lines.push("Bids: " + pairs(last.bids) + "."); }
+    var points = last.points || {}, tricks = last.tricks && !Array.isArray(last.tricks) ? last.tricks : {};
+    if (Object.keys(points).length) {
+      Object.keys(points).forEach(function (k) { lines.push(k + " took " + points[k] + " points."); });
+    } else {
+      Object.keys(tricks).forEach(function (k) { lines.push(k + " took " + tricks[k] + " trick" + (tricks[k] === 1 ? "" : "s") + "."); });
+    }
+    if (last.scores && Object.keys(last.scores).length) { lines.push("Scores: " + pairs(last.scores) + "."); }
+    text("play-last-title", number ? "The last round (round " + number + ")" : "The last round");
+    fill("play-last-lines", lines.map(function (line) { return el("li", {}, line); }));
+  }
+
+  function newer(next) {
+    if (!next || typeof next !== "object") { return false; }
+    if (next.game === view.game && next.round === view.round && next.status === view.status &&
+        typeof next.move === "number" && typeof view.move === "number" && next.move < view.move) {
+      return false;
+    }
+    return true;
+  }
+
+  function take(next) {
+    if (!newer(next)) { return; }
+    var wasMine = view.to_act === view.player;
+    view = next;
+    render();
+    if (!wasMine && view.to_act === view.player && view.status === "playing" && navigator.vibrate) {
+      try { navigator.vibrate(150); } catch (e) { /* not allowed */ }
+    }
+  }
+
+  function error(message) {
+    var node = text("play-error", message || "");
+    if (node) { node.hidden = !message; }
+  }
+
+  // ---------------------------------------------------------------- moves
+
+  function send(move) {
+    if (sending) { return; }
+    var body = {move: view.move};
+    Object.keys(move).forEach(function (key) {
+      if (key !== "max_discard" && key !== "min_discard") { body[key] = move[key]; }
+    });
+    sending = true;
+    error("");
+    render();
+    fetch(root.dataset.movesUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrf},
+      body: JSON.stringify(body)
+    }).then(function (response) {
+      return response.json().then(function (answer) { return [response.status, answer]; },
+        function () { return [response.status, null]; });
+    }).then(function (result) {
+      var status = result[0], answer = result[1] || {};
+      sending = false;
+      if (status === 200) {
+        take(answer.view || answer);
+      } else if (status === 409) {
+        take(answer.view || answer);
+        error("The table moved on before your move arrived, so it was not made: " +
+          "here is where the game stands now." + (answer.message ? " (" + answer.message + ")" : ""));
+      } else if (answer.message) {
+        error(answer.message);
+      } else {
+        error("Your move was not taken (the server answered " + status + "): try again.");
+      }
+    }).catch(function () {
+      sending = false;
+      error("Your move could not be sent: the network is down. Try again when it is back.");
+    }).then(function () { render(); });
+  }
+
+  root.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button") : null;
+    if (!button || button.disabled || !root.contains(button)) { return; }
+    if (button.dataset.move) {
+      var move;
+      try { move = JSON.parse(button.dataset.move); } catch (e) { return; }
+      send(move);
+    } else if (button.dataset.discard !== undefined) {
+      var i = Number(button.dataset.discard), at = discards.indexOf(i);
+      if (at >= 0) { discards.splice(at, 1); } else { discards.push(i); }
+      render();
+      var again = document.querySelector('#play-hand [data-discard="' + i + '"]');
+      if (again) { again.focus(); }
+    } else if (button.dataset.draw !== undefined) {
+      var template = drawTemplates()[Number(button.dataset.draw)];
+      if (!template) { return; }
+      var move2 = {action: "draw", discard: discards.map(function (k) { return view.hand[k]; })};
+      if (template.take_upcard) { move2.take_upcard = true; }
+      send(move2);
+    } else if (button.dataset.bidSelect) {
+      var select = document.getElementById("play-bid");
+      if (select) { send({action: "bid", bid: Number(select.value)}); }
+    }
+  });
+
+  // ---------------------------------------------------------------- live
+
+  var conn = document.getElementById("play-conn");
+  function connText(value) { if (conn && conn.textContent !== value) { conn.textContent = value; } }
+
+  var poller = null;
+  function startPolling() {
+    if (poller) { return; }
+    connText("Updating every few seconds.");
+    poller = window.huckleyPoll({
+      url: root.dataset.apiUrl,
+      etag: "",
+      fast: 2000,
+      slow: 15000,
+      json: true,
+      focus: true,
+      changed: function (next) { take(next); },
+      ok: function () { if (!socket) { connText("Updating every few seconds."); } },
+      lost: function () { connText("Reconnecting\u2026"); }
+    });
+  }
+  function stopPolling() {
+    if (poller) { poller.stop(); poller = null; }
+  }
+
+  var socket = null, delay = 1000, retry = null, pinger = null;
+  // A socket that neither opens nor fails within this time (a network that swallows the
+  // upgrade) is given up, so the page polls and tries again.
+  var OPEN_WITHIN_MS = 10000;
+  function connect() {
+    if (retry) { clearTimeout(retry); retry = null; }
+    if (socket || !root.dataset.wsPath) { return; }
+    if (!("WebSocket" in window)) { startPolling(); return; }
+    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + root.dataset.wsPath;
+    var ws;
+    try { ws = new WebSocket(url); } catch (e) { lost(); return; }
+    socket = ws;
+    var watchdog = setTimeout(function () { gone(ws, 0); }, OPEN_WITHIN_MS);
+    ws.onopen = function () {
+      clearTimeout(watchdog);
+      if (socket !== ws) { return; }
+      delay = 1000;
+      stopPolling();
+      connText("Live.");
+      pinger = setInterval(function () {
+        if (ws.readyState === 1) { ws.send(JSON.stringify({type: "ping"})); }
+      }, 25000);
+    };
+    ws.onmessage = function (event) {
+      var message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message && message.type === "view") { take(message.view); }
+    };
+    ws.onclose = function (event) { clearTimeout(watchdog); gone(ws, event.code); };
+    ws.onerror = function () { if (ws.readyState !== 1) { clearTimeout(watchdog); gone(ws, 0); } };
+  }
+  // The socket `ws` closed or failed (with the close code, 0 when there is none).
+  function gone(ws, code) {
+    if (socket !== ws) { return; }
+    socket = null;
+    if (pinger) { clearInterval(pinger); pinger = null; }
+    try { ws.close(); } catch (e) { /* closed already */ }
+    if (code === 4404) {  // the server knows no such seat link: asking again is no use
+      stopPolling();
+      error("This seat link does not exist any more: ask the director for yours.");
+      connText("");
+      return;
+    }
+    lost();
+  }
+  function lost() {
+    startPolling();
+    retry = setTimeout(connect, delay);
+    delay = Math.min(delay * 2, 30000);
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && !socket) { delay = 1000; connect(); }
+  });
+  window.addEventListener("online", function () { if (!socket) { delay = 1000; connect(); } });
+
+  render();
+  if (view.status !== "not_seated") { connect(); }
+})();

@@ -1,0 +1,322 @@
+"""The words of the player's seat page (templates/play/seat.html): a card code of the game
+record as a short text and in words, each choice of a view's `legal` as its button's
+label, and the page's lines drawn from a seat's view (play.selectors.seat_view).
+
+static/play.js says the same things, in the same words, when it draws the page again
+from a newer view: a change here is a change there."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+SUITS = {
+    "S": ("\u2660", "spades"),
+    "H": ("\u2665", "hearts"),
+    "D": ("\u2666", "diamonds"),
+    "C": ("\u2663", "clubs"),
+}
+RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
+PHASES = {
+    "announce": "In or out",
+    "draw": "The draw",
+    "play": "Playing the tricks",
+    "order": "Ordering up",
+    "name": "Naming trump",
+    "discard": "The dealer's discard",
+    "drop": "In or out",
+    "bid": "Bidding",
+    "end": "Round over",
+    "done": "Game over",
+}
+PROMPTS = {
+    "announce": "are you in or out?",
+    "draw": "choose the cards to discard, or stand pat.",
+    "play": "play a card.",
+    "order": "order up or pass?",
+    "name": "name trump or pass?",
+    "discard": "discard a card.",
+    "drop": "are you in or out?",
+    "bid": "make your bid.",
+}
+#: More bids than this are offered as a list to choose from, not a button each.
+MANY_BIDS = 12
+
+
+def card(code: str) -> tuple[str, str, bool]:
+    """A card code as (short text, words, red?): "QS" is ("Q♠", "queen of spades")."""
+    code = str(code)
+    if code == "BH":
+        return ("Hi Bluke", "the high Bluke", False)
+    if code == "BL":
+        return ("Lo Bluke", "the low Bluke", False)
+    if code.endswith("w") and code[:-1].isdigit():
+        number = code[:-1]
+        if number == "0":
+            return ("Doe", "the Doe (white 0)", False)
+        if number == "10":
+            return ("Buck", "the Buck (white 10)", False)
+        return (f"W{number}", f"white {number}", False)
+    if code.isdigit():
+        return (code, code, False)
+    rank, suit = code[:-1], SUITS.get(code[-1:])
+    if suit is None:
+        return (code, code, False)
+    short = ("10" if rank == "T" else rank) + suit[0]
+    return (short, f"{RANKS.get(rank, rank)} of {suit[1]}", code[-1] in "HD")
+
+
+def suit_words(letter: str) -> str:
+    return f"{SUITS[letter][1]} {SUITS[letter][0]}" if letter in SUITS else str(letter)
+
+
+def move_label(move: Mapping[str, Any], phase: str) -> str:
+    """A choice's button: "I'm in", "Order up hearts ♥", "Bid 3", ..."""
+    action = move.get("action")
+    if action == "in":
+        return "I'm in"
+    if action == "out":
+        return "I'm out"
+    if action == "pass":
+        return "Pass"
+    if action == "trump":
+        suit = suit_words(str(move.get("suit")))
+        return f"Order up {suit}" if phase == "order" else f"Name {suit} trump"
+    if action == "discard":
+        return f"Discard {card(str(move.get('card')))[0]}"
+    if action == "bid":
+        return f"Bid {move.get('bid')}"
+    return str(action)
+
+
+def _said(view: Mapping[str, Any], name: str) -> str:
+    parts: list[str] = []
+    parts += [a["call"] for a in view.get("announcements") or [] if a.get("player") == name]
+    for c in view.get("calls") or []:
+        if c.get("player") == name:
+            suit = SUITS.get(c.get("suit") or "")
+            parts.append(suit[1] if c.get("action") == "trump" and suit else str(c.get("action")))
+    bids = view.get("bids") or {}
+    if name in bids:
+        parts.append(f"bid {bids[name]}")
+    for d in view.get("draws") or []:
+        if d.get("player") == name:
+            parts.append(f"drew {d['drew']}" if d.get("drew") else "stood pat")
+    if view.get("declarer") == name:
+        parts.append("declarer")
+    return ", ".join(parts)
+
+
+def players(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    listed = view.get("players") or []
+    return listed or [{"name": name} for name in view.get("counts") or {}]
+
+
+def state_text(view: Mapping[str, Any]) -> str:
+    status = view.get("status")
+    table = view.get("table_number") or view.get("table")
+    if status == "waiting":
+        return (
+            "No cards at your table just now: the round is being dealt, or the sitting is "
+            "over and the director is about to confirm the movement. This page shows your "
+            "next table and your cards by itself: keep it open."
+        )
+    if status == "paper":
+        seat = f", seat {view['seat']}" if view.get("seat") else ""
+        return (
+            f"Your table plays on paper tonight: go to table {table}{seat}, "
+            "and play with real cards."
+        )
+    if status == "not_seated":
+        return "You are not seated in this sitting. Ask the director if you should be."
+    if status == "finished":
+        return (
+            "The session is over: thank you for playing. The standings are on the session's page."
+        )
+    return ""
+
+
+def turn_text(view: Mapping[str, Any]) -> str:
+    if view.get("status") != "playing":
+        return ""
+    phase, to_act = view.get("phase"), view.get("to_act")
+    if phase == "end":
+        return "Round over: the next round is dealt in a moment."
+    if phase == "done" or not to_act:
+        return "Game over."
+    if to_act == view.get("player"):
+        return "Your turn: " + PROMPTS.get(str(phase), "your move.")
+    who = next((p for p in players(view) if p.get("name") == to_act), {})
+    mark = (
+        " (a robot plays)"
+        if who.get("robot")
+        else " (away: a robot plays soon)"
+        if who.get("away")
+        else ""
+    )
+    return f"Waiting for {to_act}{mark}."
+
+
+def info_text(view: Mapping[str, Any]) -> str:
+    parts = []
+    if view.get("upcard"):
+        parts.append(f"Upcard {card(view['upcard'])[0]}")
+    if view.get("trump_words"):
+        words = str(view["trump_words"])
+        parts.append(words[:1].upper() + words[1:])
+    elif view.get("trump"):
+        parts.append(f"Trump {suit_words(view['trump'])}")
+    if view.get("dealer"):
+        parts.append(f"Dealer {view['dealer']}")
+    if isinstance(view.get("pack"), int):
+        parts.append(f"{view['pack']} cards left to draw")
+    return " · ".join(parts)
+
+
+def where_text(view: Mapping[str, Any]) -> str:
+    parts = []
+    if view.get("table"):
+        parts.append(f"Table {view['table']}")
+    if view.get("seat"):
+        parts.append(f"seat {view['seat']}")
+    if view.get("game_number"):
+        parts.append(f"game {view['game_number']}")
+    if view.get("round"):
+        parts.append(f"round {view['round']}")
+    return " · ".join(parts)
+
+
+def _card(code: str, **extra: Any) -> dict[str, Any]:
+    short, words, red = card(code)
+    return {"code": code, "text": short, "words": words, "red": red, **extra}
+
+
+def seat_page(view: Mapping[str, Any]) -> dict[str, Any]:
+    """Everything templates/play/seat.html shows, drawn from the seat's view."""
+    mine = view.get("status") == "playing" and view.get("to_act") == view.get("player")
+    legal = list(view.get("legal") or [])
+    phase = str(view.get("phase") or "")
+    drawing = [m for m in legal if isinstance(m, Mapping) and m.get("action") == "draw"]
+    hand = []
+    for i, code in enumerate(view.get("hand") or []):
+        playable = mine and phase == "play" and code in legal
+        hand.append(
+            _card(
+                code,
+                index=i,
+                drawing=bool(drawing) and mine,
+                move=json.dumps({"action": "play", "card": code}) if playable else "",
+                label=card(code)[1] + (": play it" if playable else ""),
+            )
+        )
+    choices: list[dict[str, Any]] = []
+    bids: list[int] = []
+    if mine and phase != "play":
+        if drawing:
+            upcard = card(str(view.get("upcard")))[0]
+            choices = [
+                {
+                    "draw": k,
+                    "label": f"Take the upcard {upcard} (choose a card to discard)"
+                    if t.get("take_upcard")
+                    else "Stand pat",
+                    "disabled": (t.get("min_discard") or 0) > 0,
+                }
+                for k, t in enumerate(drawing)
+            ]
+        else:
+            bid_moves = [m for m in legal if m.get("action") == "bid"]
+            if len(bid_moves) > MANY_BIDS:
+                bids = [m["bid"] for m in bid_moves]
+                legal = [m for m in legal if m.get("action") != "bid"]
+            choices = [
+                {
+                    "move": json.dumps(m),
+                    "label": move_label(m, phase),
+                    "words": move_label(m, phase),
+                }
+                for m in legal
+            ]
+            for choice, m in zip(choices, legal, strict=True):
+                if m.get("action") == "discard":
+                    choice["words"] = f"Discard the {card(str(m.get('card')))[1]}"
+    won, counts = view.get("tricks_won") or {}, view.get("counts") or {}
+    scores, points, out = view.get("scores") or {}, view.get("points") or {}, view.get("out") or []
+    rows = []
+    for p in players(view):
+        name = str(p.get("name"))
+        marks = [
+            word
+            for word, on in (
+                ("you", name == view.get("player")),
+                ("dealer", name == view.get("dealer")),
+                ("to play", name == view.get("to_act")),
+                ("robot", p.get("robot")),
+                ("away", p.get("away")),
+                ("out", name in out),
+            )
+            if on
+        ]
+        tricks = "" if name not in won else str(won[name])
+        if name in points:
+            tricks += f" ({points[name]} pts)"
+        rows.append(
+            {
+                "name": name,
+                "marks": " · ".join(marks),
+                "to_act": name == view.get("to_act"),
+                "count": counts.get(name, ""),
+                "tricks": tricks,
+                "said": _said(view, name),
+                "score": scores.get(name, ""),
+            }
+        )
+    return {
+        "where": where_text(view),
+        "state": state_text(view),
+        "turn": turn_text(view),
+        "mine": mine and bool(view.get("to_act")),
+        "playing": view.get("status") == "playing",
+        "phase": PHASES.get(phase, phase),
+        "info": info_text(view),
+        "trick": [_card(t["card"], player=t["player"]) for t in view.get("trick") or []],
+        "hand": hand,
+        "choices": choices,
+        "bids": bids,
+        "draw_limit": drawing[0].get("max_discard") if drawing else None,
+        "rows": rows,
+    }
+
+
+def last_round(last: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The round just finished at the table, in a few lines: who took how many tricks
+    (or points), who was out, the bids, and the scores after it."""
+    if not last:
+        return None
+    number = last.get("number") or last.get("round")
+    last = last.get("record") or last
+    lines: list[str] = []
+    out = list(last.get("out") or [])
+    if out:
+        lines.append(f"Out: {', '.join(out)}.")
+    bids = last.get("bids") or {}
+    if bids:
+        lines.append("Bids: " + ", ".join(f"{name} {bid}" for name, bid in bids.items()) + ".")
+    points = last.get("points") or {}
+    tricks = last.get("tricks") if isinstance(last.get("tricks"), Mapping) else {}
+    if points:
+        lines += [f"{name} took {n} points." for name, n in points.items()]
+    elif tricks:
+        lines += [f"{name} took {n} trick{'' if n == 1 else 's'}." for name, n in tricks.items()]
+    scores = last.get("scores") or {}
+    if scores:
+        lines.append("Scores: " + ", ".join(f"{name} {n}" for name, n in scores.items()) + ".")
+    return {
+        "title": f"The last round (round {number})" if number else "The last round",
+        "lines": lines,
+    }
