@@ -14,7 +14,7 @@ Two consumers, routed in `huckley/asgi.py`:
   group `watch.<table_id>`.
 
 Both keep a timer: while the view they last sent has a player to act, they call
-`play.services.tick` for the table at its next deadline (`play.services.next_deadline`:
+`play.services.tick` for the table at its next deadline (`play.deadlines.next_deadline`:
 an absent player's grace time or the move clock running out), so a robot takes over
 with no request at all. Each
 open socket of a table keeps its own timer; `tick` takes the table's locks and does
@@ -34,7 +34,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import ObjectDoesNotExist
 
 from common.errors import UserError
-from play import presence, selectors, services
+from play import deadlines, presence, selectors, services
 from tournaments.models import Table
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,7 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         table_id = self.table_now()
         if table_id is None:
             return None
-        due = services.next_deadline(table_id)
+        due = deadlines.next_deadline(table_id)
         return None if due is None else (table_id, due[1].timestamp())
 
     async def _tick_loop(self) -> None:

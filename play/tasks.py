@@ -9,7 +9,7 @@ from smtplib import SMTPException
 from celery import shared_task
 from django.db import OperationalError
 
-from play import seat_mail, services
+from play import deadlines, seat_mail, services
 
 # A mail server that does not answer is tried again.
 MAIL_RETRY = (OperationalError, OSError, SMTPException)
@@ -19,10 +19,10 @@ MAIL_RETRY = (OperationalError, OSError, SMTPException)
 def tick(table_id: int, move: int) -> None:
     """Make the table's due robot moves, if its state is still `move`; else the change
     that moved it on queued its own tick. Safe to run twice."""
-    if services.live_move(table_id) != move:
+    if deadlines.live_move(table_id) != move:
         return
     if not services.tick(table_id=table_id):
-        services.schedule_tick(table_id)
+        deadlines.schedule_tick(table_id)
 
 
 @shared_task(autoretry_for=MAIL_RETRY, retry_backoff=True, max_retries=5)

@@ -20,11 +20,15 @@ class OnlineSettingsInput(Input):
     )
     online_grace_seconds = serializers.IntegerField(
         required=False,
+        min_value=5,
+        max_value=3600,
         help_text="5 to 3600: how long an online player may be away before a robot plays for them.",
     )
     move_clock_seconds = serializers.IntegerField(
         required=False,
         allow_null=True,
+        min_value=5,
+        max_value=3600,
         help_text="5 to 3600, or null for no clock: the time for each online move before a "
         "robot plays it.",
     )

@@ -56,9 +56,11 @@ class TableDetail(TableView):
             ref_name = "TableInput"
 
         online = serializers.BooleanField(
+            required=False,
             help_text="Play this table online (true) or on paper (false): a hybrid night. "
+            "Left out: nothing changes. "
             "Only for a table of the current sitting, and not while a game it began online "
-            "is under way (409 `online_round_played`)."
+            "is under way (409 `online_round_played`).",
         )
 
     @doc(
@@ -93,9 +95,10 @@ class TableDetail(TableView):
     def patch(self, request: Request, table_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        play_services.table_online_set(
-            table_id=self.table.pk, online=data.validated_data["online"], user=request.user
-        )
+        if "online" in data.validated_data:
+            play_services.table_online_set(
+                table_id=self.table.pk, online=data.validated_data["online"], user=request.user
+            )
         self.table.refresh_from_db()
         return self.get(request, table_id)
 

@@ -74,7 +74,7 @@ def test_a_robot_players_seat_plays_at_once_and_the_record_marks_it(
 def test_a_player_away_beyond_the_grace_time_is_played_by_a_robot_until_they_return(
     online_session: Any, director: Any, phone: Any
 ) -> None:
-    session = online_session(4, online_grace_seconds=5)
+    session = online_session(4, online_grace_seconds=30)
     tokens = tokens_of(session, director)
     game = Game.objects.get(table__sitting__session=session, number=1)
     others = [t for t in tokens.values()]
@@ -83,10 +83,10 @@ def test_a_player_away_beyond_the_grace_time_is_played_by_a_robot_until_they_ret
     not_seen_since(tokens[away], 3600)
     present = [t for name, t in tokens.items() if name != away]
     # Within the grace time nothing happens.
-    turn_began(game, 3)
+    turn_began(game, 10)
     assert view_of(phone, present[0])["to_act"] == away
     # Beyond it, the next read makes the robot's move for them.
-    turn_began(game, 6)
+    turn_began(game, 31)
     after = view_of(phone, present[0])
     assert after["to_act"] != away
     last = live(game).history[-1]
@@ -134,17 +134,17 @@ def test_a_player_away_beyond_the_grace_time_is_played_by_a_robot_until_they_ret
 def test_the_move_clock_gives_a_present_players_move_to_a_robot(
     online_session: Any, director: Any, phone: Any
 ) -> None:
-    session = online_session(4, move_clock_seconds=5)
+    session = online_session(4, move_clock_seconds=30)
     tokens = tokens_of(session, director)
     game = Game.objects.get(table__sitting__session=session, number=1)
     view = view_of(phone, next(iter(tokens.values())))
     slow = view["to_act"]
     view_of(phone, tokens[slow])  # at the phone, thinking
-    turn_began(game, 4)
+    turn_began(game, 10)
     assert view_of(phone, tokens[slow])["to_act"] == slow
-    assert view_of(phone, tokens[slow])["clock_seconds"] == 5
+    assert view_of(phone, tokens[slow])["clock_seconds"] == 30
 
-    turn_began(game, 6)
+    turn_began(game, 31)
     after = view_of(phone, tokens[slow])
 
     assert after["to_act"] != slow
@@ -158,13 +158,13 @@ def test_the_move_clock_gives_a_present_players_move_to_a_robot(
 def test_a_round_with_robot_moves_is_stored_with_its_marks(
     online_session: Any, director: Any, phone: Any
 ) -> None:
-    session = online_session(4, online_grace_seconds=5)
+    session = online_session(4, online_grace_seconds=30)
     tokens = tokens_of(session, director)
     game = Game.objects.get(table__sitting__session=session, number=1)
     view = view_of(phone, next(iter(tokens.values())))
     away = view["to_act"]
     not_seen_since(tokens[away], 3600)
-    turn_began(game, 6)
+    turn_began(game, 31)
     present = {name: t for name, t in tokens.items() if name != away}
 
     play_table(
@@ -184,8 +184,7 @@ def test_a_round_with_robot_moves_is_stored_with_its_marks(
 def test_with_a_worker_the_tick_is_queued_at_the_next_deadline_and_a_stale_one_does_nothing(
     online_session: Any, director: Any, phone: Any, settings: Any, monkeypatch: Any
 ) -> None:
-    from play import services as play_services
-    from play import tasks
+    from play import deadlines, tasks
 
     session = online_session(4, online_grace_seconds=20, move_clock_seconds=10)
     tokens = tokens_of(session, director)
@@ -194,13 +193,13 @@ def test_with_a_worker_the_tick_is_queued_at_the_next_deadline_and_a_stale_one_d
     table_id = game.table_id
     queued: list[tuple[Any, ...]] = []
     monkeypatch.setattr(
-        play_services.current_app,
+        deadlines.current_app,
         "send_task",
         lambda name, args, eta: queued.append((name, args, eta)),
     )
     settings.CELERY_TASK_ALWAYS_EAGER = False
 
-    play_services.schedule_tick(table_id)
+    deadlines.schedule_tick(table_id)
 
     current = live(game)
     ((name, args, eta),) = queued

@@ -592,9 +592,6 @@ TAKES_NO_CALLER: dict[Function, str] = {
     "(the reads after a movement call it): no person's decision",
     play.tick: "the machine making the robots' moves that are due (a robot player, an "
     "absent player after the grace time, a clock run out): no person's decision",
-    play.next_deadline: "read",
-    play.live_move: "read",
-    play.schedule_tick: "queues the tick task after a change: writes nothing",
 }
 
 
