@@ -119,17 +119,20 @@ def _pure(name: str, seen: frozenset[str]) -> bool:
         if not _pure(parent, seen):
             return False
     for imported in _imported(ast.parse(file.read_text(), str(file)), package):
-        top = imported.partition(".")[0]
         if _within(imported, ("tests",)):
             if not _pure(imported, seen):
                 return False
-        elif _within(imported, pure_packages()) or top in TEST_LIBRARIES:
-            continue
-        elif top in sys.stdlib_module_names and top not in IMPURE_STDLIB:
-            continue
-        else:
+        elif not _allowed(imported):
             return False
     return True
+
+
+def _allowed(name: str) -> bool:
+    """A module outside `tests/` that a pure test may import."""
+    top = name.partition(".")[0]
+    if _within(name, pure_packages()) or top in TEST_LIBRARIES:
+        return True
+    return top in sys.stdlib_module_names and top not in IMPURE_STDLIB
 
 
 def _harness(item: pytest.Item) -> set[str]:
