@@ -88,55 +88,37 @@ def _fresh_cache() -> None:
 
 
 # Fixtures shared by the tournament and scoring tests. They import Django models, so
-# the imports wait until pytest-django has set Django up.
+# the imports wait until pytest-django has set Django up. The rows are made by plain
+# functions (tests/rows.py), which a module that shares one costly setup among its tests
+# calls too (tests/rows.py, `rows_for_the_module`).
 
 
 @pytest.fixture
 def director(db: None) -> Any:
-    from tests.factories import UserFactory
+    from tests.rows import make_director
 
-    return UserFactory(username="dee-director")
+    return make_director()
 
 
 @pytest.fixture
 def club(director: Any) -> Any:
-    from tests.factories import ClubFactory
+    from tests.rows import make_club
 
-    club = ClubFactory(name="Tuesday Club", slug="tuesday")
-    club.directors.add(director)
-    return club
+    return make_club(director)
 
 
 @pytest.fixture
 def season(club: Any) -> Any:
-    from tests.factories import SeasonFactory
+    from tests.rows import make_season
 
-    return SeasonFactory(club=club, name="2026")
+    return make_season(club)
 
 
 @pytest.fixture
 def make_session(club: Any, season: Any, director: Any) -> Callable[..., Any]:
-    from workflow import services, start_finish
-    from workflow.simulation import generated_names
+    from tests.rows import build_session
 
     def make(players: int = 13, *, seed: int = 7, start: bool = True, **kw: Any) -> Any:
-        session = services.session_create(
-            club=club,
-            season=season,
-            name="Club night",
-            date=season.starts_on,
-            rules_id=kw.pop("rules_id", "huckley-buck"),
-            games_per_sitting=kw.pop("games_per_sitting", 2),
-            new_names=generated_names(players),
-            seed=seed,
-            is_public=kw.pop("is_public", True),
-            double_entry=kw.pop("double_entry", False),
-            user=director,
-        )
-        session.entries.update(checked_in=True)
-        if start:
-            start_finish.session_start(session_id=session.pk, user=director)
-        session.refresh_from_db()
-        return session
+        return build_session(club, season, director, players, seed=seed, start=start, **kw)
 
     return make
