@@ -61,12 +61,18 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def screenshots(tmp_path: Path) -> Callable[[Any, str], Path]:
-    """`shot(page, "name")` saves a full-page PNG into $HUCKLEY_SCREENSHOTS or tmp_path."""
-    folder = Path(os.environ.get("HUCKLEY_SCREENSHOTS") or tmp_path / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
+def screenshots() -> Callable[[Any, str], Path | None]:
+    """`shot(page, "name")` saves a full-page PNG into $HUCKLEY_SCREENSHOTS when it names a
+    folder, for a person to look at; else nothing (no test reads them back, and a
+    full-page PNG of a long page costs a second or more)."""
+    wanted = os.environ.get("HUCKLEY_SCREENSHOTS")
+    folder = Path(wanted) if wanted else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
 
-    def shot(page: Any, name: str) -> Path:
+    def shot(page: Any, name: str) -> Path | None:
+        if folder is None:
+            return None
         path = folder / f"{re.sub(r'[^a-z0-9-]+', '-', name.lower())}.png"
         page.screenshot(path=str(path), full_page=True)
         return path

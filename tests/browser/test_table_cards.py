@@ -2,7 +2,7 @@
 "Table cards"): scan the card, enter the rounds, the movement, and the same card opens
 the new game. Then every page a scorer or a player sees, at 390 x 844 and 1280 x 800:
 a screenshot, nothing wider than the screen, and no serious or critical axe-core
-violation. Screenshots go to $HUCKLEY_SCREENSHOTS or the test's tmp dir."""
+violation. Screenshots go to $HUCKLEY_SCREENSHOTS when it is set."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from scoring.models import Game
 from tests.factories import ClubFactory, UserFactory
+from tests.rows import build_session, make_club, make_director, make_season, rows_for_the_module
 from tournaments import pagecache
 from tournaments.models import Placing, Seating, Session
 from workflow import movements, selectors
@@ -42,13 +43,27 @@ POINTS = re.compile(
 )
 
 
-@pytest.fixture
-def big(make_session: Callable[..., Session]) -> Session:
+@pytest.fixture(scope="module")
+def _big_night(django_db_setup: None, django_db_blocker: Any) -> Iterator[int]:
     """Sitting 1 of 220 players with every game finished: standings to page through and a
-    movement to preview."""
-    session = make_session(PLAYERS)
-    finish_sitting_unplayed(session.sittings.get(), random.Random(3))
-    return session
+    movement to preview. Made once for the module (4 s) and rolled back after it; each
+    test starts from it as made, whatever an earlier test did (tests/rows.py)."""
+    with rows_for_the_module(django_db_blocker):
+        director = make_director()
+        club = make_club(director)
+        session = build_session(club, make_season(club), director, PLAYERS)
+        finish_sitting_unplayed(session.sittings.get(), random.Random(3))
+        yield session.pk
+
+
+@pytest.fixture
+def big(db: None, _big_night: int) -> Session:
+    return Session.objects.get(pk=_big_night)
+
+
+@pytest.fixture
+def director(big: Session) -> Any:
+    return big.club.directors.get(username="dee-director")
 
 
 @pytest.fixture
@@ -242,11 +257,9 @@ def test_later_pages_and_searches_cost_the_queries_of_the_first_page(
 
 
 def test_each_public_page_is_stored_apart_and_rebuilt_after_a_finished_game(
-    make_session: Callable[..., Session], director: Any, django_assert_max_num_queries: Any
+    big: Session, director: Any, django_assert_max_num_queries: Any
 ) -> None:
-    session = make_session(PLAYERS)
-    first = session.sittings.get()
-    finish_sitting_unplayed(first, random.Random(3))
+    session = big
     movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
     client = Client()
     page_1 = client.get(standings_url(session)).content
