@@ -74,19 +74,26 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def play_view(self, event: dict[str, Any]) -> None:
-        """A change at the table (`play.push.table_changed`): the new view, as is."""
-        await self.send_view(event["view"])
+        """A change at the table (`play.push.table_changed`): the new view, as is. The
+        push says when a robot's move may next fall due there (`due`), so the timer
+        starts from it without reading the table again."""
+        known = (event["table"], event["due"]) if "table" in event and "due" in event else None
+        await self.send_view(event["view"], known=known)
 
-    async def send_view(self, view: dict[str, Any]) -> None:
+    async def send_view(
+        self, view: dict[str, Any], *, known: tuple[int, float | None] | None = None
+    ) -> None:
         await self.send(text_data=json.dumps({"type": "view", "view": view}))
-        self.schedule_tick(view)
+        self.schedule_tick(view, known)
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
 
     # The timer -------------------------------------------------------------------------
 
-    def schedule_tick(self, view: dict[str, Any]) -> None:
+    def schedule_tick(
+        self, view: dict[str, Any], known: tuple[int, float | None] | None = None
+    ) -> None:
         """(Re)start the timer after a view went out: while a player is to act, tick the
         table at its next deadline, then ask again (a player who pinged in the meantime
         moved the deadline on; a tick that moved pushes a new view, which restarts it)."""
@@ -94,7 +101,7 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
             self._timer.cancel()
             self._timer = None
         if view.get("status") == "playing" and view.get("to_act") is not None:
-            self._timer = asyncio.ensure_future(self._tick_loop())
+            self._timer = asyncio.ensure_future(self._tick_loop(known))
 
     def table_now(self) -> int | None:
         """The id of the table this socket follows now (run in a thread)."""
@@ -109,10 +116,15 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         due = deadlines.next_deadline(table_id)
         return None if due is None else (table_id, due[1].timestamp())
 
-    async def _tick_loop(self) -> None:
+    async def _tick_loop(self, known: tuple[int, float | None] | None = None) -> None:
         try:
             while True:
-                due = await database_sync_to_async(self.next_due)()
+                if known is not None:  # the push's own reading, the first time round
+                    table, when_known = known
+                    due = None if when_known is None else (table, when_known)
+                    known = None
+                else:
+                    due = await database_sync_to_async(self.next_due)()
                 if due is None:
                     return
                 table_id, when = due

@@ -132,42 +132,28 @@ def verify(session_id: int) -> dict[str, Any]:
 
 
 class Http:
-    """A keep-alive HTTP/1.1 client on one connection, enough for JSON posts."""
+    """A small HTTP/1.1 client for JSON posts: a connection per request, as gunicorn's
+    sync workers close every connection after their answer."""
 
     def __init__(self, port: int) -> None:
         self.port = port  # the HTTP node's
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
 
     async def post(self, path: str, body: Any) -> tuple[int, Any]:
-        for attempt in (1, 2):
-            if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-            assert self.reader is not None
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        try:
             data = json.dumps(body).encode()
-            head = (
-                f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(data)}\r\n\r\n"
-            ).encode()
-            try:
-                self.writer.write(head + data)
-                await self.writer.drain()
-                status_line = await self.reader.readline()
-                if not status_line:
-                    raise ConnectionError("closed")
-                length = 0
-                while (line := await self.reader.readline()) not in (b"\r\n", b""):
-                    name, _, value = line.decode().partition(":")
-                    if name.lower() == "content-length":
-                        length = int(value)
-                raw = await self.reader.readexactly(length)
-            except (ConnectionError, asyncio.IncompleteReadError):
-                self.writer = None
-                if attempt == 2:
-                    raise
-                continue
-            return int(status_line.split()[1]), json.loads(raw or b"null")
-        raise AssertionError("unreachable")
+            writer.write(
+                f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+                + data
+            )
+            await writer.drain()
+            raw = await reader.read()
+        finally:
+            writer.close()
+        head, _, payload = raw.partition(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        return status, json.loads(payload or b"null")
 
 
 def key(view: dict[str, Any]) -> tuple[int, int, int]:

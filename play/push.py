@@ -31,23 +31,31 @@ def _layer() -> Any:
         return None
 
 
-def table_changed(table_id: int) -> None:
-    """Send every seat and watcher of the table its view now (after a commit)."""
+def table_changed(table_id: int) -> selectors.TableNow | None:
+    """Send every seat and watcher of the table its view now (after a commit), all from
+    one load of the table's state; what was sent, or None when nothing could be. Each
+    message also says when a robot's move may next fall due at the table (`due`, seconds
+    since the epoch, or None) and the table, for the sockets' timers: the consumers do not
+    read it back from the database after every move."""
     layer = _layer()
     if layer is None:
-        return
+        return None
     try:
-        views = selectors.table_views(table_id)
-        watch = selectors.watch_view(table_id)
+        now = selectors.table_now(table_id)
         send = async_to_sync(_send_all)
-        send(layer, table_id, views, watch)
+        send(layer, table_id, now)
     except Exception:
         logger.warning("the push of table %s failed", table_id, exc_info=True)
+        return None
+    return now
 
 
-async def _send_all(
-    layer: Any, table_id: int, views: dict[str, dict[str, Any]], watch: dict[str, Any]
-) -> None:
-    for token, view in views.items():
-        await layer.group_send(f"play.{token}", {"type": "play.view", "view": view})
-    await layer.group_send(f"watch.{table_id}", {"type": "play.view", "view": watch})
+async def _send_all(layer: Any, table_id: int, now: selectors.TableNow) -> None:
+    due = None if now.due is None else now.due[1].timestamp()
+    for token, view in now.views.items():
+        await layer.group_send(
+            f"play.{token}", {"type": "play.view", "view": view, "due": due, "table": table_id}
+        )
+    await layer.group_send(
+        f"watch.{table_id}", {"type": "play.view", "view": now.watch, "due": due, "table": table_id}
+    )

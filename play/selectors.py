@@ -14,7 +14,7 @@ projector, a director), who sees no hand at all.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -303,15 +303,56 @@ def _seat_view(state: TableState, player_id: int, seat: int, *, fallback: str) -
 def table_views(table_id: int) -> dict[str, dict[str, Any]]:
     """Every seat's view at the table, by seat token (the players with a link), from one
     load of the state."""
+    return table_now(table_id).views
+
+
+@dataclass(frozen=True)
+class TableNow:
+    """Everything a change at a table sends, from one load of its state: each seat's
+    view (by token), the watchers' view, and when a robot's move may next fall due
+    (`due`: the state's number and the time, or None)."""
+
+    views: dict[str, dict[str, Any]]
+    watch: dict[str, Any]
+    due: tuple[int, datetime] | None
+
+
+def table_now(table_id: int) -> TableNow:
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
     state = table_state(table)
     seated = Seating.objects.filter(table=table, left_at__isnull=True).select_related("player")
-    out: dict[str, dict[str, Any]] = {}
+    views: dict[str, dict[str, Any]] = {}
     for s in seated:
         token = state.tokens.get(s.player_id)
         if token is not None:
-            out[token] = _seat_view(state, s.player_id, s.seat, fallback=s.player.name)
-    return out
+            views[token] = _seat_view(state, s.player_id, s.seat, fallback=s.player.name)
+    watch = _view(state, None)
+    watch["seat"] = None
+    return TableNow(views=views, watch=watch, due=deadline_of(state))
+
+
+def deadline_of(state: TableState) -> tuple[int, datetime] | None:
+    """The state number of the online table and when a robot's move may next fall due in
+    it: the player to act's grace time (from the later of their last sight and the turn's
+    start) or their move clock, whichever ends first, and never sooner than a second
+    from now; None when nothing can fall due."""
+    game, live, rnd = state.game, state.live, state.round
+    if not state.table.online or game is None or live is None or rnd is None:
+        return None
+    if game.status == Game.Status.FINISHED:
+        return None
+    who = rnd.to_act()
+    player_id = state.player_of(who) if who is not None else None
+    if player_id is None:
+        return None
+    session = state.session
+    token = state.tokens.get(player_id)
+    last = state.seen.get(token) if token else None
+    since = max(last, live.turn_started_at) if last else live.turn_started_at
+    due = [since + timedelta(seconds=session.online_grace_seconds + 0.5)]
+    if session.move_clock_seconds is not None:
+        due.append(live.turn_started_at + timedelta(seconds=session.move_clock_seconds + 0.5))
+    return live.move, max(min(due), timezone.now() + timedelta(seconds=1))
 
 
 def watch_view(table_id: int) -> dict[str, Any]:

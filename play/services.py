@@ -253,8 +253,11 @@ def _run_robots(at: Locked, now: datetime) -> int:
 
 
 def _changed(at: Locked) -> None:
-    push.table_changed(at.table.pk)
-    deadlines.schedule_tick(at.table.pk)
+    pushed = push.table_changed(at.table.pk)
+    if pushed is None:
+        deadlines.schedule_tick(at.table.pk)
+    else:
+        deadlines.schedule_tick(at.table.pk, pushed.due)
 
 
 def move_make(*, token: str, move: Any, action: Mapping[str, Any]) -> dict[str, Any]:
