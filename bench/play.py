@@ -244,8 +244,8 @@ class Phone:
     async def listen(self, ws: Any) -> None:
         while True:
             # Once the table has played its rounds, the last views still arrive: read them
-            # for a few seconds, then stop.
-            wait = 3 if self.table.finished(self.rounds) else 60
+            # for ten seconds, then stop.
+            wait = 10 if self.table.finished(self.rounds) else 60
             try:
                 message = json.loads(await asyncio.wait_for(ws.recv(), timeout=wait))
             except TimeoutError:

@@ -60,6 +60,9 @@ class Locked:
     table: Table
     game: Game | None
     live: LiveRound | None
+    # What the push after the commit sent (every seat's view from one load): the mover's
+    # answer is their view from it, not read again.
+    pushed: selectors.TableNow | None = None
 
 
 def _lock(table_id: int) -> Locked:
@@ -253,7 +256,7 @@ def _run_robots(at: Locked, now: datetime) -> int:
 
 
 def _changed(at: Locked) -> None:
-    pushed = push.table_changed(at.table.pk)
+    pushed = at.pushed = push.table_changed(at.table.pk)
     if pushed is None:
         deadlines.schedule_tick(at.table.pk)
     else:
@@ -275,12 +278,19 @@ def move_make(*, token: str, move: Any, action: Mapping[str, Any]) -> dict[str, 
         raise MoveConflict(
             "no_game", "There is no online game at your seat now.", selectors.seat_view(token)
         )
-    _move_locked(link, seating.table_id, move, action)
+    at = _move_locked(link, seating.table_id, move, action)
+    pushed = at.pushed if at is not None else None
+    if pushed is not None and token in pushed.views:
+        return pushed.views[token]
     return selectors.seat_view(token)
 
 
 @transaction.atomic
-def _move_locked(link: SeatLink, table_id: int, move: Any, action: Mapping[str, Any]) -> None:
+def _move_locked(
+    link: SeatLink, table_id: int, move: Any, action: Mapping[str, Any]
+) -> Locked | None:
+    """The move under the table's locks; the locked table (its push, once committed), or
+    None when the same move was sent twice."""
     at = _lock(table_id)
     now = timezone.now()
     # The movement holds the session exclusively: under the shared lock the seat is
@@ -301,7 +311,7 @@ def _move_locked(link: SeatLink, table_id: int, move: Any, action: Mapping[str, 
             h["move"] == move and h["player"] == name and h["action"] == dict(action)
             for h in live.history
         ):
-            return  # sent twice: taken once
+            return None  # sent twice: taken once
         raise MoveConflict(
             "stale_move",
             f"The table has moved on (move {live.move}, not {move!r}): here is where it "
@@ -324,6 +334,7 @@ def _move_locked(link: SeatLink, table_id: int, move: Any, action: Mapping[str, 
         _store(at, rnd, now)
     _run_robots(at, now)
     transaction.on_commit(lambda: _changed(at))
+    return at
 
 
 def _view_now(link: SeatLink) -> dict[str, Any]:
