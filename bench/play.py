@@ -192,7 +192,13 @@ class Table:
 
 class Phone:
     def __init__(
-        self, ports: tuple[int, int], phone: dict[str, Any], table: Table, tally: Tally, rounds: int
+        self,
+        ports: tuple[int, int],
+        phone: dict[str, Any],
+        table: Table,
+        tally: Tally,
+        rounds: int,
+        door: asyncio.Semaphore,
     ) -> None:
         self.port, http_port = ports  # the WebSocket node's, the HTTP node's
         self.token = phone["token"]
@@ -206,6 +212,7 @@ class Phone:
         self.last: tuple[int, int, int] | None = None
         self.sending = False
         self.waiting_since: float | None = None  # a robot table: my card sent, at
+        self.door = door
         self.latest: tuple[tuple[int, int, int], dict[str, Any]] = ((0, 0, 0), {})
         self.played: tuple[int, int, int] = (-1, -1, -1)  # the view I last moved in
 
@@ -223,8 +230,10 @@ class Phone:
         import websockets
 
         url = f"ws://127.0.0.1:{self.port}/ws/play/{self.token}/"
-        async with websockets.connect(url, max_size=2**20) as ws:
+        async with self.door:  # the phones arrive a few dozen at a time, as a room does
+            ws = await websockets.connect(url, max_size=2**20, open_timeout=120)
             first = json.loads(await ws.recv())
+        async with ws:
             connected.set()
             await everyone.wait()
             self.receive(first["view"], initial=True)
@@ -394,8 +403,9 @@ async def crowd(
     ports: tuple[int, int], built: dict[str, Any], rounds: int, tally: Tally, server: int
 ) -> dict[str, Any]:
     tables: dict[int, Table] = {}
+    door = asyncio.Semaphore(50)
     phones = [
-        Phone(ports, ph, tables.setdefault(ph["table"], Table()), tally, rounds)
+        Phone(ports, ph, tables.setdefault(ph["table"], Table()), tally, rounds, door)
         for ph in built["phones"]
     ]
     # The floor: a bare echo, as many round trips per phone as cards it will play.
@@ -409,7 +419,9 @@ async def crowd(
     tasks = [
         asyncio.create_task(ph.play(c, everyone)) for ph, c in zip(phones, connected, strict=True)
     ]
-    await asyncio.wait_for(asyncio.gather(*(c.wait() for c in connected)), timeout=300)
+    connect_started = time.perf_counter()
+    await asyncio.wait_for(asyncio.gather(*(c.wait() for c in connected)), timeout=600)
+    connect_seconds = time.perf_counter() - connect_started
     after = rss_kib(server)
     started = time.perf_counter()
     everyone.set()
@@ -426,6 +438,7 @@ async def crowd(
                     tally.lost.append(f"{name} never received the view of move {made}")
     return {
         "echo_seconds": round(echo_seconds, 1),
+        "connect_seconds": round(connect_seconds, 1),
         "play_seconds": round(play_seconds, 1),
         "memory_before_kib": before,
         "memory_connected_kib": after,
