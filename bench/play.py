@@ -213,6 +213,7 @@ class Phone:
         self.sending = False
         self.waiting_since: float | None = None  # a robot table: my card sent, at
         self.door = door
+        self.tasks: set[asyncio.Task[None]] = set()
         self.latest: tuple[tuple[int, int, int], dict[str, Any]] = ((0, 0, 0), {})
         self.played: tuple[int, int, int] = (-1, -1, -1)  # the view I last moved in
 
@@ -295,7 +296,10 @@ class Phone:
         if view.get("to_act") == self.name and view.get("legal") and at > self.played:
             self.sending = True
             self.played = at
-            asyncio.get_running_loop().create_task(self.move(view))
+            task = asyncio.get_running_loop().create_task(self.move(view))
+            # The loop keeps only a weak reference to a task: hold it until it is done.
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
 
     async def move(self, view: dict[str, Any]) -> None:
         try:
