@@ -163,18 +163,6 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         """A ping from the client: a seat's phone marks its player present."""
 
 
-def seat_read(token: str) -> dict[str, Any]:
-    """The seat's view on connect, as `GET /api/play/{seat_token}/` reads it: the player
-    marked present, the table ticked (a round dealt, the robots' due moves made), then
-    the view. `no_such_seat` for an unknown token."""
-    link = selectors.seat_link(token)
-    presence.seen(link.token)
-    seating = selectors.seating_of(link)
-    if seating is not None and seating.table.online:
-        services.tick(table_id=seating.table_id)
-    return selectors.seat_view(token)
-
-
 def watch_read(table_id: int) -> dict[str, Any]:
     """The watcher's view on connect, the table ticked first; `Table.DoesNotExist` for
     an unknown table."""
@@ -192,7 +180,7 @@ class PlayConsumer(_LiveConsumer):
     async def connect(self) -> None:
         self.token = str(self.scope["url_route"]["kwargs"]["seat_token"])
         try:
-            view = await database_sync_to_async(seat_read)(self.token)
+            view = await database_sync_to_async(services.seat_read)(self.token)
         except UserError:
             await self.refuse()
             return

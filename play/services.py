@@ -337,6 +337,19 @@ def _move_locked(
     return at
 
 
+def seat_read(token: str) -> dict[str, Any]:
+    """The seat's view as every read gives it (`GET /api/play/{seat_token}/`, the seat
+    page, a WebSocket's connect): the player marked present, the table ticked (a round
+    dealt when none is, the robots' due moves made), then the view. `no_such_seat` (404)
+    for an unknown token."""
+    link = selectors.seat_link(token)
+    presence.seen(link.token)
+    seating = selectors.seating_of(link)
+    if seating is not None and seating.table.online:
+        tick(table_id=seating.table_id)
+    return selectors.seat_view(token)
+
+
 def _view_now(link: SeatLink) -> dict[str, Any]:
     return selectors.seat_view(link.token)
 

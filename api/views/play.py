@@ -28,7 +28,7 @@ from api.serializers.play import (
 from api.views.base import ApiView
 from api.views.sessions import SessionView
 from common.errors import UserError
-from play import presence, selectors, services
+from play import selectors, services
 from tournaments.permissions import Actor
 
 TAGS = ["play"]
@@ -57,16 +57,6 @@ class SeatView(ApiView):
         return Target(club=link.session.club_id, obj=link)
 
 
-def _read(token: str) -> dict[str, Any]:
-    """The seat's view after dealing and the robots' due moves (a read ticks the table)."""
-    link = selectors.seat_link(token)
-    presence.seen(link.token)
-    seating = selectors.seating_of(link)
-    if seating is not None and seating.table.online:
-        services.tick(table_id=seating.table_id)
-    return selectors.seat_view(token)
-
-
 class PlayView(SeatView):
     @doc(
         need=Need.PUBLIC,
@@ -82,7 +72,7 @@ class PlayView(SeatView):
         credentials=False,
     )
     def get(self, request: Request, seat_token: str) -> Response:
-        view = _read(seat_token)
+        view = services.seat_read(seat_token)
         tag = etag_of(view)
         if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
             return Response(status=304, headers={"ETag": tag, "Cache-Control": "no-store"})

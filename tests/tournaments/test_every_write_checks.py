@@ -592,6 +592,8 @@ TAKES_NO_CALLER: dict[Function, str] = {
     "(the reads after a movement call it): no person's decision",
     play.tick: "the machine making the robots' moves that are due (a robot player, an "
     "absent player after the grace time, a clock run out): no person's decision",
+    play.seat_read: "read: a seat's view for its token's holder, after the machine's tick "
+    "(the reads of the API, the seat page and the WebSocket)",
 }
 
 

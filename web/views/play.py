@@ -12,15 +12,13 @@ hand."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
 import engine
 from common.errors import UserError
-from play import presence, selectors, services
+from play import services
 from play.models import SeatLink
 from web.templatetags import play_words
 
@@ -30,22 +28,11 @@ def _rules_name(rules_id: str) -> str:
     return info.name if info is not None else rules_id
 
 
-def _read(token: str) -> dict[str, Any]:
-    """The seat's view as `GET /api/play/<token>/` reads it: the player seen, the round
-    dealt when none is, the robots' due moves made."""
-    link = selectors.seat_link(token)
-    presence.seen(link.token)
-    seating = selectors.seating_of(link)
-    if seating is not None and seating.table.online:
-        services.tick(table_id=seating.table_id)
-    return selectors.seat_view(token)
-
-
 @never_cache
 def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     """The seat's view as a page, kept live by static/play.js."""
     try:
-        view = _read(token)
+        view = services.seat_read(token)
     except UserError as e:
         if e.code == "no_such_seat":
             raise Http404("No such seat link.") from e
