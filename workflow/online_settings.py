@@ -13,7 +13,7 @@ from typing import overload
 
 from django.db import transaction
 
-from common.errors import UserError
+from common.errors import ConflictError, UserError
 from scoring.locks import lock_session
 from tournaments import audit
 from tournaments.models import Session
@@ -85,7 +85,7 @@ def session_online_settings(
     grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
     clock = read_seconds(move_clock_seconds, field="move_clock_seconds", empty=None)
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
-        raise UserError("session_over", "This session is over: its settings no longer change.")
+        raise ConflictError("session_over", "This session is over: its settings no longer change.")
     before = {f: getattr(session, f) for f in _WORDS}
     session.online_grace_seconds = grace
     session.move_clock_seconds = clock

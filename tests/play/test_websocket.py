@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 from django.test import override_settings
 
 from api.consumers import CLOSE_NOT_FOUND
@@ -45,7 +47,19 @@ def in_memory_layer() -> Iterator[None]:
 
 
 def run(scenario: Callable[[], Awaitable[None]]) -> None:
-    async_to_sync(scenario)()
+    """The scenario in a thread of its own: the browser tests' session-wide Playwright
+    leaves an event loop marked running in the main thread, where `async_to_sync` refuses
+    to start. The consumers' database calls run in that thread (the tests are
+    transactional, so it sees the rows); its connection is closed at the end."""
+
+    def in_thread() -> None:
+        try:
+            async_to_sync(scenario)()
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(in_thread).result()
 
 
 def phone(token: str, *, origin: tuple[bytes, bytes] = ORIGIN) -> WebsocketCommunicator:
