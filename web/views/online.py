@@ -190,17 +190,22 @@ def table_robots(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-@login_required
-def table_watch(request: HttpRequest, table_id: int) -> HttpResponse:
-    """A director watching one online table: the watcher's view (no hand), live."""
-    session, table = _directed_table(request, table_id)
-    view = selectors.watch_view(table.pk)
-    live = (
+def _live_round(table: Table) -> LiveRound | None:
+    """The table's round being played (or the last one dealt), for the robots' lines."""
+    return (
         LiveRound.objects.filter(game__table=table)
         .select_related("game")
         .order_by("-game__number")
         .first()
     )
+
+
+@login_required
+def table_watch(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A director watching one online table: the watcher's view (no hand), live."""
+    session, table = _directed_table(request, table_id)
+    view = selectors.watch_view(table.pk)
+    live = _live_round(table)
     return render(
         request,
         "play/watch.html",
@@ -221,12 +226,7 @@ def table_watch_live(request: HttpRequest, table_id: int) -> HttpResponse:
     cannot be held); ETag on the state's move number."""
     _, table = _directed_table(request, table_id)
     view = selectors.watch_view(table.pk)
-    live = (
-        LiveRound.objects.filter(game__table=table)
-        .select_related("game")
-        .order_by("-game__number")
-        .first()
-    )
+    live = _live_round(table)
     view = dict(view) | {"robot_lines": director_selectors.robot_lines(live)}
     tag = f'"{table.pk}.{live.pk if live else 0}.{live.move if live else 0}"'
     if request.headers.get("If-None-Match") == tag:
