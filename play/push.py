@@ -9,10 +9,15 @@ that fails, the push is skipped: the phones that poll read the same views.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import threading
+from collections.abc import Coroutine
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from play import selectors
 
@@ -20,10 +25,6 @@ logger = logging.getLogger(__name__)
 
 
 def _layer() -> Any:
-    try:
-        from channels.layers import get_channel_layer
-    except ImportError:  # pragma: no cover - channels is a dependency
-        return None
     try:
         return get_channel_layer()
     except Exception:
@@ -37,25 +38,81 @@ def table_changed(table_id: int) -> selectors.TableNow | None:
     message also says when a robot's move may next fall due at the table (`due`, seconds
     since the epoch, or None) and the table, for the sockets' timers: the consumers do not
     read it back from the database after every move."""
-    layer = _layer()
-    if layer is None:
+    if _layer() is None:
         return None
     try:
         now = selectors.table_now(table_id)
-        send = async_to_sync(_send_all)
-        send(layer, table_id, now)
     except Exception:
         logger.warning("the push of table %s failed", table_id, exc_info=True)
         return None
-    return now
+    return now if send(table_id, now) else None
+
+
+def send(table_id: int, now: selectors.TableNow) -> bool:
+    """Send views already read (`table_changed` reads them; a move reads them under its
+    locks and sends them once committed); whether they went."""
+    layer = _layer()
+    if layer is None:
+        return False
+    try:
+        _run(_send_all(layer, table_id, now), layer)
+    except Exception:
+        logger.warning("the push of table %s failed", table_id, exc_info=True)
+        return False
+    return True
+
+
+#: How long a push may take before the sender gives up on it (and logs it).
+SEND_TIMEOUT = 10.0
+
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_pid = 0
+_loop_lock = threading.Lock()
+
+
+def _sender_loop() -> asyncio.AbstractEventLoop:
+    """This process's own event loop for pushes from synchronous code, on a thread of its
+    own: the Redis channel layer keeps its connections per event loop, so pushes from
+    one loop reuse them, where `async_to_sync` would make a loop (and connections) each
+    time."""
+    global _loop, _loop_pid
+    with _loop_lock:
+        if _loop is None or _loop_pid != os.getpid() or _loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="huckley-push", daemon=True).start()
+            _loop, _loop_pid = loop, os.getpid()
+        return _loop
+
+
+def _run(coroutine: Coroutine[Any, Any, None], layer: Any) -> None:
+    """Run a push from synchronous code. In a thread of an ASGI server (a WebSocket's
+    tick) or with the in-memory layer (whose queues belong to the server's loop),
+    `async_to_sync` hands it to the server's loop; from a synchronous worker (gunicorn,
+    Celery), this process's own sender loop."""
+    in_server = getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None
+    if in_server or isinstance(layer, InMemoryChannelLayer):
+        async_to_sync(_await)(coroutine)
+        return
+    asyncio.run_coroutine_threadsafe(coroutine, _sender_loop()).result(timeout=SEND_TIMEOUT)
+
+
+async def _await(coroutine: Coroutine[Any, Any, None]) -> None:
+    await coroutine
 
 
 async def _send_all(layer: Any, table_id: int, now: selectors.TableNow) -> None:
+    """Every group's message at once: the channel layer's round trips overlap."""
     due = None if now.due is None else now.due[1].timestamp()
-    for token, view in now.views.items():
-        await layer.group_send(
+    sends = [
+        layer.group_send(
             f"play.{token}", {"type": "play.view", "view": view, "due": due, "table": table_id}
         )
-    await layer.group_send(
-        f"watch.{table_id}", {"type": "play.view", "view": now.watch, "due": due, "table": table_id}
+        for token, view in now.views.items()
+    ]
+    sends.append(
+        layer.group_send(
+            f"watch.{table_id}",
+            {"type": "play.view", "view": now.watch, "due": due, "table": table_id},
+        )
     )
+    await asyncio.gather(*sends)

@@ -27,7 +27,7 @@ from play.models import LiveRound, SeatLink
 from scoring.models import Game, GamePlayer, Round
 from scoring.tables import table_current_game
 from tournaments.models import Seating, Session, Table
-from workflow.selectors import current_sitting
+from workflow.selectors import current_sitting, current_sittings
 
 #: A view's statuses: a round is being played at the seat's online table (`playing`);
 #: no online game at the table now, the sitting over and the movement not confirmed yet
@@ -58,6 +58,7 @@ class TableState:
     robots: set[int]  # the players who are robots (`Player.is_robot`)
     seen: dict[str, datetime]  # token to last sight
     last_round: Round | None
+    seated: list[Seating]  # who sits at the table now, by seat
     now: datetime = field(default_factory=timezone.now)
 
     def name_of(self, player_id: int) -> str | None:
@@ -93,21 +94,54 @@ def seat_link(token: str) -> SeatLink:
     return link
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a seat token's player sits now, read lean for a move: the player, the
+    session, and the table of the current sitting (None when not seated) and whether it
+    plays online."""
+
+    token: str
+    player_id: int
+    session_id: int
+    table_id: int | None
+    online: bool
+
+
+def place_of(token: str) -> Place:
+    """The `Place` of a seat token, in two small queries; `no_such_seat` (404) for a
+    token that is none."""
+    token = str(token)[:64]
+    row = SeatLink.objects.filter(token=token).values_list("player_id", "session_id").first()
+    if row is None:
+        raise NotFoundError("no_such_seat", "This seat link does not exist; ask the director.")
+    player_id, session_id = row
+    seat = (
+        Seating.objects.filter(
+            sitting__in=current_sittings(session_id), player_id=player_id, left_at__isnull=True
+        )
+        .values_list("table_id", "table__online")
+        .first()
+    )
+    table_id, online = seat if seat is not None else (None, False)
+    return Place(token, player_id, session_id, table_id, online)
+
+
 def seating_of(link: SeatLink) -> Seating | None:
-    """Where the link's player sits in the session's current sitting, or None."""
-    sitting = current_sitting(link.session)
-    if sitting is None:
-        return None
+    """Where the link's player sits in the session's current sitting, or None (one
+    query)."""
     return (
         Seating.objects.select_related("table__sitting__session")
-        .filter(sitting=sitting, player_id=link.player_id, left_at__isnull=True)
+        .filter(
+            sitting__in=current_sittings(link.session),
+            player_id=link.player_id,
+            left_at__isnull=True,
+        )
         .first()
     )
 
 
 def table_state(table: Table) -> TableState:
     """The table's online state, read in a fixed number of queries."""
-    session = table.sitting.session
     game = table_current_game(table)
     game_players: list[GamePlayer] = []
     live = None
@@ -117,17 +151,34 @@ def table_state(table: Table) -> TableState:
         live = LiveRound.objects.filter(game=game).first()
         if live is not None:
             rnd = engine_online.restore(game.rules_id, live.state)
+    return table_state_of(table, game, game_players, live, rnd)
+
+
+def table_state_of(
+    table: Table,
+    game: Game | None,
+    game_players: list[GamePlayer],
+    live: LiveRound | None,
+    rnd: OnlineRound | None,
+    tokens: dict[int, str] | None = None,
+) -> TableState:
+    """`table_state` from the table's game, players and round already in hand (a move,
+    under its locks, has read them, and maybe their seat `tokens`): who sits there, their
+    links, the last round, in at most three queries and one cache read."""
+    session = table.sitting.session
     seated = list(
         Seating.objects.filter(table=table, left_at__isnull=True)
         .select_related("player")
         .order_by("seat")
     )
     ids = {s.player_id for s in seated} | {gp.player_id for gp in game_players}
-    tokens = dict(
-        SeatLink.objects.filter(session=session, player_id__in=ids).values_list(
-            "player_id", "token"
+    tokens = dict(tokens or {})
+    if missing := ids - set(tokens):
+        tokens |= dict(
+            SeatLink.objects.filter(session=session, player_id__in=missing).values_list(
+                "player_id", "token"
+            )
         )
-    )
     robots = {s.player_id for s in seated if s.player.is_robot} | {
         gp.player_id for gp in game_players if gp.player.is_robot
     }
@@ -145,6 +196,7 @@ def table_state(table: Table) -> TableState:
         robots=robots,
         seen=presence.last_seen_many(list(tokens.values())),
         last_round=last_round,
+        seated=seated,
     )
 
 
@@ -319,10 +371,13 @@ class TableNow:
 
 def table_now(table_id: int) -> TableNow:
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
-    state = table_state(table)
-    seated = Seating.objects.filter(table=table, left_at__isnull=True).select_related("player")
+    return table_now_of(table_state(table))
+
+
+def table_now_of(state: TableState) -> TableNow:
+    """`table_now` from a state in hand."""
     views: dict[str, dict[str, Any]] = {}
-    for s in seated:
+    for s in state.seated:
         token = state.tokens.get(s.player_id)
         if token is not None:
             views[token] = _seat_view(state, s.player_id, s.seat, fallback=s.player.name)

@@ -30,7 +30,7 @@ from play import deadlines, presence, push, selectors
 from play.models import LiveRound, SeatLink
 from scoring import locks
 from scoring import services as scoring
-from scoring.models import Game
+from scoring.models import Game, GamePlayer
 from scoring.records import game_check
 from scoring.rounds import entry_refusal
 from scoring.tables import table_current_game
@@ -60,26 +60,60 @@ class Locked:
     table: Table
     game: Game | None
     live: LiveRound | None
-    # What the push after the commit sent (every seat's view from one load): the mover's
-    # answer is their view from it, not read again.
+    # What the push after the commit sends (every seat's view, read under the locks
+    # once the change is made): the mover's answer is their view from it, not read again.
     pushed: selectors.TableNow | None = None
+    _players: list[GamePlayer] | None = None
+    _tokens: dict[int, str] | None = None
+    _tokens_of: frozenset[int] = frozenset()
+
+    def game_players(self) -> list[GamePlayer]:
+        """The current game's players by seat, with their `Player` rows (read once)."""
+        if self.game is None:
+            return []
+        if self._players is None or (self._players and self._players[0].game_id != self.game.pk):
+            self._players = list(self.game.game_players.select_related("player").order_by("seat"))
+        return self._players
+
+    def tokens(self) -> dict[int, str]:
+        """The seat tokens of the current game's players, by player id (read once, and
+        again for a game with other players)."""
+        ids = frozenset(gp.player_id for gp in self.game_players())
+        if self._tokens is None or ids != self._tokens_of:
+            self._tokens_of = ids
+            self._tokens = dict(
+                SeatLink.objects.filter(session=self.session, player_id__in=ids).values_list(
+                    "player_id", "token"
+                )
+            )
+        return self._tokens
+
+    def now(self) -> selectors.TableNow:
+        """What every seat and watcher sees now, from what is held (under the locks)."""
+        rnd = None
+        if self.game is not None and self.live is not None:
+            rnd = engine_online.restore(self.game.rules_id, self.live.state)
+        state = selectors.table_state_of(
+            self.table, self.game, self.game_players(), self.live, rnd, self.tokens()
+        )
+        return selectors.table_now_of(state)
 
 
-def _lock(table_id: int) -> Locked:
+def _lock(table_id: int, session_id: int | None = None) -> Locked:
     """Lock a table's rows in the order of `scoring.locks`: the session shared, the table,
-    its current game, then the game's `LiveRound`."""
-    session_id = (
-        Table.objects.filter(pk=table_id).values_list("sitting__session_id", flat=True).first()
-    )
+    its current game, then the game's `LiveRound`. `session_id` is the table's session
+    when the caller has read it (a table never changes session)."""
+    if session_id is None:
+        session_id = (
+            Table.objects.filter(pk=table_id).values_list("sitting__session_id", flat=True).first()
+        )
     if session_id is None:
         raise UserError("no_such_table", "That table does not exist.")
     locks.share_session(session_id)
-    table = locks.lock_table(table_id)
-    table = Table.objects.select_related("sitting__session").get(pk=table.pk)
-    game = table_current_game(table)
+    table = locks.lock_table(table_id, related=True)
+    game = locks.lock_current_game(table)
     live = None
     if game is not None:
-        game = locks.lock_game(game.pk)
         live = LiveRound.objects.select_for_update().filter(game=game).first()
     return Locked(session=table.sitting.session, table=table, game=game, live=live)
 
@@ -115,7 +149,7 @@ def _deal(at: Locked, now: datetime) -> bool:
     verdict = game_check(game)
     if not verdict["valid"] or verdict["finished"] or verdict["next_dealer"] is None:
         return False
-    players = tuple(gp.name for gp in game.game_players.order_by("seat"))
+    players = tuple(gp.name for gp in at.game_players())
     start = RoundStart(
         rules_id=game.rules_id,
         players=players,
@@ -189,12 +223,10 @@ def _store(at: Locked, rnd: OnlineRound, now: datetime) -> None:
         actor=ONLINE,
         entry_key=f"online-{at.game.pk}-{at.live.number}",
     )
-    game = table_current_game(at.table)
+    game = locks.lock_current_game(at.table)
     if game is not None and game.pk != at.game.pk:
-        at.game = locks.lock_game(game.pk)
-        at.live = LiveRound.objects.select_for_update().filter(game=at.game).first()
-    else:
-        at.game = Game.objects.get(pk=at.game.pk)
+        at.live = LiveRound.objects.select_for_update().filter(game=game).first()
+    at.game = game
     _deal(at, now)
 
 
@@ -202,7 +234,7 @@ def _robot_reason(at: Locked, rnd: OnlineRound, who: str, now: datetime) -> str 
     """Why a robot plays `who`'s move now (`robot`, `clock`, `away`), or None."""
     assert at.game is not None
     assert at.live is not None
-    gp = next((g for g in at.game.game_players.select_related("player") if g.name == who), None)
+    gp = next((g for g in at.game_players() if g.name == who), None)
     if gp is None:
         return None
     if gp.player.is_robot:
@@ -211,11 +243,7 @@ def _robot_reason(at: Locked, rnd: OnlineRound, who: str, now: datetime) -> str 
     waited = (now - live.turn_started_at).total_seconds()
     if session.move_clock_seconds is not None and waited >= session.move_clock_seconds:
         return "clock"
-    token = (
-        SeatLink.objects.filter(session=session, player_id=gp.player_id)
-        .values_list("token", flat=True)
-        .first()
-    )
+    token = at.tokens().get(gp.player_id)
     last = presence.last_seen(token) if token else None
     since = max(last, live.turn_started_at) if last else live.turn_started_at
     if (now - since).total_seconds() > session.online_grace_seconds:
@@ -256,11 +284,15 @@ def _run_robots(at: Locked, now: datetime) -> int:
 
 
 def _changed(at: Locked) -> None:
-    pushed = at.pushed = push.table_changed(at.table.pk)
-    if pushed is None:
-        deadlines.schedule_tick(at.table.pk)
-    else:
-        deadlines.schedule_tick(at.table.pk, pushed.due)
+    """Once the change is made, under the locks: every view read now, and sent (with the
+    tick at the next deadline scheduled) once it commits."""
+    pushed = at.pushed = at.now()
+    transaction.on_commit(lambda: _send(at.table.pk, pushed))
+
+
+def _send(table_id: int, pushed: selectors.TableNow) -> None:
+    push.send(table_id, pushed)
+    deadlines.schedule_tick(table_id, pushed.due)
 
 
 def move_make(*, token: str, move: Any, action: Mapping[str, Any]) -> dict[str, Any]:
@@ -271,14 +303,11 @@ def move_make(*, token: str, move: Any, action: Mapping[str, Any]) -> dict[str, 
     `move` or a move out of turn is a `MoveConflict` (409, with the current view); the
     same move sent again answers the current view and changes nothing; a move the rules
     refuse is a `UserError` with the rule in words (400)."""
-    link = selectors.seat_link(token)
-    presence.seen(link.token)
-    seating = selectors.seating_of(link)
-    if seating is None or not seating.table.online:
-        raise MoveConflict(
-            "no_game", "There is no online game at your seat now.", selectors.seat_view(token)
-        )
-    at = _move_locked(link, seating.table_id, move, action)
+    place = selectors.place_of(token)
+    presence.seen(place.token)
+    if place.table_id is None or not place.online:
+        raise _no_game(token)
+    at = _move_locked(place, place.table_id, move, action)
     pushed = at.pushed if at is not None else None
     if pushed is not None and token in pushed.views:
         return pushed.views[token]
@@ -287,24 +316,22 @@ def move_make(*, token: str, move: Any, action: Mapping[str, Any]) -> dict[str, 
 
 @transaction.atomic
 def _move_locked(
-    link: SeatLink, table_id: int, move: Any, action: Mapping[str, Any]
+    place: selectors.Place, table_id: int, move: Any, action: Mapping[str, Any]
 ) -> Locked | None:
     """The move under the table's locks; the locked table (its push, once committed), or
     None when the same move was sent twice."""
-    at = _lock(table_id)
+    at = _lock(table_id, place.session_id)
     now = timezone.now()
     # The movement holds the session exclusively: under the shared lock the seat is
     # as the last movement left it.
     still = Seating.objects.filter(
-        table_id=table_id, player_id=link.player_id, left_at__isnull=True
+        table_id=table_id, player_id=place.player_id, left_at__isnull=True
     ).exists()
     if not still or at.game is None or at.live is None:
-        raise MoveConflict("no_game", "There is no online game at your seat now.", _view_now(link))
-    name = next(
-        (gp.name for gp in at.game.game_players.all() if gp.player_id == link.player_id), None
-    )
+        raise _no_game(place.token)
+    name = next((gp.name for gp in at.game_players() if gp.player_id == place.player_id), None)
     if name is None or at.game.status == Game.Status.FINISHED or entry_refusal(at.game):
-        raise MoveConflict("no_game", "There is no online game at your seat now.", _view_now(link))
+        raise _no_game(place.token)
     live = at.live
     if not isinstance(move, int) or isinstance(move, bool) or move != live.move:
         if any(
@@ -316,7 +343,7 @@ def _move_locked(
             "stale_move",
             f"The table has moved on (move {live.move}, not {move!r}): here is where it "
             "stands now.",
-            _view_now(link),
+            selectors.seat_view(place.token),
         )
     rnd = engine_online.restore(at.game.rules_id, live.state)
     if rnd.to_act() != name:
@@ -324,7 +351,7 @@ def _move_locked(
         raise MoveConflict(
             "not_your_turn",
             f"It is {who}'s turn, not yours; wait for your turn." if who else "The round is over.",
-            _view_now(link),
+            selectors.seat_view(place.token),
         )
     try:
         _apply(live, rnd, name, action, robot=None, now=now)
@@ -333,7 +360,7 @@ def _move_locked(
     if rnd.phase == END:
         _store(at, rnd, now)
     _run_robots(at, now)
-    transaction.on_commit(lambda: _changed(at))
+    _changed(at)
     return at
 
 
@@ -350,8 +377,10 @@ def seat_read(token: str) -> dict[str, Any]:
     return selectors.seat_view(token)
 
 
-def _view_now(link: SeatLink) -> dict[str, Any]:
-    return selectors.seat_view(link.token)
+def _no_game(token: str) -> MoveConflict:
+    return MoveConflict(
+        "no_game", "There is no online game at your seat now.", selectors.seat_view(token)
+    )
 
 
 def _needs_work(table_id: int, now: datetime) -> bool:
@@ -393,7 +422,7 @@ def tick(*, table_id: int, robots: bool = True) -> bool:
         if robots:
             changed = _run_robots(at, now) > 0 or changed
         if changed:
-            transaction.on_commit(lambda: _changed(at))
+            _changed(at)
     return changed
 
 

@@ -17,11 +17,11 @@ MAIL_RETRY = (OperationalError, OSError, SMTPException)
 
 @shared_task(name="play.tasks.tick")
 def tick(table_id: int, move: int) -> None:
-    """Make the table's due robot moves, if its state is still `move`; else the change
-    that moved it on queued its own tick. Safe to run twice."""
-    if deadlines.live_move(table_id) != move:
-        return
-    if not services.tick(table_id=table_id):
+    """Make the table's due robot moves, if its state is still `move`; else queue the
+    tick at the table's deadline now (the changes since queued none while this one
+    waited: `deadlines.schedule_tick`). Safe to run twice."""
+    deadlines.tick_started(table_id)
+    if deadlines.live_move(table_id) != move or not services.tick(table_id=table_id):
         deadlines.schedule_tick(table_id)
 
 

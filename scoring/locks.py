@@ -61,9 +61,29 @@ def lock_sitting(sitting_id: int) -> Sitting:
     return Sitting.objects.select_for_update(of=("self",)).get(pk=sitting_id)
 
 
-def lock_table(table_id: int) -> Table:
-    """A table, so that the writes to its games run one at a time; after the session."""
-    return Table.objects.select_for_update(of=("self",), no_key=True).get(pk=table_id)
+def lock_table(table_id: int, *, related: bool = False) -> Table:
+    """A table, so that the writes to its games run one at a time; after the session.
+    With `related`, its sitting and session are read alongside (only the table is
+    locked)."""
+    rows = Table.objects.select_for_update(of=("self",), no_key=True)
+    if related:
+        rows = rows.select_related("sitting__session")
+    return rows.get(pk=table_id)
+
+
+def lock_current_game(table: Table) -> Game | None:
+    """The table's current game (`scoring.tables.table_current_game`) locked as
+    `lock_game` locks one, in the same query; its table is `table` as the caller holds
+    it. After the session and the table."""
+    game = (
+        Game.objects.select_for_update(of=("self",), no_key=True)
+        .filter(table_id=table.pk)
+        .order_by("-number")
+        .first()
+    )
+    if game is not None:
+        game.table = table
+    return game
 
 
 def lock_game(game_id: int) -> Game:

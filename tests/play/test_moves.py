@@ -227,3 +227,33 @@ def test_every_kind_of_illegal_move_is_refused_in_words(
         assert answer.status_code == 200, answer.content
         view = answer.json()
     assert seen == ILLEGAL[rules_id]
+
+
+#: The queries of a move that does not end its round, the push's reading included: the
+#: seat (2), the locks (3, and the session's shared lock on PostgreSQL), the seat still
+#: held, the players, the round written, the tokens, who sits there, the last round.
+MOVE_QUERIES = 11
+
+
+@pytest.mark.parametrize("players", [4, 20])
+def test_a_move_takes_the_same_queries_at_any_size_of_session(
+    online_session: Any,
+    director: Any,
+    phone: Any,
+    players: int,
+    django_assert_num_queries: Any,
+) -> None:
+    from django.db import connection
+
+    session = online_session(players)
+    tokens = tokens_of(session, director)
+    view = view_of(phone, next(iter(tokens.values())))
+    token = tokens[view["to_act"]]
+    mine = view_of(phone, token)
+    body = choice_body(mine, mine["legal"][0], random.Random(1))
+    action = {k: v for k, v in body.items() if k != "move"}
+    # Inside the test's transaction, the move's own is a savepoint and its release.
+    expected = MOVE_QUERIES + 2 + (connection.vendor == "postgresql")
+    with django_assert_num_queries(expected):
+        answer = play_services.move_make(token=token, move=mine["move"], action=action)
+    assert answer["move"] == mine["move"] + 1

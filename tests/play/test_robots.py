@@ -181,7 +181,7 @@ def test_a_round_with_robot_moves_is_stored_with_its_marks(
     assert engine.check(game_record(game))["valid"]
 
 
-def test_with_a_worker_the_tick_is_queued_at_the_next_deadline_and_a_stale_one_does_nothing(
+def test_with_a_worker_one_tick_waits_per_table_and_each_run_queues_the_next(
     online_session: Any, director: Any, phone: Any, settings: Any, monkeypatch: Any
 ) -> None:
     from play import deadlines, tasks
@@ -206,11 +206,17 @@ def test_with_a_worker_the_tick_is_queued_at_the_next_deadline_and_a_stale_one_d
     assert (name, args) == ("play.tasks.tick", (table_id, current.move))
     # The clock (10 s) falls due before the grace time (20 s).
     assert abs((eta - current.turn_started_at).total_seconds() - 10.5) < 1
-    # A tick for a state that moved on does nothing; the current one waits (not due).
+    # Another change with a deadline no sooner queues nothing: the waiting task comes first.
+    deadlines.schedule_tick(table_id)
+    assert len(queued) == 1
+    # A task whose state moved on makes no move and queues the table's deadline now; the
+    # current one, not due yet, makes no move and queues itself again.
     tasks.tick(table_id, current.move - 1)
+    assert len(queued) == 2
     tasks.tick(table_id, current.move)
     assert live(game).move == current.move
-    assert len(queued) == 2  # the current one queued itself again
+    assert len(queued) == 3
+    assert queued[-1][1] == (table_id, current.move)
     turn_began(game, 11)
     tasks.tick(table_id, current.move)
     assert live(game).history[-1]["reason"] == "clock"
