@@ -22,6 +22,19 @@ END: Final = "end"
 PLAY: Final = "play"
 
 
+def json_copy(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, tuples of strings, numbers, booleans and
+    None): what `copy.deepcopy` gives for it, several times faster. A round's state is
+    copied on every restore and save, many times a second at a busy node."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(json_copy(v) for v in value)
+    return value
+
+
 class MoveRefused(Exception):
     """A move the round does not take, with the reason in the game's words.
 

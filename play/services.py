@@ -66,6 +66,22 @@ class Locked:
     _players: list[GamePlayer] | None = None
     _tokens: dict[int, str] | None = None
     _tokens_of: frozenset[int] = frozenset()
+    _round: tuple[tuple[int, int, int], OnlineRound] | None = None
+
+    def round(self) -> OnlineRound | None:
+        """The round being played, restored from its state once per state: a move made
+        with `_apply` keeps the round it moved (`kept`)."""
+        if self.game is None or self.live is None:
+            return None
+        key = (self.live.pk, self.live.number, self.live.move)
+        if self._round is None or self._round[0] != key:
+            self._round = (key, engine_online.restore(self.game.rules_id, self.live.state))
+        return self._round[1]
+
+    def kept(self, rnd: OnlineRound) -> None:
+        """`rnd` is the round of the live state now (just moved and saved)."""
+        assert self.live is not None
+        self._round = ((self.live.pk, self.live.number, self.live.move), rnd)
 
     def game_players(self) -> list[GamePlayer]:
         """The current game's players by seat, with their `Player` rows (read once)."""
@@ -90,11 +106,8 @@ class Locked:
 
     def now(self) -> selectors.TableNow:
         """What every seat and watcher sees now, from what is held (under the locks)."""
-        rnd = None
-        if self.game is not None and self.live is not None:
-            rnd = engine_online.restore(self.game.rules_id, self.live.state)
         state = selectors.table_state_of(
-            self.table, self.game, self.game_players(), self.live, rnd, self.tokens()
+            self.table, self.game, self.game_players(), self.live, self.round(), self.tokens()
         )
         return selectors.table_now_of(state)
 
@@ -173,6 +186,7 @@ def _deal(at: Locked, now: datetime) -> bool:
     live.turn_started_at = now
     live.save()
     at.live = live
+    at.kept(rnd)
     return True
 
 
@@ -267,7 +281,8 @@ def _run_robots(at: Locked, now: datetime) -> int:
             break
         if at.live.number != at.game.round_count + 1:
             break
-        rnd = engine_online.restore(at.game.rules_id, at.live.state)
+        rnd = at.round()
+        assert rnd is not None
         who = rnd.to_act()
         if who is None:
             break
@@ -275,6 +290,7 @@ def _run_robots(at: Locked, now: datetime) -> int:
         if reason is None:
             break
         _apply(at.live, rnd, who, rnd.robot_move(who), robot=reason, now=now)
+        at.kept(rnd)
         made += 1
         if rnd.phase == END:
             _store(at, rnd, now)
@@ -345,7 +361,8 @@ def _move_locked(
             "stands now.",
             selectors.seat_view(place.token),
         )
-    rnd = engine_online.restore(at.game.rules_id, live.state)
+    rnd = at.round()
+    assert rnd is not None
     if rnd.to_act() != name:
         who = rnd.to_act()
         raise MoveConflict(
@@ -357,6 +374,7 @@ def _move_locked(
         _apply(live, rnd, name, action, robot=None, now=now)
     except MoveRefused as refused:
         raise UserError(refused.code, refused.message) from None
+    at.kept(rnd)
     if rnd.phase == END:
         _store(at, rnd, now)
     _run_robots(at, now)

@@ -12,13 +12,20 @@ completely before anything is written: a refused move leaves the round as it was
 
 from __future__ import annotations
 
-import copy
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from engine.base import EngineUsageError
-from engine.online_round import END, PLAY, Move, MoveRefused, OnlineRound, RoundStart
+from engine.online_round import (
+    END,
+    PLAY,
+    Move,
+    MoveRefused,
+    OnlineRound,
+    RoundStart,
+    json_copy,
+)
 
 
 def start_to_json(start: RoundStart) -> dict[str, Any]:
@@ -27,9 +34,9 @@ def start_to_json(start: RoundStart) -> dict[str, Any]:
         "players": list(start.players),
         "dealer": start.dealer,
         "number": start.number,
-        "options": copy.deepcopy(dict(start.options)),
+        "options": json_copy(dict(start.options)),
         "scores": dict(start.scores),
-        "earlier": copy.deepcopy([dict(r) for r in start.earlier]),
+        "earlier": json_copy([dict(r) for r in start.earlier]),
     }
 
 
@@ -39,9 +46,9 @@ def start_from_json(data: Mapping[str, Any]) -> RoundStart:
         players=tuple(data["players"]),
         dealer=data["dealer"],
         number=data["number"],
-        options=copy.deepcopy(data["options"]),
+        options=json_copy(data["options"]),
         scores=dict(data["scores"]),
-        earlier=copy.deepcopy(list(data["earlier"])),
+        earlier=json_copy(list(data["earlier"])),
     )
 
 
@@ -307,8 +314,8 @@ class TrickRound(OnlineRound):
             "trump": s["trump"],
             "to_act": self.to_act(),
             "legal": self.legal(player) if player is not None else [],
-            "trick": copy.deepcopy(s["trick"]),
-            "tricks": copy.deepcopy(s["tricks"]),
+            "trick": json_copy(s["trick"]),
+            "tricks": json_copy(s["tricks"]),
             "tricks_won": dict(s["won"]),
             "counts": {p: 0 if p in out else len(s["hands"][p]) for p in self.players},
             "out": list(out),
@@ -331,16 +338,16 @@ class TrickRound(OnlineRound):
         """The record's ``play``: the hands as play began and the tricks' cards."""
         s = self.s
         return {
-            "hands": copy.deepcopy(s["play_hands"]),
+            "hands": json_copy(s["play_hands"]),
             "tricks": [[c["card"] for c in trick] for trick in s["tricks"]],
         }
 
     def to_json(self) -> dict[str, Any]:
-        return {"start": start_to_json(self.start), "state": copy.deepcopy(self.s)}
+        return {"start": start_to_json(self.start), "state": json_copy(self.s)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        return cls(start_from_json(data["start"]), copy.deepcopy(dict(data["state"])))
+        return cls(start_from_json(data["start"]), json_copy(dict(data["state"])))
 
     # -- what each game says -----------------------------------------------------------
 
