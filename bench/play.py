@@ -3,7 +3,8 @@ as fast as the rules allow through the real ASGI server on PostgreSQL and the Re
 channel layer.
 
 Run: .venv/bin/python bench/play.py  [--tables 250] [--rounds 2] [--robot-tables 10]
-     [--workers 2] [--postgres URL] [--redis URL] [--json FILE]
+     [--workers 2] [--http-workers 3] [--think 0] [--postgres URL] [--redis URL]
+     [--json FILE]
 
 It builds an online Huckley Buck session on PostgreSQL (`--postgres`, default
 postgres://postgres@127.0.0.1:5432/huckley_play, dropped and made afresh) of `--tables`
@@ -18,17 +19,21 @@ Then, in one process of asyncio clients:
    round trip of a bare WebSocket on the same server, loaded the same way.
 2. **The play**: every phone connects to `/ws/play/<token>/` and keeps it open; the
    seat whose turn it is sends a legal move (`POST /api/play/<token>/moves/`, chosen at
-   random among `legal`) as soon as its view says so, until its table has played
-   `--rounds` rounds. For each move, the time from sending it to each other phone of the
-   table receiving the view it made; a robot table's time from the player's card to the
-   three robots' cards reaching the player.
+   random among `legal`) as soon as its view says so (or, with `--think S`, after
+   thinking between half and one and a half times S seconds, as people do), until its
+   table has played `--rounds` rounds. For each move, the time from sending it to each
+   other phone of the table receiving the view it made; a robot table's time from the
+   player's card to the three robots' cards reaching the player.
 
 Every view a phone receives is checked: a move answered 200 whose view never reaches one
 of the other phones is **lost**; a view received twice is **duplicated**; a view older
 than one already received is **out of order**. Memory: the server processes' resident
 memory before the phones connect and once all are connected, per phone. At the end every
 stored round is checked by the engine (the game records, as `python -m engine check`
-reads them). It prints a table and JSON, and exits 1 on any lost, duplicated or
+reads them). The play's time runs from the first move to the last one answered; the
+CPU time each part used meanwhile (the HTTP workers, the ASGI node, PostgreSQL, Redis,
+the bench's own client) is given per move made: what a move costs the machine, so what
+one node can carry. It prints a table and JSON, and exits 1 on any lost, duplicated or
 out-of-order view, any 5xx, any refused record or a client failure. docs/performance.md
 ("Online play") has a run.
 """
@@ -37,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -168,6 +174,8 @@ class Tally:
     robots: list[float] = field(default_factory=list)  # s, a card to the robots' answers
     echo: list[float] = field(default_factory=list)
     posts: list[float] = field(default_factory=list)  # s, a move's POST answered
+    last_answer: float = 0.0  # perf_counter of the last move answered 200
+    think: float = 0.0  # s, a player's mean thinking time before a move
     duplicated: list[str] = field(default_factory=list)
     out_of_order: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
@@ -303,6 +311,8 @@ class Phone:
 
     async def move(self, view: dict[str, Any]) -> None:
         try:
+            if self.tally.think:  # a person thinks (between half and one and a half times)
+                await asyncio.sleep(self.tally.think * self.rng.uniform(0.5, 1.5))
             choice = self.rng.choice(view["legal"])
             body = {"action": "play", "card": choice} if isinstance(choice, str) else dict(choice)
             if "min_discard" in body:  # a draw that names its discards: pick them
@@ -321,6 +331,7 @@ class Phone:
                 self.tally.refused.append(f"{body} -> {str(answer)[:200]}")
             if status == 200:
                 self.tally.moves += 1
+                self.tally.last_answer = time.perf_counter()
                 made = key(answer)
                 self.table.sent.setdefault(made, (started, self.name))
                 if made[:2] != key(view)[:2]:
@@ -336,6 +347,63 @@ class Phone:
         finally:
             self.sending = False
         self.maybe_move()
+
+
+def tree(pid: int) -> list[int]:
+    """A process and all its descendants."""
+    found, pids = [], [pid]
+    while pids:
+        current = pids.pop()
+        found.append(current)
+        try:
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except OSError:
+            continue
+        pids.extend(int(c) for c in children)
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user and system) the processes have used so far."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int | str) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def database_cpu_seconds() -> dict[str, float]:
+    """The CPU time PostgreSQL and Redis have used so far: every PostgreSQL process's,
+    plus what the ended ones used (their postmaster's reaped children), and Redis's. The
+    bench is what runs on them while it plays."""
+    postgres = redis = 0
+    postmasters: set[str] = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+            fields = _stat(entry.name)
+        except OSError:
+            continue
+        if command.startswith(b"postgres:"):
+            postgres += int(fields[11]) + int(fields[12])
+            postmasters.add(fields[1])
+        elif command.startswith(b"redis-server"):
+            redis += int(fields[11]) + int(fields[12])
+    for pid in postmasters:
+        with contextlib.suppress(OSError):
+            fields = _stat(pid)
+            postgres += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+    tick = os.sysconf("SC_CLK_TCK")
+    return {"postgres": postgres / tick, "redis": redis / tick}
 
 
 def rss_kib(pid: int) -> int:
@@ -404,7 +472,12 @@ def p(values: list[float], q: float) -> float | None:
 
 
 async def crowd(
-    ports: tuple[int, int], built: dict[str, Any], rounds: int, tally: Tally, server: int
+    ports: tuple[int, int],
+    built: dict[str, Any],
+    rounds: int,
+    tally: Tally,
+    server: int,
+    http: int,
 ) -> dict[str, Any]:
     tables: dict[int, Table] = {}
     door = asyncio.Semaphore(50)
@@ -427,10 +500,17 @@ async def crowd(
     await asyncio.wait_for(asyncio.gather(*(c.wait() for c in connected)), timeout=600)
     connect_seconds = time.perf_counter() - connect_started
     after = rss_kib(server)
+    processes = {"http": tree(http), "asgi": tree(server)}
+    cpu_before = {name: cpu_seconds(pids) for name, pids in processes.items()}
+    cpu_before |= database_cpu_seconds()
+    client_before = sum(os.times()[:2])
     started = time.perf_counter()
     everyone.set()
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=1800)
-    play_seconds = time.perf_counter() - started
+    play_seconds = tally.last_answer - started
+    cpu = {name: cpu_seconds(pids) for name, pids in processes.items()} | database_cpu_seconds()
+    cpu = {name: seconds - cpu_before[name] for name, seconds in cpu.items()}
+    cpu["client"] = sum(os.times()[:2]) - client_before
     for table in tables.values():
         for made, (at, mover) in table.sent.items():
             for name, seen in table.seen.items():
@@ -444,6 +524,9 @@ async def crowd(
         "echo_seconds": round(echo_seconds, 1),
         "connect_seconds": round(connect_seconds, 1),
         "play_seconds": round(play_seconds, 1),
+        "cpu_ms_per_move": {
+            name: round(1000 * seconds / max(1, tally.moves), 1) for name, seconds in cpu.items()
+        },
         "memory_before_kib": before,
         "memory_connected_kib": after,
         "memory_per_phone_kib": round((after - before) / max(1, len(phones)), 1),
@@ -457,6 +540,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="the ASGI node's processes")
     parser.add_argument("--http-workers", type=int, default=3, help="gunicorn's sync workers")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="a player's mean seconds of thought before each move (0: as fast as the rules allow)",
+    )
     parser.add_argument("--postgres", default=DEFAULT_PG)
     parser.add_argument("--redis", default=DEFAULT_REDIS)
     parser.add_argument("--json", type=Path)
@@ -485,10 +574,12 @@ def main() -> None:
     # ASGI node; both on the same PostgreSQL and the Redis channel layer.
     http = start_server(env, http_port, args.http_workers, log=http_log)
     server = start_asgi(env, ws_port, args.workers, log)
-    tally = Tally()
+    tally = Tally(think=args.think)
     print(f"{len(built['phones'])} phones, {args.rounds} rounds a table ...", flush=True)
     try:
-        figures = asyncio.run(crowd((ws_port, http_port), built, args.rounds, tally, server.pid))
+        figures = asyncio.run(
+            crowd((ws_port, http_port), built, args.rounds, tally, server.pid, http.pid)
+        )
     finally:
         stop(server)
         stop(http)
@@ -504,6 +595,7 @@ def main() -> None:
         "robot_tables": args.robot_tables,
         "phones": len(built["phones"]),
         "rounds_per_table": args.rounds,
+        "think_seconds": args.think,
         **figures,
         "moves": tally.moves,
         "moves_per_second": round(tally.moves / max(figures["play_seconds"], 0.001), 1),
