@@ -20,6 +20,7 @@ from api.views import (
     ratings,
     registrations,
     seating_wishes,
+    session_players,
     sessions,
     sittings,
     tables,
@@ -78,12 +79,12 @@ urlpatterns = [
     path("play/<str:seat_token>/moves/", play.PlayMoves.as_view(), name="play_moves"),
     path(
         "sessions/<int:session_id>/players/",
-        sessions.SessionPlayers.as_view(),
+        session_players.SessionPlayers.as_view(),
         name="session_players",
     ),
     path(
         "sessions/<int:session_id>/check-in/",
-        sessions.SessionCheckIn.as_view(),
+        session_players.SessionCheckIn.as_view(),
         name="session_check_in",
     ),
     path(
@@ -109,7 +110,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/timer/", timer.SessionTimer.as_view(), name="session_timer"),
     path(
         "sessions/<int:session_id>/withdraw/",
-        sessions.SessionWithdraw.as_view(),
+        session_players.SessionWithdraw.as_view(),
         name="session_withdraw",
     ),
     path(
