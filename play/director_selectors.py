@@ -129,21 +129,17 @@ def screen_version(sitting: Sitting | None) -> str:
 
 def screen_tricks(sitting: Sitting | None) -> list[dict[str, Any]]:
     """The current trick of each online table of the sitting, from the watcher's view
-    (no hand): table number, whose turn, the cards on the table written for people."""
+    (no hand): table number, whose turn, the cards on the table written for people. In
+    a fixed number of queries (`play.selectors.tricks_of`)."""
     if sitting is None:
         return []
     found = []
-    for table_id, number in (
-        Table.objects.filter(sitting=sitting, online=True)
-        .order_by("rank")
-        .values_list("pk", "number")
-    ):
-        view = selectors.watch_view(table_id)
+    for table, view in selectors.tricks_of(sitting):
         trick = view.get("trick") or []
         found.append(
             {
-                "table": number,
-                "table_id": table_id,
+                "table": table.number,
+                "table_id": table.pk,
                 "round": view.get("round"),
                 "phase": view.get("phase"),
                 "to_act": view.get("to_act"),

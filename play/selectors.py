@@ -26,7 +26,7 @@ from play import presence
 from play.models import LiveRound, SeatLink
 from scoring.models import Game, GamePlayer, Round
 from scoring.tables import table_current_game
-from tournaments.models import Seating, Session, Table
+from tournaments.models import Seating, Session, Sitting, Table
 from workflow.selectors import current_sitting, current_sittings
 
 #: A view's statuses: a round is being played at the seat's online table (`playing`);
@@ -408,6 +408,51 @@ def deadline_of(state: TableState) -> tuple[int, datetime] | None:
     if session.move_clock_seconds is not None:
         due.append(live.turn_started_at + timedelta(seconds=session.move_clock_seconds + 0.5))
     return live.move, max(min(due), timezone.now() + timedelta(seconds=1))
+
+
+#: The keys of a watcher's view that `tricks_of` gives: the round's public play.
+TRICK_KEYS = ("round", "phase", "to_act", "trick", "tricks_won")
+
+
+def tricks_of(sitting: Sitting) -> list[tuple[Table, dict[str, Any]]]:
+    """The round's public play at each online table of the sitting (`TRICK_KEYS` of its
+    watcher's view: the projector), table by table in rank order, in three queries
+    however many tables:
+    `watch_view` reads a table in eight, and a busy night changes every table between
+    two polls of the projector."""
+    session = sitting.session
+    tables = list(Table.objects.filter(sitting=sitting, online=True).order_by("rank"))
+    current: dict[int, Game] = {}
+    for played in Game.objects.filter(table__in=[t.pk for t in tables]).order_by("number"):
+        current[played.table_id] = played  # the highest number last: `table_current_game`
+    lives = {
+        live.game_id: live
+        for live in LiveRound.objects.filter(game__in=list(current.values())).defer("history")
+    }
+    found: list[tuple[Table, dict[str, Any]]] = []
+    for table in tables:
+        table.sitting = sitting
+        game = current.get(table.pk)
+        live = lives.get(game.pk) if game is not None else None
+        rnd = engine_online.restore(game.rules_id, live.state) if game and live else None
+        # The table's public facts (players, scores, the last round) are not read: only
+        # the round's play is kept from the view.
+        state = TableState(
+            session=session,
+            table=table,
+            game=game,
+            game_players=[],
+            live=live,
+            round=rnd,
+            tokens={},
+            robots=set(),
+            seen={},
+            last_round=None,
+            seated=[],
+        )
+        view = _view(state, None)
+        found.append((table, {key: view[key] for key in TRICK_KEYS}))
+    return found
 
 
 def watch_view(table_id: int) -> dict[str, Any]:
