@@ -51,7 +51,8 @@ def test_each_tables_tricks_are_its_watchers_view(
         watched = selectors.watch_view(table.pk)
         assert shown == {key: watched[key] for key in selectors.TRICK_KEYS}
     assert tricks[0][1]["trick"]  # the cards on the table
-    assert tricks[1][1]["round"] == 1 and not tricks[1][1]["trick"]
+    assert tricks[1][1]["round"] == 1
+    assert not tricks[1][1]["trick"]
     assert tricks[2][1]["round"] is None
 
 
