@@ -147,6 +147,7 @@ def table_state(table: Table) -> TableState:
     live = None
     rnd = None
     if game is not None:
+        game.table = table  # with its sitting and session as the caller read them
         game_players = list(game.game_players.select_related("player").order_by("seat"))
         live = LiveRound.objects.filter(game=game).first()
         if live is not None:
@@ -337,11 +338,19 @@ def _unseated(link: SeatLink, status: str) -> dict[str, Any]:
 def seat_view(token: str) -> dict[str, Any]:
     """What the holder of `token` sees now (docs/api.md, "Online play")."""
     link = seat_link(token)
-    seating = seating_of(link)
+    return seat_view_at(link, seating_of(link))
+
+
+def seat_view_at(
+    link: SeatLink, seating: Seating | None, state: TableState | None = None
+) -> dict[str, Any]:
+    """`seat_view` of a link whose seating (`seating_of`) and maybe table's state
+    (`table_state`) the caller has read."""
     if seating is None:
         finished = link.session.status == Session.Status.FINISHED
         return _unseated(link, FINISHED if finished else NOT_SEATED)
-    state = table_state(seating.table)
+    if state is None:
+        state = table_state(seating.table)
     return _seat_view(state, link.player_id, seating.seat, fallback=link.player.name)
 
 

@@ -91,6 +91,12 @@ class Locked:
             self._players = list(self.game.game_players.select_related("player").order_by("seat"))
         return self._players
 
+    def know(self, game_players: list[GamePlayer], tokens: dict[int, str]) -> None:
+        """The game's players and their tokens, read by the caller (`table_state`)."""
+        self._players = list(game_players)
+        self._tokens_of = frozenset(gp.player_id for gp in game_players)
+        self._tokens = dict(tokens)
+
     def tokens(self) -> dict[int, str]:
         """The seat tokens of the current game's players, by player id (read once, and
         again for a game with other players)."""
@@ -386,13 +392,18 @@ def seat_read(token: str) -> dict[str, Any]:
     """The seat's view as every read gives it (`GET /api/play/{seat_token}/`, the seat
     page, a WebSocket's connect): the player marked present, the table ticked (a round
     dealt when none is, the robots' due moves made), then the view. `no_such_seat` (404)
-    for an unknown token."""
+    for an unknown token. The table's state read to see whether it needs a tick is the
+    view's when it does not (a phone that polls asks this every few seconds)."""
     link = selectors.seat_link(token)
     presence.seen(link.token)
     seating = selectors.seating_of(link)
-    if seating is not None and seating.table.online:
+    if seating is None or not seating.table.online:
+        return selectors.seat_view_at(link, seating)
+    state = selectors.table_state(seating.table)
+    if _work_in(state, timezone.now()):
         tick(table_id=seating.table_id)
-    return selectors.seat_view(token)
+        return selectors.seat_view_at(link, seating)  # the table read again
+    return selectors.seat_view_at(link, seating, state)
 
 
 def _no_game(token: str) -> MoveConflict:
@@ -404,19 +415,23 @@ def _no_game(token: str) -> MoveConflict:
 def _needs_work(table_id: int, now: datetime) -> bool:
     """Without locks: whether the table has a round to deal or a robot's move to make."""
     table = Table.objects.select_related("sitting__session").filter(pk=table_id).first()
-    if table is None or not table.online:
+    return table is not None and _work_in(selectors.table_state(table), now)
+
+
+def _work_in(state: selectors.TableState, now: datetime) -> bool:
+    """`_needs_work` from a state read (`selectors.table_state`)."""
+    game, live, rnd = state.game, state.live, state.round
+    if not state.table.online or game is None or game.status == Game.Status.FINISHED:
         return False
-    game = table_current_game(table)
-    if game is None or game.status == Game.Status.FINISHED or entry_refusal(game):
+    if entry_refusal(game) is not None:
         return False
-    live = LiveRound.objects.filter(game=game).first()
     if live is None or live.number != game.round_count + 1:
         return True
-    rnd = engine_online.restore(game.rules_id, live.state)
-    who = rnd.to_act()
-    if who is None:
+    who = rnd.to_act() if rnd is not None else None
+    if rnd is None or who is None:
         return False
-    at = Locked(session=table.sitting.session, table=table, game=game, live=live)
+    at = Locked(session=state.session, table=state.table, game=game, live=live)
+    at.know(state.game_players, state.tokens)
     return _robot_reason(at, rnd, who, now) is not None
 
 

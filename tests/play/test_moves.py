@@ -257,3 +257,26 @@ def test_a_move_takes_the_same_queries_at_any_size_of_session(
     with django_assert_num_queries(expected):
         answer = play_services.move_make(token=token, move=mine["move"], action=action)
     assert answer["move"] == mine["move"] + 1
+
+
+#: The queries of a seat's read when the table needs no tick (a phone that polls): the
+#: link, the seating, then the table's game, players, round, who sits there, their
+#: tokens and the last round, read once for both the tick's question and the view.
+READ_QUERIES = 8
+
+
+@pytest.mark.parametrize("players", [4, 20])
+def test_a_read_takes_the_same_queries_at_any_size_of_session(
+    online_session: Any,
+    director: Any,
+    phone: Any,
+    players: int,
+    django_assert_num_queries: Any,
+) -> None:
+    session = online_session(players)
+    tokens = tokens_of(session, director)
+    token = next(iter(tokens.values()))
+    before = view_of(phone, token)  # the round dealt
+    with django_assert_num_queries(READ_QUERIES):
+        view = play_services.seat_read(token)
+    assert view == before
