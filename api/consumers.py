@@ -34,7 +34,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import ObjectDoesNotExist
 
 from common.errors import UserError
-from play import deadlines, presence, selectors, services
+from play import deadlines, presence, push, selectors, services
 from tournaments.models import Table
 
 log = logging.getLogger(__name__)
@@ -74,33 +74,31 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def play_view(self, event: dict[str, Any]) -> None:
-        """A change at the table (`play.push.table_changed`): the new view, as is. The
-        push says when a robot's move may next fall due there (`due`), so the timer
-        starts from it without reading the table again."""
-        known = (event["table"], event["due"]) if "table" in event and "due" in event else None
-        await self.send_view(event["view"], known=known)
+        """A change at the table (`play.push.table_changed`): the socket's message,
+        serialized once by the push, as is. The push says when a robot's move may next
+        fall due there (`due`), so the timer starts from it without reading the table
+        again."""
+        await self.send(text_data=event["text"])
+        self.schedule_tick(event["live"], (event["table"], event["due"]))
 
-    async def send_view(
-        self, view: dict[str, Any], *, known: tuple[int, float | None] | None = None
-    ) -> None:
+    async def send_view(self, view: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "view", "view": view}))
-        self.schedule_tick(view, known)
+        self.schedule_tick(push.is_live(view))
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
 
     # The timer -------------------------------------------------------------------------
 
-    def schedule_tick(
-        self, view: dict[str, Any], known: tuple[int, float | None] | None = None
-    ) -> None:
-        """(Re)start the timer after a view went out: while a player is to act, tick the
-        table at its next deadline, then ask again (a player who pinged in the meantime
-        moved the deadline on; a tick that moved pushes a new view, which restarts it)."""
+    def schedule_tick(self, live: bool, known: tuple[int, float | None] | None = None) -> None:
+        """(Re)start the timer after a view went out: while a player is to act (`live`),
+        tick the table at its next deadline, then ask again (a player who pinged in the
+        meantime moved the deadline on; a tick that moved pushes a new view, which
+        restarts it)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if view.get("status") == "playing" and view.get("to_act") is not None:
+        if live:
             self._timer = asyncio.ensure_future(self._tick_loop(known))
 
     def table_now(self) -> int | None:

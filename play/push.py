@@ -2,14 +2,17 @@
 
 After a change commits, every seat of the table gets its own view on the group
 `play.<token>` and the watchers the watcher's view on `watch.<table id>`, as
-`{"type": "play.view", "view": ...}` messages of the channel layer; the WebSocket
-consumers hand them on. Without a channel layer (Channels not configured) or with one
+`{"type": "play.view", "text": ..., "live": ...}` messages of the channel layer: `text`
+the socket's whole message (`{"type": "view", "view": ...}`) serialized once here, which
+the WebSocket consumers hand on as it is, and `live` whether someone is to act in it
+(their timers' question). Without a channel layer (Channels not configured) or with one
 that fails, the push is skipped: the phones that poll read the same views.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import threading
@@ -103,16 +106,24 @@ async def _await(coroutine: Coroutine[Any, Any, None]) -> None:
 async def _send_all(layer: Any, table_id: int, now: selectors.TableNow) -> None:
     """Every group's message at once: the channel layer's round trips overlap."""
     due = None if now.due is None else now.due[1].timestamp()
-    sends = [
-        layer.group_send(
-            f"play.{token}", {"type": "play.view", "view": view, "due": due, "table": table_id}
-        )
-        for token, view in now.views.items()
-    ]
-    sends.append(
-        layer.group_send(
-            f"watch.{table_id}",
-            {"type": "play.view", "view": now.watch, "due": due, "table": table_id},
-        )
+    groups = [(f"play.{token}", view) for token, view in now.views.items()]
+    groups.append((f"watch.{table_id}", now.watch))
+    await asyncio.gather(
+        *(layer.group_send(group, message(view, due, table_id)) for group, view in groups)
     )
-    await asyncio.gather(*sends)
+
+
+def message(view: dict[str, Any], due: float | None, table_id: int) -> dict[str, Any]:
+    """The channel layer's message of one view (the module's docstring)."""
+    return {
+        "type": "play.view",
+        "text": json.dumps({"type": "view", "view": view}),
+        "live": is_live(view),
+        "due": due,
+        "table": table_id,
+    }
+
+
+def is_live(view: dict[str, Any]) -> bool:
+    """Whether someone is to act in the view: the sockets' timers run only then."""
+    return view.get("status") == "playing" and view.get("to_act") is not None

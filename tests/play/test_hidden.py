@@ -4,6 +4,7 @@ and 400 of a whole game is checked in test_games.py and test_moves.py.)"""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -60,10 +61,13 @@ def test_the_push_sends_each_seat_its_own_view_and_the_watchers_theirs(
     for seat_token, channel in channels.items():
         message = async_to_sync(layer.receive)(channel)
         assert message["type"] == "play.view"
+        sent = json.loads(message["text"])
+        assert sent["type"] == "view"
         now = view_of(phone, seat_token)  # this read marks the seat seen: `away` changes
-        assert {**message["view"], "players": None} == {**now, "players": None}
-        assert leaked(message["view"]) == set()
-    watched = async_to_sync(layer.receive)(watcher)["view"]
+        assert {**sent["view"], "players": None} == {**now, "players": None}
+        assert message["live"] is (now["to_act"] is not None)
+        assert leaked(sent["view"]) == set()
+    watched = json.loads(async_to_sync(layer.receive)(watcher)["text"])["view"]
     assert watched["hand"] is None
     assert watched["move"] == answer.json()["move"]
 
