@@ -38,8 +38,14 @@ from tournaments.models import (
 
 def current_sittings(session: Session | int) -> QuerySet[Sitting]:
     """`current_sitting` as a query of one row (or none), to filter by inside another
-    query: `sitting__in=current_sittings(session)` (the session or its id)."""
-    return Sitting.objects.filter(session=session).order_by("-number")[:1]
+    query: `sitting__in=current_sittings(session)` (the session or its id). From the
+    session itself, the sitting read carries it (`sitting.session` reads nothing more)."""
+    rows = (
+        session.sittings
+        if isinstance(session, Session)
+        else Sitting.objects.filter(session_id=session)
+    )
+    return rows.order_by("-number")[:1]
 
 
 def current_sitting(session: Session) -> Sitting | None:

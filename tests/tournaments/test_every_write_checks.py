@@ -555,6 +555,7 @@ TAKES_NO_CALLER: dict[Function, str] = {
     locks.lock_sitting: "a lock, taken by the timer before it refuses",
     locks.lock_table: "a lock, taken by the result writes before they refuse",
     locks.lock_game: "a lock, taken by the result writes before they refuse",
+    locks.lock_current_game: "a lock, taken by an online move before it refuses",
     corrections.correction_preview: "read",
     corrections.restorable: "read",
     substitutes.game_substitute: STEP + " (session_withdraw)",
