@@ -30,6 +30,11 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 APP = "huckley-under-fire"
 SECONDS = 10.0
 KILL_EVERY = 2.0  # as the probe did
+#: The kills the run must have made to prove anything: the readers keep the load on past
+#: SECONDS until they have (how many backends a kill finds depends on the machine's pace),
+#: for at most LONGEST seconds.
+MIN_KILLS = 8
+LONGEST = 40.0
 
 
 def admin() -> psycopg.Connection[Any]:
@@ -83,6 +88,12 @@ def test_killing_the_apps_database_connections_under_load_loses_and_breaks_nothi
     entered: dict[int, int] = {}
     stop = threading.Event()
     deadline = time.monotonic() + SECONDS
+    last_chance = time.monotonic() + LONGEST
+    kills: list[int] = []
+
+    def loaded() -> bool:
+        now = time.monotonic()
+        return now < deadline or (sum(kills) < MIN_KILLS and now < last_chance)
 
     def scorer(game_id: int) -> None:
         # Spread over the whole run, so kills land during writes as well as reads. Odd
@@ -114,11 +125,9 @@ def test_killing_the_apps_database_connections_under_load_loses_and_breaks_nothi
                 f"/api/games/{games[i % len(games)].pk}/",
             ]
         )
-        while time.monotonic() < deadline:
+        while loaded():
             path = next(pages)
             answers.append((path, node.get(path).status))
-
-    kills: list[int] = []
 
     def killer() -> None:
         with admin() as db:
@@ -140,14 +149,14 @@ def test_killing_the_apps_database_connections_under_load_loses_and_breaks_nothi
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=60)
+        t.join(timeout=LONGEST + 30)
     stop.set()
     kill_thread.join(timeout=10)
 
     assert not failures, failures
     server_errors = [(what, status) for what, status in answers if status >= 500]
     assert not server_errors, (server_errors, node.log.read_text(errors="replace")[-3000:])
-    assert sum(kills) >= 8, f"only {sum(kills)} backends were killed: the test proved little"
+    assert sum(kills) >= MIN_KILLS, f"only {sum(kills)} backends were killed: it proved little"
     log = node.log.read_text(errors="replace")
     retried = log.count("ran it again")
     assert retried >= 3, "no kill landed during a request: the retry was not exercised"
