@@ -26,9 +26,10 @@ Then, in one process of asyncio clients:
    player's card to the three robots' cards reaching the player.
 
 Every view a phone receives is checked: a move answered 200 whose view never reaches one
-of the other phones is **lost**; a view received twice is **duplicated**; a view older
-than one already received is **out of order**. Memory: the server processes' resident
-memory before the phones connect and once all are connected, per phone. At the end every
+of the other phones is **lost**; a view pushed twice to a phone is **duplicated** (not the
+push of the deal a phone read as it connected); a view older than one already received
+is **out of order**. Memory: the server processes' resident memory before the phones
+connect and once all are connected, per phone. At the end every
 stored round is checked by the engine (the game records, as `python -m engine check`
 reads them). The play's time runs from the first move to the last one answered; the
 CPU time each part used meanwhile (the HTTP workers, the ASGI node, PostgreSQL, Redis,
@@ -218,6 +219,7 @@ class Phone:
         self.http = Http(http_port)
         self.rng = random.Random(self.token)
         self.last: tuple[int, int, int] | None = None
+        self.pushed: set[tuple[int, int, int]] = set()  # the views pushed to this phone
         self.sending = False
         self.waiting_since: float | None = None  # a robot table: my card sent, at
         self.door = door
@@ -278,10 +280,15 @@ class Phone:
         at = key(view)
         seen = self.table.seen.setdefault(self.name, {})
         if not initial:
-            if at in seen:
+            # A push of the state the phone read on connecting is not a duplicate: a
+            # phone that connects while its table is being dealt reads the deal and then
+            # gets its push. The same push twice is.
+            if at in self.pushed:
                 self.tally.duplicated.append(f"{self.name} {at}")
             elif self.last is not None and at < self.last:
                 self.tally.out_of_order.append(f"{self.name} {at} after {self.last}")
+        if not initial:
+            self.pushed.add(at)
         seen.setdefault(at, now)
         if self.last is None or at > self.last:
             self.last = at
