@@ -70,6 +70,7 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
     async def disconnect(self, code: int) -> None:
         if self._timer is not None:
             self._timer.cancel()
+            self._timer = None
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -114,6 +115,13 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         due = deadlines.next_deadline(table_id)
         return None if due is None else (table_id, due[1].timestamp())
 
+    def _stopped(self) -> bool:
+        """Whether the running timer was stopped (the socket closed, or a newer view
+        restarted it). asgiref's `sync_to_async` swallows a cancellation that lands while
+        its thread runs and returns the thread's result, so a timer cancelled then would
+        tick the table on for ever: it asks this after each call to the database."""
+        return asyncio.current_task() is not self._timer
+
     async def _tick_loop(self, known: tuple[int, float | None] | None = None) -> None:
         try:
             while True:
@@ -123,11 +131,13 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
                     known = None
                 else:
                     due = await database_sync_to_async(self.next_due)()
-                if due is None:
+                if due is None or self._stopped():
                     return
                 table_id, when = due
                 await asyncio.sleep(max(when - time.time(), MIN_TICK_INTERVAL))
                 await database_sync_to_async(services.tick)(table_id=table_id)
+                if self._stopped():
+                    return
         except asyncio.CancelledError:
             raise
         except Exception:
