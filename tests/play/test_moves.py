@@ -233,23 +233,30 @@ def test_every_kind_of_illegal_move_is_refused_in_words(
 #: seat (2), the locks (3, and the session's shared lock on PostgreSQL), the seat still
 #: held, the players, the round written, the tokens, who sits there, the last round.
 MOVE_QUERIES = 11
+#: The queries of a seat's read when the table needs no tick (a phone that polls): the
+#: link, the seating, then the table's game, players, round, who sits there, their
+#: tokens and the last round, read once for both the tick's question and the view.
+READ_QUERIES = 8
 
 
-@pytest.mark.parametrize("players", [4, 20])
+@pytest.fixture(params=[4, 20], ids=["one table", "five tables"])
+def to_act(
+    request: Any, online_session: Any, director: Any, phone: Any
+) -> tuple[str, dict[str, Any]]:
+    """The token and view of the seat to act, its round dealt, in a session of one table
+    or of five: what a move or a read costs must not grow with the session."""
+    tokens = tokens_of(online_session(request.param), director)
+    view = view_of(phone, next(iter(tokens.values())))
+    token = tokens[view["to_act"]]
+    return token, view_of(phone, token)
+
+
 def test_a_move_takes_the_same_queries_at_any_size_of_session(
-    online_session: Any,
-    director: Any,
-    phone: Any,
-    players: int,
-    django_assert_num_queries: Any,
+    to_act: tuple[str, dict[str, Any]], django_assert_num_queries: Any
 ) -> None:
     from django.db import connection
 
-    session = online_session(players)
-    tokens = tokens_of(session, director)
-    view = view_of(phone, next(iter(tokens.values())))
-    token = tokens[view["to_act"]]
-    mine = view_of(phone, token)
+    token, mine = to_act
     body = choice_body(mine, mine["legal"][0], random.Random(1))
     action = {k: v for k, v in body.items() if k != "move"}
     # Inside the test's transaction, the move's own is a savepoint and its release.
@@ -259,24 +266,10 @@ def test_a_move_takes_the_same_queries_at_any_size_of_session(
     assert answer["move"] == mine["move"] + 1
 
 
-#: The queries of a seat's read when the table needs no tick (a phone that polls): the
-#: link, the seating, then the table's game, players, round, who sits there, their
-#: tokens and the last round, read once for both the tick's question and the view.
-READ_QUERIES = 8
-
-
-@pytest.mark.parametrize("players", [4, 20])
 def test_a_read_takes_the_same_queries_at_any_size_of_session(
-    online_session: Any,
-    director: Any,
-    phone: Any,
-    players: int,
-    django_assert_num_queries: Any,
+    to_act: tuple[str, dict[str, Any]], django_assert_num_queries: Any
 ) -> None:
-    session = online_session(players)
-    tokens = tokens_of(session, director)
-    token = next(iter(tokens.values()))
-    before = view_of(phone, token)  # the round dealt
+    token, before = to_act
     with django_assert_num_queries(READ_QUERIES):
         view = play_services.seat_read(token)
     assert view == before
