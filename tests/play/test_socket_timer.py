@@ -13,7 +13,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import ThreadSensitiveContext, async_to_sync
 
 from api import consumers
 
@@ -40,16 +40,19 @@ def test_a_timer_stopped_while_its_tick_runs_ticks_no_more(monkeypatch: Any) -> 
     monkeypatch.setattr(consumers.services, "tick", tick)
 
     async def scenario() -> bool:
-        socket = consumers.PlayConsumer()
-        socket.next_due = lambda: (7, time.time())  # type: ignore[method-assign]
-        socket.schedule_tick(True, (7, time.time()))
-        timer = socket._timer
-        assert timer is not None
-        await asyncio.to_thread(pushing.wait, 5)
-        await socket.disconnect(1000)  # the phone goes while the tick pushes
-        # Time for the timer to come round again, were it still running.
-        await asyncio.sleep(2 * consumers.MIN_TICK_INTERVAL + 0.5)
-        return timer.done()
+        # The timer's calls to the database get a thread of their own, as a socket's do
+        # in the server: not the process's shared one, which another test may hold.
+        async with ThreadSensitiveContext():
+            socket = consumers.PlayConsumer()
+            socket.next_due = lambda: (7, time.time())  # type: ignore[method-assign]
+            socket.schedule_tick(True, (7, time.time()))
+            timer = socket._timer
+            assert timer is not None
+            assert await asyncio.to_thread(pushing.wait, 10), "the tick never pushed"
+            await socket.disconnect(1000)  # the phone goes while the tick pushes
+            # Time for the timer to come round again, were it still running.
+            await asyncio.sleep(2 * consumers.MIN_TICK_INTERVAL + 0.5)
+            return timer.done()
 
     # In a thread of its own: the browser tests leave an event loop marked running in
     # the main thread.
