@@ -83,7 +83,7 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         self.schedule_tick(event["live"], (event["table"], event["due"]))
 
     async def send_view(self, view: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps({"type": "view", "view": view}))
+        await self.send(text_data=push.view_text(view))
         self.schedule_tick(push.is_live(view))
 
     async def send_error(self, code: str, message: str) -> None:
@@ -117,9 +117,10 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
 
     def _stopped(self) -> bool:
         """Whether the running timer was stopped (the socket closed, or a newer view
-        restarted it). asgiref's `sync_to_async` swallows a cancellation that lands while
-        its thread runs and returns the thread's result, so a timer cancelled then would
-        tick the table on for ever: it asks this after each call to the database."""
+        restarted it). asgiref's `sync_to_async` can swallow a cancellation that lands
+        while its thread runs (when the thread's own call back into the loop, the tick's
+        push, ends quietly) and return the thread's result, so a timer cancelled then
+        would tick the table on for ever: it asks this after each call to the database."""
         return asyncio.current_task() is not self._timer
 
     async def _tick_loop(self, known: tuple[int, float | None] | None = None) -> None:

@@ -117,11 +117,16 @@ def message(view: dict[str, Any], due: float | None, table_id: int) -> dict[str,
     """The channel layer's message of one view (the module's docstring)."""
     return {
         "type": "play.view",
-        "text": json.dumps({"type": "view", "view": view}),
+        "text": view_text(view),
         "live": is_live(view),
         "due": due,
         "table": table_id,
     }
+
+
+def view_text(view: dict[str, Any]) -> str:
+    """A socket's message carrying a view (docs/api.md, "WebSocket")."""
+    return json.dumps({"type": "view", "view": view})
 
 
 def is_live(view: dict[str, Any]) -> bool:
