@@ -17,7 +17,7 @@ from engine.base import (
     TableSizes,
     Verdict,
 )
-from engine.dealing import draw_first_dealer, next_game_first_dealer
+from engine.dealing import draw_first_dealer, keyed_shuffle, next_game_first_dealer
 from engine.record import check, simulate
 from engine.registry import RULES, rules_info
 from engine.scores import best_score, score_key
@@ -34,6 +34,7 @@ __all__ = [
     "best_score",
     "check",
     "draw_first_dealer",
+    "keyed_shuffle",
     "next_game_first_dealer",
     "rules_info",
     "score_key",

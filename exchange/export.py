@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from scoring.models import Game
+from play import duplicate
 from scoring.records import game_record
 from tournaments.models import Season, Session
 from workflow import club_selectors
@@ -65,10 +66,21 @@ def session_games(session: Session) -> QuerySet[Game]:
     )
 
 
-def session_export(session: Session) -> dict[str, Any]:
+def session_export(session: Session, *, directing: bool) -> dict[str, Any]:
+    """The session's games as records; for a caller not `directing` its club, without the
+    cards of a duplicate deal another table may still play (`play.duplicate`), whose
+    numbers each game lists in `cards_hidden`."""
     games = []
+    boards: dict[int, duplicate.Boards] = {}
     for game in session_games(session):
         table = game.table
+        hidden: frozenset[int] = frozenset()
+        if not directing and table.sitting.duplicate:
+            table.sitting.session = session
+            if table.sitting_id not in boards:
+                boards[table.sitting_id] = duplicate.boards_of(table.sitting)
+            hidden = duplicate.hidden_rounds(game, boards[table.sitting_id])
+        rounds = duplicate.hide(((r.number, r.data) for r in game.rounds.all()), hidden)
         games.append(
             {
                 "session_id": session.pk,
@@ -79,7 +91,8 @@ def session_export(session: Session) -> dict[str, Any]:
                 "game_id": game.pk,
                 "game": game.number,
                 "status": game.status,
-                "record": game_record(game),
+                "record": game_record(game, rounds=rounds),
+                "cards_hidden": sorted(hidden),
             }
         )
     return {

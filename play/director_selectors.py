@@ -129,13 +129,15 @@ def screen_version(sitting: Sitting | None) -> str:
 
 def screen_tricks(sitting: Sitting | None) -> list[dict[str, Any]]:
     """The current trick of each online table of the sitting, from the watcher's view
-    (no hand): table number, whose turn, the cards on the table written for people. In
-    a fixed number of queries (`play.selectors.tricks_of`)."""
+    (no hand): table number, whose turn, the cards on the table written for people (none
+    in a duplicate sitting). In a fixed number of queries (`play.selectors.tricks_of`)."""
     if sitting is None:
         return []
     found = []
     for table, view in selectors.tricks_of(sitting):
-        trick = view.get("trick") or []
+        # Duplicate deals: another table of the size may not have played this trick yet
+        # (play.duplicate); the projector says whose turn it is, never the cards.
+        trick = [] if sitting.duplicate else (view.get("trick") or [])
         found.append(
             {
                 "table": table.number,
@@ -146,7 +148,8 @@ def screen_tricks(sitting: Sitting | None) -> list[dict[str, Any]]:
                 "trick": [
                     {"player": c["player"], "card": card_label(str(c["card"]))} for c in trick
                 ],
-                "tricks_won": view.get("tricks_won") or {},
+                "tricks_won": {} if sitting.duplicate else (view.get("tricks_won") or {}),
+                "duplicate": sitting.duplicate,
             }
         )
     return found

@@ -178,9 +178,7 @@ def _deal(at: Locked, now: datetime) -> bool:
         scores=dict(verdict["scores"]),
         earlier=[r.data for r in game.rounds.order_by("number")],
     )
-    order = engine_online.pack(start)
-    secrets.SystemRandom().shuffle(order)
-    rnd = engine_online.deal(start, order)
+    rnd = engine_online.deal(start, _shuffled(at, engine_online.pack(start)))
     if live is None:
         live = LiveRound(game=game, move=_next_move(at.session))
     else:
@@ -194,6 +192,25 @@ def _deal(at: Locked, now: datetime) -> bool:
     at.live = live
     at.kept(rnd)
     return True
+
+
+def board_name(size: int, game_number: int, round_number: int) -> str:
+    """A duplicate deal's name: the table size, the game and the round ("4/1/3")."""
+    return f"{size}/{game_number}/{round_number}"
+
+
+def _shuffled(at: Locked, cards: list[str]) -> list[str]:
+    """The pack in the order it is dealt from: shuffled by `secrets`, or in a duplicate
+    sitting by its key, the same for every table of the same size at the same game and
+    round (docs/tournament.md, "Duplicate deals"). The deal goes round from the dealer's
+    left, so each place from the dealer gets the same cards at every such table."""
+    sitting = at.table.sitting
+    if not sitting.duplicate:
+        secrets.SystemRandom().shuffle(cards)
+        return cards
+    assert at.game is not None
+    board = board_name(len(at.game_players()), at.game.number, at.game.round_count + 1)
+    return engine.keyed_shuffle(cards, key=bytes.fromhex(sitting.deal_key), board=board)
 
 
 def _apply(

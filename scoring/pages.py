@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from django.db.models import Prefetch
@@ -48,13 +48,17 @@ def fingerprint(data: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _row(stored: Round, scored: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+def _row(
+    stored: Round, scored: Mapping[str, Any], players: Sequence[str], *, hidden: bool
+) -> dict[str, Any]:
     family = family_for(stored.game.rules_id)
+    data = records.without_cards(stored.data) if hidden else stored.data
     return {
         "number": stored.number,
         "dealer": scored["dealer"],
-        "data": stored.data,
-        "details": family.round_details(stored.data, players),
+        "data": data,
+        "cards_hidden": hidden,
+        "details": family.round_details(data, players),
         "cells": [
             {
                 "dealer": p == scored["dealer"],
@@ -68,8 +72,10 @@ def _row(stored: Round, scored: Mapping[str, Any], players: Sequence[str]) -> di
     }
 
 
-def sheet(game: Game) -> dict[str, Any]:
-    """The score sheet: one row per round with points, running scores and hooks."""
+def sheet(game: Game, hidden: Collection[int] = ()) -> dict[str, Any]:
+    """The score sheet: one row per round with points, running scores and hooks; the
+    rounds numbered in `hidden` without their cards (a duplicate deal another table may
+    still play, `play.duplicate`)."""
     output = records.game_check(game)
     players = players_of(game)
     winner = output["winner"]
@@ -77,12 +83,13 @@ def sheet(game: Game) -> dict[str, Any]:
     return {
         "players": players,
         "rows": [
-            _row(stored, scored, players)
+            _row(stored, scored, players, hidden=stored.number in hidden)
             for stored, scored in zip(game.rounds.all(), output["rounds"], strict=False)
         ],
         "output": output,
         "winners": winners,
         "legend": family_for(game.rules_id).legend,
+        "cards_hidden": sorted(hidden),
         "totals": [{"score": output["scores"].get(p, 0), "won": p in winners} for p in players],
         "standing": [(p, output["scores"].get(p, 0)) for p in players],
     }
@@ -151,9 +158,12 @@ def history(game: Game, players: Sequence[str], *, may_restore: bool) -> list[di
     ]
 
 
-def game_page(actor: Actor, game: Game, form: RoundForm | None) -> dict[str, Any]:
-    """Everything the score sheet of one game shows this actor."""
-    data = sheet(game)
+def game_page(
+    actor: Actor, game: Game, form: RoundForm | None, *, hidden: Collection[int] = ()
+) -> dict[str, Any]:
+    """Everything the score sheet of one game shows this actor; the rounds numbered in
+    `hidden` without their cards."""
+    data = sheet(game, hidden)
     may_score = can_score(actor, game.table)
     open_for_entry = rounds.entry_refusal(game) is None
     playing = game.status == Game.Status.PLAYING and open_for_entry

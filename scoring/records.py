@@ -38,6 +38,16 @@ def game_record(
     return record
 
 
+#: A round's fields that give its cards (docs/game-record.md, "The cards, when a round
+#: gives them"): what a duplicate deal hides while another table may still play it.
+CARD_FIELDS = ("upcard", "play", "discard")
+
+
+def without_cards(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A round's fields without its cards: its scores' fields only (`CARD_FIELDS`)."""
+    return {k: v for k, v in data.items() if k not in CARD_FIELDS}
+
+
 def game_check(game: Game) -> engine.Verdict:
     """The engine's verdict on the game's stored rounds."""
     return engine.check(game_record(game))

@@ -16,6 +16,7 @@
       var cards = t.trick.map(function (c) { return c.player + " " + c.card; }).join(" · ");
       var text = "Online";
       if (t.round) { text += " · round " + t.round; }
+      if (t.duplicate) { text += " · duplicate deal, cards hidden"; }
       if (cards) { text += " · on the table: " + cards; }
       if (t.to_act) { text += " · " + t.to_act + " to play"; }
       if (line.textContent !== text) { line.textContent = text; }

@@ -93,6 +93,12 @@ class SessionForm(forms.Form):
         help_text="Empty: no clock. When it runs out, a robot plays the move.",
         widget=forms.TextInput(attrs={"inputmode": "numeric"}),
     )
+    duplicate = forms.BooleanField(
+        required=False,
+        label="Duplicate deals",
+        help_text="Every online table of the same size plays the same cards; a page compares "
+        "the tables deal by deal.",
+    )
     players = forms.ModelMultipleChoiceField(
         queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
@@ -140,6 +146,7 @@ class SessionForm(forms.Form):
             "online": d["online"],
             "online_grace_seconds": d["online_grace_seconds"],
             "move_clock_seconds": d["move_clock_seconds"],
+            "duplicate": d["duplicate"],
             "player_ids": [p.pk for p in d["players"]],
             "new_names": self.names(),
         }

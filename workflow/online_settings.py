@@ -1,6 +1,7 @@
 """A session's online settings (docs/tournament.md, "Online play"): how long an online
-player may be away before a robot plays for them (`online_grace_seconds`) and the move
-clock (`move_clock_seconds`, none by default).
+player may be away before a robot plays for them (`online_grace_seconds`), the move
+clock (`move_clock_seconds`, none by default), and duplicate deals (`duplicate`, from the
+next sitting made: a sitting keeps the deals it began with, docs/tournament.md).
 
 The director types the seconds on a page: the text comes here as typed, and a number that
 is not one, or out of range, is refused in words that quote it (as the sign-up capacity
@@ -28,6 +29,7 @@ _WORDS = {
     "online_grace_seconds": "grace time",
     "move_clock_seconds": "move clock",
 }
+_SAVED = {**_WORDS, "duplicate": "duplicate deals"}
 
 
 @overload
@@ -76,28 +78,32 @@ def session_online_settings(
     session_id: int,
     online_grace_seconds: int | str | None,
     move_clock_seconds: int | str | None,
+    duplicate: bool | None = None,
     user: Caller,
 ) -> Session:
-    """Change the grace time and the move clock; they apply from the next turn on (the
-    robots' tick reads them at every turn). A finished session keeps its own."""
+    """Change the grace time and the move clock, which apply from the next turn on (the
+    robots' tick reads them at every turn), and `duplicate` (None: as it is), which
+    applies to the sittings made after. A finished session keeps its own."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="change its sessions")
     grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
     clock = read_seconds(move_clock_seconds, field="move_clock_seconds", empty=None)
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
         raise ConflictError("session_over", "This session is over: its settings no longer change.")
-    before = {f: getattr(session, f) for f in _WORDS}
+    before = {f: getattr(session, f) for f in _SAVED}
     session.online_grace_seconds = grace
     session.move_clock_seconds = clock
-    session.save(update_fields=list(_WORDS))
-    changed = audit.changes(before, {f: getattr(session, f) for f in _WORDS})
+    if duplicate is not None:
+        session.duplicate = duplicate
+    session.save(update_fields=list(_SAVED))
+    changed = audit.changes(before, {f: getattr(session, f) for f in _SAVED})
     audit.record(
         user,
         club=session.club_id,
         session=session,
         action="session.settings",
         summary="Changed the online settings: "
-        + (audit.said(changed, _WORDS) or "nothing changed"),
+        + (audit.said(changed, _SAVED) or "nothing changed"),
         details={"changed": changed},
     )
     return session

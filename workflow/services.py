@@ -144,6 +144,7 @@ def session_create(
     online: bool = False,
     online_grace_seconds: int | str | None = 60,
     move_clock_seconds: int | str | None = None,
+    duplicate: bool = False,
     user: Caller,
 ) -> Session:
     require_director(user, club, to="create its sessions")
@@ -167,8 +168,8 @@ def session_create(
     _check_seeding(seeding)
     grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
     clock = read_seconds(move_clock_seconds, field="move_clock_seconds", empty=None)
-    if online:
-        _check_online(rules_id)
+    if online or duplicate:
+        _check_online(rules_id, field="duplicate" if duplicate and not online else "online")
     refuse_hidden_characters(name, what="Session names", field="name")
     if not name.strip():
         raise UserError("name_required", "Give the session a name.", field="name")
@@ -192,6 +193,7 @@ def session_create(
         online=online,
         online_grace_seconds=grace,
         move_clock_seconds=clock,
+        duplicate=duplicate,
         created_by=as_actor(user).account,
     )
     roster = {p.pk: p for p in players}
@@ -210,17 +212,18 @@ def session_create(
             "rules_id": rules_id,
             "players": len(roster),
             "online": online,
+            "duplicate": duplicate,
         },
     )
     return session
 
 
-def _check_online(rules_id: str) -> None:
+def _check_online(rules_id: str, *, field: str = "online") -> None:
     if not engine_online.playable(rules_id):
         raise UserError(
             "not_playable_online",
             f"{engine.RULES[rules_id].name} cannot be played online yet.",
-            field="online",
+            field=field,
         )
 
 
@@ -236,9 +239,11 @@ def _online_settings(
     online: bool | _Keep,
     online_grace_seconds: int | str | _Keep,
     move_clock_seconds: int | str | _Keep | None,
+    duplicate: bool | _Keep = KEEP,
 ) -> None:
     """The online settings of `session_update_settings`: `online` until the start (then
-    each table is switched on its own), the grace and the clock at any time."""
+    each table is switched on its own), the grace and the clock at any time; `duplicate`
+    at any time, for the sittings made after (a sitting keeps the deals it began with)."""
     if not isinstance(online, _Keep) and online != session.online:
         if session.status != Session.Status.SETUP:
             raise ConflictError(
@@ -257,6 +262,10 @@ def _online_settings(
         session.move_clock_seconds = read_seconds(
             move_clock_seconds, field="move_clock_seconds", empty=None
         )
+    if not isinstance(duplicate, _Keep):
+        if duplicate:
+            _check_online(session.rules_id, field="duplicate")
+        session.duplicate = duplicate
 
 
 def _check_seeding(seeding: str) -> None:
@@ -278,11 +287,13 @@ def session_update_settings(
     online: bool | _Keep = KEEP,
     online_grace_seconds: int | str | _Keep = KEEP,
     move_clock_seconds: int | str | _Keep | None = KEEP,
+    duplicate: bool | _Keep = KEEP,
     user: Caller,
 ) -> Session:
     """The sitting length can change until the next sitting starts and applies from then;
     visibility and double entry apply at once; the seeding and `online` until the session
-    starts; the online grace time and move clock at once (from the next turn)."""
+    starts; the online grace time and move clock at once (from the next turn); duplicate
+    deals from the next sitting made (the first, before the start)."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="change its sessions")
     before = {f: getattr(session, f) for f in _SETTINGS}
@@ -301,7 +312,10 @@ def session_update_settings(
         )
     if session.status == Session.Status.FINISHED and games_per_sitting != session.games_per_sitting:
         raise ConflictError("session_finished", "This session is finished.")
-    _online_settings(session, online, online_grace_seconds, move_clock_seconds)
+    if session.status == Session.Status.FINISHED and not isinstance(duplicate, _Keep):
+        if duplicate != session.duplicate:
+            raise ConflictError("session_finished", "This session is finished.", field="duplicate")
+    _online_settings(session, online, online_grace_seconds, move_clock_seconds, duplicate)
     session.games_per_sitting = games_per_sitting
     session.is_public = is_public
     session.double_entry = double_entry
@@ -314,6 +328,7 @@ def session_update_settings(
             "online",
             "online_grace_seconds",
             "move_clock_seconds",
+            "duplicate",
         ]
     )
     changed = audit.changes(before, {f: getattr(session, f) for f in _SETTINGS})
@@ -337,6 +352,7 @@ _SETTINGS = {
     "online": "online",
     "online_grace_seconds": "online grace seconds",
     "move_clock_seconds": "move clock seconds",
+    "duplicate": "duplicate deals",
 }
 
 

@@ -16,6 +16,7 @@ the standings) by `workflow.selectors`.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -171,6 +172,8 @@ def sitting_create(
         session=session,
         number=number,
         games_per_sitting=session.games_per_sitting,
+        duplicate=session.duplicate,
+        deal_key=secrets.token_hex(32) if session.duplicate else "",
         # A club that plays to time: the sitting's timer starts with it (workflow.timer).
         timer_ends_at=(
             timezone.now() + timedelta(minutes=session.sitting_minutes)

@@ -181,6 +181,12 @@ class GameSerializer(GameSummarySerializer):
     )
     record = RecordSerializer()
     verdict = VerdictSerializer()
+    cards_hidden = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The rounds whose cards (upcard, play, discard) are left out of the record: "
+        "in a duplicate sitting, a deal another table may still play, hidden from all but "
+        "the club's directors until every table has played it. Empty otherwise.",
+    )
 
 
 class PendingRoundSerializer(serializers.Serializer[Data]):

@@ -32,6 +32,12 @@ class OnlineSettingsInput(Input):
         help_text="5 to 3600, or null for no clock: the time for each online move before a "
         "robot plays it.",
     )
+    duplicate = serializers.BooleanField(
+        required=False,
+        help_text="Duplicate deals: every online table of the same size plays the same deals "
+        "(docs/api.md, Duplicate deals). From the next sitting made (the first, before the "
+        "start); a sitting keeps the deals it began with.",
+    )
 
 
 class TrickCardSerializer(serializers.Serializer[Data]):

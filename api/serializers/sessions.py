@@ -132,6 +132,10 @@ class SessionDetailSerializer(SessionSerializer):
         help_text="The time an online player has for each move before a robot plays it; "
         "null: no clock.",
     )
+    duplicate = serializers.BooleanField(
+        help_text="Duplicate deals: each sitting made while this is on deals the same cards "
+        "at every online table of the same size (see the sitting's `duplicate`)."
+    )
     current_sitting = SittingRefSerializer(allow_null=True)
     entries = EntrySerializer(many=True, help_text="The roster, by name.")
 
@@ -162,6 +166,10 @@ class SittingSerializer(serializers.Serializer[Data]):
     created_at = serializers.DateTimeField()
     moved_at = serializers.DateTimeField(
         allow_null=True, help_text="When the movement after this sitting was confirmed."
+    )
+    duplicate = serializers.BooleanField(
+        help_text="Duplicate deals: the online tables of the same size play the same deals; "
+        "the comparison at /sessions/{session}/sittings/{number}/duplicate/."
     )
 
 
@@ -290,6 +298,7 @@ def session_detail(session: Session, actor: Actor) -> dict[str, Any]:
     data["online"] = session.online
     data["online_grace_seconds"] = session.online_grace_seconds
     data["move_clock_seconds"] = session.move_clock_seconds
+    data["duplicate"] = session.duplicate
     data["current_sitting"] = SittingRefSerializer(sitting).data if sitting else None
     data["entries"] = many_data(EntrySerializer, api_selectors.session_entries(session))
     return data
@@ -303,6 +312,7 @@ def sitting_fields(sitting: Sitting) -> dict[str, Any]:
         "games_per_sitting": sitting.games_per_sitting,
         "created_at": sitting.created_at,
         "moved_at": sitting.moved_at,
+        "duplicate": sitting.duplicate,
     }
 
 

@@ -23,6 +23,7 @@ from exchange import export, services
 from exchange.clubfile import club_export
 from exchange.roster import MAX_BYTES
 from tournaments.models import Club, Season, Session
+from tournaments.permissions import can_direct
 
 TAGS = ["import and export"]
 
@@ -50,7 +51,14 @@ class GameExportSerializer(serializers.Serializer[Data]):
     status = serializers.CharField()
     record = serializers.DictField(
         help_text="The game record, exactly in the engine's format (`buck-game/1`, "
-        "docs/game-record.md): `python -m engine check` reads it as it is."
+        "docs/game-record.md): `python -m engine check` reads it as it is. Its rounds "
+        "listed in `cards_hidden` come without their cards."
+    )
+    cards_hidden = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="In a duplicate sitting, for a caller who does not direct the club: the "
+        "rounds whose cards (upcard, play, discard) are left out, a deal another table may "
+        "still play (docs/api.md, Duplicate deals). Empty otherwise.",
     )
 
 
@@ -89,7 +97,9 @@ class SessionExportJson(SessionExportView):
         tags=TAGS,
     )
     def get(self, request: Request, session_id: int) -> Response:
-        return Response(export.session_export(self.target.obj_as(Session)))
+        session = self.target.obj_as(Session)
+        directing = can_direct(self.actor, session.club_id)
+        return Response(export.session_export(session, directing=directing))
 
 
 class SessionExportCsv(SessionExportView):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -38,24 +38,41 @@ from api.serializers.corrections import (
 )
 from api.views.base import ApiView
 from common.errors import ConflictError
+from play import duplicate
 from scoring import records
 from scoring import services as scoring
 from scoring.corrections import correction_preview, round_change_restore
-from scoring.models import Game, PendingRound, RoundChange
-from tournaments.permissions import Actor
+from scoring.models import Game, PendingRound, Round, RoundChange
+from tournaments.permissions import Actor, can_direct
 
 TAGS = ["games"]
 MAX_ROUND = 32767
 
 
-def game_data(game_id: int) -> dict[str, Any]:
-    """The game as stored now: summary, record and the engine's verdict."""
+def cards_hidden(actor: Actor, game: Game) -> frozenset[int]:
+    """The game's rounds whose cards `actor` may not see yet: a duplicate deal that another
+    table may still play (`play.duplicate`), for anyone but the club's directors."""
+    if can_direct(actor, game.table.sitting.session.club_id):
+        return frozenset()
+    return duplicate.hidden_rounds(game)
+
+
+def round_data(stored: Round, hidden: Collection[int]) -> dict[str, Any]:
+    answer = dict(RoundSerializer(stored).data)
+    return records.without_cards(answer) if stored.number in hidden else answer
+
+
+def game_data(game_id: int, actor: Actor) -> dict[str, Any]:
+    """The game as stored now, as `actor` may see it: summary, record (without the cards
+    of its `cards_hidden` rounds) and the engine's verdict."""
     game = api_selectors.game_qs().get(pk=game_id)
-    record = records.game_record(game)
+    hidden = cards_hidden(actor, game)
+    rounds = duplicate.hide(((r.number, r.data) for r in game.rounds.all()), hidden)
     data = dict(GameSummarySerializer(game).data)
     data["first_dealer_draw"] = dict(game.first_dealer_draw or {})
-    data["record"] = record
+    data["record"] = records.game_record(game, rounds=rounds) if hidden else records.game_record(game)
     data["verdict"] = records.game_check(game)
+    data["cards_hidden"] = sorted(hidden)
     return data
 
 
@@ -104,7 +121,7 @@ class GameDetail(GameView):
         tags=TAGS,
     )
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(game_data(self.game.pk))
+        return Response(game_data(self.game.pk, self.actor))
 
 
 class EnteredSerializer(serializers.Serializer[Data]):
@@ -141,7 +158,8 @@ class GameRounds(GameView):
         tags=TAGS,
     )
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(many_data(RoundSerializer, self.game.rounds.all()))
+        hidden = cards_hidden(self.actor, self.game)
+        return Response([round_data(r, hidden) for r in self.game.rounds.all()])
 
     @doc(
         need=Need.SCORE,
@@ -180,7 +198,7 @@ class GameRounds(GameView):
                 game_id=game_id, number=number, data=fields, actor=self.actor
             )
         except ConflictError as e:
-            raise StateConflict(e, game=game_data(game_id)) from None
+            raise StateConflict(e, game=game_data(game_id, self.actor)) from None
         waiting = self._double_entry_answer(entry, game_id, number)
         if waiting is not None:
             return waiting
@@ -190,7 +208,7 @@ class GameRounds(GameView):
                 f"Round {number} has already been entered (with these numbers). Reload the "
                 "game; send an Idempotency-Key to make retries safe.",
             )
-            raise StateConflict(error, game=game_data(game_id))
+            raise StateConflict(error, game=game_data(game_id, self.actor))
         return Response(self._entered(game_id, number), status=status.HTTP_201_CREATED)
 
     def _double_entry_answer(self, entry: Any, game_id: int, number: int) -> Response | None:
@@ -250,7 +268,7 @@ class GameRound(GameView):
         tags=TAGS,
     )
     def get(self, request: Request, game_id: int, number: int) -> Response:
-        return Response(RoundSerializer(self._stored(number)).data)
+        return Response(round_data(self._stored(number), cards_hidden(self.actor, self.game)))
 
     @doc(
         need=Need.SCORE,

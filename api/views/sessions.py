@@ -47,7 +47,7 @@ from workflow import (
 
 TAGS = ["sessions"]
 # The online settings a PATCH passes on only when given (docs/api.md, Online play).
-ONLINE_SETTINGS = ("online", "online_grace_seconds", "move_clock_seconds")
+ONLINE_SETTINGS = ("online", "online_grace_seconds", "move_clock_seconds", "duplicate")
 
 
 class SessionList(ApiView):
@@ -140,6 +140,11 @@ class ClubSessions(ApiView):
             help_text="Every table plays online: the server deals and the players play on "
             "their phones through their seat links (docs/api.md, Online play).",
         )
+        duplicate = serializers.BooleanField(
+            default=False,
+            help_text="Duplicate deals: every online table of the same size plays the same "
+            "deals, sitting by sitting (docs/api.md, Duplicate deals).",
+        )
 
     def load_target(self, **kwargs: Any) -> Target:
         club = get_object_or_404(Club, slug=kwargs["slug"])
@@ -191,6 +196,7 @@ class ClubSessions(ApiView):
             double_entry=d["double_entry"],
             seeding=d["seeding"],
             online=d["online"],
+            duplicate=d["duplicate"],
             user=request.user,
         )
         return Response(session_detail(session, self.actor), status=status.HTTP_201_CREATED)

@@ -32,6 +32,14 @@ class Sitting(models.Model):
     # when the session starts, shown to the director on the session's page and in the
     # API's start answer.
     not_kept_apart = models.JSONField(default=list, blank=True)
+    # Duplicate deals (the app `play`, docs/tournament.md "Duplicate deals"): copied from
+    # the session when the sitting is made. Every online table of the same size is dealt
+    # the same cards for the same game and round, shuffled under `deal_key`, a secret never
+    # shown: the cards of a deal stay hidden until every table that plays it has.
+    duplicate = models.BooleanField(
+        default=False, help_text="The online tables of the same size play the same deals."
+    )
+    deal_key = models.CharField(max_length=64, blank=True, default="")
     # What the tables of players who do not move did this sitting ("Ann stays at table 5,
     # which hosts rank 2 this sitting"), for the director (tournaments.format.table_numbers).
     table_notes = models.JSONField(default=list, blank=True)
@@ -42,6 +50,9 @@ class Sitting(models.Model):
             models.UniqueConstraint(fields=["session", "number"], name="sitting_number_unique"),
             models.CheckConstraint(
                 condition=Q(games_per_sitting__in=[2, 3]), name="sitting_games_2_or_3"
+            ),
+            models.CheckConstraint(
+                condition=Q(duplicate=False) | ~Q(deal_key=""), name="sitting_duplicate_has_key"
             ),
         ]
 

@@ -141,6 +141,12 @@ class Session(models.Model):
         default=False,
         help_text="Every table plays online: the cards are dealt and played on the phones.",
     )
+    # Duplicate deals (docs/tournament.md, "Duplicate deals"): each sitting made while
+    # this is on deals the same cards at every online table of the same size.
+    duplicate = models.BooleanField(
+        default=False,
+        help_text="Every online table of the same size plays the same deals, sitting by sitting.",
+    )
     online_grace_seconds = models.PositiveSmallIntegerField(
         default=60,
         help_text="How long an online player may be away before a robot plays for them.",

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 
+from play import duplicate
 from play.replay import card_label, game_replays
 from scoring import pages
 from scoring.games import RoundForm
@@ -23,6 +24,7 @@ from tournaments.permissions import (
     SESSION_KEY,
     Actor,
     actor_from_request,
+    can_direct,
     can_score,
     can_view_session,
 )
@@ -115,7 +117,13 @@ def render_game(
     # The change history's times in the club's time zone (reset after the response by
     # huckley.middleware.TimeZoneResetMiddleware).
     timezone.activate(game.table.sitting.session.club.zone())
-    context = pages.game_page(actor_from_request(request), game, form)
+    actor = actor_from_request(request)
+    # A duplicate deal's cards stay hidden from all but the directors while another table
+    # may still play it (play.duplicate).
+    hidden = frozenset() if can_direct(actor, game.table.sitting.session.club_id) else (
+        duplicate.hidden_rounds(game)
+    )
+    context = pages.game_page(actor, game, form, hidden=hidden)
     context["games"] = games if games is not None else games_of(game.table_id)
     context["card_next"] = card_after_movement(request, game.table)
     context["replays"] = replays(game, context["sheet"])
