@@ -14,8 +14,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from scoring.models import Game
 from play import duplicate
+from scoring.models import Game
 from scoring.records import game_record
 from tournaments.models import Season, Session
 from workflow import club_selectors

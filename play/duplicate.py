@@ -10,19 +10,29 @@ none is. While a board is open its cards (the upcard, the hands, the tricks, the
 the discards: `scoring.records.without_cards`) are shown to its club's directors only:
 a player at a table that finished it must not show a player still playing it its hands,
 on the game page, in the API, in an export, or on the projector.
+
+`comparison` is the sitting's page of them: each deal that every table has played, its
+hands place by place from the dealer's left, and what each table made of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Prefetch
 
-from scoring.models import Game
-from scoring.records import without_cards
+import engine
+from engine import online as engine_online
+from play.replay import card_label
+from scoring.models import Game, GamePlayer, Round
+from scoring.records import game_record, without_cards
+from tournaments import pagecache
 from tournaments.models import Session, Sitting
+
+#: A board: the table size, the game's number in the sitting, the round's in the game.
+Board = tuple[int, int, int]
 
 
 @dataclass(frozen=True)
@@ -88,3 +98,167 @@ def hide(
 ) -> list[dict[str, Any]]:
     """The rounds' fields, those of the `hidden` numbers without their cards."""
     return [without_cards(data) if number in hidden else dict(data) for number, data in rounds]
+
+
+def round_options(rules_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's options with the rule set's defaults filled in, as a round is dealt."""
+    defaults = {name: o.default for name, o in engine.rules_info(rules_id).options.items()}
+    return defaults | dict(options)
+
+
+def board_name(board: Board) -> str:
+    """A board's name in the shuffle: the table size, the game and the round ("4/1/3")."""
+    return "/".join(str(part) for part in board)
+
+
+def shuffled(sitting: Sitting, cards: Sequence[str], board: Board) -> list[str]:
+    """The pack of `board` in the order it is dealt from, the same at every table that
+    plays it: shuffled under the sitting's secret key."""
+    return engine.keyed_shuffle(cards, key=bytes.fromhex(sitting.deal_key), board=board_name(board))
+
+
+# The comparison page ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What one player made of a deal: their place's points for the round."""
+
+    player: str
+    points: int
+    robot: bool
+
+
+@dataclass(frozen=True)
+class Result:
+    table: int  # the table's number
+    table_id: int
+    game_number: int
+    seats: tuple[Seat, ...]  # place by place from the dealer's left, the dealer last
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A deal every table of its size has played: its hands place by place from the
+    dealer's left (the dealer last), its upcard, and each table's result."""
+
+    size: int
+    game: int
+    round: int
+    places: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    upcard: str | None
+    results: tuple[Result, ...]
+
+    @property
+    def hands_by_place(self) -> list[tuple[str, tuple[str, ...]]]:
+        return list(zip(self.places, self.hands, strict=True))
+
+
+@dataclass(frozen=True)
+class Comparison:
+    deals: tuple[Deal, ...]
+    open: int  # the deals some table has played and another may still play
+
+
+def place_names(size: int) -> tuple[str, ...]:
+    """The places at a table of `size`, from the dealer's left round to the dealer."""
+    if size == 4:
+        return ("Dealer's left", "Across", "Dealer's right", "Dealer")
+    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}
+    return (
+        *(f"{ordinal.get(k, f'{k}th')} from the dealer" for k in range(1, size)),
+        "Dealer",
+    )
+
+
+def comparison(sitting: Sitting) -> Comparison:
+    """The sitting's deals that every table of their size has played, game by game and
+    round by round, each with each table's result (kept per generation of the session:
+    a round stored anywhere builds it again)."""
+    return pagecache.kept(
+        sitting.session_id, f"duplicate:{sitting.pk}", lambda: _comparison(sitting)
+    )
+
+
+def _comparison(sitting: Sitting) -> Comparison:
+    boards = boards_of(sitting)
+    games = (
+        Game.objects.filter(table__sitting=sitting, table__online=True)
+        .select_related("table")
+        .prefetch_related(
+            Prefetch("game_players", queryset=GamePlayer.objects.order_by("seat")),
+            Prefetch("rounds", queryset=Round.objects.order_by("number")),
+        )
+        .order_by("number", "table__number")
+    )
+    deals: dict[Board, tuple[Deal, list[Result]]] = {}
+    still_open: set[Board] = set()
+    for game in games:
+        record = game_record(game)
+        verdict = engine.check(record)
+        players = tuple(record["players"])
+        size = len(players)
+        for i, stored in enumerate(game.rounds.all()):
+            if "play" not in stored.data or i >= len(verdict["rounds"]):
+                continue  # a round entered on paper: not a dealt board
+            board = (size, game.number, stored.number)
+            if boards.is_open(*board):
+                still_open.add(board)
+                continue
+            scored = verdict["rounds"][i]
+            dealer = scored["dealer"]
+            d = players.index(dealer)
+            order = [players[(d + k) % size] for k in range(1, size + 1)]
+            robots_of = {r["player"] for r in stored.data["play"].get("robots", [])}
+            if board not in deals:
+                before = verdict["rounds"][i - 1]["scores"] if i else dict.fromkeys(players, 0)
+                deals[board] = (_deal(sitting, game, board, players, dealer, before, record), [])
+            deals[board][1].append(
+                Result(
+                    table=game.table.number,
+                    table_id=game.table_id,
+                    game_number=game.number,
+                    seats=tuple(Seat(p, scored["points"].get(p, 0), p in robots_of) for p in order),
+                )
+            )
+    found = tuple(
+        replace(deal, results=tuple(sorted(results, key=lambda r: r.table)))
+        for deal, results in (deals[board] for board in sorted(deals))
+    )
+    return Comparison(deals=found, open=len(still_open))
+
+
+def _deal(
+    sitting: Sitting,
+    game: Game,
+    board: Board,
+    players: tuple[str, ...],
+    dealer: str,
+    scores: Mapping[str, int],
+    record: Mapping[str, Any],
+) -> Deal:
+    """The board dealt again from the sitting's key, as every table was dealt it."""
+    size, _, number = board
+    start = engine_online.RoundStart(
+        rules_id=game.rules_id,
+        players=players,
+        dealer=dealer,
+        number=number,
+        options=round_options(game.rules_id, game.options),
+        scores=dict(scores),
+        earlier=list(record["rounds"][: number - 1]),
+    )
+    rnd = engine_online.deal(start, shuffled(sitting, engine_online.pack(start), board))
+    d = players.index(dealer)
+    order = [players[(d + k) % size] for k in range(1, size + 1)]
+    upcard = rnd.view(None).get("upcard")
+    return Deal(
+        size=size,
+        game=board[1],
+        round=number,
+        places=place_names(size),
+        hands=tuple(tuple(card_label(c) for c in rnd.view(p)["hand"]) for p in order),
+        upcard=card_label(upcard) if upcard else None,
+        results=(),
+    )

@@ -22,11 +22,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-import engine
 from common.errors import ConflictError, UserError
 from engine import online as engine_online
 from engine.online import END, MoveRefused, OnlineRound, RoundStart
-from play import deadlines, presence, push, selectors
+from play import deadlines, duplicate, presence, push, selectors
 from play.models import LiveRound, SeatLink
 from scoring import locks
 from scoring import services as scoring
@@ -137,11 +136,6 @@ def _lock(table_id: int, session_id: int | None = None) -> Locked:
     return Locked(session=table.sitting.session, table=table, game=game, live=live)
 
 
-def _options(rules_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    defaults = {name: o.default for name, o in engine.rules_info(rules_id).options.items()}
-    return defaults | dict(options)
-
-
 def _next_move(session: Session) -> int:
     """The first state number of a new game's rounds: above every number the session's
     phones hold, so a move sent from an earlier table or game is always stale."""
@@ -174,7 +168,7 @@ def _deal(at: Locked, now: datetime) -> bool:
         players=players,
         dealer=verdict["next_dealer"],
         number=number,
-        options=_options(game.rules_id, game.options),
+        options=duplicate.round_options(game.rules_id, game.options),
         scores=dict(verdict["scores"]),
         earlier=[r.data for r in game.rounds.order_by("number")],
     )
@@ -194,11 +188,6 @@ def _deal(at: Locked, now: datetime) -> bool:
     return True
 
 
-def board_name(size: int, game_number: int, round_number: int) -> str:
-    """A duplicate deal's name: the table size, the game and the round ("4/1/3")."""
-    return f"{size}/{game_number}/{round_number}"
-
-
 def _shuffled(at: Locked, cards: list[str]) -> list[str]:
     """The pack in the order it is dealt from: shuffled by `secrets`, or in a duplicate
     sitting by its key, the same for every table of the same size at the same game and
@@ -209,8 +198,8 @@ def _shuffled(at: Locked, cards: list[str]) -> list[str]:
         secrets.SystemRandom().shuffle(cards)
         return cards
     assert at.game is not None
-    board = board_name(len(at.game_players()), at.game.number, at.game.round_count + 1)
-    return engine.keyed_shuffle(cards, key=bytes.fromhex(sitting.deal_key), board=board)
+    size = len(at.game_players())
+    return duplicate.shuffled(sitting, cards, (size, at.game.number, at.game.round_count + 1))
 
 
 def _apply(

@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from web.views import door, follow, offline, play, public, ratings, registrations, screen, sheet
+from web.views import (
+    door,
+    duplicate,
+    follow,
+    offline,
+    play,
+    public,
+    ratings,
+    registrations,
+    screen,
+    sheet,
+)
 
 ROUTES: dict[str, list[URLPattern]] = {
     "tournaments": [
@@ -33,6 +44,11 @@ ROUTES: dict[str, list[URLPattern]] = {
             "sessions/<int:pk>/screen/tricks/",
             screen.session_screen_tricks,
             name="screen_tricks",
+        ),
+        path(
+            "sessions/<int:pk>/sittings/<int:number>/duplicate/",
+            duplicate.sitting_duplicate,
+            name="duplicate",
         ),
         path("clubs/<slug:slug>/", public.club_page, name="club"),
         # A player's seat at an online table: the seat link is the credential.

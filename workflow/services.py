@@ -312,9 +312,9 @@ def session_update_settings(
         )
     if session.status == Session.Status.FINISHED and games_per_sitting != session.games_per_sitting:
         raise ConflictError("session_finished", "This session is finished.")
-    if session.status == Session.Status.FINISHED and not isinstance(duplicate, _Keep):
-        if duplicate != session.duplicate:
-            raise ConflictError("session_finished", "This session is finished.", field="duplicate")
+    finished = session.status == Session.Status.FINISHED
+    if finished and not isinstance(duplicate, _Keep) and duplicate != session.duplicate:
+        raise ConflictError("session_finished", "This session is finished.", field="duplicate")
     _online_settings(session, online, online_grace_seconds, move_clock_seconds, duplicate)
     session.games_per_sitting = games_per_sitting
     session.is_public = is_public

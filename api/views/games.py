@@ -27,7 +27,6 @@ from api.serializers import (
     RoundFieldsSerializer,
     RoundSerializer,
     VerdictSerializer,
-    many_data,
 )
 from api.serializers.corrections import (
     ChangeOptions,
@@ -70,7 +69,7 @@ def game_data(game_id: int, actor: Actor) -> dict[str, Any]:
     rounds = duplicate.hide(((r.number, r.data) for r in game.rounds.all()), hidden)
     data = dict(GameSummarySerializer(game).data)
     data["first_dealer_draw"] = dict(game.first_dealer_draw or {})
-    data["record"] = records.game_record(game, rounds=rounds) if hidden else records.game_record(game)
+    data["record"] = records.game_record(game, rounds=rounds)
     data["verdict"] = records.game_check(game)
     data["cards_hidden"] = sorted(hidden)
     return data

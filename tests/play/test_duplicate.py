@@ -6,6 +6,7 @@ surface, until every table that may play it has; the setting applies sitting by 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -19,7 +20,11 @@ from play import duplicate
 from play import services as play_services
 from play.director_selectors import screen_tricks
 from play.models import LiveRound
+from play.replay import card_label
 from scoring.models import Game
+from scoring.records import game_record
+from tests.play.conftest import tokens_of
+from tests.play.helpers import play_table
 from tests.play.rounds import store_online_round
 from tests.play.test_sessions import robots_play_out, seat_robots
 from tournaments.models import Session, Sitting, Table
@@ -52,7 +57,8 @@ def test_every_table_of_four_is_dealt_the_same_cards_place_by_place(
 ) -> None:
     session = online_session(12, rules_id=rules_id, duplicate=True)
     sitting = session.sittings.get()
-    assert sitting.duplicate and len(sitting.deal_key) == 64
+    assert sitting.duplicate
+    assert len(sitting.deal_key) == 64
     deals = [dealt(t) for t in tables_of(session)]
     assert len(deals) == 3
     assert deals[0] == deals[1] == deals[2]
@@ -80,7 +86,9 @@ def test_robots_play_the_same_deals_at_both_tables_and_each_is_stored_whole(
     shared = 0
     for number in (1, 2):
         one, other = games[(tables[0].pk, number)], games[(tables[1].pk, number)]
-        for a, b in zip(one.rounds.order_by("number"), other.rounds.order_by("number"), strict=False):
+        for a, b in zip(
+            one.rounds.order_by("number"), other.rounds.order_by("number"), strict=False
+        ):
             assert a.data["upcard"] == b.data["upcard"]
             shared += 1
         for game in (one, other):
@@ -132,7 +140,7 @@ def shows_cards(text: str, game: Game) -> bool:
 def test_a_deal_another_table_still_plays_hides_its_cards_from_the_public(
     two_tables: tuple[Session, Game, Game], director_client: APIClient
 ) -> None:
-    session, first, second = two_tables
+    session, first, _ = two_tables
     html = page(Client(), first)
     assert "Replay round 1" not in html
     assert 'id="cards-hidden"' in html
@@ -142,9 +150,11 @@ def test_a_deal_another_table_still_plays_hides_its_cards_from_the_public(
     assert set(game["record"]["rounds"][0]) & {"upcard", "play", "discard"} == set()
     assert game["verdict"]["valid"] is True  # the scores stand, from the whole record
     rounds = anonymous.get(f"/api/games/{first.pk}/rounds/").json()
-    assert "play" not in rounds[0] and "upcard" not in rounds[0]
+    assert "play" not in rounds[0]
+    assert "upcard" not in rounds[0]
     one = anonymous.get(f"/api/games/{first.pk}/rounds/1/").json()
-    assert "play" not in one and one["number"] == 1
+    assert "play" not in one
+    assert one["number"] == 1
     export = anonymous.get(f"/api/sessions/{session.pk}/export.json").json()
     mine = next(g for g in export["games"] if g["game_id"] == first.pk)
     assert mine["cards_hidden"] == [1]
@@ -199,7 +209,9 @@ def test_a_table_on_paper_or_of_another_size_holds_no_deal_open(
     assert duplicate.hidden_rounds(first) == frozenset()
     Table.objects.filter(pk=second.table_id).update(online=True)
     boards = duplicate.boards_of(first.table.sitting)
-    assert boards.is_open(4, 1, 1) and not boards.is_open(5, 1, 1) and not boards.is_open(3, 1, 1)
+    assert boards.is_open(4, 1, 1)
+    assert not boards.is_open(5, 1, 1)
+    assert not boards.is_open(3, 1, 1)
 
 
 def test_a_sitting_that_moved_on_or_a_finished_session_hides_nothing(
@@ -293,5 +305,66 @@ def test_switched_on_mid_session_it_starts_with_the_next_sitting(
     )
     assert moved.status_code == 201, moved.content
     new = session.sittings.get(number=2)
-    assert new.duplicate and len(new.deal_key) == 64
-    assert new.deal_key != ""
+    assert new.duplicate
+    assert len(new.deal_key) == 64
+
+
+# The comparison page -----------------------------------------------------------------------
+
+
+def phones_play_round(table: Table, tokens: dict[str, str]) -> None:
+    """The phones at `table` play legal moves until its first game has stored a round."""
+    game = Game.objects.get(table=table, number=1)
+    names = {gp.name for gp in game.game_players.all()}
+
+    def done() -> bool:
+        game.refresh_from_db()
+        return game.round_count >= 1
+
+    mine = {name: token for name, token in tokens.items() if name in names}
+    play_table(APIClient(), mine, rng=random.Random(table.pk), until=done)
+
+
+def test_the_comparison_shows_a_deal_once_both_tables_played_it(
+    online_session: Any, director: Any
+) -> None:
+    session = online_session(8, duplicate=True)
+    tables = tables_of(session)
+    tokens = tokens_of(session, director)
+    hands, upcard = dealt(tables[0])
+    url = f"/sessions/{session.pk}/sittings/1/duplicate/"
+    first = Client().get(url)
+    assert first.status_code == 200
+    assert 'id="no-deals"' in first.content.decode()
+
+    phones_play_round(tables[0], tokens)
+    sitting = Sitting.objects.select_related("session").get(pk=tables[0].sitting_id)
+    waiting = duplicate.comparison(sitting)
+    assert (waiting.deals, waiting.open) == ((), 1)
+    html = Client().get(url).content.decode()
+    assert 'id="deals-open"' in html
+    assert card_label(hands[0][0]) not in html.split('id="deals-open"')[1]
+
+    phones_play_round(tables[1], tokens)
+    shown = duplicate.comparison(sitting)
+    deal = shown.deals[0]
+    assert (deal.size, deal.game, deal.round) == (4, 1, 1)
+    assert [sorted(h) for h in deal.hands] == [sorted(card_label(c) for c in h) for h in hands]
+    assert deal.upcard == (card_label(upcard) if upcard else None)
+    assert [r.table for r in deal.results] == sorted(t.number for t in tables)
+    for result, table in zip(deal.results, sorted(tables, key=lambda t: t.number), strict=True):
+        game = Game.objects.get(table=table, number=1)
+        points = engine.check(game_record(game))["rounds"][0]["points"]
+        assert {s.player: s.points for s in result.seats} == points
+        assert not any(s.robot for s in result.seats)
+    page_now = Client().get(url).content.decode()
+    assert 'id="deal-4-1-1"' in page_now
+    for hand in deal.hands:
+        assert " ".join(hand) in page_now
+
+
+def test_a_sitting_without_duplicate_deals_says_so(online_session: Any) -> None:
+    session = online_session(8)
+    html = Client().get(f"/sessions/{session.pk}/sittings/1/duplicate/").content.decode()
+    assert 'id="not-duplicate"' in html
+    assert Client().get(f"/sessions/{session.pk}/sittings/9/duplicate/").status_code == 404

@@ -40,7 +40,9 @@ def session_online_settings(request: HttpRequest, pk: int) -> HttpResponse:
             online_grace_seconds=request.POST.get("online_grace_seconds", ""),
             move_clock_seconds=request.POST.get("move_clock_seconds", ""),
             # The form's box, ticked or not (a page without it leaves the setting be).
-            duplicate=request.POST.get("duplicate") == "on" if "duplicate_shown" in request.POST else None,
+            duplicate=(
+                request.POST.get("duplicate") == "on" if "duplicate_shown" in request.POST else None
+            ),
             user=request.user,
         ),
         "Online settings saved.",

@@ -120,8 +120,10 @@ def render_game(
     actor = actor_from_request(request)
     # A duplicate deal's cards stay hidden from all but the directors while another table
     # may still play it (play.duplicate).
-    hidden = frozenset() if can_direct(actor, game.table.sitting.session.club_id) else (
-        duplicate.hidden_rounds(game)
+    hidden = (
+        frozenset()
+        if can_direct(actor, game.table.sitting.session.club_id)
+        else (duplicate.hidden_rounds(game))
     )
     context = pages.game_page(actor, game, form, hidden=hidden)
     context["games"] = games if games is not None else games_of(game.table_id)
