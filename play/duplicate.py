@@ -17,16 +17,17 @@ hands place by place from the dealer's left, and what each table made of it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Max, Prefetch
 
 import engine
 from engine import online as engine_online
 from play.replay import card_label
-from scoring.models import Game, GamePlayer, Round
+from scoring.models import Game, GamePlayer, Round, RoundChange
 from scoring.records import game_record, without_cards
 from tournaments import pagecache
 from tournaments.models import Session, Sitting
@@ -42,10 +43,20 @@ class Boards:
 
     sitting_id: int
     open_from: Mapping[tuple[int, int], int] = field(default_factory=dict)
+    # For each table size and game number, the most rounds a table has stored.
+    played_to: Mapping[tuple[int, int], int] = field(default_factory=dict)
+    # The online tables of the sitting.
+    tables: frozenset[int] = frozenset()
 
     def is_open(self, size: int, game_number: int, round_number: int) -> bool:
         first = self.open_from.get((size, game_number))
         return first is not None and round_number >= first
+
+    def played_open(self) -> int:
+        """How many open boards some table has played already."""
+        return sum(
+            max(0, self.played_to.get(key, 0) - first + 1) for key, first in self.open_from.items()
+        )
 
 
 NONE_OPEN = Boards(sitting_id=0)
@@ -69,14 +80,20 @@ def boards_of(sitting: Sitting) -> Boards:
         tables.setdefault(row["table_id"], {})[row["number"]] = (row["status"], row["round_count"])
         sizes[row["table_id"]] = row["size"]
     open_from: dict[tuple[int, int], int] = {}
+    played_to: dict[tuple[int, int], int] = {}
     for table_id, games in tables.items():
+        for number, (_, played) in games.items():
+            key = (sizes[table_id], number)
+            played_to[key] = max(played_to.get(key, 0), played)
         for number in range(1, sitting.games_per_sitting + 1):
             status, played = games.get(number, (Game.Status.PLAYING, 0))
             if status == Game.Status.FINISHED:
                 continue
             key = (sizes[table_id], number)
             open_from[key] = min(open_from.get(key, played + 1), played + 1)
-    return Boards(sitting_id=sitting.pk, open_from=open_from)
+    return Boards(
+        sitting_id=sitting.pk, open_from=open_from, played_to=played_to, tables=frozenset(tables)
+    )
 
 
 def hidden_rounds(game: Game, boards: Boards | None = None) -> frozenset[int]:
@@ -174,14 +191,34 @@ def place_names(size: int) -> tuple[str, ...]:
 
 def comparison(sitting: Sitting) -> Comparison:
     """The sitting's deals that every table of their size has played, game by game and
-    round by round, each with each table's result (kept per generation of the session:
-    a round stored anywhere builds it again)."""
-    return pagecache.kept(
-        sitting.session_id, f"duplicate:{sitting.pk}", lambda: _comparison(sitting)
+    round by round, each with each table's result, and how many deals some table has
+    played that another may still play.
+
+    The deals shown change only when one closes, when a table goes online or to paper, or
+    when a round is corrected: a round stored at a table ahead of the others shows nothing
+    new. So the deals are kept under what says those three (`boards_of` and the sitting's
+    last correction, two short queries), not under the session's generation, which every
+    round moves: a page that many phones open while 250 tables play is built again only
+    when a deal closes (docs/performance.md, "Duplicate deals")."""
+    boards = boards_of(sitting)
+    corrected = (
+        RoundChange.objects.filter(game__table__sitting=sitting)
+        .exclude(action=RoundChange.Action.ENTER)
+        .aggregate(last=Max("pk"))["last"]
     )
+    # With the sitting's secret key: a digest no other sitting, and no earlier database
+    # whose ids were the same, can share.
+    state = repr(
+        (sitting.deal_key, sorted(boards.open_from.items()), sorted(boards.tables), corrected)
+    )
+    digest = hashlib.sha256(state.encode()).hexdigest()[:24]
+    deals = pagecache.kept(
+        sitting.session_id, f"duplicate:{sitting.pk}", lambda: _deals(sitting), current=digest
+    )
+    return Comparison(deals=deals, open=boards.played_open())
 
 
-def _comparison(sitting: Sitting) -> Comparison:
+def _deals(sitting: Sitting) -> tuple[Deal, ...]:
     boards = boards_of(sitting)
     games = (
         Game.objects.filter(table__sitting=sitting, table__online=True)
@@ -193,7 +230,6 @@ def _comparison(sitting: Sitting) -> Comparison:
         .order_by("number", "table__number")
     )
     deals: dict[Board, tuple[Deal, list[Result]]] = {}
-    still_open: set[Board] = set()
     for game in games:
         record = game_record(game)
         verdict = engine.check(record)
@@ -204,7 +240,6 @@ def _comparison(sitting: Sitting) -> Comparison:
                 continue  # a round entered on paper: not a dealt board
             board = (size, game.number, stored.number)
             if boards.is_open(*board):
-                still_open.add(board)
                 continue
             scored = verdict["rounds"][i]
             dealer = scored["dealer"]
@@ -222,11 +257,10 @@ def _comparison(sitting: Sitting) -> Comparison:
                     seats=tuple(Seat(p, scored["points"].get(p, 0), p in robots_of) for p in order),
                 )
             )
-    found = tuple(
+    return tuple(
         replace(deal, results=tuple(sorted(results, key=lambda r: r.table)))
         for deal, results in (deals[board] for board in sorted(deals))
     )
-    return Comparison(deals=found, open=len(still_open))
 
 
 def _deal(

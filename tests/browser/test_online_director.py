@@ -5,10 +5,13 @@ finished round replayed card by card on its game's page."""
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from django.db import connection
 from playwright.sync_api import Page, expect
 from rest_framework.test import APIClient
 
@@ -19,7 +22,8 @@ from tests.browser.conftest import DESKTOP, PHONE
 from tests.play.conftest import tokens_of
 from tests.play.helpers import play_table
 from tests.play.rounds import store_online_round
-from tournaments.models import Session, Table
+from tests.play.test_sessions import robots_play_out, seat_robots
+from tournaments.models import Session, Sitting, Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -160,3 +164,53 @@ def test_a_director_watches_a_table_on_a_360_px_phone(
     )
     assert overflow(phone) is None
     assert axe_problems(phone) == []
+
+
+def test_a_duplicate_sitting_compares_its_deals_on_a_360_px_phone(
+    new_page: Callable[..., Page],
+    online_session: Callable[..., Session],
+    director: Any,
+    sign_in: Callable[[Any, str], None],
+    screenshots: Callable[[Page, str], Any],
+) -> None:
+    """The director switches duplicate deals on for the next sitting; a duplicate sitting
+    played out by robots at two tables is compared deal by deal on a phone."""
+    session = online_session(8)
+    phone = new_page(SMALL_PHONE)
+    sign_in(phone, director.username)
+    phone.goto(f"/director/sessions/{session.pk}/")
+    box = phone.get_by_label("Duplicate deals", exact=False)
+    expect(box).not_to_be_checked()
+    box.check()
+    phone.get_by_role("button", name="Save the online settings").click()
+    expect(phone.get_by_text("Online settings saved.")).to_be_visible()
+    expect(phone.get_by_label("Duplicate deals", exact=False)).to_be_checked()
+    session.refresh_from_db()
+    assert session.duplicate
+
+    # This sitting keeps its deals: for the page, it is made a duplicate one here.
+    Sitting.objects.filter(session=session).update(duplicate=True, deal_key=secrets.token_hex(32))
+    tables = list(Table.objects.filter(sitting__session=session).order_by("rank"))
+    seat_robots(tables)
+
+    def play_out() -> None:
+        # Away from Playwright's event loop, where the push after each move runs as in a
+        # server's worker thread.
+        try:
+            for table in tables:
+                robots_play_out(table)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(play_out).result()
+    phone.goto(f"/sessions/{session.pk}/sittings/1/duplicate/")
+    expect(phone.get_by_role("heading", name="Duplicate deals: sitting 1")).to_be_visible()
+    heading = phone.get_by_role("heading", name="Game 1, round 1 tables of 4", exact=True)
+    expect(heading).to_be_visible()
+    first = phone.locator("#deal-4-1-1")
+    expect(first.get_by_role("row")).to_have_count(3)  # the header and two tables
+    expect(first.get_by_text("Dealer's left", exact=False).first).to_be_visible()
+    assert overflow(phone) is None
+    assert axe_problems(phone) == []
+    screenshots(phone, "duplicate-360px")

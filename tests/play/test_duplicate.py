@@ -21,7 +21,7 @@ from play import services as play_services
 from play.director_selectors import screen_tricks
 from play.models import LiveRound
 from play.replay import card_label
-from scoring.models import Game
+from scoring.models import Game, RoundChange
 from scoring.records import game_record
 from tests.play.conftest import tokens_of
 from tests.play.helpers import play_table
@@ -312,14 +312,14 @@ def test_switched_on_mid_session_it_starts_with_the_next_sitting(
 # The comparison page -----------------------------------------------------------------------
 
 
-def phones_play_round(table: Table, tokens: dict[str, str]) -> None:
-    """The phones at `table` play legal moves until its first game has stored a round."""
+def phones_play_round(table: Table, tokens: dict[str, str], rounds: int = 1) -> None:
+    """The phones at `table` play legal moves until its first game has stored `rounds`."""
     game = Game.objects.get(table=table, number=1)
     names = {gp.name for gp in game.game_players.all()}
 
     def done() -> bool:
         game.refresh_from_db()
-        return game.round_count >= 1
+        return game.round_count >= rounds
 
     mine = {name: token for name, token in tokens.items() if name in names}
     play_table(APIClient(), mine, rng=random.Random(table.pk), until=done)
@@ -336,6 +336,7 @@ def test_the_comparison_shows_a_deal_once_both_tables_played_it(
     first = Client().get(url)
     assert first.status_code == 200
     assert 'id="no-deals"' in first.content.decode()
+    assert url in Client().get(f"/sessions/{session.pk}/").content.decode()
 
     phones_play_round(tables[0], tokens)
     sitting = Sitting.objects.select_related("session").get(pk=tables[0].sitting_id)
@@ -362,9 +363,79 @@ def test_the_comparison_shows_a_deal_once_both_tables_played_it(
     for hand in deal.hands:
         assert " ".join(hand) in page_now
 
+    # A round played at a table ahead of the other shows nothing new: the deals are kept.
+    phones_play_round(tables[0], tokens, rounds=2)
+    ahead = duplicate.comparison(sitting)
+    assert ahead.open == 1
+    assert ahead.deals is shown.deals
+    # A correction builds them again.
+    game = Game.objects.get(table=tables[1], number=1)
+    RoundChange.objects.create(
+        game=game, round_number=1, action=RoundChange.Action.EDIT, before={}, after={}
+    )
+    assert duplicate.comparison(sitting).deals is not shown.deals
+
 
 def test_a_sitting_without_duplicate_deals_says_so(online_session: Any) -> None:
     session = online_session(8)
     html = Client().get(f"/sessions/{session.pk}/sittings/1/duplicate/").content.decode()
     assert 'id="not-duplicate"' in html
     assert Client().get(f"/sessions/{session.pk}/sittings/9/duplicate/").status_code == 404
+
+
+def test_the_new_session_form_and_the_manage_page_set_duplicate_deals(
+    online_session: Any, director: Any, club: Any, season: Any
+) -> None:
+    browser = Client()
+    browser.force_login(director)
+    made = browser.post(
+        f"/director/clubs/{club.slug}/sessions/new/",
+        {
+            "season": season.pk,
+            "name": "Duplicate night",
+            "date": str(season.starts_on),
+            "rules_id": "huckley-buck",
+            "games_per_sitting": 2,
+            "online": "on",
+            "duplicate": "on",
+            "online_grace_seconds": "60",
+        },
+    )
+    assert made.status_code == 302, made.content.decode()[:2000]
+    assert Session.objects.get(name="Duplicate night").duplicate
+
+    session = online_session(8)
+    settings = f"/director/sessions/{session.pk}/online/"
+    form = {"online_grace_seconds": "60", "move_clock_seconds": ""}
+    browser.post(settings, form | {"duplicate_shown": "1", "duplicate": "on"})
+    session.refresh_from_db()
+    assert session.duplicate
+    # A form without the box (an older page) leaves it as it is; the box unticked clears it.
+    browser.post(settings, form)
+    session.refresh_from_db()
+    assert session.duplicate
+    browser.post(settings, form | {"duplicate_shown": "1"})
+    session.refresh_from_db()
+    assert not session.duplicate
+
+
+def test_a_finished_session_keeps_its_duplicate_setting(
+    online_session: Any, director_client: APIClient
+) -> None:
+    session = online_session(8)
+    Session.objects.filter(pk=session.pk).update(status=Session.Status.FINISHED)
+    answer = director_client.patch(
+        f"/api/sessions/{session.pk}/", {"duplicate": True}, format="json"
+    )
+    assert answer.status_code == 409
+    assert answer.json()["code"] == "session_finished"
+    session.refresh_from_db()
+    assert not session.duplicate
+
+
+def test_only_a_director_sets_duplicate_deals(online_session: Any) -> None:
+    session = online_session(8)
+    answer = APIClient().patch(f"/api/sessions/{session.pk}/", {"duplicate": True}, format="json")
+    assert answer.status_code in (401, 403)
+    session.refresh_from_db()
+    assert not session.duplicate

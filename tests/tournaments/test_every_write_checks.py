@@ -537,6 +537,7 @@ TAKES_NO_CALLER: dict[Function, str] = {
     ratings.game_order_key: "read",
     records.game_record: "read",
     records.game_check: "read",
+    records.without_cards: "a round's fields without its cards: a pure function",
     rounds.plan_next_game: "read",
     rounds.entry_refusal: "read",
     rounds.clean_round: "read",
