@@ -171,11 +171,21 @@ class Deal:
     def hands_by_place(self) -> list[tuple[str, tuple[str, ...]]]:
         return list(zip(self.places, self.hands, strict=True))
 
+    @property
+    def slug(self) -> str:
+        """The deal's name in a URL (`?deal=4-1-3`)."""
+        return f"{self.size}-{self.game}-{self.round}"
+
 
 @dataclass(frozen=True)
 class Comparison:
     deals: tuple[Deal, ...]
     open: int  # the deals some table has played and another may still play
+    # What the deals shown depend on: a page built from them may be kept under it.
+    digest: str = ""
+
+    def deal(self, slug: str) -> Deal | None:
+        return next((d for d in self.deals if d.slug == slug), None)
 
 
 def place_names(size: int) -> tuple[str, ...]:
@@ -215,7 +225,7 @@ def comparison(sitting: Sitting) -> Comparison:
     deals = pagecache.kept(
         sitting.session_id, f"duplicate:{sitting.pk}", lambda: _deals(sitting), current=digest
     )
-    return Comparison(deals=deals, open=boards.played_open())
+    return Comparison(deals=deals, open=boards.played_open(), digest=digest)
 
 
 def _deals(sitting: Sitting) -> tuple[Deal, ...]:

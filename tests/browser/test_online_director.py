@@ -206,6 +206,9 @@ def test_a_duplicate_sitting_compares_its_deals_on_a_360_px_phone(
         pool.submit(play_out).result()
     phone.goto(f"/sessions/{session.pk}/sittings/1/duplicate/")
     expect(phone.get_by_role("heading", name="Duplicate deals: sitting 1")).to_be_visible()
+    assert overflow(phone) is None
+    assert axe_problems(phone) == []
+    phone.get_by_role("link", name="Round 1", exact=True).first.click()
     heading = phone.get_by_role("heading", name="Game 1, round 1 tables of 4", exact=True)
     expect(heading).to_be_visible()
     first = phone.locator("#deal-4-1-1")

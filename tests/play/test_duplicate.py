@@ -345,6 +345,7 @@ def test_the_comparison_shows_a_deal_once_both_tables_played_it(
     html = Client().get(url).content.decode()
     assert 'id="deals-open"' in html
     assert card_label(hands[0][0]) not in html.split('id="deals-open"')[1]
+    assert Client().get(f"{url}?deal=4-1-1").status_code == 404
 
     phones_play_round(tables[1], tokens)
     shown = duplicate.comparison(sitting)
@@ -358,10 +359,17 @@ def test_the_comparison_shows_a_deal_once_both_tables_played_it(
         points = engine.check(game_record(game))["rounds"][0]["points"]
         assert {s.player: s.points for s in result.seats} == points
         assert not any(s.robot for s in result.seats)
-    page_now = Client().get(url).content.decode()
+    listed = Client().get(url).content.decode()
+    assert 'href="?deal=4-1-1"' in listed
+    page_now = Client().get(f"{url}?deal=4-1-1").content.decode()
     assert 'id="deal-4-1-1"' in page_now
     for hand in deal.hands:
         assert " ".join(hand) in page_now
+    # A deal still being played, or none, is not shown: the same words for both.
+    for slug in ("4-1-2", "4-9-9", "nonsense"):
+        refused = Client().get(f"{url}?deal={slug}")
+        assert refused.status_code == 404
+        assert 'id="not-shown"' in refused.content.decode()
 
     # A round played at a table ahead of the other shows nothing new: the deals are kept.
     phones_play_round(tables[0], tokens, rounds=2)

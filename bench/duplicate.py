@@ -1,0 +1,204 @@
+"""The duplicate comparison page at festival size: what building it costs, and what each
+visit costs once it is built.
+
+Run: .venv/bin/python bench/duplicate.py  [--players 1000] [--repeat 50]
+                                          [--postgres postgres://postgres@127.0.0.1:5432/huckley_bench_dup]
+
+It creates, untimed, an online session of `--players` players (250 tables of 4 at 1000)
+with duplicate deals, through the services a director's page calls, and has robots play
+the whole first sitting at every table through `play.services.tick`: every round dealt
+from the sitting's key, played card by card by the engine's robot and stored through the
+engine as an online round is. The sitting is left unmoved, so every deal is closed and
+the comparison shows them all: its largest size.
+
+Then it times:
+- build: `play.duplicate._deals`, the comparison built from the rows (an engine check of
+  every game and a deal dealt again per board), median of 3;
+- first visit: `GET /sessions/<id>/sittings/1/duplicate/` after the process's and the
+  shared cache are cleared (what the first phone after a deal closes pays);
+- visit: the same page `--repeat` times after (what every other phone pays until the
+  next deal closes: the key's two short queries, the kept deals, the rendering);
+- tricks: one `GET /sessions/<id>/screen/tricks/` of the projector for the sitting.
+
+SQLite on a temporary file by default; `--postgres URL` uses that database, dropped and
+created afresh. DEBUG is off. Served in-process by Django's test Client: the page's own
+cost, not a server's (bench/load.py measures servers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _setup(args: argparse.Namespace, tmp: str) -> None:
+    os.environ["DEBUG"] = "0"
+    os.environ.pop("REDIS_URL", None)
+    if args.postgres:
+        os.environ["DATABASE_URL"] = args.postgres
+    else:
+        os.environ.pop("DATABASE_URL", None)
+        os.environ["SQLITE_PATH"] = str(Path(tmp) / "bench.sqlite3")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "huckley.settings")
+    sys.path.insert(0, str(ROOT))
+    if args.postgres:
+        import psycopg
+
+        base, _, name = args.postgres.rpartition("/")
+        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"')
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def build(players: int) -> Any:
+    """A running duplicate session whose first sitting the robots have played out."""
+    from datetime import date
+
+    from django.contrib.auth import get_user_model
+
+    from play import services as play_services
+    from scoring.models import Game
+    from tournaments.models import Club, Player, Season, Table
+    from workflow import services, start_finish
+    from workflow.simulation import generated_names
+
+    director = get_user_model().objects.create_user("bench-director", password="x")
+    club = Club.objects.create(name="Bench club", slug="bench")
+    club.directors.add(director)
+    season = Season.objects.create(
+        club=club, name="2026", starts_on=date(2026, 1, 1), ends_on=date(2026, 12, 31)
+    )
+    session = services.session_create(
+        club=club,
+        season=season,
+        name="Duplicate night",
+        date=date(2026, 11, 26),
+        rules_id="huckley-buck",
+        games_per_sitting=2,
+        new_names=generated_names(players),
+        seed=11,
+        online=True,
+        duplicate=True,
+        user=director,
+    )
+    session.entries.update(checked_in=True)
+    start_finish.session_start(session_id=session.pk, user=director)
+    Player.objects.filter(club=club).update(is_robot=True)
+    for table in Table.objects.filter(sitting__session=session):
+        for _ in range(200):
+            play_services.tick(table_id=table.pk)
+            games = list(Game.objects.filter(table=table))
+            if len(games) == 2 and all(g.status == Game.Status.FINISHED for g in games):
+                break
+        else:
+            raise SystemExit(f"the robots did not finish table {table.number}")
+    session.refresh_from_db()
+    return session
+
+
+def _ms(values: list[float]) -> dict[str, float]:
+    values = sorted(values)
+    return {
+        "median_ms": round(1000 * statistics.median(values), 2),
+        "p95_ms": round(1000 * values[max(0, int(len(values) * 0.95) - 1)], 2),
+    }
+
+
+def measure(session: Any, repeat: int) -> dict[str, Any]:
+    from django.core.cache import cache
+    from django.test import Client
+
+    from play import duplicate
+    from tournaments import pagecache
+    from tournaments.models import Sitting
+
+    sitting = Sitting.objects.select_related("session").get(session=session, number=1)
+    builds = []
+    for _ in range(3):
+        start = time.perf_counter()
+        deals = duplicate._deals(sitting)
+        builds.append(time.perf_counter() - start)
+    url = f"/sessions/{session.pk}/sittings/1/duplicate/"
+    client = Client()
+    pagecache.forget()
+    pagecache.LOCAL.clear()
+    cache.clear()
+    start = time.perf_counter()
+    first = client.get(url)
+    first_s = time.perf_counter() - start
+    assert first.status_code == 200, first.status_code
+    visits = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        answer = client.get(url)
+        visits.append(time.perf_counter() - start)
+        assert answer.status_code == 200
+    start = time.perf_counter()
+    tricks = client.get(f"/sessions/{session.pk}/screen/tricks/")
+    tricks_s = time.perf_counter() - start
+    assert tricks.status_code == 200
+    return {
+        "tables": sitting.tables.count(),
+        "deals": len(deals),
+        "results": sum(len(d.results) for d in deals),
+        "page_bytes": len(first.content),
+        "build": _ms(builds),
+        "first_visit_ms": round(1000 * first_s, 2),
+        "visit": _ms(visits),
+        "tricks_ms": round(1000 * tricks_s, 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=50)
+    parser.add_argument("--postgres", default="")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        _setup(args, tmp)
+        start = time.perf_counter()
+        session = build(args.players)
+        built_s = time.perf_counter() - start
+        found = measure(session, args.repeat)
+    found |= {
+        "players": args.players,
+        "database": "postgresql" if args.postgres else "sqlite",
+        "setup_s": round(built_s, 1),
+        "python": platform.python_version(),
+        "machine": f"{os.cpu_count()} cores, {platform.processor() or platform.machine()}",
+    }
+    if args.json:
+        print(json.dumps(found, indent=2))
+        return
+    print(f"{found['players']} players, {found['tables']} tables, {found['database']}")
+    print(f"  {found['deals']} deals, {found['results']} table results, {found['page_bytes']} bytes")
+    print(f"  build (median of 3):  {found['build']['median_ms']} ms")
+    print(f"  first visit:          {found['first_visit_ms']} ms")
+    print(
+        f"  visit ({args.repeat}x):         {found['visit']['median_ms']} ms median, "
+        f"{found['visit']['p95_ms']} ms p95"
+    )
+    print(f"  projector tricks:     {found['tricks_ms']} ms")
+    print(f"  (set-up, untimed: {found['setup_s']} s)")
+
+
+if __name__ == "__main__":
+    main()
