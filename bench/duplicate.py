@@ -189,7 +189,9 @@ def main() -> None:
         print(json.dumps(found, indent=2))
         return
     print(f"{found['players']} players, {found['tables']} tables, {found['database']}")
-    print(f"  {found['deals']} deals, {found['results']} table results, {found['page_bytes']} bytes")
+    print(
+        f"  {found['deals']} deals, {found['results']} table results, {found['page_bytes']} bytes"
+    )
     print(f"  build (median of 3):  {found['build']['median_ms']} ms")
     print(f"  first visit:          {found['first_visit_ms']} ms")
     print(
