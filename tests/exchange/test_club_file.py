@@ -16,7 +16,16 @@ from scoring import records
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer, Round, RoundChange
 from tests.factories import PlayerFactory, UserFactory
-from tournaments.models import AuditEntry, BigLoserAward, Club, KeepApart, Player, Season, Session
+from tournaments.models import (
+    AuditEntry,
+    BigLoserAward,
+    Club,
+    KeepApart,
+    Player,
+    Season,
+    Session,
+    Sitting,
+)
 from workflow import seating_wishes, services, start_finish, table_links
 from workflow.simulation import PlayOptions, generated_names, play_game, play_session
 
@@ -57,6 +66,7 @@ def build_club(club: Club, season: Season, director: Any) -> None:
         seed=9,
         is_public=False,
         double_entry=False,
+        duplicate=True,
         user=director,
     )
     running.entries.update(checked_in=True)
@@ -116,6 +126,10 @@ def test_a_club_exported_and_imported_into_an_empty_database_exports_the_same(
     api.force_authenticate(director)
     second = export(api, club.slug)
     assert second == first
+    # A duplicate sitting keeps its key: its deals can still be compared.
+    (sitting,) = Sitting.objects.filter(session__name="Running night")
+    assert sitting.duplicate
+    assert len(sitting.deal_key) == 64
     assert counts == {
         "players": Player.objects.count(),
         "games": Game.objects.count(),
