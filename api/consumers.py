@@ -36,6 +36,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from common.errors import UserError
 from play import deadlines, presence, push, selectors, services
 from tournaments.models import Table
+from tournaments.permissions import as_actor, can_direct, can_view_session
 
 log = logging.getLogger(__name__)
 
@@ -172,10 +173,16 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         """A ping from the client: a seat's phone marks its player present."""
 
 
-def watch_read(table_id: int) -> dict[str, Any]:
+def watch_read(table_id: int, user: Any = None) -> dict[str, Any]:
     """The watcher's view on connect, the table ticked first; `Table.DoesNotExist` for
-    an unknown table."""
-    table = Table.objects.get(pk=table_id)
+    an unknown table, and for a table `user` may not watch: one of a session they may
+    not see, or of a duplicate sitting, whose cards on the table another table may not
+    have played yet (play.duplicate), unless they direct its club."""
+    table = Table.objects.select_related("sitting__session").get(pk=table_id)
+    session = table.sitting.session
+    may_see = can_view_session(as_actor(user), session)
+    if not may_see or (table.sitting.duplicate and not can_direct(user, session.club_id)):
+        raise Table.DoesNotExist("No such table.")
     if table.online:
         services.tick(table_id=table_id)
     return selectors.watch_view(table_id)
@@ -211,7 +218,8 @@ class WatchConsumer(_LiveConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         try:
-            view = await database_sync_to_async(watch_read)(self.table_id)
+            user = self.scope.get("user")
+            view = await database_sync_to_async(watch_read)(self.table_id, user)
         except ObjectDoesNotExist:
             await self.refuse()
             return

@@ -5,7 +5,7 @@ local run (`make run`: DEBUG, no WhiteNoise) wrapped in Django's static files ha
 `runserver` serves `/static/` itself. `websocket`: the consumers of `api/consumers.py`
 behind `AllowedHostsOriginValidator` (a browser's Origin must name one of ALLOWED_HOSTS),
 at `ws/play/<seat_token>/` (a player's seat) and `ws/watch/<table_id>/` (a watcher: the
-projector, a director). docs/api.md, "WebSocket"; docs/operations.md, "The ASGI server".
+projector, a director; read with the session cookie, `channels.auth`). docs/api.md, "WebSocket"; docs/operations.md, "The ASGI server".
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ os.environ["HUCKLEY_ASGI"] = "1"
 # First: it sets Django up, before anything below imports a model.
 django_asgi = get_asgi_application()
 
+from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
@@ -30,7 +31,9 @@ from api import consumers  # noqa: E402
 
 websocket_urlpatterns = [
     path("ws/play/<str:seat_token>/", consumers.PlayConsumer.as_asgi()),
-    path("ws/watch/<int:table_id>/", consumers.WatchConsumer.as_asgi()),
+    # Who watches is read from the session cookie: a private session's tables, and those
+    # of a duplicate sitting, are for some only (api.consumers.watch_read).
+    path("ws/watch/<int:table_id>/", AuthMiddlewareStack(consumers.WatchConsumer.as_asgi())),
 ]
 
 

@@ -19,8 +19,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.db import connections
-from django.test import override_settings
+from django.test import Client, override_settings
 
 from api.consumers import CLOSE_NOT_FOUND
 from huckley.asgi import application
@@ -295,5 +296,56 @@ def test_the_socket_timer_lets_a_robot_play_for_an_absent_player(
         view = await next_view(watch)
         assert view["move"] > first["move"]
         await watch.disconnect()
+
+    run(scenario)
+
+
+def signed_in(user: Any) -> tuple[bytes, bytes]:
+    """The cookie header of a browser signed in as `user`."""
+    browser = Client()
+    browser.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    return (b"cookie", f"{name}={browser.cookies[name].value}".encode())
+
+
+def signed_in_watcher(table_id: int, cookie: tuple[bytes, bytes]) -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, f"/ws/watch/{table_id}/", headers=[ORIGIN, cookie])
+
+
+async def refused(socket: WebsocketCommunicator) -> bool:
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    output = await socket.receive_output(timeout=TIMEOUT)
+    return output == {"type": "websocket.close", "code": CLOSE_NOT_FOUND}
+
+
+def test_a_duplicate_sittings_tables_are_watched_by_its_directors_only(
+    online_session: Any, director: Any
+) -> None:
+    """The cards on a table of a duplicate sitting may not have been played at another
+    yet (docs/tournament.md, "Duplicate deals"): the socket answers as for no table."""
+    table_id = table_of(online_session(4, duplicate=True))
+    cookie = signed_in(director)
+
+    async def scenario() -> None:
+        assert await refused(watcher(table_id))
+        view = await opened(signed_in_watcher(table_id, cookie))
+        assert view["hand"] is None
+        assert view["table"] == 1
+
+    run(scenario)
+
+
+def test_a_private_sessions_tables_are_not_watched_by_the_public(
+    online_session: Any, director: Any
+) -> None:
+    session = online_session(4)
+    Session.objects.filter(pk=session.pk).update(is_public=False)
+    table_id = table_of(session)
+    cookie = signed_in(director)
+
+    async def scenario() -> None:
+        assert await refused(watcher(table_id))
+        assert (await opened(signed_in_watcher(table_id, cookie)))["hand"] is None
 
     run(scenario)
