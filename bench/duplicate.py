@@ -61,7 +61,12 @@ def _setup(args: argparse.Namespace, tmp: str) -> None:
     import django
 
     django.setup()
+    import logging
+
     from django.core.management import call_command
+
+    # The eager Celery tasks' lines ("Task ... succeeded") and the robots' notes.
+    logging.disable(logging.INFO)
 
     call_command("migrate", verbosity=0)
 

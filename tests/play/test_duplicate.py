@@ -447,3 +447,23 @@ def test_only_a_director_sets_duplicate_deals(online_session: Any) -> None:
     assert answer.status_code in (401, 403)
     session.refresh_from_db()
     assert not session.duplicate
+
+
+#: A visit to a deal's page once its part is kept: the session, the sitting, the open
+#: deals and the last correction (the key of what is kept). Nothing per table or round.
+DEAL_PAGE_QUERIES = 4
+
+
+def test_a_deals_page_costs_the_same_few_queries_at_any_size(
+    online_session: Any, django_assert_num_queries: Any
+) -> None:
+    for players in (8, 16):
+        session = online_session(players, duplicate=True)
+        tables = tables_of(session)
+        seat_robots(tables)
+        for table in tables:
+            robots_play_out(table)
+        url = f"/sessions/{session.pk}/sittings/1/duplicate/?deal=4-1-1"
+        assert Client().get(url).status_code == 200  # built and kept
+        with django_assert_num_queries(DEAL_PAGE_QUERIES):
+            assert Client().get(url).status_code == 200
