@@ -14,11 +14,15 @@ the comparison shows them all: its largest size.
 Then it times:
 - build: `play.duplicate._deals`, the comparison built from the rows (an engine check of
   every game and a deal dealt again per board), median of 3;
-- first visit: `GET /sessions/<id>/sittings/1/duplicate/` after the process's and the
-  shared cache are cleared (what the first phone after a deal closes pays);
-- visit: the same page `--repeat` times after (what every other phone pays until the
-  next deal closes: the key's two short queries, the kept deals, the rendering);
-- tricks: one `GET /sessions/<id>/screen/tricks/` of the projector for the sitting.
+- first visit: `GET /sessions/<id>/sittings/1/duplicate/` (the list of deals) after the
+  process's and the shared cache are cleared (what the first phone after a deal closes
+  pays: the build above and the page);
+- list: the same page `--repeat` times after (what every other phone pays until the next
+  deal closes: the key's two short queries, the kept deals, the rendering);
+- deal, first: each deal's page (`?deal=4-1-3`) once, its part rendered and kept;
+- deal: `--repeat` visits going round the deals, a different deal each time;
+- tricks: the projector's `GET /sessions/<id>/screen/tricks/` for the sitting, built
+  afresh (the cache cleared) 5 times: what each card played costs a wall that polls.
 
 SQLite on a temporary file by default; `--postgres URL` uses that database, dropped and
 created afresh. DEBUG is off. Served in-process by Django's test Client: the page's own
@@ -141,6 +145,10 @@ def measure(session: Any, repeat: int) -> dict[str, Any]:
         builds.append(time.perf_counter() - start)
     url = f"/sessions/{session.pk}/sittings/1/duplicate/"
     client = Client()
+    # The process warmed (templates compiled, URLs resolved) as a server's is; then the
+    # caches emptied, as after a deal closes.
+    client.get(url)
+    client.get(f"{url}?deal={deals[0].slug}")
     pagecache.forget()
     pagecache.LOCAL.clear()
     cache.clear()
@@ -154,10 +162,25 @@ def measure(session: Any, repeat: int) -> dict[str, Any]:
         answer = client.get(url)
         visits.append(time.perf_counter() - start)
         assert answer.status_code == 200
-    start = time.perf_counter()
-    tricks = client.get(f"/sessions/{session.pk}/screen/tricks/")
-    tricks_s = time.perf_counter() - start
-    assert tricks.status_code == 200
+    firsts, deal_visits = [], []
+    for deal in deals:
+        start = time.perf_counter()
+        answer = client.get(f"{url}?deal={deal.slug}")
+        firsts.append(time.perf_counter() - start)
+        assert answer.status_code == 200
+    deal_bytes = len(answer.content)
+    for k in range(repeat):
+        start = time.perf_counter()
+        answer = client.get(f"{url}?deal={deals[k % len(deals)].slug}")
+        deal_visits.append(time.perf_counter() - start)
+        assert answer.status_code == 200
+    tricks = []
+    for _ in range(5):
+        cache.clear()
+        start = time.perf_counter()
+        answer = client.get(f"/sessions/{session.pk}/screen/tricks/")
+        tricks.append(time.perf_counter() - start)
+        assert answer.status_code == 200
     return {
         "tables": sitting.tables.count(),
         "deals": len(deals),
@@ -165,8 +188,11 @@ def measure(session: Any, repeat: int) -> dict[str, Any]:
         "page_bytes": len(first.content),
         "build": _ms(builds),
         "first_visit_ms": round(1000 * first_s, 2),
-        "visit": _ms(visits),
-        "tricks_ms": round(1000 * tricks_s, 2),
+        "list": _ms(visits),
+        "deal_bytes": deal_bytes,
+        "deal_first": _ms(firsts),
+        "deal": _ms(deal_visits),
+        "tricks": _ms(tricks),
     }
 
 
@@ -195,15 +221,21 @@ def main() -> None:
         return
     print(f"{found['players']} players, {found['tables']} tables, {found['database']}")
     print(
-        f"  {found['deals']} deals, {found['results']} table results, {found['page_bytes']} bytes"
+        f"  {found['deals']} deals, {found['results']} table results; "
+        f"list {found['page_bytes']} bytes, a deal {found['deal_bytes']} bytes"
     )
-    print(f"  build (median of 3):  {found['build']['median_ms']} ms")
-    print(f"  first visit:          {found['first_visit_ms']} ms")
-    print(
-        f"  visit ({args.repeat}x):         {found['visit']['median_ms']} ms median, "
-        f"{found['visit']['p95_ms']} ms p95"
-    )
-    print(f"  projector tricks:     {found['tricks_ms']} ms")
+    print(f"  build (median of 3):     {found['build']['median_ms']} ms")
+    print(f"  first visit of the list: {found['first_visit_ms']} ms")
+    for name, label in (
+        ("list", f"list ({args.repeat}x)"),
+        ("deal_first", "each deal, first"),
+        ("deal", f"deals ({args.repeat}x)"),
+        ("tricks", "projector tricks (5x)"),
+    ):
+        print(
+            f"  {label + ':':24} {found[name]['median_ms']} ms median, "
+            f"{found[name]['p95_ms']} ms p95"
+        )
     print(f"  (set-up, untimed: {found['setup_s']} s)")
 
 
