@@ -242,7 +242,9 @@ def _deals(sitting: Sitting) -> tuple[Deal, ...]:
     deals: dict[Board, tuple[Deal, list[Result]]] = {}
     for game in games:
         record = game_record(game)
-        verdict = engine.check(record)
+        # The points and the dealers need the rounds' own fields, not the card-by-card
+        # play, whose check is most of a game's (every round was checked whole when stored).
+        verdict = engine.check(without_play(record))
         players = tuple(record["players"])
         size = len(players)
         for i, stored in enumerate(game.rounds.all()):
@@ -271,6 +273,13 @@ def _deals(sitting: Sitting) -> tuple[Deal, ...]:
         replace(deal, results=tuple(sorted(results, key=lambda r: r.table)))
         for deal, results in (deals[board] for board in sorted(deals))
     )
+
+
+def without_play(record: engine.GameRecord) -> engine.GameRecord:
+    """A game record whose rounds leave out their card-by-card play (`play`): what its
+    scores and dealers are read from, at a fraction of the whole check's cost."""
+    rounds = [{k: v for k, v in r.items() if k != "play"} for r in record["rounds"]]
+    return {**record, "rounds": rounds}
 
 
 def _deal(

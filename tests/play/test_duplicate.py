@@ -467,3 +467,29 @@ def test_a_deals_page_costs_the_same_few_queries_at_any_size(
         assert Client().get(url).status_code == 200  # built and kept
         with django_assert_num_queries(DEAL_PAGE_QUERIES):
             assert Client().get(url).status_code == 200
+
+
+@pytest.mark.parametrize("rules_id", RULES)
+def test_the_comparison_scores_a_round_as_its_whole_record_does(
+    rules_id: str, online_session: Any
+) -> None:
+    """The comparison checks the games without the card-by-card play (the costly part):
+    the points and dealers are the same as the whole record's, in every game."""
+    session = online_session(4, rules_id=rules_id)
+    game = Game.objects.get(table__sitting__session=session, number=1)
+    if rules_id.startswith("bluke"):
+        Game.objects.filter(pk=game.pk).update(options={"max_cards": 2})
+        game.refresh_from_db()
+    for seed in range(3):
+        if game.status == Game.Status.FINISHED:
+            break
+        store_online_round(game, seed=seed)
+    record = game_record(game)
+    whole = engine.check(record)
+    lean = engine.check(duplicate.without_play(record))
+    assert whole["valid"]
+    assert lean["valid"]
+    assert [(r["dealer"], r["points"]) for r in lean["rounds"]] == [
+        (r["dealer"], r["points"]) for r in whole["rounds"]
+    ]
+    assert all("play" in r for r in record["rounds"])
