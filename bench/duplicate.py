@@ -5,7 +5,8 @@ Run: .venv/bin/python bench/duplicate.py  [--players 1000] [--repeat 50]
                                           [--postgres postgres://postgres@127.0.0.1:5432/huckley_bench_dup]
 
 It creates, untimed, an online session of `--players` players (250 tables of 4 at 1000)
-with duplicate deals, through the services a director's page calls, and has robots play
+with duplicate deals (a fixed key, so that every run deals the same cards), through the
+services a director's page calls, and has robots play
 the whole first sitting at every table through `play.services.tick`: every round dealt
 from the sitting's key, played card by card by the engine's robot and stored through the
 engine as an online round is. The sitting is left unmoved, so every deal is closed and
@@ -83,7 +84,7 @@ def build(players: int) -> Any:
 
     from play import services as play_services
     from scoring.models import Game
-    from tournaments.models import Club, Player, Season, Table
+    from tournaments.models import Club, Player, Season, Sitting, Table
     from workflow import services, start_finish
     from workflow.simulation import generated_names
 
@@ -108,6 +109,9 @@ def build(players: int) -> Any:
     )
     session.entries.update(checked_in=True)
     start_finish.session_start(session_id=session.pk, user=director)
+    # One key for every run, so that runs deal the same cards and are compared on the
+    # same games (a real sitting's key is drawn from `secrets`).
+    Sitting.objects.filter(session=session).update(deal_key="5eed" * 16)
     Player.objects.filter(club=club).update(is_robot=True)
     for table in Table.objects.filter(sitting__session=session):
         for _ in range(200):
