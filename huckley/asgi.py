@@ -5,7 +5,8 @@ local run (`make run`: DEBUG, no WhiteNoise) wrapped in Django's static files ha
 `runserver` serves `/static/` itself. `websocket`: the consumers of `api/consumers.py`
 behind `AllowedHostsOriginValidator` (a browser's Origin must name one of ALLOWED_HOSTS),
 at `ws/play/<seat_token>/` (a player's seat) and `ws/watch/<table_id>/` (a watcher: the
-projector, a director; read with the session cookie, `channels.auth`). docs/api.md, "WebSocket"; docs/operations.md, "The ASGI server".
+projector, a director; who watches is read from the session cookie, `channels.auth`).
+docs/api.md, "WebSocket"; docs/operations.md, "The ASGI server".
 """
 
 from __future__ import annotations
