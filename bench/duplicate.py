@@ -34,46 +34,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import platform
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _setup(args: argparse.Namespace, tmp: str) -> None:
-    os.environ["DEBUG"] = "0"
-    os.environ.pop("REDIS_URL", None)
-    if args.postgres:
-        os.environ["DATABASE_URL"] = args.postgres
-    else:
-        os.environ.pop("DATABASE_URL", None)
-        os.environ["SQLITE_PATH"] = str(Path(tmp) / "bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "huckley.settings")
-    sys.path.insert(0, str(ROOT))
-    if args.postgres:
-        import psycopg
-
-        base, _, name = args.postgres.rpartition("/")
-        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            conn.execute(f'CREATE DATABASE "{name}"')
-    import django
-
-    django.setup()
-    import logging
-
-    from django.core.management import call_command
-
-    # The eager Celery tasks' lines ("Task ... succeeded") and the robots' notes.
-    logging.disable(logging.INFO)
-
-    call_command("migrate", verbosity=0)
+import benchdb
 
 
 def build(players: int) -> Any:
@@ -208,7 +177,9 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        _setup(args, tmp)
+        benchdb.setup(args.postgres, tmp)
+        # The eager Celery tasks' lines ("Task ... succeeded") and the robots' notes.
+        logging.disable(logging.INFO)
         start = time.perf_counter()
         session = build(args.players)
         built_s = time.perf_counter() - start

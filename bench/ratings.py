@@ -32,36 +32,11 @@ import statistics
 import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+import benchdb
+
 TARGET_S = 10.0
-
-
-def _setup(args: argparse.Namespace, tmp: str) -> None:
-    os.environ["DEBUG"] = "0"
-    os.environ.pop("REDIS_URL", None)
-    if args.postgres:
-        os.environ["DATABASE_URL"] = args.postgres
-    else:
-        os.environ.pop("DATABASE_URL", None)
-        os.environ["SQLITE_PATH"] = str(Path(tmp) / "bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "huckley.settings")
-    sys.path.insert(0, str(ROOT))
-    if args.postgres:
-        import psycopg
-
-        base, _, name = args.postgres.rpartition("/")
-        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            conn.execute(f'CREATE DATABASE "{name}"')
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def build(
@@ -145,7 +120,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON line only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        _setup(args, tmp)
+        benchdb.setup(args.postgres, tmp)
         from django.db import connection
 
         from ratings import services
