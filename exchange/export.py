@@ -80,7 +80,7 @@ def session_export(session: Session, *, directing: bool) -> dict[str, Any]:
             if table.sitting_id not in boards:
                 boards[table.sitting_id] = duplicate.boards_of(table.sitting)
             hidden = duplicate.hidden_rounds(game, boards[table.sitting_id])
-        rounds = duplicate.hide(((r.number, r.data) for r in game.rounds.all()), hidden)
+        rounds = duplicate.hide(game, hidden)
         games.append(
             {
                 "session_id": session.pk,

@@ -18,7 +18,7 @@ hands place by place from the dealer's left, and what each table made of it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -31,6 +31,7 @@ from scoring.models import Game, GamePlayer, Round, RoundChange
 from scoring.records import game_record, without_cards
 from tournaments import pagecache
 from tournaments.models import Session, Sitting
+from tournaments.permissions import Actor, can_direct
 
 #: A board: the table size, the game's number in the sitting, the round's in the game.
 Board = tuple[int, int, int]
@@ -110,11 +111,25 @@ def hidden_rounds(game: Game, boards: Boards | None = None) -> frozenset[int]:
     )
 
 
-def hide(
-    rounds: Iterable[tuple[int, Mapping[str, Any]]], hidden: frozenset[int]
-) -> list[dict[str, Any]]:
-    """The rounds' fields, those of the `hidden` numbers without their cards."""
-    return [without_cards(data) if number in hidden else dict(data) for number, data in rounds]
+def cards_hidden(actor: Actor, game: Game) -> frozenset[int]:
+    """The game's rounds whose cards `actor` may not see yet: `hidden_rounds`, for anyone
+    but the club's directors, who see every card."""
+    if can_direct(actor, game.table.sitting.session.club_id):
+        return frozenset()
+    return hidden_rounds(game)
+
+
+def hide(game: Game, hidden: frozenset[int]) -> list[dict[str, Any]]:
+    """The game's stored rounds' fields, those of the `hidden` numbers without their cards."""
+    return [
+        without_cards(r.data) if r.number in hidden else dict(r.data) for r in game.rounds.all()
+    ]
+
+
+def _from_left(players: Sequence[str], dealer: str) -> list[str]:
+    """The players from the dealer's left round to the dealer."""
+    d = players.index(dealer)
+    return [players[(d + k) % len(players)] for k in range(1, len(players) + 1)]
 
 
 def round_options(rules_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -255,8 +270,7 @@ def _deals(sitting: Sitting) -> tuple[Deal, ...]:
                 continue
             scored = verdict["rounds"][i]
             dealer = scored["dealer"]
-            d = players.index(dealer)
-            order = [players[(d + k) % size] for k in range(1, size + 1)]
+            order = _from_left(players, dealer)
             robots_of = {r["player"] for r in stored.data["play"].get("robots", [])}
             if board not in deals:
                 before = verdict["rounds"][i - 1]["scores"] if i else dict.fromkeys(players, 0)
@@ -303,8 +317,7 @@ def _deal(
         earlier=list(record["rounds"][: number - 1]),
     )
     rnd = engine_online.deal(start, shuffled(sitting, engine_online.pack(start), board))
-    d = players.index(dealer)
-    order = [players[(d + k) % size] for k in range(1, size + 1)]
+    order = _from_left(players, dealer)
     upcard = rnd.view(None).get("upcard")
     return Deal(
         size=size,

@@ -42,18 +42,10 @@ from scoring import records
 from scoring import services as scoring
 from scoring.corrections import correction_preview, round_change_restore
 from scoring.models import Game, PendingRound, Round, RoundChange
-from tournaments.permissions import Actor, can_direct
+from tournaments.permissions import Actor
 
 TAGS = ["games"]
 MAX_ROUND = 32767
-
-
-def cards_hidden(actor: Actor, game: Game) -> frozenset[int]:
-    """The game's rounds whose cards `actor` may not see yet: a duplicate deal that another
-    table may still play (`play.duplicate`), for anyone but the club's directors."""
-    if can_direct(actor, game.table.sitting.session.club_id):
-        return frozenset()
-    return duplicate.hidden_rounds(game)
 
 
 def round_data(stored: Round, hidden: Collection[int]) -> dict[str, Any]:
@@ -65,8 +57,8 @@ def game_data(game_id: int, actor: Actor) -> dict[str, Any]:
     """The game as stored now, as `actor` may see it: summary, record (without the cards
     of its `cards_hidden` rounds) and the engine's verdict."""
     game = api_selectors.game_qs().get(pk=game_id)
-    hidden = cards_hidden(actor, game)
-    rounds = duplicate.hide(((r.number, r.data) for r in game.rounds.all()), hidden)
+    hidden = duplicate.cards_hidden(actor, game)
+    rounds = duplicate.hide(game, hidden)
     data = dict(GameSummarySerializer(game).data)
     data["first_dealer_draw"] = dict(game.first_dealer_draw or {})
     data["record"] = records.game_record(game, rounds=rounds)
@@ -157,7 +149,7 @@ class GameRounds(GameView):
         tags=TAGS,
     )
     def get(self, request: Request, game_id: int) -> Response:
-        hidden = cards_hidden(self.actor, self.game)
+        hidden = duplicate.cards_hidden(self.actor, self.game)
         return Response([round_data(r, hidden) for r in self.game.rounds.all()])
 
     @doc(
@@ -267,7 +259,8 @@ class GameRound(GameView):
         tags=TAGS,
     )
     def get(self, request: Request, game_id: int, number: int) -> Response:
-        return Response(round_data(self._stored(number), cards_hidden(self.actor, self.game)))
+        hidden = duplicate.cards_hidden(self.actor, self.game)
+        return Response(round_data(self._stored(number), hidden))
 
     @doc(
         need=Need.SCORE,

@@ -115,6 +115,7 @@ READ_MODULES: dict[str, str] = {
     "scoring.pages": "what a table's pages show the caller: reads",
     "workflow.simulation": "drives the services above as the caller it is given (SYSTEM)",
     "play.selectors": "what a seat, a table's phones and its watchers see: reads",
+    "play.duplicate": "which duplicate deals' cards the caller may see: reads",
 }
 CALLER_PARAMETERS = ("user", "actor")
 

@@ -24,7 +24,6 @@ from tournaments.permissions import (
     SESSION_KEY,
     Actor,
     actor_from_request,
-    can_direct,
     can_score,
     can_view_session,
 )
@@ -118,14 +117,8 @@ def render_game(
     # huckley.middleware.TimeZoneResetMiddleware).
     timezone.activate(game.table.sitting.session.club.zone())
     actor = actor_from_request(request)
-    # A duplicate deal's cards stay hidden from all but the directors while another table
-    # may still play it (play.duplicate).
-    hidden = (
-        frozenset()
-        if can_direct(actor, game.table.sitting.session.club_id)
-        else (duplicate.hidden_rounds(game))
-    )
-    context = pages.game_page(actor, game, form, hidden=hidden)
+    # A duplicate deal's cards stay hidden while another table may still play it.
+    context = pages.game_page(actor, game, form, hidden=duplicate.cards_hidden(actor, game))
     context["games"] = games if games is not None else games_of(game.table_id)
     context["card_next"] = card_after_movement(request, game.table)
     context["replays"] = replays(game, context["sheet"])
