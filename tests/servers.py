@@ -5,8 +5,9 @@ nodes serving pytest's own database (PostgreSQL) and Redis, as a deployment runs
 `gunicorn_nodes(2)` starts two independent gunicorn processes on two ports; each is a
 `Node` with small `get`/`post` helpers over plain HTTP. The test must use
 `django_db(transaction=True)`, so that what it writes is committed and the nodes see it.
-Ports come from HUCKLEY_TEST_PORTS ("8200-8299") when set, else from the system's free
-ports.
+Ports come from HUCKLEY_TEST_PORTS ("8200-8299") when set, else from 20000-20999, each
+reserved for the pytest process that took it (`free_ports`), so that the workers of a
+parallel run, or two runs at once, never start servers on the same port.
 
 `run_venue(home)` runs the venue launcher (`python -m huckley.venue`, what `make venue` runs)
 on a SQLite file of its own under `home`, as on a club's laptop: none of the suite's
@@ -16,19 +17,21 @@ database, cache or settings.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import quote
 
 import pytest
@@ -52,20 +55,39 @@ def _port_taken(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
+# One lock file a port, held by the process that reserved it until that process ends.
+PORT_LOCKS = Path(tempfile.gettempdir()) / "huckley-test-ports"
+_reserved: dict[int, IO[bytes]] = {}
+
+
+def _reserve(port: int) -> bool:
+    """Whether this process holds `port` now (an exclusive lock on its file, which no other
+    process can take while this one lives: the kernel drops it when the process ends)."""
+    if port in _reserved:
+        return True
+    PORT_LOCKS.mkdir(exist_ok=True)
+    handle = (PORT_LOCKS / str(port)).open("ab")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        return False
+    _reserved[port] = handle
+    return True
+
+
 def free_ports(count: int) -> list[int]:
-    wanted = os.getenv("HUCKLEY_TEST_PORTS", "")
-    if wanted:
-        low, high = (int(p) for p in wanted.split("-"))
-        ports = [p for p in range(low, high + 1) if not _port_taken(p)][:count]
-        if len(ports) == count:
-            return ports
+    """`count` ports where nothing listens, reserved for this process: a port handed out
+    once can come back to this process's next test, never to another process."""
+    low, high = (int(p) for p in (os.getenv("HUCKLEY_TEST_PORTS") or "20000-20999").split("-"))
     found: list[int] = []
-    while len(found) < count:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-        if port not in found:
+    for port in range(low, high + 1):
+        if len(found) == count:
+            break
+        if _reserve(port) and not _port_taken(port):
             found.append(port)
+    if len(found) < count:
+        raise RuntimeError(f"fewer than {count} free ports left in {low}-{high}")
     return found
 
 

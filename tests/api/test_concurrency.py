@@ -30,11 +30,6 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 THREADS = 6
 
 
-def needs_postgres() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL for real concurrent writes; .ci/run provides it")
-
-
 def race(requests: list[Callable[[Client], Any]], clients: list[Client]) -> list[Any]:
     """Run each request on its own thread and connection, all released at once."""
     barrier = threading.Barrier(len(requests))
@@ -61,7 +56,6 @@ def race(requests: list[Callable[[Client], Any]], clients: list[Client]) -> list
 
 @pytest.fixture
 def scored_game(make_session: Callable[..., Session], director: Any) -> tuple[Game, str]:
-    needs_postgres()
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1)
     link = table_links.scorer_link_create(table_id=game.table_id, user=director)
@@ -128,7 +122,6 @@ def test_one_idempotency_key_sent_at_once_is_applied_once(
 
 @pytest.fixture
 def double_entry_game(make_session: Callable[..., Session], director: Any) -> tuple[Game, str]:
-    needs_postgres()
     session = make_session(8, double_entry=True)
     game = Game.objects.get(table__sitting__session=session, table__rank=1)
     link = table_links.scorer_link_create(table_id=game.table_id, user=director)

@@ -55,11 +55,6 @@ WRITES = (
 )
 
 
-def needs_postgres() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL for real concurrent writes; .ci/run provides it")
-
-
 @dataclass
 class Scene:
     session: Session
@@ -275,7 +270,6 @@ PAIRS = list(itertools.combinations_with_replacement(WRITES, 2))
 def test_two_writes_racing_at_the_end_of_a_sitting_never_answer_500(
     make_session: Callable[..., Session], director: Any, first: str, second: str
 ) -> None:
-    needs_postgres()
     scene = build(make_session, director, moved=False)
     run_pair(scene, first, second)
 
@@ -287,7 +281,6 @@ MOVED_PAIRS = [("undo", w) for w in WRITES]
 def test_two_writes_racing_just_after_a_movement_never_answer_500(
     make_session: Callable[..., Session], director: Any, first: str, second: str
 ) -> None:
-    needs_postgres()
     scene = build(make_session, director, moved=True)
     run_pair(scene, first, second)
 
@@ -298,7 +291,6 @@ def test_the_last_round_and_the_movement_store_both_or_refuse_one(
 ) -> None:
     """The issue's own minute: whichever commits first, the round is stored, and the
     movement either waited for it and moved everyone, or was refused as unfinished."""
-    needs_postgres()
     scene = build(make_session, director, moved=False)
     game_id, body = scene.last_round
     entered, moved = race([request(scene, "enter"), request(scene, "movement")])
@@ -318,7 +310,6 @@ def test_a_round_holding_its_locks_leaves_another_table_free(
     """A round takes only a shared lock on the session, then its own table and game: while
     one round holds its locks (the engine is checking it), a round at another table of the
     same session is stored from start to commit."""
-    needs_postgres()
     session = make_session(8)
     top, bottom = (
         Game.objects.get(table__sitting__session=session, table__rank=r, number=1) for r in (1, 2)
@@ -361,7 +352,6 @@ def test_a_round_holding_its_locks_leaves_another_table_free(
 def test_a_movement_waits_for_a_round_being_stored_and_sees_it(
     make_session: Callable[..., Session], director: Any
 ) -> None:
-    needs_postgres()
     scene = build(make_session, director, moved=False)
     game_id, body = scene.last_round
     holding = threading.Event()
@@ -408,7 +398,6 @@ def test_a_round_that_waited_for_an_undo_which_took_its_game_away_is_refused_pla
     """The round reads its game, then waits for the session while the undo deletes the
     new sitting, tables and games; once it gets the lock, its table is gone: a refusal
     the scorer can act on, not a 500."""
-    needs_postgres()
     scene = build(make_session, director, moved=True)
     game_id, _ = scene.last_round
     undone = threading.Event()

@@ -21,11 +21,6 @@ from workflow import registrations
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-def needs_postgres() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL for real concurrent writes; .ci/run provides it")
-
-
 def race(calls: list[Callable[[], Any]]) -> list[Any]:
     """Each call on its own thread and connection, all released at once."""
     barrier = threading.Barrier(len(calls))
@@ -84,7 +79,6 @@ def assert_consistent(session: Session, capacity: int) -> list[Registration]:
 def test_fifty_sign_ups_for_the_last_five_places_give_five_places_and_45_in_line(
     make_session: Callable[..., Session], director: Any
 ) -> None:
-    needs_postgres()
     session = open_night(make_session, director, capacity=10)
     for i in range(5):
         sign_up(session, f"Early {i}")()
@@ -100,7 +94,6 @@ def test_fifty_sign_ups_for_the_last_five_places_give_five_places_and_45_in_line
 def test_twenty_cancellations_at_once_move_the_first_twenty_up_in_order(
     make_session: Callable[..., Session], director: Any
 ) -> None:
-    needs_postgres()
     session = open_night(make_session, director, capacity=20)
     for i in range(45):
         sign_up(session, f"Player {i:02d}")()

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.core.cache import cache
 
 from huckley.celery import app as celery_app
@@ -48,8 +47,6 @@ def test_finishing_a_session_queues_the_season_refresh_after_commit(
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_a_real_worker_refreshes_the_season_ladder(make_session: Callable[..., Session]) -> None:
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        pytest.skip("needs REDIS_URL and a running Celery worker; .ci/run starts one")
     session = finish(make_session)
     key = club_selectors.season_cache_key(session.season_id)
     deadline = time.monotonic() + 30

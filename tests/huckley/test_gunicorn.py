@@ -26,6 +26,7 @@ def raw(port: int, request: bytes) -> tuple[str, dict[str, str], bytes]:
     return status, headers, body
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_request_line_over_4_kib_and_a_line_that_is_not_http_are_answered_as_json(
     tmp_path: Path,

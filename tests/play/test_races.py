@@ -29,11 +29,6 @@ from workflow.simulation import finish_sitting_unplayed
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-def needs_postgres() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL for real concurrent writes; .ci/run provides it")
-
-
 def deadlocks() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")
@@ -64,7 +59,6 @@ def phone_loop(token: str, seed: int, stop: threading.Event, answers: list[int])
 def test_four_phones_racing_and_a_movement_leave_one_consistent_story(
     online_session: Any, director: Any
 ) -> None:
-    needs_postgres()
     # Two sessions: one whose table the phones play, one whose movement is confirmed.
     session = online_session(4, seed=21)
     other = online_session(8, seed=22, online=False)

@@ -18,14 +18,12 @@ from tournaments.models import AuditEntry, Player, Session
 from tournaments.permissions import SYSTEM
 from workflow import club_services
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_session_write_records_its_entry_while_a_rename_holds_the_club(
     make_session: Callable[..., Session], director: Any
 ) -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL for real concurrent writes; .ci/run provides it")
     session = make_session(8)
     player = Player.objects.filter(entries__session=session).first()
     assert player is not None
