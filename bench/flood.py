@@ -24,8 +24,10 @@ answered 409 with the game's state (`game` with its round count). It prints a ta
 and JSON (`--json FILE` writes it too) and exits 1 on any loss, duplicate or 5xx.
 docs/performance.md ("Flood") records the figures with the command and the machine.
 
-One module on purpose, like bench/load.py: the session it builds, the scorers that drive
-it and the check that reads it back are one script, run as one command.
+One module on purpose: the session it builds, the scorers that drive it and the check
+that reads it back are one script, run as one command; what it shares with the other
+server benches (the club, the servers, their environment) is in bench/builds.py and
+bench/servers.py.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def build(tables: int) -> dict[str, Any]:
     import django
 
     django.setup()
-    from bench.load import bench_club, running_session
+    from bench.builds import bench_club, running_session
     from workflow import table_links
     from workflow.simulation import generated_names
 
@@ -281,7 +283,7 @@ def main() -> None:
         print(json.dumps(build(args.build)))
         return
 
-    from bench.load import build_in_child, free_port, machine, server_env, start_server
+    from bench.servers import build_in_child, free_port, machine, server_env, start_server
 
     # LOG_LEVEL: not a line for every 409.
     env = server_env(args.postgres, args.redis, settings="huckley.settings", log_level="ERROR")

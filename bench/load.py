@@ -32,71 +32,23 @@ figure. docs/performance.md records the figures with the command and the machine
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import platform
-import shutil
-import signal
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-LUA = ROOT / "bench" / "wrk_report.lua"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.load_report import print_table, summarise
+from bench.loadgen import LUA, fetch, fetch_body, wrk
+from bench.servers import build_in_child, free_port, machine, server_env, start_server, stop
+
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/huckley_load"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
-
-
-def bench_club(slug: str) -> tuple[Any, Any, Any]:
-    """Inside Django: the database migrated, and a director with their club and its 2026
-    season (the account "<slug>-director")."""
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-
-    from tournaments.models import Club, Season
-
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user(f"{slug}-director", password=f"{slug}-pw-1")
-    club = Club.objects.create(name=f"{slug.title()} Club", slug=slug)
-    club.directors.add(user)
-    season = Season.objects.create(
-        club=club, name="2026", starts_on="2026-01-01", ends_on="2026-12-31"
-    )
-    return user, club, season
-
-
-def running_session(
-    *, user: Any, club: Any, season: Any, name: str, names: list[str], games: int, seed: int
-) -> Any:
-    """Inside Django: a public Huckley Buck session of `names`, all checked in, started."""
-    from workflow import services, start_finish
-
-    session = services.session_create(
-        club=club,
-        season=season,
-        name=name,
-        date=season.starts_on,
-        rules_id="huckley-buck",
-        games_per_sitting=games,
-        new_names=names,
-        seed=seed,
-        is_public=True,
-        double_entry=False,
-        user=user,
-    )
-    session.entries.update(checked_in=True)
-    start_finish.session_start(session_id=session.pk, user=user)
-    return session
 
 
 def build(players: int) -> dict[str, Any]:
@@ -109,6 +61,7 @@ def build(players: int) -> dict[str, Any]:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
+    from bench.builds import bench_club, running_session
     from tournaments.models import Seating
     from workflow import movements
     from workflow.simulation import finish_sitting_unplayed, generated_names
@@ -144,157 +97,6 @@ def build(players: int) -> dict[str, Any]:
         "names": names,
         "cookie": f"sessionid={store.session_key}",
     }
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def ensure_wrk() -> str:
-    found = shutil.which("wrk")
-    if found:
-        return found
-    if os.geteuid() != 0:
-        raise SystemExit("wrk is missing: apt-get install wrk (Debian's package)")
-    subprocess.run(["apt-get", "update", "-qq"], check=True)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True)
-    return shutil.which("wrk") or "wrk"
-
-
-def wrk(
-    url: str,
-    *,
-    clients: int,
-    seconds: int,
-    headers: dict[str, str] | None = None,
-    script: Path = LUA,
-) -> dict[str, Any]:
-    threads = max(1, min(2, clients))
-    command = [
-        ensure_wrk(),
-        f"-t{threads}",
-        f"-c{clients}",
-        f"-d{seconds}s",
-        "--timeout=10s",
-        "-s",
-        str(script),
-    ]
-    for key, value in (headers or {}).items():
-        command += ["-H", f"{key}: {value}"]
-    out = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
-    line = [ln for ln in out.splitlines() if ln.startswith("{")][-1]
-    result: dict[str, Any] = json.loads(line)
-    result["errors"] = sum(
-        result[k]
-        for k in ("connect_errors", "read_errors", "write_errors", "status_errors", "timeouts")
-    )
-    return result
-
-
-def start_server(
-    env: dict[str, str],
-    port: int,
-    workers: int,
-    *,
-    log: Path | None = None,
-    ready_path: str = "/bench/ok/",
-) -> subprocess.Popen[bytes]:
-    """gunicorn on 127.0.0.1:`port`, once `ready_path` answers; its output to `log` if
-    given. `bench/flood.py` starts its server here too."""
-    out = log.open("wb") if log is not None else None
-    with out if out is not None else contextlib.nullcontext():
-        process = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "gunicorn"),
-                "huckley.wsgi:application",
-                f"--bind=127.0.0.1:{port}",
-                f"--workers={workers}",
-                "--backlog=2048",
-                "--timeout=30",
-                "--log-level=warning",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT if out is not None else None,
-            start_new_session=True,
-        )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}{ready_path}", timeout=2)
-            return process
-        except OSError:
-            time.sleep(0.3)
-    os.killpg(process.pid, signal.SIGTERM)
-    raise SystemExit("gunicorn did not answer within 60 s")
-
-
-def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
-    status, found, _ = fetch_body(url, headers)
-    return status, found
-
-
-def fetch_body(
-    url: str, headers: dict[str, str] | None = None
-) -> tuple[int, dict[str, str], bytes]:
-    request = urllib.request.Request(url, headers=headers or {})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        if error.code != 304:
-            raise
-        return error.code, dict(error.headers), b""
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
-
-
-def server_env(postgres: str, redis: str, *, settings: str, log_level: str) -> dict[str, str]:
-    """A fresh PostgreSQL database and Redis db for a benchmark, and the environment of
-    the gunicorn that serves them (DEBUG off, nothing of the caller's Django settings)."""
-    from bench.tournament import prepare_postgres
-
-    problem = prepare_postgres(postgres)
-    if problem:
-        raise SystemExit(problem)
-    subprocess.run(["redis-cli", "-u", redis, "FLUSHDB"], check=False, capture_output=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "HUCKLEY_"))}
-    env.update(
-        DJANGO_SETTINGS_MODULE=settings,
-        DATABASE_URL=postgres,
-        REDIS_URL=redis,
-        DEBUG="0",
-        SECRET_KEY="bench-only-secret-key-" + "x" * 40,
-        ALLOWED_HOSTS="127.0.0.1",
-        LOG_LEVEL=log_level,
-        PYTHONPATH=str(ROOT),
-    )
-    return env
-
-
-def build_in_child(script: str, env: dict[str, str], *flags: str) -> dict[str, Any]:
-    """Run the benchmark's own build step in a child with the server's environment (its
-    settings, not the caller's), and read what it built from its last line of JSON."""
-    done = subprocess.run(
-        [sys.executable, script, *flags], env=env, cwd=ROOT, capture_output=True, text=True
-    )
-    if done.returncode:
-        raise SystemExit(f"building failed:\n{done.stderr}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
 
 
 def crowd_script(paths: list[str], folder: Path) -> Path:
@@ -424,8 +226,7 @@ def main() -> None:
         )
         director = directors_pages(base, pk, built["cookie"], seconds=min(args.duration, 8))
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+        stop(server)
 
     summary = summarise(runs)
     report = {
@@ -484,67 +285,6 @@ def directors_pages(base: str, pk: int, cookie: str, *, seconds: int) -> list[di
             }
         )
     return rows
-
-
-def summarise(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per page and client count: median requests/s, ratio to the bare view of the same
-    run (median over runs), worst p95 and p99, the p95 over the bare view's of the same run
-    (median over runs), total errors."""
-    floor = {(r["run"], r["clients"]): r["rps"] for r in runs if r["page"] == "bare view"}
-    floor_p95 = {(r["run"], r["clients"]): r["p95_ms"] for r in runs if r["page"] == "bare view"}
-    rows = []
-    for page in dict.fromkeys(r["page"] for r in runs):
-        for clients in sorted({r["clients"] for r in runs}):
-            mine = [r for r in runs if r["page"] == page and r["clients"] == clients]
-            ratios = [r["rps"] / floor[(r["run"], clients)] for r in mine]
-            p95_ratios = [r["p95_ms"] / floor_p95[(r["run"], clients)] for r in mine]
-            rows.append(
-                {
-                    "page": page,
-                    "clients": clients,
-                    "rps": round(statistics.median(r["rps"] for r in mine), 1),
-                    "ratio": round(statistics.median(ratios), 3),
-                    "p50_ms": round(max(r["p50_ms"] for r in mine), 1),
-                    "p95_ms": round(max(r["p95_ms"] for r in mine), 1),
-                    # The page's p95 over the bare view's, same run (median over runs).
-                    "p95_ratio": round(statistics.median(p95_ratios), 2),
-                    "p99_ms": round(max(r["p99_ms"] for r in mine), 1),
-                    "errors": sum(r["errors"] for r in mine),
-                }
-            )
-    return rows
-
-
-def print_table(report: dict[str, Any]) -> None:
-    print(
-        f"\n{report['command']}\n{report['machine']}, load average "
-        f"{report['load_average_at_start']} at the start, {report['load_average']} at the end"
-    )
-    print(f"{report['players']} players, {report['duration_s']} s per run\n")
-    print(
-        "| page | clients | req/s | vs bare view | p50 ms | p95 ms | p95 vs bare view "
-        "| p99 ms | errors |"
-    )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for r in report["summary"]:
-        print(
-            f"| {r['page']} | {r['clients']} | {r['rps']:,.0f} | {r['ratio']:.2f} | "
-            f"{r['p50_ms']} | {r['p95_ms']} | {r['p95_ratio']:.2f} | {r['p99_ms']} | "
-            f"{r['errors']} |"
-        )
-    s = report["screens"]
-    print(
-        f"\n{s['connections']} open screens on the projector poll: {s['rps']:,.0f} req/s, "
-        f"p95 {s['p95_ms']} ms, {s['errors']} errors (a screen polls every 1.5 s)"
-    )
-    print("\nDirector's pages, one client, sequential requests:\n")
-    print("| page | p50 ms | p95 ms | p99 ms | size KiB | gzipped KiB | status |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for d in report["director_sequential"]:
-        print(
-            f"| {d['page']} | {d['p50_ms']} | {d['p95_ms']} | {d['p99_ms']} | "
-            f"{d['kib']} | {d['sent_kib']} | {d['status']} |"
-        )
 
 
 if __name__ == "__main__":

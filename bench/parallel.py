@@ -53,7 +53,7 @@ def build(tables: int, runs: int) -> dict[str, Any]:
     django.setup()
     from rest_framework.authtoken.models import Token
 
-    from bench.load import bench_club, running_session
+    from bench.builds import bench_club, running_session
     from workflow import table_links
     from workflow.simulation import generated_names
 
@@ -170,7 +170,7 @@ def main() -> None:
         print(json.dumps(build(tables, runs)))
         return
 
-    from bench.load import build_in_child, free_port, machine, server_env, start_server
+    from bench.servers import build_in_child, free_port, machine, server_env, start_server
 
     env = server_env(args.postgres, args.redis, settings="huckley.settings", log_level="ERROR")
     began = time.monotonic()

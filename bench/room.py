@@ -61,7 +61,7 @@ def build(tables: int) -> dict[str, Any]:
     django.setup()
     from rest_framework.authtoken.models import Token
 
-    from bench.load import bench_club, running_session
+    from bench.builds import bench_club, running_session
     from workflow.simulation import generated_names
 
     user, club, season = bench_club("room")
@@ -318,7 +318,7 @@ def main() -> None:
         print(json.dumps(verify(args.verify)))
         return
 
-    from bench.load import build_in_child, free_port, machine, server_env, start_server
+    from bench.servers import build_in_child, free_port, machine, server_env, start_server
 
     env = server_env(args.postgres, args.redis, settings="huckley.settings", log_level="ERROR")
     tables = (args.scorers + 1) // 2
