@@ -33,9 +33,12 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo
 
+# The whole suite on the embedded default, one pytest-xdist worker a core (TEST_WORKERS=0:
+# one process). docs/operations.md, "Tests and CI".
+TEST_WORKERS ?= auto
 test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
