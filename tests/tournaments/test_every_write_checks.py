@@ -456,7 +456,7 @@ def _a_club_file(w: World) -> dict[str, Any]:
 # from a club file, is for any signed-in account (who becomes its director), a claim for
 # the account that follows the link a director gave. Each refuses nobody and the
 # anonymous before it writes; the rest of their rule is tested with its pages
-# (tests/tournaments/test_accounts.py, tests/exchange/test_club_import_page.py).
+# (tests/web/test_accounts.py, tests/exchange/test_club_import_page.py).
 OWN_RULE: dict[Function, Arguments] = {
     club_upload.club_file_preview: _a_club_file,
     club_upload.club_file_import: _a_club_file,
@@ -473,7 +473,7 @@ OWN_RULE: dict[Function, Arguments] = {
 # (or may see it) when it is private. Each gives the arguments strangers are refused
 # with (a private night, no invitation) and those an anonymous visitor gets through with
 # (the same night with its invitation); the rest of the rule is tested with the service
-# (tests/tournaments/test_registrations.py).
+# (tests/workflow/front/test_registrations.py).
 PUBLIC_RULE: dict[Function, tuple[Arguments, Arguments]] = {
     registrations.registration_create: (
         lambda w: {"session_id": _open_night(w, is_public=False).pk, "name": "Someone"},
