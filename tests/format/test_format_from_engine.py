@@ -4,12 +4,9 @@ sense of a better score."""
 from __future__ import annotations
 
 import pytest
-from django import forms
 
 import engine
 from tournaments import format as fmt
-from tournaments.models import Session
-from web.forms import SessionForm
 
 
 def test_every_rules_id_of_the_engine_has_a_format() -> None:
@@ -37,11 +34,3 @@ def test_the_table_sizes_are_the_ones_the_game_states(rules_id: str) -> None:
         sizes.play_max,
         sizes.ideal,
     )
-
-
-def test_the_session_model_and_form_offer_the_engines_games_by_name() -> None:
-    expected = [(rules_id, info.name) for rules_id, info in engine.RULES.items()]
-    assert list(Session._meta.get_field("rules_id").choices or []) == expected
-    form_field = SessionForm.base_fields["rules_id"]
-    assert isinstance(form_field, forms.ChoiceField)
-    assert list(form_field.choices) == expected
