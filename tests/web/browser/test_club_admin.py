@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.browser.conftest import PHONE
 from tests.factories import PlayerFactory, SessionFactory, UserFactory
+from tests.web.browser.conftest import PHONE
 from tournaments.models import Player, Season, Session, SessionPlayer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

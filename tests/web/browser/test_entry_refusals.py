@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Round
-from tests.web.browser.checks import axe_problems, overflow
 from tests.scoring.helpers import MakeSession, dealer_order, top_game
+from tests.web.browser.checks import axe_problems, overflow
 from workflow.card_selectors import table_cards
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

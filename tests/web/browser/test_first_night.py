@@ -18,10 +18,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Round
+from tests.limits import forget_limits
 from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import DESKTOP
 from tests.web.browser.test_scorer_queue import KEPT, kept_soon
-from tests.limits import forget_limits
 from tournaments.models import Seating, Session, Table
 from workflow.simulation import play_game
 

@@ -17,12 +17,12 @@ from rest_framework.test import APIClient
 
 from play import selectors
 from scoring.models import Game
-from tests.web.browser.checks import axe_problems, overflow
-from tests.web.browser.conftest import DESKTOP, PHONE
 from tests.play.conftest import tokens_of
 from tests.play.helpers import play_table
 from tests.play.rounds import store_online_round
 from tests.play.test_sessions import robots_play_out, seat_robots
+from tests.web.browser.checks import axe_problems, overflow
+from tests.web.browser.conftest import DESKTOP, PHONE
 from tournaments.models import Session, Sitting, Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -28,9 +28,9 @@ from playwright.sync_api import Page, expect
 
 from play import selectors, services
 from scoring.models import Game, Round
+from tests.servers import free_ports
 from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import PHONE
-from tests.servers import free_ports
 from tournaments.models import Player, Seating, Session
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Game, Round
-from tests.web.browser.conftest import PHONE
 from tests.scoring.helpers import MakeSession, dealer_order, top_game
+from tests.web.browser.conftest import PHONE
 from workflow.card_selectors import table_cards
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -14,9 +14,9 @@ from playwright.sync_api import Page, expect
 
 from scoring import services
 from scoring.models import Game, Round
+from tests.scoring.helpers import MakeSession, dealer_order, split, top_game
 from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import PHONE
-from tests.scoring.helpers import MakeSession, dealer_order, split, top_game
 from workflow.card_selectors import table_cards
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

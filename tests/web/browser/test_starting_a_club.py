@@ -15,9 +15,9 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from exchange.clubfile import club_export
-from tests.web.browser.checks import axe_problems, overflow
 from tests.factories import PlayerFactory
 from tests.limits import forget_limits
+from tests.web.browser.checks import axe_problems, overflow
 from tournaments.models import Club
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.browser.conftest import DESKTOP, PASSWORD, PHONE
 from tests.servers import run_venue
+from tests.web.browser.conftest import DESKTOP, PASSWORD, PHONE
 from tournaments.models import Session
 from workflow import timer
 
