@@ -284,7 +284,7 @@ NOT_CHECKING_YET: dict[Function, str] = {}
 # from a club file, is for any signed-in account (who becomes its director), a claim for
 # the account that follows the link a director gave. Each refuses nobody and the
 # anonymous before it writes; the rest of their rule is tested with its pages
-# (tests/web/test_accounts.py, tests/exchange/test_club_import_page.py).
+# (tests/web/test_accounts.py, tests/web/test_club_import_page.py).
 OWN_RULE: dict[Function, Arguments] = {
     club_upload.club_file_preview: _a_club_file,
     club_upload.club_file_import: _a_club_file,
