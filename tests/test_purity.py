@@ -50,7 +50,7 @@ def test_a_module_of_the_engine_and_pytest_is_pure() -> None:
         "tests.engine.test_ten_point_buck",
         "tests.engine.test_ten_point_buck_refusals",
         # Django
-        "tests.tournaments.test_sessions",
+        "tests.workflow.session.test_sessions",
         "tests.test_purity",  # imports sys and tomllib's reader through tests.purity
         "tests.nothing_here",
     ],

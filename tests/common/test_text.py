@@ -1,6 +1,6 @@
 """The one rule for names and titles (common/text.py): what it refuses, what it keeps,
 and how it says so. No database: the paths that use it are tested in
-tests/tournaments/test_hidden_characters.py."""
+tests/common/test_hidden_characters.py."""
 
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ def test_the_venue_address_can_be_set_by_the_director(monkeypatch: pytest.Monkey
 def test_the_lobby_shows_the_address_as_text_and_qr_code(
     client: Client, monkeypatch: pytest.MonkeyPatch, db: None
 ) -> None:
-    # The lobby asks which session takes check-in at the door (tests/tournaments/test_door.py).
+    # The lobby asks which session takes check-in at the door (tests/workflow/front/test_door.py).
     monkeypatch.setenv("HUCKLEY_VENUE_URL", "http://192.168.1.20:8000/")
     response = client.get(reverse("lobby"))
     assert response.status_code == 200

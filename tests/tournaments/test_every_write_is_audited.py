@@ -1,7 +1,7 @@
 """Every director write keeps its entry in the club's audit log, in its own transaction.
 
-The write services are the ones `test_every_write_checks.py` finds and calls (its
-`CALLS` and `OWN_RULE` tables, with the same arguments). Each one is either
+The write services are the ones `test_every_write_checks.py` finds and calls (the
+`CALLS` and `OWN_RULE` tables of write_services.py, with the same arguments). Each one is either
 
 - in `AUDITED`, with the actions (`tournaments.models.AuditEntry.action`) it records
   when the club's director makes it: exactly those entries, for the right club and
@@ -37,15 +37,8 @@ from scoring import services as scoring
 from scoring.models import Game, RoundChange
 from tests.factories import UserFactory
 from tests.scoring.helpers import split
-from tests.tournaments.test_every_write_checks import (
-    CALLS,
-    OWN_RULE,
-    Function,
-    World,
-    call,
-    label,
-    signed_in_without_a_role,
-)
+from tests.tournaments.write_services import CALLS, OWN_RULE
+from tests.tournaments.write_world import Function, World, call, label, signed_in_without_a_role
 from tournaments import audit
 from tournaments.models import (
     AuditEntry,

@@ -1,42 +1,13 @@
-"""The tournament format's per-game facts come from the engine: one list of games, one
-sense of a better score."""
+"""The session's model and form offer the engine's games by name: the format's list of
+games (tests/format/test_format_from_engine.py) reaches the database and the pages."""
 
 from __future__ import annotations
 
-import pytest
 from django import forms
 
 import engine
-from tournaments import format as fmt
 from tournaments.models import Session
 from web.forms import SessionForm
-
-
-def test_every_rules_id_of_the_engine_has_a_format() -> None:
-    assert list(fmt.FORMATS) == list(engine.RULES)
-    assert len(fmt.FORMATS) == len(engine.RULES)
-
-
-@pytest.mark.parametrize("rules_id", sorted(engine.RULES))
-def test_the_sense_of_a_better_score_is_the_engines(rules_id: str) -> None:
-    rules = fmt.format_for(rules_id)
-    assert rules.rules_id == rules_id
-    assert rules.lower_is_better is engine.rules_info(rules_id).lower_is_better
-
-
-@pytest.mark.parametrize("rules_id", sorted(engine.RULES))
-def test_the_table_sizes_are_the_ones_the_game_states(rules_id: str) -> None:
-    """A game states its table sizes in its rules info; the format only reads them, so
-    adding a game never touches the format."""
-    sizes = engine.rules_info(rules_id).table_sizes
-    rules = fmt.format_for(rules_id)
-    assert (rules.split_min, rules.split_max, rules.play_min, rules.play_max, rules.ideal) == (
-        sizes.split_min,
-        sizes.split_max,
-        sizes.play_min,
-        sizes.play_max,
-        sizes.ideal,
-    )
 
 
 def test_the_session_model_and_form_offer_the_engines_games_by_name() -> None:

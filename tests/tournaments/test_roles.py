@@ -16,7 +16,7 @@ from scoring import records
 from scoring import services as scoring
 from scoring.models import Game, PendingRound, Round
 from tests.factories import ClubFactory, UserFactory
-from tests.tournaments.test_pages import db_state
+from tests.web.test_pages import db_state
 from tournaments.models import Player, Session
 from workflow import movements, table_links
 from workflow.simulation import finish_sitting_unplayed as fake_results
