@@ -79,7 +79,7 @@ def running_session(
     *, user: Any, club: Any, season: Any, name: str, names: list[str], games: int, seed: int
 ) -> Any:
     """Inside Django: a public Huckley Buck session of `names`, all checked in, started."""
-    from workflow import services, start_finish
+    from workflow.session import services, start_finish
 
     session = services.session_create(
         club=club,
@@ -110,8 +110,8 @@ def build(players: int) -> dict[str, Any]:
     from django.contrib.sessions.backends.db import SessionStore
 
     from tournaments.models import Seating
-    from workflow import movements
-    from workflow.simulation import finish_sitting_unplayed, generated_names
+    from workflow.session import movements
+    from workflow.session.simulation import finish_sitting_unplayed, generated_names
 
     user, club, season = bench_club("bench")
     session = running_session(

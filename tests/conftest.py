@@ -80,7 +80,7 @@ def _fresh_cache() -> None:
         cache.delete_pattern("throttle_anon_sheets_*")  # type: ignore[attr-defined]
         cache.delete_pattern("throttle_anon_signups_*")  # type: ignore[attr-defined]
         cache.delete_pattern("limit:registration:*")  # type: ignore[attr-defined]
-        # The wrong door codes counted per client and session (workflow/door.py).
+        # The wrong door codes counted per client and session (workflow/front/door.py).
         cache.delete_pattern("door:wrong:*")  # type: ignore[attr-defined]
     # Each process's own store of public pages (tournaments/pagecache.py), for the same
     # reason.

@@ -46,7 +46,7 @@ from tournaments.permissions import (
     can_view_session,
     require_director,
 )
-from workflow import tasks
+from workflow.front import tasks
 
 Status = Registration.Status
 #: The largest capacity a session may have (more is no limit at all: leave it empty).
