@@ -101,7 +101,7 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     if isinstance(exc, StateConflict):
         return Response({**exc.error.as_dict(), **exc.state}, status=exc.error.status)
     if isinstance(exc, UserError):
-        # A refusal that says how long to wait (too many wrong door codes, workflow.door).
+        # A refusal that says how long to wait (too many wrong door codes, workflow.front.door).
         retry = getattr(exc, "retry_after", None)
         wait_for = {"Retry-After": str(int(retry))} if retry else None
         return Response(exc.as_dict(), status=exc.status, headers=wait_for)

@@ -1,6 +1,6 @@
 """Reads the API needs that the pages do inline in their views: querysets with their
 joins in place. The derived views (progress, standings, movement) stay in
-`workflow.selectors` and `workflow.services`; nothing here decides a rule."""
+`workflow.session.selectors` and `workflow.session.services`; nothing here decides a rule."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def pending_rounds(game: Game) -> QuerySet[PendingRound]:
 
 
 def table_live_links(table: Table) -> QuerySet[ScorerLink]:
-    # A table card's own links belong to the card (workflow.table_links), not listed here.
+    # A table card's own links belong to the card (workflow.tables.links), not listed here.
     tokens = ScorerLink.objects.filter(table=table, card=None, club_card=None).values_list(
         "token", flat=True
     )

@@ -29,7 +29,7 @@ def running_session(
     *, user: Any, club: Any, season: Any, name: str, names: list[str], games: int, seed: int
 ) -> Any:
     """Inside Django: a public Huckley Buck session of `names`, all checked in, started."""
-    from workflow import services, start_finish
+    from workflow.session import services, start_finish
 
     session = services.session_create(
         club=club,

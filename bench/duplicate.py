@@ -54,8 +54,8 @@ def build(players: int) -> Any:
     from play import services as play_services
     from scoring.models import Game
     from tournaments.models import Club, Player, Season, Sitting, Table
-    from workflow import services, start_finish
-    from workflow.simulation import generated_names
+    from workflow.session import services, start_finish
+    from workflow.session.simulation import generated_names
 
     director = get_user_model().objects.create_user("bench-director", password="x")
     club = Club.objects.create(name="Bench club", slug="bench")

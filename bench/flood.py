@@ -62,8 +62,8 @@ def build(tables: int) -> dict[str, Any]:
 
     django.setup()
     from bench.builds import bench_club, running_session
-    from workflow import table_links
-    from workflow.simulation import generated_names
+    from workflow.session.simulation import generated_names
+    from workflow.tables import links as table_links
 
     user, club, season = bench_club("flood")
     session = running_session(

@@ -63,8 +63,8 @@ def build(players: int) -> dict[str, Any]:
 
     from bench.builds import bench_club, running_session
     from tournaments.models import Seating
-    from workflow import movements
-    from workflow.simulation import finish_sitting_unplayed, generated_names
+    from workflow.session import movements
+    from workflow.session.simulation import finish_sitting_unplayed, generated_names
 
     user, club, season = bench_club("bench")
     session = running_session(

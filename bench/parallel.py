@@ -54,8 +54,8 @@ def build(tables: int, runs: int) -> dict[str, Any]:
     from rest_framework.authtoken.models import Token
 
     from bench.builds import bench_club, running_session
-    from workflow import table_links
-    from workflow.simulation import generated_names
+    from workflow.session.simulation import generated_names
+    from workflow.tables import links as table_links
 
     user, club, season = bench_club("parallel")
     names = iter(generated_names(tables * 4 * 2 * runs))

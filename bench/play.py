@@ -79,8 +79,8 @@ def build(tables: int, robot_tables: int) -> dict[str, Any]:
     from play.services import seat_links_ensure
     from tournaments.models import Player, Seating, Session
     from tournaments.permissions import SYSTEM
-    from workflow import services, start_finish
-    from workflow.simulation import generated_names
+    from workflow.session import services, start_finish
+    from workflow.session.simulation import generated_names
 
     user, club, season = bench_club("play")
     total = tables + robot_tables

@@ -62,7 +62,7 @@ def build(tables: int) -> dict[str, Any]:
     from rest_framework.authtoken.models import Token
 
     from bench.builds import bench_club, running_session
-    from workflow.simulation import generated_names
+    from workflow.session.simulation import generated_names
 
     user, club, season = bench_club("room")
     session = running_session(

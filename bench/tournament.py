@@ -11,7 +11,7 @@ each in its own subprocess and database, it times:
 - one movement: `movements.sitting_move_players` after sitting 1 (preview, placings,
   sitting 2 with its tables, seatings and first games). The sitting's games are finished
   beforehand, untimed, by writing scores directly
-  (`workflow.simulation.finish_sitting_unplayed`), not by playing them through the
+  (`workflow.session.simulation.finish_sitting_unplayed`), not by playing them through the
   engine;
 - the public pages "all tables" (`/sessions/<pk>/`) and "find my table"
   (`/sessions/<pk>/?name=<full name>`), served in-process by Django's test Client after
@@ -94,9 +94,9 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
 
     from tournaments.models import Club, Season, Seating, Session
     from tournaments.permissions import SYSTEM
-    from workflow import movements, services, start_finish
-    from workflow.simulation import finish_sitting_unplayed as fake_results
-    from workflow.simulation import generated_names
+    from workflow.session import movements, services, start_finish
+    from workflow.session.simulation import finish_sitting_unplayed as fake_results
+    from workflow.session.simulation import generated_names
 
     assert not settings.DEBUG, "run the worker with DEBUG=0"
 

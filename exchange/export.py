@@ -18,7 +18,7 @@ from play import duplicate
 from scoring.models import Game
 from scoring.records import game_record
 from tournaments.models import Season, Session
-from workflow import club_selectors
+from workflow.club import selectors as club_selectors
 
 SESSION_FORMAT = "huckley-session/1"
 

@@ -346,7 +346,7 @@ else:
 DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "huckley@localhost")
 # Sign-ups from one address in an hour (web/views/accounts.py); 0 closes sign-up.
 HUCKLEY_SIGNUPS_PER_HOUR = envint("HUCKLEY_SIGNUPS_PER_HOUR", "5")
-# Sign-ups for a night (workflow.registrations) from one address in an hour, by
+# Sign-ups for a night (workflow.front.registrations) from one address in an hour, by
 # someone who does not direct the club: the page and the API (docs/api.md, Registrations).
 HUCKLEY_REGISTRATIONS_PER_HOUR = envint("HUCKLEY_REGISTRATIONS_PER_HOUR", "30")
 # Password reset emails asked for from one address in an hour.

@@ -93,11 +93,11 @@ def qr_terminal(text: str) -> str:
 
 def lobby(request: HttpRequest) -> HttpResponse:
     """The page the laptop shows: where phones go, as text and as a QR code. While one
-    session is taking check-in at the door (workflow.door), the code opens its check-in
+    session is taking check-in at the door (workflow.front.door), the code opens its check-in
     page instead, and the address of the whole venue stays under it."""
     # Imported here: `python -m huckley.venue` loads this module before Django is set up,
     # and the workflow imports the models.
-    from workflow import door
+    from workflow.front import door
 
     url = venue_url(int(request.get_port() or 8000))
     at_the_door = door.sessions_at_the_door(timezone.localdate())

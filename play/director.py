@@ -25,8 +25,8 @@ from tournaments import audit, pagecache
 from tournaments import format as fmt
 from tournaments.models import Player, Seating, Session, SessionPlayer, Table
 from tournaments.permissions import Caller, require_director
-from workflow import selectors
-from workflow.services import refresh_unstarted_game
+from workflow.session import selectors
+from workflow.session.services import refresh_unstarted_game
 
 ROBOT_NAME = re.compile(r"^Robot (\d+)$")
 

@@ -1,7 +1,8 @@
 """What the director's pages and the projector read of online play: each table of the
-sitting with its online state, the robots' moves a director must see, and the current
-trick of every online table for the wall. Reads only; no hand is ever read out here
-(the projector's tricks come from the watcher's view, `play.selectors.watch_view`)."""
+sitting with its online state, the seat links of its seated players, the robots' moves a
+director must see, and the current trick of every online table for the wall. Reads only;
+no hand is ever read out here (the projector's tricks come from the watcher's view,
+`play.selectors.watch_view`)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from typing import Any
 from django.db.models import Count, Q
 
 from play import selectors
-from play.models import LiveRound
+from play.models import LiveRound, SeatLink
 from play.replay import card_label
 from tournaments import format as fmt
-from tournaments.models import Seating, Sitting, Table
+from tournaments.models import Seating, Session, Sitting, Table
+from workflow.session.selectors import current_sitting
 
 
 @dataclass
@@ -153,3 +155,30 @@ def screen_tricks(sitting: Sitting | None) -> list[dict[str, Any]]:
             }
         )
     return found
+
+
+def seat_list(session: Session) -> list[dict[str, Any]]:
+    """The seat links of the current sitting's seated players, table by table (read by
+    the director's seats list once the links exist: `play.services.seat_links_ensure`)."""
+    sitting = current_sitting(session)
+    if sitting is None:
+        return []
+    seated = (
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True)
+        .select_related("player", "table")
+        .order_by("table__rank", "seat")
+    )
+    tokens = dict(SeatLink.objects.filter(session=session).values_list("player_id", "token"))
+    return [
+        {
+            "player": s.player.name,
+            "player_id": s.player_id,
+            "table": s.table.rank,
+            "table_number": s.table.number,
+            "online": s.table.online,
+            "seat": s.seat,
+            "robot": s.player.is_robot,
+            "token": tokens.get(s.player_id),
+        }
+        for s in seated
+    ]

@@ -27,7 +27,7 @@ from play.models import LiveRound, SeatLink
 from scoring.models import Game, GamePlayer, Round
 from scoring.tables import table_current_game
 from tournaments.models import Seating, Session, Sitting, Table
-from workflow.selectors import current_sitting, current_sittings
+from workflow.session.selectors import current_sittings
 
 #: A view's statuses: a round is being played at the seat's online table (`playing`);
 #: no online game at the table now, the sitting over and the movement not confirmed yet
@@ -470,33 +470,6 @@ def watch_view(table_id: int) -> dict[str, Any]:
     view = _view(table_state(table), None)
     view["seat"] = None
     return view
-
-
-def seat_list(session: Session) -> list[dict[str, Any]]:
-    """The seat links of the current sitting's seated players, table by table (read by
-    the director's seats list once the links exist: `play.services.seat_links_ensure`)."""
-    sitting = current_sitting(session)
-    if sitting is None:
-        return []
-    seated = (
-        Seating.objects.filter(sitting=sitting, left_at__isnull=True)
-        .select_related("player", "table")
-        .order_by("table__rank", "seat")
-    )
-    tokens = dict(SeatLink.objects.filter(session=session).values_list("player_id", "token"))
-    return [
-        {
-            "player": s.player.name,
-            "player_id": s.player_id,
-            "table": s.table.rank,
-            "table_number": s.table.number,
-            "online": s.table.online,
-            "seat": s.seat,
-            "robot": s.player.is_robot,
-            "token": tokens.get(s.player_id),
-        }
-        for s in seated
-    ]
 
 
 def round_ended(state: TableState) -> bool:

@@ -19,7 +19,10 @@ from scoring.games import PrintColumn, family_for
 from scoring.models import Game
 from tournaments import format as fmt
 from tournaments.models import Club, Season, Seating, Session, Sitting
-from workflow import card_selectors, club_selectors, prize_selectors, selectors
+from workflow.club import prize_selectors
+from workflow.club import selectors as club_selectors
+from workflow.session import selectors
+from workflow.tables import card_selectors
 
 
 class SittingNotFound(UserError):
@@ -283,7 +286,7 @@ class TableCard:
 
 
 def table_cards(session: Session, absolute: Callable[[str], str]) -> list[TableCard]:
-    """The session's live cards (`workflow.card_selectors`), one per table number;
+    """The session's live cards (`workflow.tables.card_selectors`), one per table number;
     `absolute` turns a card's path into the full URL its QR code holds."""
     caption = f"{session.name} · {session.club.name} · {session.date.isoformat()}"
     return [

@@ -127,7 +127,7 @@ end
 # The anonymous callers' sheet and sign-up counts (api/throttles.py, and the sign-up
 # page's): every test's client is 127.0.0.1, so what earlier tests printed or signed up
 # would throttle a later one. And the wrong door codes counted per client and session
-# (workflow/door.py).
+# (workflow/front/door.py).
 LIMITS = (
     "throttle_anon_sheets_*",
     "throttle_anon_signups_*",

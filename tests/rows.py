@@ -53,8 +53,8 @@ def build_session(
 ) -> Any:
     """A session of `players` generated names, all checked in; started unless `start` is
     false."""
-    from workflow import services, start_finish
-    from workflow.simulation import generated_names
+    from workflow.session import services, start_finish
+    from workflow.session.simulation import generated_names
 
     session = services.session_create(
         club=club,

@@ -16,8 +16,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 # Folders of Python that are not the product: the tests themselves, the benchmarks (run as
-# scripts), and what the tools and the virtual environment keep.
-NOT_THE_PRODUCT = {"tests", "bench", "deploy", "docs", "templates", "static", "var", "mutants"}
+# scripts), our own checks for the lint tools, and what the tools and the virtual
+# environment keep.
+NOT_THE_PRODUCT = {
+    "tests", "bench", "lint", "deploy", "docs", "templates", "static", "var", "mutants",
+}  # fmt: skip
+
+# The longest a module of the product or of the benchmarks may be: past it, a module is
+# more than one subject, and is split along its seams.
+MODULE_LINES_MAX = 500
 
 
 def importlinter(root: Path = ROOT) -> dict[str, Any]:
@@ -83,7 +90,8 @@ def copy_of_the_project(tmp_path: Path) -> Path:
     copy.mkdir()
     shutil.copy(ROOT / "pyproject.toml", copy)
     ignore = shutil.ignore_patterns("__pycache__", "migrations", "*.html", "*.js", "*.css")
-    for package in layered_packages():
+    # `lint` holds the contract types of our own that the configuration names.
+    for package in [*layered_packages(), "lint"]:
         shutil.copytree(ROOT / package, copy / package, ignore=ignore)
     return copy
 
@@ -105,13 +113,22 @@ def lint_imports(copy: Path) -> subprocess.CompletedProcess[str]:
 # A module added below its importer, in a package that had no such module before, and an
 # import between the two packages of one layer that must stay independent.
 UPWARD = [
-    ("scoring/sneaky.py", "from workflow import movements\n", "scoring.sneaky"),
+    ("scoring/sneaky.py", "from workflow.session import movements\n", "scoring.sneaky"),
     ("engine/games/sneaky.py", "import scoring.models\n", "engine.games.sneaky"),
     ("tournaments/sneaky.py", "import ratings.calc\n", "tournaments.sneaky"),
     ("common/sneaky.py", "from tournaments import models\n", "common.sneaky"),
     # The format is pure: a new module of its package may not import Django.
     ("tournaments/format/sneaky.py", "import django.db\n", "tournaments.format.sneaky"),
     ("web/views/sneaky.py", "from api.views import sessions\n", "web.views.sneaky"),
+    # Inside the workflow: the club sits below the session, and the table cards beside the
+    # club.
+    ("workflow/club/sneaky.py", "from workflow.session import selectors\n", "workflow.club.sneaky"),
+    ("workflow/tables/sneaky.py", "from workflow.club import prizes\n", "workflow.tables.sneaky"),
+    ("workflow/session/sneaky.py", "from workflow.front import door\n", "workflow.session.sneaky"),
+    # The engine imports the standard library and the format only: not an installed
+    # package (installed or not), nor the project's own `common`.
+    ("engine/sneaky.py", "import numpy\n", "engine.sneaky"),
+    ("engine/games/sneaky.py", "from common import errors\n", "engine.games.sneaky"),
 ]
 
 
@@ -135,3 +152,50 @@ def test_a_new_module_with_an_upward_import_fails_the_lint(
         path.unlink()
     assert result.returncode != 0
     assert module in result.stdout
+
+
+# An upward import added to an existing module of play/ (its layers are its modules, so a
+# new module would be in none of them).
+PLAY_UPWARD = [
+    ("play/presence.py", "from play import services\n", "play.presence"),
+    ("play/selectors.py", "from play import rounds\n", "play.selectors"),
+]
+
+
+@pytest.mark.parametrize(("where", "source", "module"), PLAY_UPWARD)
+def test_an_upward_import_inside_play_fails_the_lint(
+    project_copy: Path, where: str, source: str, module: str
+) -> None:
+    path = project_copy / where
+    before = path.read_text()
+    path.write_text(before + source)
+    try:
+        result = lint_imports(project_copy)
+    finally:
+        path.write_text(before)
+    assert result.returncode != 0
+    assert module in result.stdout
+
+
+def test_the_pure_contract_is_an_allow_list_of_the_standard_library_and_each_other() -> None:
+    (pure,) = [c for c in importlinter()["contracts"] if c["id"] == "pure"]
+    assert pure["type"] == "allow_list"
+    assert set(pure["allowed_modules"]) == set(pure["source_modules"])
+
+
+def long_modules(root: Path = ROOT) -> dict[str, int]:
+    """The Python modules of the product packages and of bench/ longer than the maximum,
+    with their lengths in lines (migrations are generated, and left out)."""
+    found = {}
+    for package in [*layered_packages(root), "bench"]:
+        for path in (root / package).rglob("*.py"):
+            if "migrations" in path.parts or "__pycache__" in path.parts:
+                continue
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > MODULE_LINES_MAX:
+                found[str(path.relative_to(root))] = lines
+    return found
+
+
+def test_no_module_of_the_product_or_the_benchmarks_is_over_500_lines() -> None:
+    assert long_modules() == {}

@@ -206,7 +206,7 @@ class NewPlayerForm(PlayerNameForm):
 
 class KeepApartForm(forms.Form):
     """Two players of the club to keep apart. What is chosen goes to the service as it
-    came (`workflow.seating_wishes.keep_apart_add`), which refuses in words."""
+    came (`workflow.club.seating_wishes.keep_apart_add`), which refuses in words."""
 
     first = forms.CharField(label="Keep", widget=forms.Select)
     second = forms.CharField(label="apart from", widget=forms.Select)
@@ -287,7 +287,7 @@ class RegistrationSettingsForm(forms.Form):
 
 class SelfCheckInForm(forms.Form):
     """A player's check-in at the door: their name and the door code, passed to the
-    service as typed (workflow.door.self_check_in)."""
+    service as typed (workflow.front.door.self_check_in)."""
 
     name = forms.CharField(max_length=120, strip=False, label="Your name")
     door_code = forms.CharField(
@@ -302,7 +302,7 @@ class SelfCheckInForm(forms.Form):
 
 class AuditFilterForm(forms.Form):
     """The filters of a club's audit log (a GET form): each left empty keeps everything.
-    The choices are the club's (`workflow.audit_selectors.audit_choices`)."""
+    The choices are the club's (`workflow.club.audit_selectors.audit_choices`)."""
 
     session = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     action = forms.ChoiceField(required=False)

@@ -1,5 +1,5 @@
 """Output shapes of the entry fees and prizes endpoints (`api.views.prizes`), and the
-functions that fill them from `workflow.prize_selectors`. Amounts are strings: exact
+functions that fill them from `workflow.club.prize_selectors`. Amounts are strings: exact
 decimals, never floats (docs/api.md, "Entry fees and prizes")."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from rest_framework import serializers
 
 from api.serializers import Data
 from tournaments.models import PayoutTable, Session
-from workflow.prize_selectors import SessionPrizes
+from workflow.club.prize_selectors import SessionPrizes
 
 
 def money(**kwargs: Any) -> serializers.CharField:

@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from api.serializers import Data
 from tournaments.models import Registration
-from workflow import registrations
+from workflow.front import registrations
 
 
 class RegistrationSerializer(serializers.Serializer[Data]):

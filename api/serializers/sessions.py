@@ -15,9 +15,9 @@ from api.serializers import Data, SeatingSerializer, many_data
 from tournaments import format as fmt
 from tournaments.models import Session, SessionPlayer, Sitting
 from tournaments.permissions import Actor, can_direct
-from workflow import selectors
-from workflow.movements import MovementPreview
-from workflow.selectors import StandingRow
+from workflow.session import selectors
+from workflow.session.movements import MovementPreview
+from workflow.session.selectors import StandingRow
 
 MAX_ID = 2**63 - 1
 MAX_LIST = 500

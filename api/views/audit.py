@@ -1,6 +1,6 @@
 """The audit log, what the directors did: a club's and a session's, for their directors
 only (docs/api.md). The club's page reads the same selector
-(`workflow.audit_selectors.club_audit`)."""
+(`workflow.club.audit_selectors.club_audit`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from api.serializers.audit import AuditPageSerializer
 from api.serializers.sessions import id_field
 from api.views.base import ApiView
 from tournaments.models import AuditEntry, Club, Session
-from workflow.audit_selectors import AuditFilter, club_audit
+from workflow.club.audit_selectors import AuditFilter, club_audit
 
 TAGS = ["audit"]
 DESCRIPTION = (

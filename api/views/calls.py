@@ -1,6 +1,6 @@
 """Calls for the director (docs/tournament.md, "Calling the director"): a table calls,
 the director lists the session's calls and marks one handled (or takes that back). The
-writes are `workflow.calls`."""
+writes are `workflow.front.calls`."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from api.views.base import ApiView
 from api.views.sessions import SessionView
 from api.views.tables import TableView
 from tournaments.models import DirectorCall
-from workflow import calls
+from workflow.front import calls
 
 TAGS = ["calls"]
 

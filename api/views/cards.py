@@ -1,6 +1,6 @@
 """Table cards (docs/tournament.md, "Table cards"): a session's permanent table links and
 the club's laminated cards, for the director: list them, replace one, rotate the club's.
-The writes are `workflow.table_links`, the reads `workflow.card_selectors`."""
+The writes are `workflow.tables.links`, the reads `workflow.tables.card_selectors`."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from api.serializers import Data, Input
 from api.views.clubs import ClubView
 from api.views.sessions import SessionView
 from tournaments.models import Club
-from workflow import card_selectors, table_links
-from workflow.card_selectors import CardLink
+from workflow.tables import card_selectors
+from workflow.tables import links as table_links
+from workflow.tables.card_selectors import CardLink
 
 TAGS = ["table cards"]
 

@@ -16,7 +16,8 @@ from api.serializers import Data, many_data
 from api.views.base import ApiView
 from tournaments.models import BigLoserAward, Club, Player, Season
 from tournaments.permissions import can_direct
-from workflow import club_selectors, prize_selectors
+from workflow.club import prize_selectors
+from workflow.club import selectors as club_selectors
 
 TAGS = ["clubs"]
 

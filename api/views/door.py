@@ -1,5 +1,5 @@
 """Self check-in at the door (docs/api.md, "Self check-in"): anonymous, the door code is
-the rule, through the same service as the check-in page (`workflow.door.self_check_in`)."""
+the rule, through the same service as the check-in page (`workflow.front.door.self_check_in`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from api.serializers import Input
 from api.views.base import ApiView
 from tournaments.models import Session
 from tournaments.permissions import can_view_session
-from workflow import door
+from workflow.front import door
 
 
 class SelfCheckInAnswer(serializers.Serializer[None]):

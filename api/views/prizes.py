@@ -1,6 +1,6 @@
 """Entry fees and prizes (docs/tournament.md, "Entry fees and prizes"; docs/api.md): a
 session's fee, pool and payouts, who paid, and the club's payout tables and currency,
-through the same services as the pages (`workflow.prizes`)."""
+through the same services as the pages (`workflow.club.prizes`)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ from api.views.clubs import ClubView
 from api.views.sessions import SessionView
 from tournaments.models import Club, PayoutTable, Session
 from tournaments.permissions import can_direct
-from workflow import prize_selectors, prizes, selectors
+from workflow.club import prize_selectors, prizes
+from workflow.session import selectors
 
 TAGS = ["prizes"]
 AMOUNT = 32

@@ -1,7 +1,7 @@
 """Sign-up before the night (docs/api.md, Registrations): signing up (public, or with the
 invitation of a private session), a sign-up's status and its cancellation by its
 personal token, and the director's list. Each write is one service call
-(`workflow.registrations`), as on the pages."""
+(`workflow.front.registrations`), as on the pages."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from api.serializers.registrations import (
 from api.throttles import AnonymousSignUpThrottle
 from api.views.base import ApiView
 from tournaments.models import Registration, Session
-from workflow import registrations
+from workflow.front import registrations
 
 TAGS = ["registrations"]
 

@@ -1,6 +1,6 @@
 """A club's seating wishes (docs/tournament.md, "Seating wishes"): the pairs of players it
 keeps from starting at the same table. For the club's directors only: the pairs are the
-club's private business. The writes are `workflow.seating_wishes`."""
+club's private business. The writes are `workflow.club.seating_wishes`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from api.schema import doc
 from api.serializers import Data, Input
 from api.views.clubs import ClubView
 from tournaments.models import Club, KeepApart
-from workflow import seating_wishes
+from workflow.club import seating_wishes
 
 TAGS = ["clubs"]
 

@@ -20,7 +20,8 @@ from api.serializers.sessions import (
     session_detail,
 )
 from api.views.sessions import TAGS, SessionView
-from workflow import seating_wishes, services, withdrawals
+from workflow.club import seating_wishes
+from workflow.session import services, withdrawals
 
 FIXED_TABLE_BODY = {
     "type": "object",

@@ -1,5 +1,5 @@
 """Sessions: reads for whoever may see them, and the director's writes, each through the
-same service as the session's pages (`workflow.services`). The sitting endpoints
+same service as the session's pages (`workflow.session.services`). The sitting endpoints
 (movement, rebalancing, sittings) are `api.views.sittings`; the players' (added, checked
 in, withdrawn) `api.views.session_players`."""
 
@@ -37,13 +37,9 @@ from api.views.base import ApiView
 from common.errors import UserError
 from tournaments.models import Club, Season, Session
 from tournaments.permissions import visible_sessions
-from workflow import (
-    prize_selectors,
-    registrations,
-    selectors,
-    services,
-    start_finish,
-)
+from workflow.club import prize_selectors
+from workflow.front import registrations
+from workflow.session import selectors, services, start_finish
 
 TAGS = ["sessions"]
 # The online settings a PATCH passes on only when given (docs/api.md, Online play).

@@ -35,7 +35,7 @@ from api.views.sessions import SessionView
 from serving.pages import public_page
 from tournaments import pagecache
 from tournaments.models import Sitting
-from workflow import movements, selectors
+from workflow.session import movements, selectors
 
 TAGS = ["sessions"]
 

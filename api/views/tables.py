@@ -19,7 +19,8 @@ from api.serializers.sessions import NUMBER_HELP, RANK_HELP, SittingRefSerialize
 from api.views.base import ApiView
 from play import services as play_services
 from tournaments.models import ScorerLink, Table
-from workflow import selectors, table_links
+from workflow.session import selectors
+from workflow.tables import links as table_links
 
 TAGS = ["tables"]
 

@@ -1,6 +1,6 @@
 """The sitting timer (docs/tournament.md, "The sitting timer"): anyone who may see the
 session reads it; its directors start, pause, resume, extend and reset it and set the
-minutes per sitting, through the same services as the session page (`workflow.timer`).
+minutes per sitting, through the same services as the session page (`workflow.session.timer`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from api.serializers import Input
 from api.serializers.timer import TimerSerializer
 from api.views.sessions import TAGS, SessionView
 from tournaments.models import Session
-from workflow import selectors, timer
+from workflow.session import selectors, timer
 
 
 def timer_data(session_id: int) -> dict[str, Any]:

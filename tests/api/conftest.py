@@ -30,7 +30,7 @@ from tournaments.models import (
     Table,
     TableCard,
 )
-from workflow import table_links
+from workflow.tables import links as table_links
 
 
 @pytest.fixture(autouse=True)

@@ -13,8 +13,9 @@ from scoring.models import Game
 from tests.api.conftest import EXPECTED_REFUSAL, scorer_client, token_client
 from tournaments.models import DirectorCall, Session
 from tournaments.permissions import SYSTEM
-from workflow import calls, movements, start_finish
-from workflow.simulation import finish_sitting_unplayed
+from workflow.front import calls
+from workflow.session import movements, start_finish
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from api.models import IdempotencyRecord
 from scoring.models import Game, PendingRound, Round, RoundChange
 from tests.api.conftest import first_round
 from tournaments.models import Session
-from workflow import table_links
+from workflow.tables import links as table_links
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -12,7 +12,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tournaments.models import Session, SessionPlayer
-from workflow import door
+from workflow.front import door
 
 pytestmark = pytest.mark.django_db
 

@@ -36,8 +36,9 @@ from scoring import corrections, records, services
 from scoring import rounds as kernel
 from scoring.models import Game, Round, RoundChange
 from tournaments.models import Placing, Session, SessionStanding, Sitting
-from workflow import movements, table_links
-from workflow.simulation import play_sitting
+from workflow.session import movements
+from workflow.session.simulation import play_sitting
+from workflow.tables import links as table_links
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -12,8 +12,9 @@ from rest_framework.test import APIClient
 
 from tests.api.conftest import token_client
 from tournaments.models import Season, Session
-from workflow import club_selectors, start_finish
-from workflow.simulation import finish_sitting_unplayed
+from workflow.club import selectors as club_selectors
+from workflow.session import start_finish
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

@@ -61,7 +61,8 @@ def test_season_standings_count_finished_sessions(
 ) -> None:
     from django.core.cache import cache
 
-    from workflow import club_selectors, start_finish
+    from workflow.club import selectors as club_selectors
+    from workflow.session import start_finish
 
     session = make_session(8)
     start_finish.session_finish(session_id=session.pk, early=True, user=director)

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from tests.api.conftest import token_client
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import Registration, Session
-from workflow import registrations
+from workflow.front import registrations
 
 pytestmark = pytest.mark.django_db
 

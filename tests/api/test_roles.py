@@ -23,8 +23,9 @@ from tests.api.conftest import (
     token_client,
 )
 from tournaments.models import PayoutTable, Season, Session
-from workflow import movements, seating_wishes
-from workflow.simulation import finish_sitting_unplayed as fake_results
+from workflow.club import seating_wishes
+from workflow.session import movements
+from workflow.session.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

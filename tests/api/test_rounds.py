@@ -285,7 +285,7 @@ def test_a_finished_game_starts_the_next_with_the_winner_dealing(
 def test_results_are_refused_once_the_session_is_not_running(
     make_session: Callable[..., Session], director: Any
 ) -> None:
-    from workflow import start_finish
+    from workflow.session import start_finish
 
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1)

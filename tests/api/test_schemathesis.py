@@ -39,7 +39,7 @@ from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import first_round
 from tournaments.models import PayoutTable, Season, Session
-from workflow import table_links
+from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

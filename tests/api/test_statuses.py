@@ -20,8 +20,8 @@ from scoring import services as scoring
 from scoring.models import Game
 from tests.api.conftest import db_state, first_round, token_client
 from tournaments.models import PayoutTable, Season, Session
-from workflow import movements
-from workflow.simulation import finish_sitting_unplayed as fake_results
+from workflow.session import movements
+from workflow.session.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +67,7 @@ def _unstarted(w: World, path: str) -> str:
 
 
 def _finished(w: World) -> Session:
-    from workflow import start_finish
+    from workflow.session import start_finish
 
     start_finish.session_finish(session_id=w.running.pk, early=True, user=w.director)
     return w.running
@@ -91,7 +91,7 @@ def _withdrawal_mid_game(w: World) -> tuple[str, str, Any]:
 
 
 def _round_once_over(w: World) -> tuple[str, str, Any]:
-    from workflow import start_finish
+    from workflow.session import start_finish
 
     start_finish.session_finish(session_id=w.running.pk, early=True, user=w.director)
     return "post", f"/api/games/{w.top.pk}/rounds/", first_round(w.top)
@@ -279,7 +279,11 @@ def test_every_conflict_the_code_raises_is_documented_as_a_409() -> None:
     documented = _documented_409s()
     # The club's own writes (seasons, players, directors) and the accounts (sign-up, a new
     # club, claiming a player) have pages and no API.
-    pages_only = {"workflow/club_services.py", "workflow/club_directors.py", "workflow/accounts.py"}
+    pages_only = {
+        "workflow/club/services.py",
+        "workflow/club/directors.py",
+        "workflow/club/accounts.py",
+    }
     undocumented = sorted(
         (code, path)
         for code, path in _raised("ConflictError")

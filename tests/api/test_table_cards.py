@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from tests.api.conftest import db_state
 from tournaments.models import ClubTableCard, Session, TableCard
-from workflow import card_selectors
+from workflow.tables import card_selectors
 
 pytestmark = pytest.mark.django_db
 

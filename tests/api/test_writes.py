@@ -22,7 +22,7 @@ from tournaments.models import (
     SessionStanding,
     Sitting,
 )
-from workflow.simulation import finish_sitting_unplayed as fake_results
+from workflow.session.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

@@ -25,8 +25,8 @@ from django.db import connection
 
 from common import backups
 from tests.huckley.test_settings import run_settings
-from workflow import movements, start_finish
-from workflow.simulation import play_sitting
+from workflow.session import movements, start_finish
+from workflow.session.simulation import play_sitting
 
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES = connection.vendor == "postgresql"
@@ -91,9 +91,9 @@ import json
 from django.contrib.auth import get_user_model
 from scoring import services as scoring
 from scoring.models import Game
-from workflow import selectors
+from workflow.session import selectors
 from tournaments.models import Session
-from workflow.simulation import play_game
+from workflow.session.simulation import play_game
 session = Session.objects.get(status="running")
 sitting = selectors.current_sitting(session)
 game = Game.objects.get(table__sitting=sitting, table__rank=1, number=1)

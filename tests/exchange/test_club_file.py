@@ -26,8 +26,10 @@ from tournaments.models import (
     Session,
     Sitting,
 )
-from workflow import seating_wishes, services, start_finish, table_links
-from workflow.simulation import PlayOptions, generated_names, play_game, play_session
+from workflow.club import seating_wishes
+from workflow.session import services, start_finish
+from workflow.session.simulation import PlayOptions, generated_names, play_game, play_session
+from workflow.tables import links as table_links
 
 
 def build_club(club: Club, season: Season, director: Any) -> None:

@@ -19,8 +19,8 @@ from scoring import records
 from scoring.models import Game, GamePlayer
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments.models import Club, Season, Session
-from workflow import club_selectors
-from workflow.simulation import PlayOptions, generated_names, play_game, play_session
+from workflow.club import selectors as club_selectors
+from workflow.session.simulation import PlayOptions, generated_names, play_game, play_session
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from common.errors import UserError
 from exchange import services
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
 from tournaments.models import BigLoserAward, Club, Season, Session, SessionStanding
-from workflow import club_selectors
+from workflow.club import selectors as club_selectors
 
 pytestmark = pytest.mark.django_db
 

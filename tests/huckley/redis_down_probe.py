@@ -35,8 +35,9 @@ def main() -> None:
     from django.conf import settings
 
     from tests.factories import ClubFactory, SeasonFactory, UserFactory
-    from workflow import club_selectors, services, start_finish
-    from workflow.simulation import generated_names
+    from workflow.club import selectors as club_selectors
+    from workflow.session import services, start_finish
+    from workflow.session.simulation import generated_names
 
     assert not settings.CELERY_TASK_ALWAYS_EAGER, "the probe needs a real (unreachable) broker"
     director = UserFactory(username="probe-director")

@@ -13,7 +13,8 @@ from django.core.cache import cache
 from huckley.celery import app as celery_app
 from tournaments.models import Session
 from tournaments.permissions import SYSTEM
-from workflow import club_selectors, start_finish
+from workflow.club import selectors as club_selectors
+from workflow.session import start_finish
 
 
 def finish(make_session: Callable[..., Session]) -> Session:

@@ -23,7 +23,7 @@ from scoring import records
 from scoring.models import Game, Round, RoundChange
 from tests.servers import Node, gunicorn_nodes, needs_postgres_and_redis
 from tournaments.models import Session
-from workflow import table_links
+from workflow.tables import links as table_links
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

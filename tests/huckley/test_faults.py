@@ -32,7 +32,8 @@ from tests.api.conftest import first_round, token_client
 from tests.factories import UserFactory
 from tournaments.models import Player, Session
 from tournaments.permissions import SYSTEM
-from workflow import club_selectors, services, start_finish
+from workflow.club import selectors as club_selectors
+from workflow.session import services, start_finish
 
 REPO = Path(__file__).resolve().parents[2]
 PROBE = Path(__file__).with_name("redis_down_probe.py")

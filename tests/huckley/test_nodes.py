@@ -17,8 +17,8 @@ from scoring.models import Game, Round
 from tests.api.conftest import first_round
 from tests.servers import Answer, Node, gunicorn_nodes, needs_postgres_and_redis, server_errors
 from tournaments.models import Seating, Session, Sitting
-from workflow import table_links
-from workflow.simulation import play_sitting
+from workflow.session.simulation import play_sitting
+from workflow.tables import links as table_links
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -22,7 +22,7 @@ from scoring.models import Game, Round
 from tests.api.conftest import first_round
 from tests.servers import Node, free_ports, gunicorn_nodes, needs_postgres_and_redis
 from tournaments.models import Session
-from workflow import table_links
+from workflow.tables import links as table_links
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -46,9 +46,11 @@ import json
 from datetime import date
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from workflow import services, table_links, start_finish
+from workflow.session import services
+from workflow.tables import links as table_links
+from workflow.session import start_finish
 from tournaments.models import Club
-from workflow.simulation import ensure_season, generated_names
+from workflow.session.simulation import ensure_season, generated_names
 call_command("migrate", verbosity=0)
 user = get_user_model().objects.create_user("dee")
 club = Club.objects.create(name="Hall", slug="hall")

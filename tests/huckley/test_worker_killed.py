@@ -28,7 +28,7 @@ from ratings.models import Rating, RatingHistory
 from scoring.models import Game
 from tests.servers import celery_worker, database_url, needs_postgres_and_redis
 from tournaments.models import Session
-from workflow.simulation import play_game
+from workflow.session.simulation import play_game
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

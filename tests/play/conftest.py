@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 
 from play import services as play_services
 from tournaments.models import Session
-from workflow import services, start_finish
-from workflow.simulation import generated_names
+from workflow.session import services, start_finish
+from workflow.session.simulation import generated_names
 
 
 @pytest.fixture

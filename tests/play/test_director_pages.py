@@ -21,8 +21,8 @@ from tests.factories import ClubFactory, UserFactory
 from tests.play.rounds import store_online_round
 from tournaments.models import AuditEntry, Player, Seating, Session, Table
 from tournaments.permissions import SYSTEM
-from workflow import selectors
-from workflow.simulation import finish_sitting_unplayed
+from workflow.session import selectors
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

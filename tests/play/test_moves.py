@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from engine.online import PLAY, MoveRefused, restore
+from play import rounds as play_rounds
 from play import services as play_services
 from play.models import LiveRound
 from scoring.models import Game
@@ -191,7 +192,7 @@ def test_every_kind_of_illegal_move_is_refused_in_words(
 ) -> None:
     assert set(ILLEGAL) == set(engine.RULES)
     deals = random.Random(rules_id)
-    monkeypatch.setattr(play_services.secrets, "SystemRandom", lambda: deals)
+    monkeypatch.setattr(play_rounds.secrets, "SystemRandom", lambda: deals)
     session = online_session(4, rules_id=rules_id)
     tokens = tokens_of(session, director)
     rng = random.Random(2)

@@ -23,8 +23,8 @@ from scoring.models import Game, Round
 from scoring.records import game_record
 from tests.play.conftest import tokens_of
 from tests.play.helpers import choice_body
-from workflow import movements
-from workflow.simulation import finish_sitting_unplayed
+from workflow.session import movements
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

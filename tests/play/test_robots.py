@@ -45,7 +45,7 @@ def test_a_robot_players_seat_plays_at_once_and_the_record_marks_it(
     session = online_session(4, start=False)
     robot = session.entries.order_by("player__name").first().player
     Player.objects.filter(pk=robot.pk).update(is_robot=True)
-    from workflow import start_finish
+    from workflow.session import start_finish
 
     start_finish.session_start(session_id=session.pk, user=director)
     tokens = tokens_of(session, director)

@@ -20,8 +20,8 @@ from tests.factories import ClubFactory, UserFactory
 from tests.play.conftest import tokens_of
 from tests.play.helpers import view_of
 from tournaments.models import AuditEntry, Player, Seating, Table
-from workflow.selectors import session_standings
-from workflow.simulation import play_game
+from workflow.session.selectors import session_standings
+from workflow.session.simulation import play_game
 
 pytestmark = pytest.mark.django_db
 

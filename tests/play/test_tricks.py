@@ -14,7 +14,7 @@ from scoring.models import Game
 from tests.play.conftest import tokens_of
 from tests.play.helpers import play_table, view_of
 from tournaments.models import Seating
-from workflow.selectors import current_sitting
+from workflow.session.selectors import current_sitting
 
 pytestmark = pytest.mark.django_db
 

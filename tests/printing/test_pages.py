@@ -113,7 +113,7 @@ def test_a_night_of_a_thousand_players_prints_in_seconds(
 def test_the_cards_pages_print_their_cards(
     make_session: Callable[..., Session], director: Any, club: Club
 ) -> None:
-    from workflow import table_links
+    from workflow.tables import links as table_links
 
     session = make_session(8)
     html = page(director, reverse("tournaments:session_cards", args=[session.pk]))

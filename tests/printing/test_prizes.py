@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from tournaments.models import Session
-from workflow import prizes, selectors, start_finish
-from workflow.simulation import finish_sitting_unplayed
+from workflow.club import prizes
+from workflow.session import selectors, start_finish
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,9 @@ import pytest
 from scoring.games import family_for
 from scoring.models import Game
 from tournaments.models import Seating, Session
-from workflow import club_selectors, selectors
-from workflow.simulation import PlayOptions, generated_names, play_session
+from workflow.club import selectors as club_selectors
+from workflow.session import selectors
+from workflow.session.simulation import PlayOptions, generated_names, play_session
 
 pytestmark = pytest.mark.django_db
 
@@ -236,7 +237,7 @@ def test_names_in_any_script_and_of_any_length_print_whole(
     for entry, name in zip(session.entries.order_by("pk"), sorted(odd), strict=False):
         entry.player.name = name
         entry.player.save()
-    from workflow import start_finish
+    from workflow.session import start_finish
 
     start_finish.session_start(session_id=session.pk, user=director)
     for sheet in ("score-sheets", "assignments"):

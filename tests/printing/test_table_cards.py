@@ -14,8 +14,9 @@ from django.urls import reverse
 from scoring.models import Game
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import Club, Seating, Session
-from workflow import movements, selectors, table_links
-from workflow.simulation import play_sitting
+from workflow.session import movements, selectors
+from workflow.session.simulation import play_sitting
+from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from tests.factories import ClubFactory, PlayerFactory, SeasonFactory
 from tests.ratings.conftest import finished_game, new_session
 from tournaments.models import Club, Session
 from tournaments.permissions import SYSTEM
-from workflow.simulation import play_game
+from workflow.session.simulation import play_game
 
 Snapshot = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
 

@@ -142,8 +142,8 @@ def test_the_club_ratings_page_lists_the_best_first_and_refuses_unknown_rules(
 def test_the_club_page_and_standings_link_to_player_pages(make_session: Any, director: Any) -> None:
     import random
 
-    from workflow import start_finish
-    from workflow.simulation import finish_sitting_unplayed
+    from workflow.session import start_finish
+    from workflow.session.simulation import finish_sitting_unplayed
 
     session = make_session(8)
     sitting = session.sittings.get(number=1)

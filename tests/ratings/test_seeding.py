@@ -18,8 +18,8 @@ from ratings.models import Rating
 from tests.factories import UserFactory
 from tournaments.format import format_for, seeded_split, split, table_sizes
 from tournaments.models import Club, Season, Session
-from workflow import services, start_finish
-from workflow.simulation import finish_sitting_unplayed, generated_names
+from workflow.session import services, start_finish
+from workflow.session.simulation import finish_sitting_unplayed, generated_names
 
 HB = format_for("huckley-buck")
 BE = format_for("buck-euchre")

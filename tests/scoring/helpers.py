@@ -13,7 +13,7 @@ from scoring import records, services
 from scoring.models import Game
 from tournaments.models import Session
 from tournaments.permissions import SYSTEM, Actor
-from workflow import table_links
+from workflow.tables import links as table_links
 
 MakeSession = Callable[..., Session]
 

@@ -20,8 +20,9 @@ from scoring import services
 from scoring.models import Game, Round
 from tests.scoring.helpers import MakeSession, link_client, signed_in, split, top_game
 from tournaments.models import Table
-from workflow import card_selectors, movements
-from workflow.simulation import play_sitting
+from workflow.session import movements
+from workflow.session.simulation import play_sitting
+from workflow.tables import card_selectors
 
 pytestmark = pytest.mark.django_db
 

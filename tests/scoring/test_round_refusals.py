@@ -27,8 +27,8 @@ from tests.scoring.helpers import (
 )
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.permissions import SYSTEM
-from workflow import movements, start_finish
-from workflow.simulation import finish_sitting_unplayed
+from workflow.session import movements, start_finish
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

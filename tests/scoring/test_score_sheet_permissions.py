@@ -25,7 +25,8 @@ from tests.scoring.helpers import (
 )
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.models import Player, Session
-from workflow import movements, table_links
+from workflow.session import movements
+from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db
 
@@ -169,7 +170,7 @@ def test_a_scorer_link_stops_scoring_once_the_players_move_on(
 ) -> None:
     import random
 
-    from workflow.simulation import finish_sitting_unplayed
+    from workflow.session.simulation import finish_sitting_unplayed
 
     session = make_session(8, is_public=False)
     game = top_game(session)

@@ -16,7 +16,7 @@ from scoring.locks import lock_session
 from tournaments import audit
 from tournaments.models import AuditEntry, Player, Session
 from tournaments.permissions import SYSTEM
-from workflow import club_services
+from workflow.club import services as club_services
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -50,23 +50,12 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import SYSTEM, Actor
-from workflow import (
-    accounts,
-    calls,
-    club_directors,
-    club_services,
-    door,
-    movements,
-    online_settings,
-    prizes,
-    registrations,
-    seating_wishes,
-    services,
-    start_finish,
-    table_links,
-    timer,
-    withdrawals,
-)
+from workflow.club import accounts, prizes, seating_wishes
+from workflow.club import directors as club_directors
+from workflow.club import services as club_services
+from workflow.front import calls, door, registrations
+from workflow.session import movements, online_settings, services, start_finish, timer, withdrawals
+from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db
 
@@ -180,7 +169,7 @@ def expected_session(function: Function, arguments: dict[str, Any], result: Any)
         return int(arguments["session_id"])
     if function is seating_wishes.keep_apart_remove:
         return None
-    if function.__module__ == "workflow.prizes" and "table_id" in arguments:
+    if function.__module__ == "workflow.club.prizes" and "table_id" in arguments:
         return None  # a payout table's id: a club's write
     if "table_id" in arguments:
         return Table.objects.get(pk=arguments["table_id"]).sitting.session_id

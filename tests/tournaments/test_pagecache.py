@@ -21,8 +21,8 @@ from scoring.models import Game
 from tests.huckley.test_faults import own_redis  # noqa: F401 (a fixture)
 from tournaments import pagecache
 from tournaments.models import Seating, Session
-from workflow import movements, start_finish, withdrawals
-from workflow.simulation import play_game, play_sitting
+from workflow.session import movements, start_finish, withdrawals
+from workflow.session.simulation import play_game, play_sitting
 
 pytestmark = pytest.mark.django_db
 
@@ -304,7 +304,7 @@ def test_another_process_change_shows_once_the_memory_of_the_generation_expires(
 def test_a_renamed_player_shows_on_a_finished_sessions_standings(
     mode: str, make_session: Callable[..., Session], client: Client, director: Any
 ) -> None:
-    from workflow import club_services
+    from workflow.club import services as club_services
 
     session = make_session(13)
     start_finish.session_finish(session_id=session.pk, user=director, early=True)

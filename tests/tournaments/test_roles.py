@@ -18,8 +18,9 @@ from scoring.models import Game, PendingRound, Round
 from tests.factories import ClubFactory, UserFactory
 from tests.web.test_pages import db_state
 from tournaments.models import Player, Session
-from workflow import movements, table_links
-from workflow.simulation import finish_sitting_unplayed as fake_results
+from workflow.session import movements
+from workflow.session.simulation import finish_sitting_unplayed as fake_results
+from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db
 

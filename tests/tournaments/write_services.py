@@ -48,23 +48,12 @@ from tests.tournaments.write_world import (
     _with_fee,
     label,
 )
-from workflow import (
-    accounts,
-    calls,
-    club_directors,
-    club_services,
-    door,
-    movements,
-    online_settings,
-    prizes,
-    registrations,
-    seating_wishes,
-    services,
-    start_finish,
-    table_links,
-    timer,
-    withdrawals,
-)
+from workflow.club import accounts, prizes, seating_wishes
+from workflow.club import directors as club_directors
+from workflow.club import services as club_services
+from workflow.front import calls, door, registrations
+from workflow.session import movements, online_settings, services, start_finish, timer, withdrawals
+from workflow.tables import links as table_links
 
 MODULES: list[ModuleType] = [
     services,
@@ -105,7 +94,7 @@ SERVICE_PACKAGES = ("workflow", "exchange", "printing", "ratings", "scoring", "p
 
 READ_MODULES: dict[str, str] = {
     "scoring.pages": "what a table's pages show the caller: reads",
-    "workflow.simulation": "drives the services above as the caller it is given (SYSTEM)",
+    "workflow.session.simulation": "drives the services above as the caller it is given (SYSTEM)",
     "play.selectors": "what a seat, a table's phones and its watchers see: reads",
     "play.duplicate": "which duplicate deals' cards the caller may see: reads",
 }

@@ -31,8 +31,11 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import SYSTEM
-from workflow import calls, movements, registrations, seating_wishes, table_links, withdrawals
-from workflow.simulation import finish_sitting_unplayed
+from workflow.club import seating_wishes
+from workflow.front import calls, registrations
+from workflow.session import movements, withdrawals
+from workflow.session.simulation import finish_sitting_unplayed
+from workflow.tables import links as table_links
 
 CALLER_PARAMETERS = ("user", "actor")
 

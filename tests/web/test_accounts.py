@@ -21,7 +21,7 @@ from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.limits import forget_limits
 from tests.snapshots import db_snapshot
 from tournaments.models import Club, Player, Season
-from workflow import accounts
+from workflow.club import accounts
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,8 @@ from django.urls import reverse
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import AuditEntry, Club, Session
 from tournaments.permissions import SYSTEM
-from workflow import club_services, services
+from workflow.club import services as club_services
+from workflow.session import services
 
 pytestmark = pytest.mark.django_db
 

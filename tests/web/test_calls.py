@@ -14,8 +14,10 @@ from django.urls import reverse
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import DirectorCall, Session, Table, TableCard
 from tournaments.permissions import SYSTEM
-from workflow import calls, movements, start_finish, table_links
-from workflow.simulation import finish_sitting_unplayed
+from workflow.front import calls
+from workflow.session import movements, start_finish
+from workflow.session.simulation import finish_sitting_unplayed
+from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from scoring.models import Game, Round
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
 from tests.snapshots import db_snapshot
 from tournaments.models import Club, Player, Season, Session, SessionPlayer
-from workflow.simulation import PlayOptions, generated_names, play_session
+from workflow.session.simulation import PlayOptions, generated_names, play_session
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,8 @@ from django.urls import reverse
 from common.errors import ConflictError
 from exchange.services import roster_preview
 from tournaments.models import Club, Player, Season, SessionPlayer
-from workflow import club_services, services
+from workflow.club import services as club_services
+from workflow.session import services
 
 pytestmark = pytest.mark.django_db
 

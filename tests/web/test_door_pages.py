@@ -14,7 +14,8 @@ from django.urls import reverse
 from tests.factories import UserFactory
 from tests.workflow.front.test_door import NAMES, check_in, entry
 from tournaments.models import Session
-from workflow import door, services
+from workflow.front import door
+from workflow.session import services
 
 pytestmark = pytest.mark.django_db
 

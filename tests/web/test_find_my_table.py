@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from tournaments import pagecache
 from tournaments.models import Player, Seating, Session
-from workflow import movements
-from workflow.simulation import play_sitting
+from workflow.session import movements
+from workflow.session.simulation import play_sitting
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,7 @@ def test_a_name_is_found_whatever_its_case_accents_punctuation_or_spaces(
     seating_player = session.entries.select_related("player").first()
     assert seating_player is not None
     Player.objects.filter(pk=seating_player.player_id).update(name=stored)
-    from workflow import start_finish
+    from workflow.session import start_finish
 
     start_finish.session_start(session_id=session.pk, user=session.club.directors.get())
     seating = Seating.objects.select_related("table").get(

@@ -15,8 +15,8 @@ from django.urls import reverse
 from tests.factories import PlayerFactory
 from tournaments.models import Seating, Session
 from tournaments.permissions import SYSTEM
-from workflow import movements, withdrawals
-from workflow.simulation import finish_sitting_unplayed as fake_results
+from workflow.session import movements, withdrawals
+from workflow.session.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

@@ -23,8 +23,8 @@ from tests.factories import ClubFactory, UserFactory
 from tests.rows import build_session, make_club, make_director, make_season, rows_for_the_module
 from tournaments import pagecache
 from tournaments.models import Placing, Seating, Session
-from workflow import movements, selectors
-from workflow.simulation import finish_sitting_unplayed, play_game
+from workflow.session import movements, selectors
+from workflow.session.simulation import finish_sitting_unplayed, play_game
 
 pytestmark = pytest.mark.django_db
 

@@ -22,9 +22,10 @@ from tournaments.models import (
     Sitting,
 )
 from tournaments.permissions import SYSTEM
-from workflow import movements, table_links, withdrawals
-from workflow.simulation import finish_sitting_unplayed as fake_results
-from workflow.simulation import play_game
+from workflow.session import movements, withdrawals
+from workflow.session.simulation import finish_sitting_unplayed as fake_results
+from workflow.session.simulation import play_game
+from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db
 

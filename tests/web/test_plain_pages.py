@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments.models import Session
-from workflow import start_finish
-from workflow.simulation import finish_sitting_unplayed
+from workflow.session import start_finish
+from workflow.session.simulation import finish_sitting_unplayed
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from scoring.models import Game
 from tests.api.conftest import db_state, token_client
 from tests.workflow.session.test_service_refusals import MakeSession, first_round
 from tournaments.models import Session
-from workflow import movements
-from workflow.simulation import play_sitting
+from workflow.session import movements
+from workflow.session.simulation import play_sitting
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from scoring.models import GamePlayer
 from tournaments.models import Session
-from workflow import table_links
-from workflow.simulation import finish_sitting_unplayed as fake_results
+from workflow.session.simulation import finish_sitting_unplayed as fake_results
+from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db
 

@@ -59,7 +59,7 @@ def test_the_choices_are_labelled_in_words() -> None:
 def online(make_session: Callable[..., Session], director: Any) -> Session:
     session = make_session(5, start=False)
     Session.objects.filter(pk=session.pk).update(online=True)
-    from workflow import start_finish
+    from workflow.session import start_finish
 
     start_finish.session_start(session_id=session.pk, user=director)
     services.seat_links_ensure(session_id=session.pk, user=director)

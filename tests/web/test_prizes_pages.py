@@ -14,8 +14,9 @@ from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import Club, PayoutTable, Session
-from workflow import prizes, start_finish
-from workflow.simulation import finish_sitting_unplayed
+from workflow.club import prizes
+from workflow.session import start_finish
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,8 @@ from django.test import Client
 
 from tests.factories import UserFactory
 from tournaments.models import Registration, Session, SessionPlayer
-from workflow import registrations, services, withdrawals
+from workflow.front import registrations
+from workflow.session import services, withdrawals
 
 pytestmark = pytest.mark.django_db
 

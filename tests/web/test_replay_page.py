@@ -59,7 +59,7 @@ def test_a_round_entered_without_cards_has_no_replay(
     session = make_session(8)
     game = Game.objects.filter(table__sitting__session=session).first()
     assert game is not None
-    from workflow.simulation import play_game
+    from workflow.session.simulation import play_game
 
     play_game(game, seed=2, rounds=1)
     html = _page(Client(), game)

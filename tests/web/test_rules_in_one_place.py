@@ -20,8 +20,9 @@ from tests.api.conftest import token_client
 from tournaments.models import ScorerLink, Session
 from tournaments.permissions import SYSTEM
 from web.forms import SessionForm
-from workflow import movements, selectors, services, start_finish, table_links
-from workflow.simulation import finish_sitting_unplayed
+from workflow.session import movements, selectors, services, start_finish
+from workflow.session.simulation import finish_sitting_unplayed
+from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db
 

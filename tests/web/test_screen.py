@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from scoring.models import Game
 from tournaments.models import Seating, Session
-from workflow import movements
-from workflow.simulation import play_game, play_sitting
+from workflow.session import movements
+from workflow.session.simulation import play_game, play_sitting
 
 pytestmark = pytest.mark.django_db
 
@@ -127,7 +127,7 @@ def test_the_live_part_costs_the_same_queries_at_any_size(
     assert counts[0] == counts[1]
     # One of them reads the session's generation (tournaments/pagecache.py), one which
     # tables have a result in the sitting (the ladder's order before a table's first
-    # result, workflow.selectors.ladder_order).
+    # result, workflow.session.selectors.ladder_order).
     assert counts[1] <= 17
 
 

@@ -1,7 +1,7 @@
 """Clubs, seasons, players and the shape of a session: sittings, tables and seatings.
 
 The rules of the format live in `tournaments.format` (pure Python); writes go through
-`workflow.services` and its siblings, reads through `workflow.selectors`.
+`workflow.session.services` and its siblings, reads through `workflow.session.selectors`.
 
 One app, one set of migrations, in modules by subject: `club` (clubs, seasons, players),
 `session` (a night and its roster), `seating` (sittings, tables, seats, placings,

@@ -16,7 +16,7 @@ class DirectorCall(models.Model):
     handled or not. Who called is the table's scorer link (or the table card's link) and,
     when a signed-in director called for a table, that account: nothing more about the
     person at the table. One open call per table: a second one is refused until the
-    director has handled the first (`workflow.calls.director_call_make`)."""
+    director has handled the first (`workflow.front.calls.director_call_make`)."""
 
     class Reason(models.TextChoices):
         DISPUTE = "dispute", "A dispute"

@@ -1,6 +1,6 @@
 """A club's payout tables: how a session's prize pool is split (docs/tournament.md,
 "Entry fees and prizes"). The arithmetic is `tournaments.format.prizes`; the writes are
-`workflow.prizes`."""
+`workflow.club.prizes`."""
 
 from __future__ import annotations
 

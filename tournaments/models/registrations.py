@@ -1,7 +1,7 @@
 """Sign-up before the night: a player's registration for a session, registered (a place
 on the roster) or on the waitlist, and cancelled when they call it off.
 
-The rules (capacity, waitlist order, promotion) are `workflow.registrations`'; this module
+The rules (capacity, waitlist order, promotion) are `workflow.front.registrations`'; this module
 only keeps the rows and what must always hold of them.
 """
 

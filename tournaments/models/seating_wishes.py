@@ -13,7 +13,7 @@ from tournaments.models.club import Club, Player
 class KeepApart(models.Model):
     """Two players of a club kept from starting a session at the same table (spouses,
     siblings). Stored once per pair, the player with the smaller id first
-    (`workflow.seating_wishes.keep_apart_add` puts them in that order)."""
+    (`workflow.club.seating_wishes.keep_apart_add` puts them in that order)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="keep_apart")
     first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")

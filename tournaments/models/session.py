@@ -119,7 +119,7 @@ class Session(models.Model):
     # The sign-up link of a private session carries it (`?invite=`); made the first time
     # sign-up opens, so that no two sessions ever share one.
     registration_invite = models.CharField(max_length=32, blank=True, default="")
-    # Self check-in at the door (workflow.door): the code shown on the projector and the
+    # Self check-in at the door (workflow.front.door): the code shown on the projector and the
     # director's page, whether players may check themselves in, and whether a name that
     # is not on the roster may join it there.
     door_code = models.CharField(
@@ -184,7 +184,7 @@ class SessionPlayer(models.Model):
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     # Paid the session's entry fee (cash at the door); only a session with a fee has it.
     paid = models.BooleanField(default=False)
-    # When the player checked themselves in at the door (workflow.door); None when the
+    # When the player checked themselves in at the door (workflow.front.door); None when the
     # director checked them in, or the check-in was taken back.
     self_checked_in_at = models.DateTimeField(null=True, blank=True)
     # A player who cannot move (mobility) stays at this physical table all night: each

@@ -71,7 +71,7 @@ def card_address(context: dict[str, Any]) -> CardAddress | None:
 
 @register.simple_tag
 def money(amount: Decimal | None, prizes: Any) -> str:
-    """An amount as the club writes it (`workflow.prize_selectors.SessionPrizes.money`);
+    """An amount as the club writes it (`workflow.club.prize_selectors.SessionPrizes.money`);
     empty for None."""
     return "" if amount is None else str(prizes.money(amount))
 

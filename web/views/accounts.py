@@ -34,7 +34,7 @@ from tournaments.models import Player
 from tournaments.permissions import account
 from web.account_forms import ClubFileForm, ClubForm, SignUpForm
 from web.views.common import directed_club
-from workflow import accounts
+from workflow.club import accounts
 
 HOUR = 3600
 

@@ -13,7 +13,7 @@ from django.shortcuts import render
 
 from web.forms import AuditFilterForm
 from web.views.common import directed_club
-from workflow.audit_selectors import AuditFilter, audit_choices, club_audit
+from workflow.club.audit_selectors import AuditFilter, audit_choices, club_audit
 
 PER_PAGE = 50
 FILTERS = ("session", "action", "who", "since", "until")

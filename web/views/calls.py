@@ -2,7 +2,7 @@
 table's score sheet (a scorer link's or a table card's page), and the director's list of
 calls on the session's page, which `static/calls.js` keeps live (a poll with the
 session's live version as ETag; a 304 while nothing changed). Writes are
-`workflow.calls`."""
+`workflow.front.calls`."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from common.errors import UserError
 from tournaments.models import DirectorCall, ScorerLink, Session, Table
 from tournaments.permissions import Actor, actor_from_request, can_direct, can_score
 from web.views.common import directed_session, live_version, use_time_zone
-from workflow import calls
+from workflow.front import calls
 
 
 def call_context(table: Table, *, may_score: bool) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """The director's pages for table cards (docs/tournament.md, "Table cards"): a session's
 cards with their QR codes, replacing one table's card, and the club's laminated cards
 (issue and rotate). Each needs a signed-in director of the club; every write is one call
-of `workflow.table_links` and asks for confirmation first. Opening a card is
+of `workflow.tables.links` and asks for confirmation first. Opening a card is
 `web.views.scorers`."""
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from django.views.decorators.http import require_http_methods
 
 from common.qr import qr_svg
 from web.views.common import directed_club, directed_session, run, to_int
-from workflow import card_selectors, table_links
-from workflow.card_selectors import CardLink
+from workflow.tables import card_selectors
+from workflow.tables import links as table_links
+from workflow.tables.card_selectors import CardLink
 
 
 def _with_qr(request: HttpRequest, cards: list[CardLink]) -> list[tuple[CardLink, str, str]]:

@@ -1,7 +1,7 @@
 """The director's pages for running the club without Django's admin: seasons, players
 (add, rename, merge, deactivate), calling off a session, directors and the club's time
 zone (docs/tournament.md, "Running the club"). Each needs a signed-in director of the
-club; every write is one call of `workflow.club_services`, and the destructive ones
+club; every write is one call of `workflow.club.services`, and the destructive ones
 ask for confirmation first."""
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from tournaments.models import Club, Player, Season, Session
 from web.forms import InviteForm, NewPlayerForm, PlayerNameForm, SeasonForm, TimeZoneForm
 from web.views import lists
 from web.views.common import directed_club, run, to_int
-from workflow import club_directors, club_selectors, club_services
+from workflow.club import directors as club_directors
+from workflow.club import selectors as club_selectors
+from workflow.club import services as club_services
 
 PER_PAGE = 50
 

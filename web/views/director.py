@@ -25,7 +25,9 @@ from tournaments.permissions import can_direct, live_links
 from web.forms import AddPlayersForm, SessionForm
 from web.views import lists, manage
 from web.views.common import act, directed_session, to_int, use_time_zone
-from workflow import movements, seating_wishes, selectors, services, start_finish, table_links
+from workflow.club import seating_wishes
+from workflow.session import movements, selectors, services, start_finish
+from workflow.tables import links as table_links
 
 
 @login_required

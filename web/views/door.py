@@ -23,7 +23,8 @@ from tournaments.models import Session, SessionPlayer
 from tournaments.permissions import actor_from_request, can_view_session
 from web.forms import SelfCheckInForm
 from web.views.common import act, directed_session, live_version
-from workflow import door, start_finish
+from workflow.front import door
+from workflow.session import start_finish
 
 
 def _door_session(request: HttpRequest, pk: int) -> Session:

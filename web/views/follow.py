@@ -5,7 +5,7 @@ withdrawal or a rebalance, with no reload (`static/follow.js`).
 The page polls `follow_live`, which answers the player's place as JSON with the
 session's generation as ETag: a 304 while nothing changed, and for the public an answer
 stored per generation (`serving.pages`), built from every player's place kept once per
-generation (`workflow.follow`). A private session is a 404 for whoever may not see it,
+generation (`workflow.front.follow`). A private session is a 404 for whoever may not see it,
 as its other pages are."""
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from play.models import SeatLink
 from serving.pages import page_etag, public_page
 from tournaments.models import Session, Table
 from web.views.common import live_version, public_session
-from workflow import follow
-from workflow.follow import Where
+from workflow.front import follow
+from workflow.front.follow import Where
 
 
 def _where(request: HttpRequest, session: Session, player_id: int) -> Where:

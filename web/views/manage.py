@@ -30,15 +30,9 @@ from web.forms import AddPlayersForm
 from web.views import lists
 from web.views.calls import manage_calls
 from web.views.common import directed_session, live_version
-from workflow import (
-    card_selectors,
-    movements,
-    prize_selectors,
-    seating_wishes,
-    selectors,
-    start_finish,
-    timer,
-)
+from workflow.club import prize_selectors, seating_wishes
+from workflow.session import movements, selectors, start_finish, timer
+from workflow.tables import card_selectors
 
 
 @login_required

@@ -23,8 +23,8 @@ from play.seat_mail import seat_path
 from scoring.tables import table_current_game
 from tournaments.models import Session, Table
 from web.views.common import act, directed_session
-from workflow import online_settings
-from workflow import selectors as workflow_selectors
+from workflow.session import online_settings
+from workflow.session import selectors as workflow_selectors
 
 
 @login_required

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from play.models import SeatLink
 from tournaments.permissions import players_of
-from workflow import club_selectors
+from workflow.club import selectors as club_selectors
 
 
 @login_required

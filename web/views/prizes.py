@@ -1,7 +1,7 @@
 """The director's pages for entry fees and prizes (docs/tournament.md, "Entry fees and
 prizes"): a session's fee, pool rule and who paid (`/director/sessions/N/prizes/`), and the
 club's payout tables and currency (`/director/clubs/<slug>/payouts/`). Plain forms, no
-JavaScript; each write is one call of `workflow.prizes`, and a refusal comes back next to
+JavaScript; each write is one call of `workflow.club.prizes`, and a refusal comes back next to
 the field with what was typed."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from common.errors import UserError
 from tournaments.models import Club, PayoutTable, Session, SessionPlayer
 from web.views.common import directed_club, directed_session, run, to_int
-from workflow import prize_selectors, prizes
+from workflow.club import prize_selectors, prizes
 
 
 def _prizes_url(session: Session) -> str:

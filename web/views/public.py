@@ -25,7 +25,10 @@ from tournaments.models import BigLoserAward, Club, Season, Session, Sitting
 from tournaments.permissions import actor_from_request, can_direct, visible_sessions
 from web.views import lists
 from web.views.common import live_version, public_session, use_time_zone
-from workflow import club_selectors, find_selectors, prize_selectors, selectors
+from workflow.club import prize_selectors
+from workflow.club import selectors as club_selectors
+from workflow.front import find as find_selectors
+from workflow.session import screen, selectors
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -179,7 +182,7 @@ def _follow_link(url: str, player_id: int, name: str) -> str:
     )
 
 
-def _progress(table: selectors.ScreenTable) -> str:
+def _progress(table: screen.ScreenTable) -> str:
     if table.done:
         text = f"Your table has played its {table.games_total} games of this sitting."
     elif table.game_number:

@@ -1,8 +1,8 @@
 """Sign-up before the night (docs/tournament.md, "Sign-up and the waitlist"): the public
 sign-up page, the personal page of a sign-up (its status, and cancelling it after a
 confirmation), and the director's list of sign-ups with its settings, one-tap check-in
-and cancelling. Every write is one service call (`workflow.registrations`,
-`workflow.services.session_check_in`); no JavaScript is needed.
+and cancelling. Every write is one service call (`workflow.front.registrations`,
+`workflow.session.services.session_check_in`); no JavaScript is needed.
 
 Sign-up is open to anyone, so it is limited by the client's address (REMOTE_ADDR, as
 `huckley.proxies` resolved it): HUCKLEY_REGISTRATIONS_PER_HOUR sign-ups an hour for
@@ -25,7 +25,8 @@ from tournaments.models import Registration, Session
 from tournaments.permissions import actor_from_request, can_direct
 from web.forms import RegistrationForm, RegistrationSettingsForm
 from web.views.common import directed_session, to_int, use_time_zone
-from workflow import registrations, services
+from workflow.front import registrations
+from workflow.session import services
 
 HOUR = 3600
 

@@ -12,7 +12,8 @@ from common.errors import UserError
 from tournaments.models import ClubTableCard, ScorerLink, TableCard
 from tournaments.permissions import SESSION_KEY, live_links
 from web.views.common import use_time_zone
-from workflow import card_selectors, table_links
+from workflow.tables import card_selectors
+from workflow.tables import links as table_links
 
 
 def _let_score(request: HttpRequest, link: ScorerLink, number: int) -> HttpResponse:

@@ -27,7 +27,7 @@ from serving.pages import public_page
 from tournaments import format as fmt
 from tournaments.models import Session
 from web.views.common import live_version, public_session
-from workflow import movements, selectors, timer
+from workflow.session import movements, screen, selectors, timer
 
 
 def _live_etag(request: HttpRequest, pk: int) -> str:
@@ -54,7 +54,7 @@ def _who_moves(preview: movements.MovementPreview) -> list[tuple[str, str, int]]
 def _live_context(session: Session) -> dict[str, Any]:
     sitting = selectors.current_sitting(session)
     lower = fmt.format_for(session.rules_id).lower_is_better
-    tables = selectors.sitting_screen(sitting, lower_is_better=lower) if sitting else []
+    tables = screen.sitting_screen(sitting, lower_is_better=lower) if sitting else []
     movement = None
     if (
         sitting is not None

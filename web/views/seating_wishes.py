@@ -1,7 +1,7 @@
 """The club's seating wishes page (docs/tournament.md, "Seating wishes"): the pairs of
 players kept from starting at the same table, adding one by choosing two players, and
 removing one after a confirmation. For the club's directors; each write is one call of
-`workflow.seating_wishes`."""
+`workflow.club.seating_wishes`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from common.errors import UserError
 from tournaments.models import KeepApart
 from web.forms import KeepApartForm
 from web.views.common import directed_club, run
-from workflow import seating_wishes
+from workflow.club import seating_wishes
 
 
 @login_required

@@ -28,7 +28,7 @@ from tournaments.permissions import (
     can_view_session,
 )
 from web.views.calls import call_context
-from workflow import card_selectors
+from workflow.tables import card_selectors
 
 
 def require_scorer(actor: Actor, game: Game) -> None:

@@ -1,6 +1,6 @@
 """The director's sitting timer (docs/tournament.md, "The sitting timer"): the minutes
 per sitting, and start, pause, resume, extend and reset. Each is one service call in
-`workflow.timer`; a refusal comes back as a message on the session page."""
+`workflow.session.timer`; a refusal comes back as a message on the session page."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from common.errors import UserError
 from web.views.common import act, directed_session
-from workflow import timer
+from workflow.session import timer
 
 DONE = {
     "start": "Timer started.",

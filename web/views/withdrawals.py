@@ -1,6 +1,6 @@
 """The director's withdrawal page (docs/tournament.md, "Withdrawals"): between games a
 confirmation; in the middle of a game it asks for the substitute who takes the seat. The
-write is `workflow.withdrawals.session_withdraw`, the same as the API's."""
+write is `workflow.session.withdrawals.session_withdraw`, the same as the API's."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments.models import SessionPlayer
 from web.views.common import act, directed_session
-from workflow import withdrawals
+from workflow.session import withdrawals
 
 
 @login_required

@@ -13,7 +13,7 @@ from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import PHONE
 from tournaments.models import Club, Session
 from tournaments.permissions import SYSTEM
-from workflow import club_services
+from workflow.club import services as club_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import DESKTOP, PHONE
 from tournaments.models import DirectorCall, Session, Table
-from workflow import table_links
+from workflow.tables import links as table_links
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import DESKTOP, PHONE
 from tournaments.models import Session, SessionPlayer
-from workflow import services
+from workflow.session import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,7 +6,7 @@ accents, score two rounds offline through a reload, finish, and read the ladder.
 The director works on a laptop-size page; players and scorers on a 360 px phone, whose
 pages are checked for sideways scrolling and serious axe-core violations. The story's
 own data is made through the pages only; the tables the story does not follow play
-their games through `workflow.simulation.play_game` (said where)."""
+their games through `workflow.session.simulation.play_game` (said where)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import DESKTOP
 from tests.web.browser.test_scorer_queue import KEPT, kept_soon
 from tournaments.models import Seating, Session, Table
-from workflow.simulation import play_game
+from workflow.session.simulation import play_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -182,7 +182,7 @@ def test_a_new_clubs_first_night_end_to_end(
     assert Round.objects.get(game=game).data.get("misdeal")
 
     # The sitting played to its end: table 1 on its page; the others (not followed by
-    # the story) through workflow.simulation.play_game.
+    # the story) through workflow.session.simulation.play_game.
     play_out_on_the_page(phone, table1)
     for other in tables:
         if other.rank != 1:

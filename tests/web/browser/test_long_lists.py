@@ -14,8 +14,8 @@ from playwright.sync_api import Page, expect
 from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import PHONE
 from tournaments.models import Seating, Session
-from workflow import selectors
-from workflow.simulation import finish_sitting_unplayed
+from workflow.session import selectors
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

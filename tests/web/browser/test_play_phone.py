@@ -45,7 +45,7 @@ class Table:
     def __init__(self, make_session: Callable[..., Session], director: Any) -> None:
         session = make_session(5, start=False)
         Session.objects.filter(pk=session.pk).update(online=True)
-        from workflow import start_finish
+        from workflow.session import start_finish
 
         start_finish.session_start(session_id=session.pk, user=director)
         seats = list(
@@ -396,7 +396,7 @@ def test_the_script_offers_each_game_s_choices_in_the_page_s_words(
 
     session = make_session(size, start=False, rules_id=rules_id)
     Session.objects.filter(pk=session.pk).update(online=True)
-    from workflow import start_finish
+    from workflow.session import start_finish
 
     start_finish.session_start(session_id=session.pk, user=director)
     tokens = [

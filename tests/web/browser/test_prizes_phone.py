@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.web.browser.checks import axe_problems, overflow
 from tournaments.models import Club, Session
-from workflow import prizes
+from workflow.club import prizes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

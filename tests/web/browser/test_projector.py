@@ -14,8 +14,8 @@ from scoring import services as scoring
 from scoring.models import Game
 from tests.web.browser.conftest import DESKTOP, PHONE
 from tournaments.models import Seating, Session
-from workflow import movements
-from workflow.simulation import play_game, play_sitting
+from workflow.session import movements
+from workflow.session.simulation import play_game, play_sitting
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

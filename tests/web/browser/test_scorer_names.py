@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.browser.checks import axe_problems, overflow
-from workflow import card_selectors, services, start_finish
+from workflow.session import services, start_finish
+from workflow.tables import card_selectors
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from scoring.models import Game, Round
 from tests.scoring.helpers import MakeSession, dealer_order, top_game
 from tests.web.browser.conftest import PHONE
-from workflow.card_selectors import table_cards
+from workflow.tables.card_selectors import table_cards
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -17,7 +17,7 @@ from scoring.models import Game, Round
 from tests.scoring.helpers import MakeSession, dealer_order, split, top_game
 from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import PHONE
-from workflow.card_selectors import table_cards
+from workflow.tables.card_selectors import table_cards
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

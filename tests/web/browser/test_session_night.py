@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from scoring.models import Game, Round
 from tests.web.browser.conftest import DESKTOP, PHONE
 from tournaments.models import Placing, Seating, Session, Sitting, Table
-from workflow.simulation import play_game
+from workflow.session.simulation import play_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

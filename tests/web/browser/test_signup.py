@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import PHONE
 from tournaments.models import Registration, Session, SessionPlayer
-from workflow import registrations
+from workflow.front import registrations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

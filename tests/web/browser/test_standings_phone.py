@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 
 from tests.web.browser.checks import axe_problems, overflow
 from tournaments.models import Session
-from workflow import movements
-from workflow.simulation import play_sitting
+from workflow.session import movements
+from workflow.session.simulation import play_sitting
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

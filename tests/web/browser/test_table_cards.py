@@ -19,8 +19,10 @@ from playwright.sync_api import Page, expect
 from scoring.models import Game, Round
 from tests.web.browser.checks import axe_problems, overflow
 from tournaments.models import Player, Session, Table, TableCard
-from workflow import card_selectors, movements, start_finish, table_links
-from workflow.simulation import play_game
+from workflow.session import movements, start_finish
+from workflow.session.simulation import play_game
+from workflow.tables import card_selectors
+from workflow.tables import links as table_links
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -28,7 +28,7 @@ from playwright.sync_api import Page, expect
 from tests.servers import run_venue
 from tests.web.browser.conftest import DESKTOP, PASSWORD, PHONE
 from tournaments.models import Session
-from workflow import timer
+from workflow.session import timer
 
 pytestmark = [pytest.mark.browser]
 
@@ -40,7 +40,7 @@ WAIT_MS = 6_000
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from workflow import services
+from workflow.session import services
 from tournaments.models import Club, Season
 import datetime
 user = get_user_model().objects.create_user("night-director", password=%(password)r)

@@ -30,8 +30,9 @@ from tournaments.models import (
     SitOut,
 )
 from web.forms import AddPlayersForm, SessionForm
-from workflow import club_services, movements, selectors, services, start_finish
-from workflow.simulation import finish_sitting_unplayed
+from workflow.club import services as club_services
+from workflow.session import movements, selectors, services, start_finish
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,9 @@ from django.utils import timezone
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory, SessionFactory, UserFactory
 from tests.workflow.club.test_club import _finished_night, club_state, refused, signed_in, url
 from tournaments.models import Club, Player, Session
-from workflow import club_directors, club_services, services, start_finish
+from workflow.club import directors as club_directors
+from workflow.club import services as club_services
+from workflow.session import services, start_finish
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,10 @@ from printing import sheets
 from tests.api.conftest import token_client
 from tests.factories import UserFactory
 from tournaments.models import Seating, Session, SessionPlayer, Sitting, Table, TableCard
-from workflow import card_selectors, movements, seating_wishes, selectors, start_finish
-from workflow.simulation import finish_sitting_unplayed
+from workflow.club import seating_wishes
+from workflow.session import movements, selectors, start_finish
+from workflow.session.simulation import finish_sitting_unplayed
+from workflow.tables import card_selectors
 
 pytestmark = pytest.mark.django_db
 

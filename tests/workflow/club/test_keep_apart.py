@@ -19,7 +19,8 @@ from tests.api.conftest import token_client
 from tests.factories import ClubFactory, PlayerFactory, SeasonFactory, UserFactory
 from tournaments.models import BigLoserAward, Club, KeepApart, Player, Seating, Session
 from tournaments.permissions import SYSTEM
-from workflow import seating_wishes, services, start_finish
+from workflow.club import seating_wishes
+from workflow.session import services, start_finish
 
 pytestmark = pytest.mark.django_db
 

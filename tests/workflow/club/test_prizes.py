@@ -1,5 +1,5 @@
-"""Entry fees and prizes through the services (`workflow.prizes`) and the reads
-(`workflow.prize_selectors`): the refusals in plain words, and what a night pays."""
+"""Entry fees and prizes through the services (`workflow.club.prizes`) and the reads
+(`workflow.club.prize_selectors`): the refusals in plain words, and what a night pays."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from common.errors import ConflictError, UserError
 from tests.factories import ClubFactory, UserFactory
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.models import Club, PayoutTable, Session
-from workflow import prize_selectors, prizes, selectors, services, start_finish
-from workflow.simulation import finish_sitting_unplayed
+from workflow.club import prize_selectors, prizes
+from workflow.session import selectors, services, start_finish
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,8 @@ from tests.common.test_text import HIDDEN
 from tests.factories import PlayerFactory, UserFactory
 from tournaments.models import Player, Session, SessionPlayer
 from tournaments.permissions import SYSTEM
-from workflow import door, services
+from workflow.front import door
+from workflow.session import services
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
 from tournaments.models import Registration, Session, SessionPlayer
-from workflow import registrations
+from workflow.front import registrations
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -1,4 +1,4 @@
-"""Sign-up before the night (workflow.registrations): capacity, the waitlist and its
+"""Sign-up before the night (workflow.front.registrations): capacity, the waitlist and its
 order, cancellation and promotion, who may sign up, and the emails."""
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from common.errors import ConflictError, NotFoundError, UserError
 from tests.factories import PlayerFactory, UserFactory
 from tournaments.models import Player, Registration, Session, SessionPlayer
 from tournaments.permissions import SYSTEM
-from workflow import movements, registration_mail, registrations, services, start_finish
-from workflow.simulation import finish_sitting_unplayed
+from workflow.front import registration_mail, registrations
+from workflow.session import movements, services, start_finish
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

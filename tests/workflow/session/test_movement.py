@@ -16,9 +16,9 @@ from scoring import services as scoring
 from scoring.models import Game
 from tournaments.models import Placing, Seating, Session, Sitting
 from tournaments.permissions import SYSTEM
-from workflow import movements, withdrawals
-from workflow.simulation import finish_sitting_unplayed as fake_results
-from workflow.simulation import play_sitting
+from workflow.session import movements, withdrawals
+from workflow.session.simulation import finish_sitting_unplayed as fake_results
+from workflow.session.simulation import play_sitting
 
 pytestmark = pytest.mark.django_db
 

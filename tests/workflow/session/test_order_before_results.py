@@ -1,7 +1,7 @@
 """Right after a movement, before any table has a result in the new sitting, every view of
 the session's order (the standings page, the projector, the API, the printed standings)
 puts each table's players in the order of their session totals so far: no coin flip
-decides a place before anything is played (workflow.selectors.ladder_order)."""
+decides a place before anything is played (workflow.session.selectors.ladder_order)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from rest_framework.test import APIClient
 from printing.sheets import session_ladder
 from scoring.models import Game, GamePlayer
 from tournaments.models import Seating, Session
-from workflow import movements, selectors
-from workflow.simulation import play_game, play_sitting
+from workflow.session import movements, selectors
+from workflow.session.simulation import play_game, play_sitting
 
 pytestmark = pytest.mark.django_db
 

@@ -20,8 +20,8 @@ from scoring import records
 from scoring.models import Game, Round
 from tournaments.models import Seating, Session, SitOut
 from tournaments.permissions import SYSTEM
-from workflow import movements, services
-from workflow.simulation import finish_sitting_unplayed as fake_results
+from workflow.session import movements, services
+from workflow.session.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from scoring import services as scoring
 from scoring.models import Game
 from tournaments.models import Seating, Session, SessionPlayer, SessionStanding
 from tournaments.permissions import SYSTEM
-from workflow import movements, selectors, services, start_finish, withdrawals
-from workflow.simulation import finish_sitting_unplayed as fake_results
+from workflow.session import movements, selectors, services, start_finish, withdrawals
+from workflow.session.simulation import finish_sitting_unplayed as fake_results
 
 pytestmark = pytest.mark.django_db
 

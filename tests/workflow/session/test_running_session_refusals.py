@@ -22,8 +22,8 @@ from tests.workflow.session.test_service_refusals import (
 )
 from tournaments.models import Session
 from tournaments.permissions import SYSTEM
-from workflow import movements, start_finish, withdrawals
-from workflow.simulation import finish_sitting_unplayed
+from workflow.session import movements, start_finish, withdrawals
+from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = pytest.mark.django_db
 

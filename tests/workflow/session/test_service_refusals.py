@@ -1,11 +1,12 @@
 """Every refusal of the tournament services leaves the database exactly as it was.
 
 Each test triggers one `UserError` of one service of the session's workflow
-(`workflow.services`, `workflow.start_finish`, `workflow.withdrawals`) and compares every
-row of the project's tables before and after, so that a write that did part of its work
-before finding the reason to refuse (a roster entry, a seat, the board version) cannot
-pass. Refusals already proven with the whole database elsewhere are not repeated:
-`test_sessions.py` (bad session settings, check-in all or nothing, too few players).
+(`workflow.session.services`, `workflow.session.start_finish`,
+`workflow.session.withdrawals`) and compares every row of the project's tables before
+and after, so that a write that did part of its work before finding the reason to refuse
+(a roster entry, a seat, the board version) cannot pass. Refusals already proven with the
+whole database elsewhere are not repeated: `test_sessions.py` (bad session settings,
+check-in all or nothing, too few players).
 Here, setting a session up; the refusals of a running session (movements, withdrawals,
 rebalancing, the finish) are in `test_running_session_refusals.py`.
 """
@@ -26,8 +27,9 @@ from tests.factories import ClubFactory, PlayerFactory, SeasonFactory
 from tests.snapshots import changed_tables, db_snapshot
 from tournaments.models import BigLoserAward, Club, Player, Season, Seating, Session, SessionPlayer
 from tournaments.permissions import SYSTEM
-from workflow import movements, services, start_finish, table_links
-from workflow.simulation import finish_sitting_unplayed
+from workflow.session import movements, services, start_finish
+from workflow.session.simulation import finish_sitting_unplayed
+from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from scoring.models import Game
 from tests.factories import SeasonFactory
 from tournaments.models import BigLoserAward, Player, Seating, Session
 from tournaments.permissions import SYSTEM
-from workflow import services, start_finish
+from workflow.session import services, start_finish
 
 pytestmark = pytest.mark.django_db
 

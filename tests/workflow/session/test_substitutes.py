@@ -23,8 +23,8 @@ from tests.snapshots import changed_tables, db_snapshot
 from tests.workflow.session.test_service_refusals import MakeSession, refused
 from tournaments.models import Seating, Session, SessionPlayer, SitOut
 from tournaments.permissions import SYSTEM
-from workflow import selectors, withdrawals
-from workflow.simulation import play_game
+from workflow.session import selectors, withdrawals
+from workflow.session.simulation import play_game
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ from tests.snapshots import changed_tables, db_snapshot
 from tests.workflow.session.test_service_refusals import MakeSession, refused
 from tournaments import pagecache
 from tournaments.models import Session, Sitting
-from workflow import movements, selectors, start_finish, timer
-from workflow.simulation import play_sitting
+from workflow.session import movements, selectors, start_finish, timer
+from workflow.session.simulation import play_sitting
 
 pytestmark = pytest.mark.django_db
 

@@ -21,8 +21,10 @@ from tests.snapshots import changed_tables, db_snapshot
 from tests.tournaments.test_roles import first_round, signed_in
 from tournaments.models import ClubTableCard, ScorerLink, Session, Table, TableCard
 from web.views import cards as cards_view
-from workflow import card_selectors, movements, start_finish, table_links
-from workflow.simulation import finish_sitting_unplayed as fake_results
+from workflow.session import movements, start_finish
+from workflow.session.simulation import finish_sitting_unplayed as fake_results
+from workflow.tables import card_selectors
+from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db
 

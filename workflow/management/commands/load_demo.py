@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import BigLoserAward, Club, Session
-from workflow.simulation import PlayOptions, ensure_season, generated_names, play_session
+from workflow.session.simulation import PlayOptions, ensure_season, generated_names, play_session
 
 DEMO_USER = "director"
 DEMO_PASSWORD = "huckley-demo"
@@ -51,7 +51,7 @@ class Command(BaseCommand):
                 players=names[: 11 + i],
                 options=PlayOptions(seed=100 + i, sittings=2, user=director),
             )
-        from workflow import club_selectors
+        from workflow.club import selectors as club_selectors
 
         holder = club_selectors.big_loser_suggestion(last_season.pk, club.big_loser_criterion)[0]
         BigLoserAward.objects.update_or_create(

@@ -15,8 +15,8 @@ from common.errors import UserError
 from common.text import hidden_character, hidden_character_message
 from tournaments import format as fmt
 from tournaments.models import Club
-from workflow import selectors
-from workflow.simulation import (
+from workflow.session import selectors
+from workflow.session.simulation import (
     PlayOptions,
     award_previous_big_loser,
     ensure_season,

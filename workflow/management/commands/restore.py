@@ -27,7 +27,7 @@ from common.backups import BackupError
 from common.text import shown
 from scoring.models import Round
 from tournaments.models import Club, Session, Sitting
-from workflow import selectors
+from workflow.session import selectors
 
 
 def _count(number: int, noun: str) -> str:

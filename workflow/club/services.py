@@ -1,8 +1,8 @@
 """Writes for running a club between sessions: seasons, players, merging two records of
 one player, calling off a session and the club's time zone (docs/tournament.md, "Running
-the club"). Its directors are invited and removed in `workflow.club_directors`.
+the club"). Its directors are invited and removed in `workflow.club.directors`.
 
-Like `workflow.services`, each service is keyword-only and atomic, locks the rows it
+Like `workflow.session.services`, each service is keyword-only and atomic, locks the rows it
 changes, and refuses with a `UserError` (a stable code, plain words) before writing
 anything. Each refuses anyone who does not direct the club
 (`tournaments.permissions.require_director`) before it writes.
@@ -39,7 +39,7 @@ from tournaments.models import (
     validate_time_zone,
 )
 from tournaments.permissions import Caller, require_director
-from workflow import tasks
+from workflow.club import tasks
 
 NAME_MAX = 60
 

@@ -1,17 +1,17 @@
 """Writes that start and end a session: starting it (the split into ranked
 tables and the first sitting, `session_start`, with `start_refusal` to say beforehand
 why it cannot), seating a new sitting (`sitting_create`, shared with the movement in
-`workflow.movements`), finishing it (`session_finish`, which keeps its standings for the
+`workflow.session.movements`), finishing it (`session_finish`, which keeps its standings for the
 season ladder) and the season's Big Loser (`big_loser_award`, and
 `last_season_big_loser`, who starts at the bottom table). The session's other writes,
-its creation, settings and roster, are in `workflow.services`.
+its creation, settings and roster, are in `workflow.session.services`.
 
 Each service is keyword-only and atomic. `session_start` and `session_finish` lock the
 session's row first, exclusively (`scoring.locks.lock_session`, the lock order), and then
 refuse anyone who does not direct the club (`tournaments.permissions.require_director`)
 before writing; `big_loser_award` locks its season. The format itself is decided by the
 pure functions in `tournaments.format`; the reads (the current sitting, the progress,
-the standings) by `workflow.selectors`.
+the standings) by `workflow.session.selectors`.
 """
 
 from __future__ import annotations
@@ -44,7 +44,10 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, as_actor, require_director
-from workflow import seating_wishes, selectors, table_links, tasks
+from workflow.club import seating_wishes
+from workflow.club import tasks as club_tasks
+from workflow.session import selectors
+from workflow.tables import links as table_links
 
 
 def last_season_big_loser(session: Session) -> Player | None:
@@ -174,7 +177,7 @@ def sitting_create(
         games_per_sitting=session.games_per_sitting,
         duplicate=session.duplicate,
         deal_key=secrets.token_hex(32) if session.duplicate else "",
-        # A club that plays to time: the sitting's timer starts with it (workflow.timer).
+        # A club that plays to time: the sitting's timer starts with it (workflow.session.timer).
         timer_ends_at=(
             timezone.now() + timedelta(minutes=session.sitting_minutes)
             if session.sitting_minutes
@@ -264,7 +267,7 @@ def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Ses
     )
     pagecache.live_changed(session.pk)
     season_id = session.season_id
-    enqueue_on_commit(tasks.season_standings_refresh, season_id)
+    enqueue_on_commit(club_tasks.season_standings_refresh, season_id)
     backup_on_commit("session-finish")
     return session
 

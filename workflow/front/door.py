@@ -6,7 +6,7 @@ rule of `self_check_in` is the door code, not an account: anyone who knows it ma
 in a name on the roster (or, when the director allows walk-ins, a new name) while the
 session is being set up and self check-in is open. Once the session has started, late
 arrivals go to the director, who seats them at the bottom table
-(`workflow.services.session_add_players`): a phone should not change the tables of a
+(`workflow.session.services.session_add_players`): a phone should not change the tables of a
 running sitting.
 
 Wrong door codes are counted in the cache (locmem or Redis), per client and per session
@@ -17,7 +17,7 @@ count afresh, so a director who sees the door blocked changes the code.
 
 The director's writes (`door_code_change`, `door_settings_update`) lock the session and
 call `require_director` first; taking a check-in back is the director's existing
-`workflow.services.session_check_in` with `checked_in=False`.
+`workflow.session.services.session_check_in` with `checked_in=False`.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from tournaments import audit, pagecache
 from tournaments.models import Session, SessionPlayer
 from tournaments.models.session import new_door_code
 from tournaments.permissions import Caller, require_director
-from workflow.services import players_get_or_create
+from workflow.session.services import players_get_or_create
 
 #: Seconds over which wrong door codes are counted.
 WINDOW = 600

@@ -9,7 +9,7 @@ move (docs/format.md, "Tables that do not move"); it locks the session first, as
 write to a session does, and `table_numbering` gives each new sitting's tables their
 physical numbers. The seating itself is the format's
 (`tournaments.format.keep_apart`); `start_seating` loads the pairs and names for it, for
-`workflow.start_finish.session_start`, inside that service's transaction.
+`workflow.session.start_finish.session_start`, inside that service's transaction.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 email or created on the spot with a one-time link to choose its password
 (`director_invite`), and removing one (`director_remove`, never the club's last).
 
-Like the club's other writes (`workflow.club_services`), each service is keyword-only and
+Like the club's other writes (`workflow.club.services`), each service is keyword-only and
 atomic, locks the club's row, and refuses anyone who does not direct the club
 (`tournaments.permissions.require_director`) before writing.
 """

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from tournaments import pagecache
 from tournaments.models import Session, SessionPlayer
-from workflow import selectors
+from workflow.session import selectors
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ next sitting made: a sitting keeps the deals it began with, docs/tournament.md).
 
 The director types the seconds on a page: the text comes here as typed, and a number that
 is not one, or out of range, is refused in words that quote it (as the sign-up capacity
-is, `workflow.registrations`). `session_create` reads the same text with `read_seconds`.
+is, `workflow.front.registrations`). `session_create` reads the same text with `read_seconds`.
 """
 
 from __future__ import annotations

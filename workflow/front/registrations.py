@@ -17,7 +17,7 @@ and the waitlist"; docs/api.md, Registrations).
 Every write here locks the session first (`scoring.locks.lock_session`), so sign-ups,
 cancellations and promotions of one session run one at a time: numbers and positions
 are never given twice, and a place freed is given once. Emails go after commit, from
-Celery tasks (`workflow.tasks`), only to those who gave an address.
+the Celery task of `workflow.front.tasks`, only to those who gave an address.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from tournaments.permissions import (
     can_view_session,
     require_director,
 )
-from workflow import tasks
+from workflow.front import tasks
 
 Status = Registration.Status
 #: The largest capacity a session may have (more is no limit at all: leave it empty).

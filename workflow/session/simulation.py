@@ -17,7 +17,7 @@ from scoring.tables import table_start_game
 from tournaments import format as fmt
 from tournaments.models import BigLoserAward, Club, Placing, Player, Season, Session, Sitting
 from tournaments.permissions import SYSTEM, Caller
-from workflow import movements, services, start_finish
+from workflow.session import movements, services, start_finish
 
 FIRST_NAMES = [
     "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Max",

@@ -1,20 +1,20 @@
 """Writes for a session's life outside its start, its movements and its finish: creating
 it and its players, its settings, the roster and arrivals. Starting it (the split and the
 first sitting), seating a sitting, finishing it and the season's Big Loser are in
-`workflow.start_finish`; the movements and rebalancing in `workflow.movements`; withdrawals in
-`workflow.withdrawals`; the club's own writes (seasons, players) in
-`workflow.club_services`, its directors in `workflow.club_directors`; scorer links and table
-cards in `workflow.table_links`.
+`workflow.session.start_finish`; the movements and rebalancing in
+`workflow.session.movements`; withdrawals in `workflow.session.withdrawals`; the club's
+own writes (seasons, players) in `workflow.club.services`, its directors in
+`workflow.club.directors`; scorer links and table cards in `workflow.tables.links`.
 
 Each service is keyword-only and atomic. Services that change a session lock its row
 first, exclusively (`scoring.locks.lock_session`, the lock order), so that two
 directors or a director and a scorer cannot interleave, and then refuse anyone who does
 not direct the club (`tournaments.permissions.require_director`) before writing. The
 format itself is decided by the pure functions in `tournaments.format`; the rules that
-are reads (the current sitting, the ranking, the ladders) by `workflow.selectors`.
+are reads (the current sitting, the ranking, the ladders) by `workflow.session.selectors`.
 
-`players_get_or_create` is shared with a substitute's seat (`workflow.withdrawals`) and
-the door (`workflow.door`); `refresh_unstarted_game` with the withdrawals and the
+`players_get_or_create` is shared with a substitute's seat (`workflow.session.withdrawals`) and
+the door (`workflow.front.door`); `refresh_unstarted_game` with the withdrawals and the
 rebalance, which change who sits at a table whose game has not begun.
 `PUBLIC_BY_DEFAULT` is the visibility of a new session for the page, the API and this
 module alike.
@@ -51,9 +51,10 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, as_actor, require_director
-from workflow import prizes, selectors
+from workflow.club import prizes
 from workflow.names import clean_names
-from workflow.online_settings import read_seconds
+from workflow.session import selectors
+from workflow.session.online_settings import read_seconds
 
 # A new session is public unless the director says otherwise (docs/tournament.md).
 PUBLIC_BY_DEFAULT = Session.PUBLIC_BY_DEFAULT
@@ -254,7 +255,7 @@ def _online_settings(
         if online:
             _check_online(session.rules_id)
         session.online = online
-    # One rule for the seconds, the page's and the API's (workflow.online_settings).
+    # One rule for the seconds, the page's and the API's (workflow.session.online_settings).
     if not isinstance(online_grace_seconds, _Keep):
         grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
         session.online_grace_seconds = grace
@@ -448,7 +449,7 @@ def session_check_in(
     """Check players in (or take it back, a check-in at the door too); `player_ids=None`
     means the whole roster. All or nothing: if one of them is not on the roster, nobody
     changes. `paid` records at the same time whether they paid the entry fee (None:
-    unchanged; refused on a free session, `workflow.prizes`)."""
+    unchanged; refused on a free session, `workflow.club.prizes`)."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="check players in")
     if session.status == Session.Status.CANCELLED:
@@ -470,7 +471,7 @@ def session_check_in(
             raise refusal
         paid_field = {"paid": paid}
     changed = dict(entries.values_list("player_id", "player__name"))
-    # Taking a check-in back also forgets that it was made at the door (workflow.door).
+    # Taking a check-in back also forgets that it was made at the door (workflow.front.door).
     count = entries.update(
         checked_in=checked_in,
         **({} if checked_in else {"self_checked_in_at": None}),

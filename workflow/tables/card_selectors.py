@@ -7,7 +7,9 @@ what a card opens now.
 - `session_card_target(card)` and `club_card_target(card, session_id)`: where a card
   leads now, as a `CardTarget` (a table to score, or the plain reason why not).
 
-The writes (making, replacing and rotating cards) are in `workflow.table_links`.
+The writes (making, replacing and rotating cards) are in `workflow.tables.links`. The
+cards sit below the running session (docs/architecture.md), which makes them as it
+seats its sittings: they read the session's rows themselves, not its reads.
 """
 
 from __future__ import annotations
@@ -20,8 +22,7 @@ from urllib.parse import quote
 from django.urls import reverse
 
 import engine
-from tournaments.models import Club, ClubTableCard, Session, Table, TableCard
-from workflow import selectors
+from tournaments.models import Club, ClubTableCard, Session, Sitting, Table, TableCard
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,9 @@ def _table_now(session: Session, number: int) -> CardTarget:
         )
     table = (
         Table.objects.filter(
-            sitting__in=selectors.current_sittings(session),
+            # The current sitting, the latest by number, as
+            # `workflow.session.selectors.current_sittings` reads it.
+            sitting__in=Sitting.objects.filter(session=session).order_by("-number")[:1],
             sitting__moved_at__isnull=True,
             # The physical table: the rank it hosts changes when a player does not move.
             number=number,

@@ -1,6 +1,6 @@
 """Entry fees and prizes (docs/tournament.md, "Entry fees and prizes"): a session's fee
 and prize pool rule, who paid, the club's payout tables and its currency; and the reads
-that say what each player wins are `workflow.prize_selectors`.
+that say what each player wins are `workflow.club.prize_selectors`.
 
 The writes follow the house rule: keyword-only, atomic, the row that names the club
 locked first (the session through `scoring.locks.lock_session`, or the club) and the

@@ -3,7 +3,7 @@ history: the season ladder (`season_standings`, cached by season and refreshed a
 session), the Big Loser suggestion (`big_loser_suggestion`), the season's awards, a
 player's own history, and the club's long lists (players, sessions), each in a fixed
 number of queries however long the season. The reads of one running session live in
-`workflow.selectors`."""
+`workflow.session.selectors`."""
 
 from __future__ import annotations
 

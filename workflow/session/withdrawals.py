@@ -2,7 +2,7 @@
 (`session_withdraw`), with a substitute who takes the seat and its score when the player
 leaves mid-game (docs/tournament.md, "Withdrawals"); what the withdrawal page asks first
 (`withdrawal_game`, `substitute_candidates`); and `game_under_way`, the game a seated
-player is in the middle of, which the rebalance in `workflow.movements` asks as well.
+player is in the middle of, which the rebalance in `workflow.session.movements` asks as well.
 
 `session_withdraw` is keyword-only and atomic and takes the session's lock first,
 exclusively (`scoring.locks.lock_session`), as the session's other writes do, then
@@ -29,7 +29,7 @@ from tournaments.models import (
     Sitting,
 )
 from tournaments.permissions import Caller, require_director
-from workflow import selectors, services
+from workflow.session import selectors, services
 
 
 def game_under_way(seating: Seating) -> Game | None:

@@ -1,72 +1,29 @@
-"""The emails of sign-up (docs/tournament.md, "Sign-up and the waitlist"): the personal
-link after signing up, the news of a place when the waitlist moves up, and the table
-after each movement for those who asked for it. Run by the Celery tasks of
-`workflow.tasks` after the write committed; each one claims its row first (an UPDATE
-that only one run can make), so a task run twice sends once."""
+"""The session's email to its signed-up players (docs/tournament.md, "Sign-up and the
+waitlist"): after each movement, their new table to those who asked for it. Run by the
+Celery task of `workflow.session.tasks` after the movement committed; each email claims
+its row first (an UPDATE that only one run can make), so a task run twice sends once.
+
+The personal link and the night's name are shared with the emails of sign-up
+(`workflow.front.registration_mail`), which sit above the session."""
 
 from __future__ import annotations
 
 from django.core.mail import send_mail
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import timezone
 
 from tournaments.models import Registration, Seating, Session, SitOut
 
-KINDS = ("signed_up", "promoted")
-
 
 def personal_link(registration: Registration) -> str:
+    """The sign-up's own page, where it is seen or cancelled, on the site it came from."""
     path = reverse("tournaments:registration", args=[registration.token])
     return registration.site.rstrip("/") + path
 
 
-def _night(session: Session) -> str:
+def night(session: Session) -> str:
+    """The session as an email names it: its name, its club and its date."""
     return f"{session.name} at {session.club.name} on {session.date:%A %d %B %Y}"
-
-
-def registration_email(registration_id: int, kind: str) -> bool:
-    """Send a sign-up its email of `kind` (`signed_up`, `promoted`); False when there is
-    nothing to send (no address, cancelled since, already sent)."""
-    registration = (
-        Registration.objects.select_related("session__club").filter(pk=registration_id).first()
-    )
-    if registration is None or not registration.email:
-        return False
-    night = _night(registration.session)
-    link = personal_link(registration)
-    if kind == "promoted":
-        claimed = Registration.objects.filter(
-            pk=registration_id,
-            status=Registration.Status.REGISTERED,
-            promotion_emailed_at__isnull=True,
-        ).update(promotion_emailed_at=timezone.now())
-        if not claimed:
-            return False
-        subject = f"You have a place: {registration.session.name}"
-        body = (
-            f"Good news, {registration.name}: a place came free and you are now registered "
-            f"for {night}.\n\nSee your sign-up, or cancel it if you cannot come: {link}\n"
-        )
-    elif kind == "signed_up":
-        if registration.status == Registration.Status.CANCELLED:
-            return False
-        if registration.status == Registration.Status.REGISTERED:
-            what = "you are registered"
-        else:
-            what = (
-                "the night is full: you are on the waitlist, and we will email you if a "
-                "place frees up"
-            )
-        subject = f"Your sign-up: {registration.session.name}"
-        body = (
-            f"{registration.name}, you signed up for {night}: {what}.\n\n"
-            f"Your personal link, to see your sign-up or cancel it: {link}\n"
-        )
-    else:
-        raise ValueError(f"Unknown email kind {kind!r}; one of {KINDS}.")
-    send_mail(subject, body, None, [registration.email])
-    return True
 
 
 def assignment_emails(session_id: int, sitting_number: int) -> int:
@@ -121,7 +78,7 @@ def assignment_emails(session_id: int, sitting_number: int) -> int:
         )
         send_mail(
             f"Sitting {sitting_number}: table {new[0]}" if new else f"Sitting {sitting_number}",
-            f"{registration.name}, for sitting {sitting_number} of {_night(session)}, "
+            f"{registration.name}, for sitting {sitting_number} of {night(session)}, "
             f"{where}.\n\nYour sign-up: {personal_link(registration)}\n",
             None,
             [registration.email],

@@ -1,14 +1,14 @@
 """Writes that change who sits where once a session runs: the movement after a sitting
 (`sitting_move_players`, with its preview and its undo) and the smallest rebalance when
-tables have become uneven. A withdrawal, and its substitute, is in `workflow.withdrawals`;
-a new sitting is seated by `workflow.start_finish.sitting_create`, as at the start.
+tables have become uneven. A withdrawal, and its substitute, is in `workflow.session.withdrawals`;
+a new sitting is seated by `workflow.session.start_finish.sitting_create`, as at the start.
 
 Each is keyword-only and atomic and takes the session's lock first, exclusively
-(`scoring.locks.lock_session`), as the session's other writes in `workflow.services` and
-`workflow.start_finish` do; the format decides (`tournaments.format`), these only write what it
-decided. Whether a movement can be undone is asked before the write as well as by it:
-`movement_undo_refusal` is what the page shows and what `sitting_undo_movement` refuses
-with."""
+(`scoring.locks.lock_session`), as the session's other writes in
+`workflow.session.services` and `workflow.session.start_finish` do; the format decides
+(`tournaments.format`), these only write what it decided. Whether a movement can be
+undone is asked before the write as well as by it: `movement_undo_refusal` is what the
+page shows and what `sitting_undo_movement` refuses with."""
 
 from __future__ import annotations
 
@@ -36,15 +36,9 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, require_director
-from workflow import (
-    seating_wishes,
-    selectors,
-    services,
-    start_finish,
-    table_links,
-    tasks,
-    withdrawals,
-)
+from workflow.club import seating_wishes
+from workflow.session import selectors, services, start_finish, tasks, withdrawals
+from workflow.tables import links as table_links
 
 
 @dataclass(frozen=True)
@@ -177,7 +171,7 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
         details={"sitting": sitting.number, "players": len(preview.moves)},
     )
     backup_on_commit("movement")
-    # Their new table, by email, to the sign-ups who asked (workflow.registration_mail).
+    # Their new table, by email, to the sign-ups who asked (workflow.front.registration_mail).
     enqueue_on_commit(tasks.assignment_emails, session.pk, sitting.number + 1)
     return start_finish.sitting_create(
         session=session, number=sitting.number + 1, tables=tables, sitting_out=sitting_out

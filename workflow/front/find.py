@@ -1,7 +1,7 @@
 """Reads for "find my table": the index of who sits where in the current sitting, built
 once per generation of the session (`find_my_table_index`), and the answer for a typed
 name (`find_in`), matched by the names' match keys (`common.matching.match_key`). The
-tables' games come from the projector's read, `workflow.selectors.sitting_screen`.
+tables' games come from the projector's read, `workflow.session.screen.sitting_screen`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from common.matching import match_key
 from tournaments import format as fmt
 from tournaments.models import Session, Sitting
-from workflow.selectors import ScreenTable, players_by_table, sitting_screen
+from workflow.session.screen import ScreenTable, sitting_screen
+from workflow.session.selectors import players_by_table
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from scoring import locks
 from tournaments import audit, pagecache
 from tournaments.models import Session, Sitting
 from tournaments.permissions import Caller, require_director
-from workflow import selectors
+from workflow.session import selectors
 
 #: The longest sitting a club may time, and the most one "extend" adds.
 MAX_MINUTES = 240

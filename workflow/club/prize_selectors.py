@@ -1,18 +1,44 @@
 """What a session's entry fees and prizes come to (docs/tournament.md, "Entry fees and
 prizes"): the fees collected, the pool and each player's payout (`session_prizes`), and
 each player's prizes over a season (`season_prizes`). Reads only; the writes are
-`workflow.prizes`, the arithmetic `tournaments.format.prizes`."""
+`workflow.club.prizes`, the arithmetic `tournaments.format.prizes`.
+
+The club sits below the session (docs/architecture.md): a session's payouts are split on
+the standings its caller read (`workflow.session.selectors.session_standings`), never
+read here, and any standings row with the places' fields will do (`Placed`)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import Field, dataclass, replace
 from decimal import Decimal
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from tournaments import format as fmt
 from tournaments.models import Club, PayoutTable, Session, SessionPlayer, SessionStanding
-from workflow import selectors
+
+
+class Placed(Protocol):
+    """A row of a session's standings, in their order: whom it is, the hooks that break
+    a tie for a prize, whether they withdrew, and the payout `with_payouts` fills in."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def player_id(self) -> int: ...
+
+    @property
+    def hooks(self) -> int: ...
+
+    @property
+    def withdrawn(self) -> bool: ...
+
+    @property
+    def payout(self) -> Decimal | None: ...
+
+
+Row = TypeVar("Row", bound=Placed)
 
 
 def money_unit(club: Club) -> Decimal:
@@ -85,18 +111,14 @@ def _split(
 def session_pool(session: Session) -> SessionPrizes:
     """The fees collected and the pool, without the payouts (no standings read): the
     director's pages. Nothing is read for a free session with no fixed pool."""
-    return session_prizes(session, payouts=False)
+    return session_prizes(session)
 
 
-def session_prizes(
-    session: Session,
-    rows: Sequence[selectors.StandingRow] | None = None,
-    *,
-    payouts: bool = True,
-) -> SessionPrizes:
+def session_prizes(session: Session, rows: Sequence[Placed] | None = None) -> SessionPrizes:
     """The session's fees collected (paid players times the fee), its pool, and each
-    player's payout on the standings (`rows`, read when not given): the final payouts
-    once the session is finished, what they would be if it ended now before."""
+    player's payout on its standings `rows` (`session_standings`, in their order): the
+    final payouts once the session is finished, what they would be if it ended now
+    before. Without `rows`, the fees and the pool only (`payouts` is None)."""
     club = session.club
     unit = money_unit(club)
     if session.entry_fee is None and session.pool_fixed is None:
@@ -109,8 +131,7 @@ def session_prizes(
     )
     table = session.payout_table or default_table(session.club_id)
     split = None
-    if payouts and table is not None and pool > 0:
-        rows = selectors.session_standings(session) if rows is None else rows
+    if rows is not None and table is not None and pool > 0:
         split = _split(
             pool=pool,
             table=table,
@@ -181,8 +202,6 @@ def season_prizes(season_id: int) -> dict[int, Decimal]:
     return dict(totals)
 
 
-def with_payouts(
-    rows: Sequence[selectors.StandingRow], found: SessionPrizes
-) -> list[selectors.StandingRow]:
+def with_payouts(rows: Sequence[Row], found: SessionPrizes) -> list[Row]:
     """The standings with each player's payout (None on a session that pays none)."""
     return [replace(r, payout=found.payout(r.player_id)) for r in rows]

@@ -1,0 +1,2 @@
+"""The project's own checks for the tools of `make lint`: not part of the product, and
+never loaded by Django."""

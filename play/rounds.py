@@ -1,0 +1,294 @@
+"""A table of online play under its locks, and how its round goes on (docs/tournament.md,
+"Online play"): `lock` takes the locks of `scoring.locks` in their order (the session
+shared, the table, the game), then the table's `LiveRound`; `deal` deals the next round
+(shuffled by `secrets`, or by the duplicate sitting's key); `apply_move` makes and keeps a
+move; `store_round` stores a finished round through `scoring.services.round_submit` as
+the `ONLINE` actor and deals the next; `run_robots` makes the moves that fall to a robot.
+Each runs under `lock`, inside the caller's transaction: the writes that call them, and
+push the change after the commit, are `play.services`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from common.errors import UserError
+from engine import online as engine_online
+from engine.online import END, OnlineRound, RoundStart
+from play import duplicate, presence, selectors
+from play.models import LiveRound, SeatLink
+from scoring import locks
+from scoring import services as scoring
+from scoring.models import Game, GamePlayer
+from scoring.records import game_check
+from scoring.rounds import entry_refusal
+from tournaments.models import Session, Table
+from tournaments.permissions import ONLINE
+
+#: The most robot moves one call makes (a table of robots plays on at the next tick).
+ROBOT_MOVES_PER_CALL = 400
+
+
+@dataclass
+class Locked:
+    """A table under its locks, with its current game and the round being played."""
+
+    session: Session
+    table: Table
+    game: Game | None
+    live: LiveRound | None
+    # What the push after the commit sends (every seat's view, read under the locks
+    # once the change is made): the mover's answer is their view from it, not read again.
+    pushed: selectors.TableNow | None = None
+    _players: list[GamePlayer] | None = None
+    _tokens: dict[int, str] | None = None
+    _tokens_of: frozenset[int] = frozenset()
+    _round: tuple[tuple[int, int, int], OnlineRound] | None = None
+
+    def round(self) -> OnlineRound | None:
+        """The round being played, restored from its state once per state: a move made
+        with `apply_move` keeps the round it moved (`kept`)."""
+        if self.game is None or self.live is None:
+            return None
+        key = (self.live.pk, self.live.number, self.live.move)
+        if self._round is None or self._round[0] != key:
+            self._round = (key, engine_online.restore(self.game.rules_id, self.live.state))
+        return self._round[1]
+
+    def kept(self, rnd: OnlineRound) -> None:
+        """`rnd` is the round of the live state now (just moved and saved)."""
+        assert self.live is not None
+        self._round = ((self.live.pk, self.live.number, self.live.move), rnd)
+
+    def game_players(self) -> list[GamePlayer]:
+        """The current game's players by seat, with their `Player` rows (read once)."""
+        if self.game is None:
+            return []
+        if self._players is None or (self._players and self._players[0].game_id != self.game.pk):
+            self._players = list(self.game.game_players.select_related("player").order_by("seat"))
+        return self._players
+
+    def know(self, game_players: list[GamePlayer], tokens: dict[int, str]) -> None:
+        """The game's players and their tokens, read by the caller (`table_state`)."""
+        self._players = list(game_players)
+        self._tokens_of = frozenset(gp.player_id for gp in game_players)
+        self._tokens = dict(tokens)
+
+    def tokens(self) -> dict[int, str]:
+        """The seat tokens of the current game's players, by player id (read once, and
+        again for a game with other players)."""
+        ids = frozenset(gp.player_id for gp in self.game_players())
+        if self._tokens is None or ids != self._tokens_of:
+            self._tokens_of = ids
+            self._tokens = dict(
+                SeatLink.objects.filter(session=self.session, player_id__in=ids).values_list(
+                    "player_id", "token"
+                )
+            )
+        return self._tokens
+
+    def now(self) -> selectors.TableNow:
+        """What every seat and watcher sees now, from what is held (under the locks)."""
+        state = selectors.table_state_of(
+            self.table, self.game, self.game_players(), self.live, self.round(), self.tokens()
+        )
+        return selectors.table_now_of(state)
+
+
+def lock(table_id: int, session_id: int | None = None) -> Locked:
+    """Lock a table's rows in the order of `scoring.locks`: the session shared, the table,
+    its current game, then the game's `LiveRound`. `session_id` is the table's session
+    when the caller has read it (a table never changes session)."""
+    if session_id is None:
+        session_id = (
+            Table.objects.filter(pk=table_id).values_list("sitting__session_id", flat=True).first()
+        )
+    if session_id is None:
+        raise UserError("no_such_table", "That table does not exist.")
+    locks.share_session(session_id)
+    table = locks.lock_table(table_id, related=True)
+    game = locks.lock_current_game(table)
+    live = None
+    if game is not None:
+        live = LiveRound.objects.select_for_update().filter(game=game).first()
+    return Locked(session=table.sitting.session, table=table, game=game, live=live)
+
+
+def _next_move(session: Session) -> int:
+    """The first state number of a new game's rounds: above every number the session's
+    phones hold, so a move sent from an earlier table or game is always stale."""
+    last = (
+        LiveRound.objects.filter(game__table__sitting__session=session)
+        .order_by("-move")
+        .values_list("move", flat=True)
+        .first()
+    )
+    return (last or 0) + 1
+
+
+def deal(at: Locked, now: datetime) -> bool:
+    """Deal the next round of the table's current game when none is dealt; whether it
+    dealt. Under `lock`."""
+    table, game, live = at.table, at.game, at.live
+    if not table.online or game is None or game.status == Game.Status.FINISHED:
+        return False
+    if entry_refusal(game) is not None:
+        return False
+    number = game.round_count + 1
+    if live is not None and live.number == number:
+        return False
+    verdict = game_check(game)
+    if not verdict["valid"] or verdict["finished"] or verdict["next_dealer"] is None:
+        return False
+    players = tuple(gp.name for gp in at.game_players())
+    start = RoundStart(
+        rules_id=game.rules_id,
+        players=players,
+        dealer=verdict["next_dealer"],
+        number=number,
+        options=duplicate.round_options(game.rules_id, game.options),
+        scores=dict(verdict["scores"]),
+        earlier=[r.data for r in game.rounds.order_by("number")],
+    )
+    rnd = engine_online.deal(start, _shuffled(at, engine_online.pack(start)))
+    if live is None:
+        live = LiveRound(game=game, move=_next_move(at.session))
+    else:
+        live.move += 1
+    live.number = number
+    live.state = rnd.to_json()
+    live.history = []
+    live.dealt_at = now
+    live.turn_started_at = now
+    live.save()
+    at.live = live
+    at.kept(rnd)
+    return True
+
+
+def _shuffled(at: Locked, cards: list[str]) -> list[str]:
+    """The pack in the order it is dealt from: shuffled by `secrets`, or in a duplicate
+    sitting by its key, the same for every table of the same size at the same game and
+    round (docs/tournament.md, "Duplicate deals"). The deal goes round from the dealer's
+    left, so each place from the dealer gets the same cards at every such table."""
+    sitting = at.table.sitting
+    if not sitting.duplicate:
+        secrets.SystemRandom().shuffle(cards)
+        return cards
+    assert at.game is not None
+    size = len(at.game_players())
+    return duplicate.shuffled(sitting, cards, (size, at.game.number, at.game.round_count + 1))
+
+
+def apply_move(
+    live: LiveRound,
+    rnd: OnlineRound,
+    name: str,
+    action: Mapping[str, Any],
+    *,
+    robot: str | None,
+    now: datetime,
+) -> None:
+    """Make a move (refused with `MoveRefused`, nothing changed) and keep it."""
+    rnd.apply(name, dict(action))
+    live.history = [
+        *live.history,
+        {
+            "move": live.move,
+            "player": name,
+            "action": dict(action),
+            "robot": robot is not None,
+            "reason": robot,
+            "at": now.isoformat(),
+        },
+    ]
+    live.move += 1
+    live.state = rnd.to_json()
+    live.turn_started_at = now
+    live.save(update_fields=["history", "move", "state", "turn_started_at", "updated_at"])
+
+
+def store_round(at: Locked, rnd: OnlineRound, now: datetime) -> None:
+    """The round is over: store its record (with the robots' marks) as a scorer's round
+    would be, then deal the next round or the next game's first."""
+    assert at.game is not None
+    assert at.live is not None
+    record = rnd.record()
+    played = Counter(h["player"] for h in at.live.history if h.get("robot"))
+    if played:
+        record["play"] = {
+            **record.get("play", {}),
+            "robots": [{"player": p, "moves": played[p]} for p in rnd.start.players if played[p]],
+        }
+    scoring.round_submit(
+        game_id=at.game.pk,
+        number=at.live.number,
+        data=record,
+        actor=ONLINE,
+        entry_key=f"online-{at.game.pk}-{at.live.number}",
+    )
+    game = locks.lock_current_game(at.table)
+    if game is not None and game.pk != at.game.pk:
+        at.live = LiveRound.objects.select_for_update().filter(game=game).first()
+    at.game = game
+    deal(at, now)
+
+
+def robot_reason(at: Locked, rnd: OnlineRound, who: str, now: datetime) -> str | None:
+    """Why a robot plays `who`'s move now (`robot`, `clock`, `away`), or None."""
+    assert at.game is not None
+    assert at.live is not None
+    gp = next((g for g in at.game_players() if g.name == who), None)
+    if gp is None:
+        return None
+    if gp.player.is_robot:
+        return "robot"
+    session, live = at.session, at.live
+    waited = (now - live.turn_started_at).total_seconds()
+    if session.move_clock_seconds is not None and waited >= session.move_clock_seconds:
+        return "clock"
+    token = at.tokens().get(gp.player_id)
+    last = presence.last_seen(token) if token else None
+    since = max(last, live.turn_started_at) if last else live.turn_started_at
+    if (now - since).total_seconds() > session.online_grace_seconds:
+        return "away"
+    # A robot took over for them in this round and they have not been seen since: it
+    # plays on at once until they come back.
+    for h in reversed(live.history):
+        if h["player"] == who:
+            took_over = h.get("reason") == "away"
+            if took_over and (last is None or datetime.fromisoformat(h["at"]) > last):
+                return "away"
+            break
+    return None
+
+
+def run_robots(at: Locked, now: datetime) -> int:
+    """Make the robots' moves while the player to act is played by one; how many."""
+    made = 0
+    while made < ROBOT_MOVES_PER_CALL and at.live is not None and at.game is not None:
+        if at.game.status == Game.Status.FINISHED or entry_refusal(at.game) is not None:
+            break
+        if at.live.number != at.game.round_count + 1:
+            break
+        rnd = at.round()
+        assert rnd is not None
+        who = rnd.to_act()
+        if who is None:
+            break
+        reason = robot_reason(at, rnd, who, now)
+        if reason is None:
+            break
+        apply_move(at.live, rnd, who, rnd.robot_move(who), robot=reason, now=now)
+        at.kept(rnd)
+        made += 1
+        if rnd.phase == END:
+            store_round(at, rnd, now)
+            if reason != "robot":
+                break  # an absent player's robot stops at the round's end
+    return made
