@@ -93,7 +93,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             # Skipped before any fixture runs: no transaction to set up or empty.
             item.add_marker(skip)
         elif worker and item.get_closest_marker("services"):
-            item.add_marker(pytest.mark.usefixtures("celery_worker_of_this_process"))
+            # As `usefixtures` would, had it been written on the test (a marker added now
+            # comes after pytest has listed the test's fixtures).
+            item.fixturenames.insert(0, "celery_worker_of_this_process")  # type: ignore[attr-defined]
     if not DEPENDENT_ONLY:
         return
     from tests.purity import is_pure
