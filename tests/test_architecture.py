@@ -199,3 +199,33 @@ def long_modules(root: Path = ROOT) -> dict[str, int]:
 
 def test_no_module_of_the_product_or_the_benchmarks_is_over_500_lines() -> None:
     assert long_modules() == {}
+
+
+def inner_layers() -> dict[str, set[str]]:
+    """For each package with a layers contract of its own (api, web, workflow, play), the
+    modules and sub-packages its layers name."""
+    found: dict[str, set[str]] = {}
+    for contract in importlinter()["contracts"]:
+        if contract["type"] == "layers" and contract.get("containers"):
+            (container,) = contract["containers"]
+            found[container] = {
+                part.strip(" ()") for layer in contract["layers"] for part in layer.split("|")
+            }
+    return found
+
+
+def children_on_disk(package: str, root: Path = ROOT) -> set[str]:
+    """The modules and sub-packages directly inside `package` (migrations left out)."""
+    return {
+        path.stem if path.is_file() else path.name
+        for path in (root / package).iterdir()
+        if (path.suffix == ".py" and path.stem != "__init__")
+        or (path.is_dir() and (path / "__init__.py").exists() and path.name != "migrations")
+    }
+
+
+@pytest.mark.parametrize("package", ["api", "web", "workflow", "play"])
+def test_every_module_of_a_package_with_inner_layers_is_in_one_of_them(package: str) -> None:
+    # A module in none of its package's layers would be checked by no inner contract.
+    assert package in inner_layers()
+    assert children_on_disk(package) == inner_layers()[package]
