@@ -27,7 +27,7 @@ from play.models import LiveRound, SeatLink
 from scoring.models import Game, GamePlayer, Round
 from scoring.tables import table_current_game
 from tournaments.models import Seating, Session, Sitting, Table
-from workflow.session.selectors import current_sittings
+from workflow.sittings import current_sittings
 
 #: A view's statuses: a round is being played at the seat's online table (`playing`);
 #: no online game at the table now, the sitting over and the movement not confirmed yet

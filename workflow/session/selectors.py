@@ -4,10 +4,10 @@ queries whatever the number of tables or rounds.
 
 The rules of the tournament that are reads live here, each in one function that the
 pages, the API and the services all ask: which sitting is the current one
-(`current_sitting`), the order of each table after a sitting (`sitting_order`, over
-`format.order_table`), the order at each table on the ladder (`ladder_order`: the
-sitting's order, or the session's totals before the table's first result) and the
-session ladder (`session_standings`).
+(`current_sitting`, kept in `workflow.sittings` for the table cards too), the order of
+each table after a sitting (`sitting_order`, over `format.order_table`), the order at
+each table on the ladder (`ladder_order`: the sitting's order, or the session's totals
+before the table's first result) and the session ladder (`session_standings`).
 
 Why one module of over 400 lines: it is one thing, the reads of one running session
 (the board, the progress, the orders and standings), and they share their prefetches.
@@ -35,24 +35,7 @@ from tournaments.models import (
     Sitting,
     Table,
 )
-
-
-def current_sittings(session: Session | int) -> QuerySet[Sitting]:
-    """`current_sitting` as a query of one row (or none), to filter by inside another
-    query: `sitting__in=current_sittings(session)` (the session or its id). From the
-    session itself, the sitting read carries it (`sitting.session` reads nothing more)."""
-    rows = (
-        session.sittings
-        if isinstance(session, Session)
-        else Sitting.objects.filter(session_id=session)
-    )
-    return rows.order_by("-number")[:1]
-
-
-def current_sitting(session: Session) -> Sitting | None:
-    """The sitting being played (or, once the session is finished, its last one): the
-    latest by number. None before the session starts."""
-    return current_sittings(session).first()
+from workflow.sittings import current_sitting as current_sitting  # handed on (module docstring)
 
 
 def require_current_sitting(session: Session) -> Sitting:

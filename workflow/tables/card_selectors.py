@@ -22,7 +22,8 @@ from urllib.parse import quote
 from django.urls import reverse
 
 import engine
-from tournaments.models import Club, ClubTableCard, Session, Sitting, Table, TableCard
+from tournaments.models import Club, ClubTableCard, Session, Table, TableCard
+from workflow.sittings import current_sittings
 
 
 @dataclass(frozen=True)
@@ -112,9 +113,7 @@ def _table_now(session: Session, number: int) -> CardTarget:
         )
     table = (
         Table.objects.filter(
-            # The current sitting, the latest by number, as
-            # `workflow.session.selectors.current_sittings` reads it.
-            sitting__in=Sitting.objects.filter(session=session).order_by("-number")[:1],
+            sitting__in=current_sittings(session),
             sitting__moved_at__isnull=True,
             # The physical table: the rank it hosts changes when a player does not move.
             number=number,
