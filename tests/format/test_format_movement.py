@@ -321,15 +321,17 @@ def test_split_and_movement_for_a_thousand_players_is_fast() -> None:
     players = list(range(1000))
     rng = random.Random(1)
     best = float("inf")
+    # This process's CPU time, not the clock's: the figure holds while the other workers
+    # of a parallel run load the machine.
     for _ in range(3):
-        start = time.perf_counter()
+        start = time.process_time()
         tables = split(players, fmt=HB, seed=1)
         placings = [
             order_table(results, lower_is_better=False, rng=make_rng(1, "coin", 1, rank))
             for rank, results in enumerate(sitting_results(tables, rng), start=1)
         ]
         seat_tables(movement(placings), table_count=len(tables), rng=make_rng(1, "seats", 2))
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     assert best < 0.1
 
 

@@ -100,9 +100,11 @@ def test_a_night_of_a_thousand_players_prints_in_seconds(
     session = make_session(1000, seed=3)
     api = api_as(director)
     for sheet, pages in (("assignments", 30), ("score-sheets", 250), ("table-cards", 250)):
-        started = time.perf_counter()
+        # This process's CPU time (the PDF is drawn here), not the clock's: the figure
+        # holds while the other workers of a parallel run load the machine.
+        started = time.process_time()
         response = api.get(f"/api/sessions/{session.pk}/print/{sheet}.pdf")
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
         assert response.status_code == 200
         assert elapsed < 30, f"{sheet} took {elapsed:.1f} s"
         text = pdf_text(bytes(response.content))
