@@ -218,3 +218,22 @@ def make_session(club: Any, season: Any, director: Any) -> Callable[..., Any]:
         return build_session(club, season, director, players, seed=seed, start=start, **kw)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """pytest-django's test database; on PostgreSQL, the connections still open to it at
+    the end of the run are closed before it is dropped. The servers have stopped by then:
+    what is left are idle connections of threads of this very process (seen: a thread
+    of a pool, which outlives the test that used it, holding its connection), which
+    would keep the database from being dropped ("being accessed by other users")."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
