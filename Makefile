@@ -6,13 +6,17 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run venue test lint bench bench-load mutation clean
 
-$(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+# One install at a time: a second `make` in the same checkout waits for the first and
+# then finds the environment installed (flock, where the system has it: Linux), rather
+# than reinstalling it under the first one's running tests.
+LOCK := $(shell command -v flock >/dev/null 2>&1 && echo flock .venv.lock)
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,deploy]'
-	touch $(STAMP)
+$(STAMP): pyproject.toml
+	$(LOCK) sh -c '[ $(STAMP) -nt pyproject.toml ] || { \
+		{ [ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV); } && \
+		$(BIN)/python -m pip install --quiet --upgrade pip && \
+		$(BIN)/python -m pip install --quiet -e ".[dev,deploy]" && \
+		touch $(STAMP); }'
 
 # The ASGI server (pages, API, online play's WebSocket), restarted when a file changes;
 # DEBUG on, so huckley/asgi.py serves /static/ as runserver does. docs/operations.md
