@@ -147,11 +147,19 @@ LIMITS = (
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
+def _fresh_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test starts with an empty local-memory cache: SQLite reuses the ids of rows
     rolled back after a test, so a cached page of an earlier test could match them.
     In Redis only the counts of `LIMITS` go, in one round trip: PostgreSQL never reuses
-    ids, and the worker's Redis database also holds its Celery queue."""
+    ids, and the worker's Redis database also holds its Celery queue.
+
+    With the local-memory cache, a session's page generation is read from its row, and
+    each process trusts the one it read for a quarter of a second
+    (`pagecache.GENERATION_MEMO`): whether a page's second request reads it again (one
+    query more) then hung on how fast the machine was. Here the memo's clock stands
+    still, so a pinned query count is the same at any load; every write through this
+    process forgets the memo at once, as it always does, and
+    tests/tournaments/test_pagecache.py moves the clock by hand."""
     from django.conf import settings
     from django.core.cache import cache
 
@@ -159,6 +167,7 @@ def _fresh_cache() -> None:
 
     if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
         cache.clear()
+        monkeypatch.setattr(pagecache, "_now", lambda: 0.0)
     else:
         patterns = [cache.make_key(pattern) for pattern in LIMITS]
         cache.client.get_client().eval(DELETE_MATCHING, 0, *patterns)  # type: ignore[attr-defined]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 # Playwright's sync API keeps an asyncio event loop running in the test's thread, so
 # Django refuses ORM calls made from the test body (fixtures, service calls, checks
@@ -31,6 +32,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
+# How long a page's actions and `expect` checks wait: margins that hold while the workers
+# of a parallel run (two `make test` at once: load 4 on 2 cores) share the machine.
+# Playwright's `expect` waits 5 s by default, which a page with its scripts missed there.
+WAIT_MS = 15_000
+expect.set_options(timeout=WAIT_MS)
 DESKTOP = {"width": 1280, "height": 900}
 PASSWORD = "pw-for-tests-only"  # tests.factories.UserFactory's password
 
@@ -91,7 +97,7 @@ def new_page(
 
     def make(viewport: dict[str, int] = PHONE) -> Any:
         context = browser.new_context(viewport=viewport, base_url=live_server.url)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         pages.append(page)
