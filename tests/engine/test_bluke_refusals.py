@@ -1,5 +1,7 @@
 """Every refusal a scorer can hit in a `bluke` or `bluke-nj` record: code, field, player
-and the message, as listed in docs/rules-bluke.md."""
+and the message, as listed in docs/rules-bluke.md. What a refusal does to the game's
+other rounds (all of the first bad round's problems, the rounds before it scored, the
+rounds after the game ended) is in test_bluke_refusals_rounds.py."""
 
 from __future__ import annotations
 
@@ -8,15 +10,8 @@ from typing import Any
 import pytest
 
 import engine
+from tests.engine.bluke_rounds import ALL_TO_ANN, BIDS, SMALL, rnd
 from tests.engine.records import THREE, game
-
-BIDS = {"Ann": 1, "Bob": 1, "Cy": 1}
-ALL_TO_ANN = {"Ann": 13}
-SMALL = {"max_cards": 2}  # three players: bluke deals 2, 1, 2
-
-
-def rnd(**fields: Any) -> dict[str, Any]:
-    return {"bids": BIDS, "tricks": ALL_TO_ANN, **fields}
 
 
 def small(**fields: Any) -> dict[str, Any]:
@@ -466,60 +461,3 @@ def test_a_refusal_says_what_is_wrong(
     assert error["field"] == field
     assert error.get("player") == player
     assert error["message"] == message
-
-
-def test_every_problem_in_the_first_bad_round_is_reported() -> None:
-    record = game(
-        {"cards": 12, "bids": {"Ann": 0, "Bob": 14}, "tricks": {"Ann": 5}},
-        players=THREE,
-        rules="bluke",
-    )
-    output = engine.check(record)
-    assert [(e["code"], e.get("player")) for e in output["errors"]] == [
-        ("wrong_cards", None),
-        ("bid_out_of_range", "Ann"),
-        ("bid_out_of_range", "Bob"),
-        ("bid_missing", "Cy"),
-        ("tricks_not_cards", None),
-    ]
-    assert output["rounds"] == []
-    assert output["next_dealer"] == "Ann"
-
-
-def test_the_rounds_before_the_first_bad_one_are_scored() -> None:
-    record = game(rnd(), rnd(tricks={"Ann": 13}), players=THREE, rules="bluke")
-    output = engine.check(record)
-    assert [e["round"] for e in output["errors"]] == [2]
-    assert output["scores"] == {"Ann": 22, "Bob": -10, "Cy": -10}
-    assert output["next_dealer"] == "Bob"
-
-
-def test_game_over_keeps_the_winner() -> None:
-    record = game(
-        *[rnd(tricks={"Ann": c}) for c in (2, 1, 2, 1)],
-        players=THREE,
-        rules="bluke",
-        options=SMALL,
-    )
-    output = engine.check(record)
-    assert output["finished"] is True
-    assert output["winner"] == "Ann"
-    assert output["next_dealer"] is None
-
-
-def test_a_shared_win_reads_in_game_over() -> None:
-    zero = dict.fromkeys(THREE, 0)
-    rounds = [
-        {"bids": {**zero, "Ann": 1}, "tricks": {"Bob": 1}},  # Ann -10, Bob 1
-        {"bids": zero, "tricks": {"Ann": 1, "Cy": 1}},  # Ann -9, Cy 1
-        {"bids": zero, "tricks": {"Ann": 1}},  # Ann -8
-        {"bids": zero, "tricks": {"Ann": 1}},
-    ]
-    options = {**SMALL, "allow_zero_bid": True}
-    output = engine.check(game(*rounds, players=THREE, rules="bluke-nj", options=options))
-    assert output["scores"] == {"Ann": -8, "Bob": 1, "Cy": 1}
-    assert output["winner"] == ["Bob", "Cy"]
-    assert output["errors"][0]["message"] == (
-        "The game ended after round 3, the last hand of the schedule (Bob and Cy shared the "
-        "win); round 4 and any after it belong to a new game."
-    )

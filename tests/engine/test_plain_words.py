@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 import engine
+from tests.engine.bluke_rounds import BIDS
+from tests.engine.bluke_rounds import rnd as bluke_round
 from tests.engine.records import FOUR, THREE, game
-from tests.engine.test_bluke_refusals import BIDS
-from tests.engine.test_bluke_refusals import rnd as bluke_round
 from tests.engine.test_buck_euchre_refusals import NO_TRUMP, be, r
 from tests.engine.test_scoring import TO_TEN
 

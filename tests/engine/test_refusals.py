@@ -1,18 +1,17 @@
 """Every refusal a scorer (or a client of the API) can hit, with its code, field and player.
 
-Card-level refusals (the `play` field) are in test_play.py.
+Here: the document, a round's shape, names and drops; a round's penalties, misdeals and
+tricks are in test_refusals_penalties_and_tricks.py, card-level refusals (the `play`
+field) in test_play_refusals.py.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 import engine
 from tests.engine.records import FIVE, FOUR, THREE, game
-
-OK = {"tricks": {"Ann": 1, "Bob": 1, "Cy": 1, "Dee": 1, "Eve": 1}}
+from tests.engine.refusal_checks import OK, error_shapes, refusal_test
 
 # (id, record, round, code, field, player or None, words the message must contain)
 CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]] = [
@@ -301,205 +300,10 @@ CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]]
         "Ann",
         ["Ann"],
     ),
-    # Penalties and misdeals.
-    (
-        "unknown penalty kind",
-        game({**OK, "penalties": [{"player": "Cy", "kind": "cheating"}]}),
-        1,
-        "unknown_penalty",
-        "penalties",
-        "Cy",
-        ["cheating", "renege"],
-    ),
-    (
-        "a misdeal round carries tricks",
-        game({"misdeal": True, "tricks": {"Ann": 5}}),
-        1,
-        "misdeal_with_tricks",
-        "tricks",
-        None,
-        ["misdeal", "clear the tricks", "untick misdeal if the round was played"],
-    ),
-    (
-        "a misdeal round carries trick_winners",
-        game({"misdeal": True, "trick_winners": ["Ann"] * 5}),
-        1,
-        "misdeal_with_tricks",
-        "trick_winners",
-        None,
-        [],
-    ),
-    (
-        "a misdeal penalty in a played round",
-        game({**OK, "penalties": [{"player": "Ann", "kind": "misdeal"}]}),
-        1,
-        "penalty_kind_conflict",
-        "penalties",
-        "Ann",
-        ["misdeal"],
-    ),
-    (
-        "a renege in a thrown-in round",
-        game({"misdeal": True, "penalties": [{"player": "Bob", "kind": "renege"}]}),
-        1,
-        "penalty_kind_conflict",
-        "penalties",
-        "Bob",
-        ["A renege penalty on Bob needs a round that was played", "marked as a misdeal"],
-    ),
-    (
-        "a penalty on a player who dropped",
-        game(
-            {
-                "out": ["Bob"],
-                "tricks": {"Ann": 5},
-                "penalties": [{"player": "Bob", "kind": "renege"}],
-            }
-        ),
-        1,
-        "penalty_on_dropped_player",
-        "penalties",
-        "Bob",
-        ["Bob", "dropped"],
-    ),
-    (
-        "IHBA: 'DEALER NOT ANNOUNCING' is the dealer's penalty only",
-        game({"tricks": {"Ann": 5}, "penalties": [{"player": "Cy", "kind": "undeclared_draw"}]}),
-        1,
-        "undeclared_draw_not_dealer",
-        "penalties",
-        "Cy",
-        ["Ann", "Cy"],
-    ),
-    (
-        "every hand out of play",
-        game(
-            {"tricks": {}, "penalties": [{"player": p, "kind": "renege"} for p in THREE]},
-            players=THREE,
-        ),
-        1,
-        "no_player_in_play",
-        "penalties",
-        None,
-        ["Every player dropped or lost the hand", "nobody is left to take the 5 tricks"],
-    ),
-    (
-        "every player dropped",
-        game({"out": FIVE, "tricks": {}}),
-        1,
-        "no_player_in_play",
-        "out",
-        None,
-        ["nobody is left", "if the cards were thrown in, mark the round as a misdeal"],
-    ),
-    # Tricks.
-    (
-        "no tricks entered",
-        game({"dealer": "Ann"}),
-        1,
-        "tricks_missing",
-        "tricks",
-        None,
-        ["No tricks are entered", "each player who stayed in took", "mark the round as a misdeal"],
-    ),
-    (
-        "a dropped player takes no tricks",
-        game({"out": ["Bob"], "tricks": {"Ann": 3, "Bob": 2}}),
-        1,
-        "tricks_for_dropped_player",
-        "tricks",
-        "Bob",
-        ["Bob", "2 tricks"],
-    ),
-    (
-        "a dropped player wins no trick in trick_winners",
-        game({"out": ["Bob"], "trick_winners": ["Ann", "Ann", "Bob", "Cy", "Cy"]}),
-        1,
-        "tricks_for_dropped_player",
-        "trick_winners",
-        "Bob",
-        ["Bob"],
-    ),
-    (
-        "ruling 4: a hand out of play takes no tricks",
-        game({"tricks": {"Ann": 4, "Eve": 1}, "penalties": [{"player": "Eve", "kind": "renege"}]}),
-        1,
-        "tricks_for_penalized_player",
-        "tricks",
-        "Eve",
-        ["Eve", "1 trick", "replayed"],
-    ),
-    (
-        "IHBA: 'Play continues until all five rounds of tricks have been completed'",
-        game({"tricks": {"Ann": 2, "Bob": 2}}),
-        1,
-        "tricks_not_five",
-        "tricks",
-        None,
-        ["add up to 4", "Ann 2, Bob 2", "a round has exactly 5 tricks"],
-    ),
-    (
-        "six tricks",
-        game({"tricks": {"Ann": 5, "Bob": 1}}),
-        1,
-        "tricks_not_five",
-        "tricks",
-        None,
-        ["add up to 6"],
-    ),
-    (
-        "trick_winners must name 5 winners",
-        game({"tricks": {"Ann": 5}, "trick_winners": ["Ann"] * 4}),
-        1,
-        "trick_winners_count",
-        "trick_winners",
-        None,
-        ["4 tricks"],
-    ),
-    (
-        "trick_winners must agree with tricks",
-        game(
-            {"tricks": {"Ann": 3, "Bob": 2}, "trick_winners": ["Ann", "Bob", "Bob", "Bob", "Ann"]}
-        ),
-        1,
-        "trick_winners_mismatch",
-        "trick_winners",
-        None,
-        ["Ann 2, Bob 3", "Ann 3, Bob 2"],
-    ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("record", "round_number", "code", "field", "player", "words"),
-    [case[1:] for case in CASES],
-    ids=[case[0] for case in CASES],
-)
-def test_it_refuses(
-    record: Any,
-    round_number: int | None,
-    code: str,
-    field: str | None,
-    player: str | None,
-    words: list[str],
-) -> None:
-    output = engine.check(record)
-    assert output["valid"] is False
-    matching = [e for e in output["errors"] if e["code"] == code]
-    assert matching, output["errors"]
-    error = matching[0]
-    assert error["round"] == round_number
-    assert error["field"] == field
-    assert error.get("player") == player
-    for word in words:
-        assert word in error["message"], error["message"]
-    # The shape of every error: the spec's keys plus the field/player extension.
-    for e in output["errors"]:
-        assert set(e) <= {"round", "code", "message", "field", "player"}
-        assert e["code"].islower()
-        assert " " not in e["code"]
-        assert e["message"]
-        assert "\n" not in e["message"]
+test_it_refuses = refusal_test(CASES, also=error_shapes)
 
 
 def test_a_document_error_keeps_the_output_shape_and_zero_scores() -> None:
@@ -553,13 +357,15 @@ def test_the_trick_order_requirement_is_refused_with_its_own_code() -> None:
 
 
 def test_refusal_codes_are_all_documented() -> None:
-    """Each code this file and test_play.py expect has a row in docs/engine.md."""
+    """Each code this file, test_refusals_penalties_and_tricks.py and test_play_refusals.py
+    expect has a row in docs/engine.md."""
     from pathlib import Path
 
-    from tests.engine.test_play import PLAY_CASES
+    from tests.engine.test_play_refusals import PLAY_CASES
+    from tests.engine.test_refusals_penalties_and_tricks import CASES as ROUND_CASES
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text()
-    expected = {case[3] for case in CASES} | {case[2] for case in PLAY_CASES}
+    expected = {case[3] for case in CASES + ROUND_CASES} | {case[2] for case in PLAY_CASES}
     expected |= {"trick_winners_required", "game_over"}
     missing = sorted(code for code in expected if f"`{code}`" not in doc)
     assert not missing

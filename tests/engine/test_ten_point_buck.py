@@ -2,8 +2,9 @@
 
 Every expected value below is worked out by hand from the Ten-Point Buck rules text and
 the ruling in docs/rules-ten-point-buck.md, quoted in the test names and docstrings; none
-is copied from the engine's output. Refusals are in test_ten_point_buck_refusals.py, the
-properties in test_ten_point_buck_properties.py.
+is copied from the engine's output. Refusals are in test_ten_point_buck_refusals.py (those
+of card-level play in test_ten_point_buck_play_refusals.py), the properties in
+test_ten_point_buck_properties.py.
 """
 
 from __future__ import annotations

@@ -3,57 +3,29 @@
 Bounds are worked out by hand: at 4 players 16 cards stay undealt, holding 20 to 115 of
 the deck's 220 points, so the points captured add up to 105 to 200 (test_ten_point_buck.py
 derives the undealt ranges); with the Doe's bonus won, the Doe and the Buck were dealt,
-the undealt hold 22 to 110, and the points captured add up to 110 to 198.
+the undealt hold 22 to 110, and the points captured add up to 110 to 198. The refusals
+of card-level play (the `play` field) are in test_ten_point_buck_play_refusals.py.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
 
 import engine
-from tests.engine.records import FIVE, FOUR, THREE, game
-from tests.engine.test_ten_point_buck import PLAYED_ROUND, RULES
+from tests.engine.records import FIVE, FOUR
+from tests.engine.refusal_checks import refusal_test
+from tests.engine.ten_point_buck_refusal_checks import next_dealer, tpb
 
 BIDS = dict.fromkeys(FOUR, 40)
 POINTS = dict.fromkeys(FOUR, 40)
 OK: dict[str, Any] = {"bids": BIDS, "points": POINTS}
 
 
-def tpb(*rounds: Any, players: list[str] | None = None, **kwargs: Any) -> dict[str, Any]:
-    return game(*rounds, players=players or FOUR, rules=RULES, **kwargs)
-
-
-def played(change: Any) -> dict[str, Any]:
-    """The hand-worked round of test_ten_point_buck.py, changed by `change(round)`."""
-    rnd = copy.deepcopy(PLAYED_ROUND)
-    change(rnd)
-    return tpb(rnd, players=THREE)
-
-
-def hands(rnd: dict[str, Any]) -> dict[str, list[Any]]:
-    result: dict[str, list[Any]] = rnd["play"]["hands"]
-    return result
-
-
-def tricks(rnd: dict[str, Any]) -> list[list[Any]]:
-    result: list[list[Any]] = rnd["play"]["tricks"]
-    return result
-
-
 def finished_game() -> list[dict[str, Any]]:
     """Five rounds in which only Bob makes his bid: Bob 50, the others 3 each a round."""
     return [{"bids": BIDS, "points": {"Ann": 50, "Bob": 40, "Cy": 50, "Dee": 50}}] * 5
-
-
-def cy_follows_six(rnd: dict[str, Any]) -> None:
-    """Cy holds a second 6 instead of the 5 and plays it to trick 7 after Bob's 6, while
-    still holding a 3 (a rank not in the trick): Ann 4, Bob 6, Cy 6."""
-    hands(rnd)["Cy"].remove("5")
-    hands(rnd)["Cy"].append("6")
-    tricks(rnd)[6] = ["4", "6", "6"]
 
 
 # (id, record, round, code, field, player or None, words the message must contain)
@@ -277,254 +249,10 @@ CASES: list[tuple[str, Any, int | None, str, str | None, str | None, list[str]]]
         None,
         ["round 5", "Bob won"],
     ),
-    # Card-level play: the shape.
-    (
-        "play without hands",
-        played(lambda r: r.update(play={"tricks": []})),
-        1,
-        "bad_field",
-        "play",
-        None,
-        ["hands"],
-    ),
-    (
-        "a hand that is not a list",
-        played(lambda r: hands(r).update(Ann="6 2w 10w")),
-        1,
-        "bad_field",
-        "play",
-        "Ann",
-        ["list"],
-    ),
-    (
-        "tricks that are not a list",
-        played(lambda r: r["play"].update(tricks="all of them")),
-        1,
-        "bad_field",
-        "play",
-        None,
-        ["tricks"],
-    ),
-    (
-        "a trick that is not a list",
-        played(lambda r: tricks(r).__setitem__(4, "1w 7w 6w")),
-        1,
-        "bad_field",
-        "play",
-        None,
-        ["Trick 5"],
-    ),
-    (
-        "a card that is not one",
-        played(lambda r: hands(r)["Bob"].__setitem__(0, "5H")),
-        1,
-        "bad_card",
-        "play",
-        "Bob",
-        ["5H", "7w"],
-    ),
-    (
-        "a normal 10",
-        played(lambda r: hands(r)["Ann"].__setitem__(2, "10")),
-        1,
-        "bad_card",
-        "play",
-        "Ann",
-        ["the Buck, written 10w"],
-    ),
-    (
-        "a normal 0",
-        played(lambda r: tricks(r)[2].__setitem__(1, "0")),
-        1,
-        "bad_card",
-        "play",
-        None,
-        ["trick 3", "the Doe, written 0w"],
-    ),
-    (
-        "a card as a number",
-        played(lambda r: hands(r)["Cy"].__setitem__(0, 7)),
-        1,
-        "bad_card",
-        "play",
-        "Cy",
-        ["7"],
-    ),
-    (
-        "a card as a list",
-        played(lambda r: hands(r)["Cy"].__setitem__(0, ["7"])),
-        1,
-        "bad_card",
-        "play",
-        "Cy",
-        [],
-    ),
-    (
-        "a white card twice",
-        played(lambda r: hands(r)["Cy"].__setitem__(2, "10w")),
-        1,
-        "duplicate_card",
-        "play",
-        "Cy",
-        ["a 10w too many", "only one"],
-    ),
-    (
-        "more normal 8s than the deck holds",
-        played(lambda r: hands(r)["Cy"].__setitem__(0, "8")),
-        1,
-        "duplicate_card",
-        "play",
-        "Cy",
-        ["an 8 too many", "2 normal 8s in all"],
-    ),
-    (
-        "a hand of 9 cards",
-        played(lambda r: hands(r)["Bob"].pop()),
-        1,
-        "hand_size",
-        "play",
-        "Bob",
-        ["9 cards", "10"],
-    ),
-    (
-        "a hand missing",
-        played(lambda r: hands(r).pop("Cy")),
-        1,
-        "wrong_hands",
-        "play",
-        "Cy",
-        ["no hand for Cy"],
-    ),
-    (
-        "a hand for a stranger",
-        played(lambda r: hands(r).update(Zed=["1"] * 10)),
-        1,
-        "unknown_player",
-        "play",
-        None,
-        ["Zed"],
-    ),
-    (
-        "nine tricks",
-        played(lambda r: tricks(r).pop()),
-        1,
-        "wrong_trick_count",
-        "play",
-        None,
-        ["9 tricks", "10"],
-    ),
-    (
-        "a trick of two cards",
-        played(lambda r: tricks(r)[0].pop()),
-        1,
-        "wrong_trick_size",
-        "play",
-        None,
-        ["Trick 1", "2 cards", "3 players"],
-    ),
-    # Card-level play: the cards against the hands and the rules.
-    (
-        "a card the player does not hold",
-        played(lambda r: tricks(r)[0].__setitem__(0, "9")),
-        1,
-        "card_not_in_hand",
-        "play",
-        "Bob",
-        ["Trick 1", "9", "Bob", "from its leader, Bob"],
-    ),
-    (
-        "cards listed from the wrong player",
-        played(lambda r: tricks(r).__setitem__(0, ["6", "5", "7"])),
-        1,
-        "card_not_in_hand",
-        "play",
-        "Ann",
-        ["3rd card, 7", "Ann does not hold 7", "from its leader, Bob"],
-    ),
-    (
-        "a card of a rank already in the trick",
-        played(cy_follows_six),
-        1,
-        "renege",
-        "play",
-        "Cy",
-        ["Trick 7", "a 6 is already in the trick (6 from Bob)", "(held: 3)"],
-    ),
-    (
-        "points that disagree with the cards",
-        played(lambda r: r.update(points={"Ann": 54, "Bob": 55, "Cy": 37})),
-        1,
-        "play_mismatch",
-        "points",
-        None,
-        ["Bob 55, Cy 37", "Bob 56, Cy 36"],
-    ),
-    (
-        "one player's points disagree with the cards",
-        played(lambda r: r.update(points={"Ann": 53, "Bob": 56, "Cy": 36})),
-        1,
-        "play_mismatch",
-        "points",
-        "Ann",
-        ["Ann 53", "Ann 54"],
-    ),
-    (
-        "a Doe bonus that disagrees with the cards",
-        played(lambda r: r.update(doe_bonus="Cy")),
-        1,
-        "play_mismatch",
-        "doe_bonus",
-        None,
-        ["says Cy", "Bob took the Buck with the Doe"],
-    ),
-    (
-        "no Doe bonus where the cards give one",
-        played(lambda r: r.update(doe_bonus=None)),
-        1,
-        "play_mismatch",
-        "doe_bonus",
-        None,
-        ["says nobody"],
-    ),
-    (
-        "bids are needed with the cards too",
-        played(lambda r: r.pop("bids")),
-        1,
-        "bids_missing",
-        "bids",
-        None,
-        [],
-    ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("record", "round_number", "code", "field", "player", "words"),
-    [case[1:] for case in CASES],
-    ids=[case[0] for case in CASES],
-)
-def test_refusal(
-    record: Any,
-    round_number: int | None,
-    code: str,
-    field: str | None,
-    player: str | None,
-    words: list[str],
-) -> None:
-    output = engine.check(record)
-    assert output["valid"] is False
-    matching = [e for e in output["errors"] if e["code"] == code]
-    assert matching, output["errors"]
-    error = matching[0]
-    assert error["round"] == round_number
-    assert error["field"] == field
-    assert error.get("player") == player
-    for word in words:
-        assert word in error["message"], error["message"]
-    if round_number is not None and code != "game_over":
-        # The round to correct: Ann deals round 1, and the deal passes left.
-        players = record["players"]
-        assert output["next_dealer"] == players[(round_number - 1) % len(players)]
+test_refusal = refusal_test(CASES, also=next_dealer)
 
 
 ACCEPTED: list[tuple[str, dict[str, Any]]] = [

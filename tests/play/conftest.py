@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from play import services as play_services
@@ -72,4 +73,11 @@ def phone() -> APIClient:
 def director_client(director: Any) -> APIClient:
     client = APIClient()
     client.force_authenticate(director)
+    return client
+
+
+@pytest.fixture
+def dclient(client: Client, director: Any) -> Client:
+    """The director, signed in to the pages (test_director_pages.py, test_director_robots.py)."""
+    client.force_login(director)
     return client

@@ -1,0 +1,17 @@
+"""The online session of the director's page tests: a started session of `make_session`
+with the session and every table online."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tournaments.models import Session, Table
+
+
+def online_session(make_session: Callable[..., Session], players: int = 8, **kw: Any) -> Session:
+    session = make_session(players, **kw)
+    Session.objects.filter(pk=session.pk).update(online=True)
+    Table.objects.filter(sitting__session=session).update(online=True)
+    session.refresh_from_db()
+    return session
