@@ -76,6 +76,30 @@ def build_session(
     return session
 
 
+DOOR_NAMES = ["Rosa Díaz", "Pete O'Brien", "Ann Lee", "Anna Berg", "Bob Stone", "Cy Young"]
+
+
+def make_door_night(club: Any, season: Any, director: Any) -> Any:
+    """A session not started, of `DOOR_NAMES`, whose door code is 4821 (the door's tests:
+    the service, its pages, and the browser's)."""
+    from tournaments.models import Session
+    from workflow.session import services
+
+    session = services.session_create(
+        club=club,
+        season=season,
+        name="Door night",
+        date=season.starts_on,
+        rules_id="huckley-buck",
+        games_per_sitting=2,
+        new_names=DOOR_NAMES,
+        user=director,
+    )
+    Session.objects.filter(pk=session.pk).update(door_code="4821")
+    session.refresh_from_db()
+    return session
+
+
 @contextlib.contextmanager
 def rows_for_the_module(django_db_blocker: Any) -> Iterator[None]:
     """What is written inside is seen by each test of the module and rolled back after

@@ -22,8 +22,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -45,14 +43,8 @@ from tests.tournaments.write_services import (
     public_functions,
 )
 from tests.tournaments.write_world import STRANGERS, Function, World, call, caller_parameter, label
-from tournaments.models import Club, Season, Session
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world(club: Club, season: Season, director: Any, make_session: Callable[..., Session]) -> World:
-    return World(club=club, season=season, director=director, make_session=make_session)
 
 
 def test_every_module_with_a_service_that_takes_a_caller_is_walked() -> None:

@@ -18,7 +18,6 @@ details=...)` inside its transaction, after its change, and add its line to `AUD
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -42,11 +41,8 @@ from tests.tournaments.write_world import Function, World, call, label, signed_i
 from tournaments import audit
 from tournaments.models import (
     AuditEntry,
-    Club,
     DirectorCall,
     Registration,
-    Season,
-    Session,
     Table,
 )
 from tournaments.permissions import SYSTEM, Actor
@@ -58,11 +54,6 @@ from workflow.session import movements, online_settings, services, start_finish,
 from workflow.tables import links as table_links
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world(club: Club, season: Season, director: Any, make_session: Callable[..., Session]) -> World:
-    return World(club=club, season=season, director=director, make_session=make_session)
 
 
 HOW = (

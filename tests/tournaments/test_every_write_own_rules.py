@@ -7,9 +7,6 @@ writes are in test_every_write_checks.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import connection
@@ -33,14 +30,8 @@ from tests.tournaments.write_world import (
     nobody,
     signed_in_without_a_role,
 )
-from tournaments.models import Club, Season, Session
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world(club: Club, season: Season, director: Any, make_session: Callable[..., Session]) -> World:
-    return World(club=club, season=season, director=director, make_session=make_session)
 
 
 @pytest.mark.parametrize("function", [pytest.param(f, id=label(f)) for f in DIRECTOR_READS])

@@ -12,29 +12,17 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import UserFactory
-from tests.workflow.front.test_door import NAMES, check_in, entry
+from tests.rows import make_door_night
+from tests.workflow.front.test_door import check_in, entry
 from tournaments.models import Session
 from workflow.front import door
-from workflow.session import services
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def night(club: Any, season: Any, director: Any) -> Session:
-    session = services.session_create(
-        club=club,
-        season=season,
-        name="Door night",
-        date=season.starts_on,
-        rules_id="huckley-buck",
-        games_per_sitting=2,
-        new_names=NAMES,
-        user=director,
-    )
-    session.door_code = "4821"
-    session.save(update_fields=["door_code"])
-    return session
+    return make_door_night(club, season, director)
 
 
 # The pages -------------------------------------------------------------------------

@@ -12,31 +12,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.rows import make_door_night
 from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import DESKTOP, PHONE
 from tournaments.models import Session, SessionPlayer
-from workflow.session import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-NAMES = ["Rosa Díaz", "Pete O'Brien", "Ann Lee", "Anna Berg", "Bob Stone", "Cy Young"]
 
 
 @pytest.fixture
 def night(club: Any, season: Any, director: Any) -> Session:
-    session = services.session_create(
-        club=club,
-        season=season,
-        name="Door night",
-        date=season.starts_on,
-        rules_id="huckley-buck",
-        games_per_sitting=2,
-        new_names=NAMES,
-        user=director,
-    )
-    Session.objects.filter(pk=session.pk).update(door_code="4821")
-    session.refresh_from_db()
-    return session
+    return make_door_night(club, season, director)
 
 
 def test_a_phone_checks_in_at_the_door_while_the_directors_page_shows_it(

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from common.errors import ConflictError, UserError
 from tests.common.test_text import HIDDEN
 from tests.factories import PlayerFactory, UserFactory
+from tests.rows import DOOR_NAMES, make_door_night
 from tournaments.models import Player, Session, SessionPlayer
 from tournaments.permissions import SYSTEM
 from workflow.front import door
@@ -22,24 +23,11 @@ pytestmark = pytest.mark.django_db
 
 CHARS = [char for char, _ in HIDDEN]
 IDS = [words for _, words in HIDDEN]
-NAMES = ["Rosa Díaz", "Pete O'Brien", "Ann Lee", "Anna Berg", "Bob Stone", "Cy Young"]
 
 
 @pytest.fixture
 def night(club: Any, season: Any, director: Any) -> Session:
-    session = services.session_create(
-        club=club,
-        season=season,
-        name="Door night",
-        date=season.starts_on,
-        rules_id="huckley-buck",
-        games_per_sitting=2,
-        new_names=NAMES,
-        user=director,
-    )
-    session.door_code = "4821"
-    session.save(update_fields=["door_code"])
-    return session
+    return make_door_night(club, season, director)
 
 
 def check_in(session: Session, name: str, code: str = "4821", client: str = "10.0.0.1") -> Any:
@@ -287,9 +275,9 @@ def test_wrong_codes_from_everyone_together_are_throttled_until_the_code_changes
 
 
 def test_right_codes_are_not_counted(night: Session) -> None:
-    for name in NAMES * 2:
+    for name in DOOR_NAMES * 2:
         check_in(night, name)
-    assert SessionPlayer.objects.filter(session=night, checked_in=True).count() == len(NAMES)
+    assert SessionPlayer.objects.filter(session=night, checked_in=True).count() == len(DOOR_NAMES)
 
 
 # The director's side ----------------------------------------------------------------
