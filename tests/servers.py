@@ -41,11 +41,11 @@ from django.db import connection
 REPO = Path(__file__).resolve().parents[1]
 
 
-def needs_postgres_and_redis() -> None:
-    """Skip (a failure under HUCKLEY_STRICT_SKIPS) unless the suite runs on PostgreSQL and
-    Redis, which several processes can share; SQLite and the local-memory cache cannot."""
-    if connection.vendor != "postgresql" or not settings.REDIS_URL:
-        pytest.skip("needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL); .ci/run sets them")
+def needs_gunicorn() -> None:
+    """Skip (a failure under HUCKLEY_STRICT_SKIPS) unless gunicorn is installed. A test that
+    starts servers is also marked `services` or `postgres`: it needs PostgreSQL and Redis,
+    which several processes can share, and is skipped at collection without them
+    (tests/conftest.py)."""
     if not (Path(sys.executable).parent / "gunicorn").exists():
         pytest.skip("needs gunicorn (pip install '.[deploy]')")
 

@@ -21,7 +21,7 @@ from django.db import connection
 import engine
 from scoring import records
 from scoring.models import Game, Round, RoundChange
-from tests.servers import Node, gunicorn_nodes, needs_postgres_and_redis
+from tests.servers import Node, gunicorn_nodes, needs_gunicorn
 from tournaments.models import Session
 from workflow.tables import links as table_links
 
@@ -56,7 +56,7 @@ def kill_app_backends(db: psycopg.Connection[Any]) -> int:
 
 @pytest.fixture
 def node(tmp_path: Path) -> Iterator[Node]:
-    needs_postgres_and_redis()
+    needs_gunicorn()
     from tests.servers import database_url
 
     # Kept connections (CONN_MAX_AGE) are what a kill between requests leaves stale.

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from huckley import venue
-from tests.servers import REPO, gunicorn_nodes, needs_postgres_and_redis
+from tests.servers import REPO, gunicorn_nodes, needs_gunicorn
 
 
 def raw(port: int, request: bytes) -> tuple[str, dict[str, str], bytes]:
@@ -31,7 +31,7 @@ def raw(port: int, request: bytes) -> tuple[str, dict[str, str], bytes]:
 def test_a_request_line_over_4_kib_and_a_line_that_is_not_http_are_answered_as_json(
     tmp_path: Path,
 ) -> None:
-    needs_postgres_and_redis()
+    needs_gunicorn()
     with gunicorn_nodes(1, tmp_path) as (node,):
         long_line = b"GET /api/sessions/?q=" + b"x" * 5000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         status, headers, body = raw(node.port, long_line)

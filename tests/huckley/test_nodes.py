@@ -15,7 +15,7 @@ from rest_framework.authtoken.models import Token
 
 from scoring.models import Game, Round
 from tests.api.conftest import first_round
-from tests.servers import Answer, Node, gunicorn_nodes, needs_postgres_and_redis, server_errors
+from tests.servers import Answer, Node, gunicorn_nodes, needs_gunicorn, server_errors
 from tournaments.models import Seating, Session, Sitting
 from workflow.session.simulation import play_sitting
 from workflow.tables import links as table_links
@@ -46,7 +46,7 @@ def at_once(calls: list[Callable[[], Answer]]) -> list[Answer]:
 
 @pytest.fixture
 def nodes(tmp_path: Path) -> Iterator[list[Node]]:
-    needs_postgres_and_redis()
+    needs_gunicorn()
     with gunicorn_nodes(2, tmp_path) as started:
         yield started
     for node in started:

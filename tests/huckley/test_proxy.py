@@ -20,7 +20,7 @@ import pytest
 
 from scoring.models import Game, Round
 from tests.api.conftest import first_round
-from tests.servers import Node, free_ports, gunicorn_nodes, needs_postgres_and_redis
+from tests.servers import Node, free_ports, gunicorn_nodes, needs_gunicorn
 from tournaments.models import Session
 from workflow.tables import links as table_links
 
@@ -58,7 +58,7 @@ def proxy_config(tmp: Path, port: int, nodes: list[Node]) -> Path:
 
 @pytest.fixture
 def proxied(tmp_path: Path) -> Iterator[tuple[str, list[Node]]]:
-    needs_postgres_and_redis()
+    needs_gunicorn()
     nginx = shutil.which("nginx") or (
         "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
     )

@@ -26,7 +26,7 @@ from huckley.celery import app as celery_app
 from ratings import tasks
 from ratings.models import Rating, RatingHistory
 from scoring.models import Game
-from tests.servers import celery_worker, database_url, needs_postgres_and_redis
+from tests.servers import celery_worker, database_url, needs_gunicorn
 from tournaments.models import Session
 from workflow.session.simulation import play_game
 
@@ -66,7 +66,7 @@ def stale(make_session: Callable[..., Session], monkeypatch: pytest.MonkeyPatch)
     """A finished game whose ratings were computed once (eagerly, in this process, as a
     worker would), kept as the expected rows, then deleted: a recompute must bring them
     back."""
-    needs_postgres_and_redis()
+    needs_gunicorn()
     monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)

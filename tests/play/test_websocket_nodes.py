@@ -30,7 +30,7 @@ from tests.servers import (
     Node,
     free_ports,
     gunicorn_nodes,
-    needs_postgres_and_redis,
+    needs_gunicorn,
     server_errors,
     wait_until_up,
 )
@@ -73,7 +73,7 @@ def play_one(node: Node, tokens: dict[str, str], rng: random.Random) -> tuple[st
 def test_a_phone_on_node_a_sees_a_card_played_on_node_b(
     tmp_path: Path, online_session: Any, director: Any
 ) -> None:
-    needs_postgres_and_redis()
+    needs_gunicorn()
     session = online_session(4)
     tokens = tokens_of(session, director)
     rng = random.Random(5)
@@ -112,7 +112,7 @@ def test_a_phone_on_node_a_sees_a_card_played_on_node_b(
 def test_a_watcher_on_node_a_sees_a_card_played_on_node_b(
     tmp_path: Path, online_session: Any, director: Any
 ) -> None:
-    needs_postgres_and_redis()
+    needs_gunicorn()
     session = online_session(4)
     tokens = tokens_of(session, director)
     table_id = Game.objects.get(table__sitting__session=session, number=1).table_id
@@ -154,7 +154,7 @@ def shipped_proxy(tmp: Path, port: int, web: Node, ws: Node) -> Path:
 def test_the_shipped_proxy_carries_the_websocket_to_the_asgi_node(
     tmp_path: Path, online_session: Any, director: Any
 ) -> None:
-    needs_postgres_and_redis()
+    needs_gunicorn()
     nginx = shutil.which("nginx") or (
         "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
     )
