@@ -2,10 +2,9 @@
 
 After a change commits, every seat of the table gets its own view on the group
 `play.<token>` and the watchers the watcher's view on `watch.<table id>`, as
-`{"type": "play.view", "text": ..., "live": ...}` messages of the channel layer: `text`
-the socket's whole message (`{"type": "view", "view": ...}`) serialized once here, which
-the WebSocket consumers hand on as it is, and `live` whether someone is to act in it
-(their timers' question). Without a channel layer (Channels not configured) or with one
+`{"type": "play.view", "text": ...}` messages of the channel layer: `text` the socket's
+whole message (`{"type": "view", "view": ...}`) serialized once here, which the WebSocket
+consumers hand on as it is. Without a channel layer (Channels not configured) or with one
 that fails, the push is skipped: the phones that poll read the same views.
 """
 
@@ -37,10 +36,7 @@ def _layer() -> Any:
 
 def table_changed(table_id: int) -> selectors.TableNow | None:
     """Send every seat and watcher of the table its view now (after a commit), all from
-    one load of the table's state; what was sent, or None when nothing could be. Each
-    message also says when a robot's move may next fall due at the table (`due`, seconds
-    since the epoch, or None) and the table, for the sockets' timers: the consumers do not
-    read it back from the database after every move."""
+    one load of the table's state; what was sent, or None when nothing could be."""
     if _layer() is None:
         return None
     try:
@@ -105,30 +101,16 @@ async def _await(coroutine: Coroutine[Any, Any, None]) -> None:
 
 async def _send_all(layer: Any, table_id: int, now: selectors.TableNow) -> None:
     """Every group's message at once: the channel layer's round trips overlap."""
-    due = None if now.due is None else now.due[1].timestamp()
     groups = [(f"play.{token}", view) for token, view in now.views.items()]
     groups.append((f"watch.{table_id}", now.watch))
-    await asyncio.gather(
-        *(layer.group_send(group, message(view, due, table_id)) for group, view in groups)
-    )
+    await asyncio.gather(*(layer.group_send(group, message(view)) for group, view in groups))
 
 
-def message(view: dict[str, Any], due: float | None, table_id: int) -> dict[str, Any]:
+def message(view: dict[str, Any]) -> dict[str, Any]:
     """The channel layer's message of one view (the module's docstring)."""
-    return {
-        "type": "play.view",
-        "text": view_text(view),
-        "live": is_live(view),
-        "due": due,
-        "table": table_id,
-    }
+    return {"type": "play.view", "text": view_text(view)}
 
 
 def view_text(view: dict[str, Any]) -> str:
     """A socket's message carrying a view (docs/api.md, "WebSocket")."""
     return json.dumps({"type": "view", "view": view})
-
-
-def is_live(view: dict[str, Any]) -> bool:
-    """Whether someone is to act in the view: the sockets' timers run only then."""
-    return view.get("status") == "playing" and view.get("to_act") is not None
