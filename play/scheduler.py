@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from asgiref.sync import sync_to_async
@@ -26,6 +27,8 @@ from django.utils import timezone
 
 from play import services
 from play.models import TableDeadline
+from tournaments.models import Seating, Table
+from workflow.sittings import current_sittings
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +39,45 @@ POLL_SECONDS = 0.25
 BATCH = 50
 #: When a table that failed to move on is tried again (the error is in the log).
 RETRY_AFTER = timedelta(minutes=1)
+
+
+def wake(table_ids: Iterable[int], now: datetime | None = None) -> int:
+    """Ask the scheduler to look at these tables now (a change made outside play: the
+    movement, a withdrawal...): each one's deadline is brought forward to now, in one
+    statement; the look finds each table's phase and moves it on or plans its next
+    deadline. The tables that play on paper are left out; how many were woken."""
+    now = now or timezone.now()
+    rows = [
+        TableDeadline(table_id=pk, due_at=now, phase="changed")
+        for pk in Table.objects.filter(pk__in=list(table_ids), online=True).values_list(
+            "pk", flat=True
+        )
+    ]
+    TableDeadline.objects.bulk_create(
+        rows, update_conflicts=True, unique_fields=["table"], update_fields=["due_at", "phase"]
+    )
+    return len(rows)
+
+
+def tables_of(
+    session_id: int, player_ids: frozenset[int] | None, table_ids: frozenset[int] | None
+) -> set[int]:
+    """The tables of the session's current sitting a change concerns: every one when
+    neither players nor tables are named, else the tables named and those where the
+    players named sit."""
+    tables = Table.objects.filter(sitting__in=current_sittings(session_id))
+    if player_ids is None and table_ids is None:
+        return set(tables.values_list("pk", flat=True))
+    found = set(table_ids or ())
+    if player_ids:
+        found |= set(
+            Seating.objects.filter(
+                sitting__in=current_sittings(session_id),
+                player_id__in=player_ids,
+                left_at__isnull=True,
+            ).values_list("table_id", flat=True)
+        )
+    return found
 
 
 def due_tables(now: datetime | None = None, limit: int = BATCH) -> list[int]:
