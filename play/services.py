@@ -33,6 +33,7 @@ from scoring.tables import table_current_game
 from tournaments import audit
 from tournaments.models import Seating, Session, Table
 from tournaments.permissions import Caller, require_director
+from tournaments.signals import seats_changed_on_commit
 from workflow.session.selectors import current_sitting
 
 
@@ -274,5 +275,6 @@ def table_online_set(*, table_id: int, online: bool, user: Caller) -> Table:
         summary=f"Table {table.number} plays {'online' if online else 'on paper'}",
         details={"table": table.rank, "number": table.number, "online": online},
     )
-    transaction.on_commit(lambda: push.table_changed(table_id))
+    # Its phones and watchers see the table's new way of play (`play.push.seats_changed`).
+    seats_changed_on_commit(session.pk, tables=[table_id])
     return table
