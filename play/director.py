@@ -25,6 +25,7 @@ from tournaments import audit, pagecache
 from tournaments import format as fmt
 from tournaments.models import Player, Seating, Session, SessionPlayer, Table
 from tournaments.permissions import Caller, require_director
+from tournaments.signals import seats_changed_on_commit
 from workflow.session import selectors
 from workflow.session.services import refresh_unstarted_game
 
@@ -60,8 +61,8 @@ def table_robot_seat(*, table_id: int, user: Caller) -> list[str]:
         Seating.objects.create(sitting=table.sitting, table=table, player=robot, seat=seat)
     refresh_unstarted_game(table)  # a round dealt to the short table goes with its game
     pagecache.board_changed(session.pk)
-    # The table deals again (the scheduler) and its phones see the new players.
-    services.table_changed(table_id=table_id, session_id=session.pk)
+    # The phones at the table see the new players; the table deals again (the scheduler).
+    seats_changed_on_commit(session.pk, tables=[table_id])
     names = [r.name for r in robots]
     audit.record(
         user,

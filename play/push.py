@@ -6,6 +6,12 @@ After a change commits, every seat of the table gets its own view on the group
 whole message (`{"type": "view", "view": ...}`) serialized once here, which the WebSocket
 consumers hand on as it is. Without a channel layer (Channels not configured) or with one
 that fails, the push is skipped: the phones that poll read the same views.
+
+A change of seats, whatever write made it (the movement and its undo, a rebalance, a
+withdrawal, a switch online or to paper, a correction, the finish:
+`tournaments.signals.seats_changed`), is pushed the same way by `seats_changed`, the
+signal's receiver (connected in `play.apps`): each affected player's view of their new
+place, and each affected table's watchers' view (`play.seats`).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from play import selectors
+from play import seats, selectors
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +51,35 @@ def table_changed(table_id: int) -> selectors.TableNow | None:
         logger.warning("the push of table %s failed", table_id, exc_info=True)
         return None
     return now if send(table_id, now) else None
+
+
+def seats_changed(
+    sender: object,
+    *,
+    session_id: int,
+    player_ids: frozenset[int] | None,
+    table_ids: frozenset[int] | None,
+    **kwargs: object,
+) -> None:
+    """The receiver of `tournaments.signals.seats_changed` (after the commit of a
+    movement, an undo, a rebalance, a withdrawal, a switch, a correction, the finish...):
+    every affected seat link's view of its player's new place to `play.<token>`, and
+    every affected table's watchers' view to `watch.<table id>` (`play.seats`), all at
+    once. A failure is logged: the phones that poll read the same views."""
+    layer = _layer()
+    if layer is None:
+        return
+    try:
+        now = seats.seats_now(session_id, player_ids, table_ids)
+        _run(_send_seats(layer, now), layer)
+    except Exception:
+        logger.warning("the push of the seats of session %s failed", session_id, exc_info=True)
+
+
+async def _send_seats(layer: Any, now: seats.SeatsNow) -> None:
+    sends = [(f"play.{token}", message(seat.view)) for token, seat in now.seats.items()]
+    sends += [(f"watch.{table_id}", message(table.watch)) for table_id, table in now.tables.items()]
+    await asyncio.gather(*(layer.group_send(group, sent) for group, sent in sends))
 
 
 def send(table_id: int, now: selectors.TableNow) -> bool:

@@ -35,6 +35,7 @@ from scoring.tables import table_current_game
 from tournaments import audit
 from tournaments.models import Seating, Session, Table
 from tournaments.permissions import Caller, require_director
+from tournaments.signals import seats_changed_on_commit
 from workflow.session.selectors import current_sitting
 
 logger = logging.getLogger(__name__)
@@ -319,12 +320,6 @@ def table_online_set(*, table_id: int, online: bool, user: Caller, confirm: bool
             **({"set_aside": set_aside} if set_aside else {}),
         },
     )
-    table_changed(table_id=table_id, session_id=session.pk)
+    # Its phones and watchers see the table's new way of play (`play.push.seats_changed`).
+    seats_changed_on_commit(session.pk, tables=[table_id])
     return table
-
-
-def table_changed(*, table_id: int, session_id: int | None = None) -> None:
-    """A change at the table made by the caller's write, in its transaction (a switch,
-    robots seated): the table's deadline moved to its phase now (a round to deal, due at
-    once) and its phones and watchers sent their views once it commits."""
-    _changed(rounds.lock(table_id, session_id))

@@ -23,6 +23,7 @@ from scoring import rounds as kernel
 from scoring.models import Game, PendingRound, Round, RoundChange
 from tournaments.models import ScorerLink
 from tournaments.permissions import ONLINE
+from tournaments.signals import seats_changed_on_commit
 
 Who = kernel.Who
 
@@ -184,6 +185,7 @@ def round_correct(
     )
     kernel.audit_director_change(who, actor, game, "round.correct", f"Corrected round {number}")
     kernel.store_outcome(game, output, rounds=len(rounds))
+    _corrected(game)
     return target
 
 
@@ -217,3 +219,10 @@ def round_delete(*, game_id: int, number: int, actor: Who, confirm: bool = False
     )
     kernel.audit_director_change(who, actor, game, "round.delete", f"Deleted round {number}")
     kernel.store_outcome(game, output, rounds=len(rounds))
+    _corrected(game)
+
+
+def _corrected(game: Game) -> None:
+    """A stored round changed: the table's phones and watchers see the scores again
+    (`tournaments.signals.seats_changed`)."""
+    seats_changed_on_commit(game.table.sitting.session_id, tables=[game.table_id])
