@@ -15,7 +15,7 @@ the steps of its round (the deal, a move, the robots, the round stored) are
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -205,19 +205,6 @@ def advance(*, table_id: int) -> bool:
             phase = TablePhase(phase.phase)
         rounds.plan(at, phase)
     return False
-
-
-def plan_tables(table_ids: Iterable[int]) -> None:
-    """The tables changed from outside play (the movement, a withdrawal, a table
-    switched...): each table's deadline moved to its phase now, so the scheduler deals
-    at the tables that need it. Each table under its own locks."""
-    for table_id in table_ids:
-        with transaction.atomic():
-            try:
-                at = rounds.lock(table_id)
-            except UserError:
-                continue
-            rounds.plan(at, at.phase(timezone.now()))
 
 
 @transaction.atomic
