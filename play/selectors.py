@@ -390,6 +390,8 @@ def tricks_of(sitting: Sitting) -> list[tuple[Table, dict[str, Any]]]:
     for table in tables:
         table.sitting = sitting
         game = current.get(table.pk)
+        if game is not None:
+            game.table = table  # its phase reads the sitting and session held here
         live = lives.get(game.pk) if game is not None else None
         rnd = engine_online.restore(game.rules_id, live.state) if game and live else None
         # The table's public facts (players, scores, the last round) are not read: only

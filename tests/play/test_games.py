@@ -14,7 +14,7 @@ import engine
 from play.models import LiveRound
 from scoring.models import Game, Round, RoundChange
 from scoring.records import game_record
-from tests.play.conftest import tokens_of
+from tests.play.conftest import look, tokens_of
 from tests.play.helpers import engine_cli_accepts, game_over, leaked, play_table, view_of
 
 pytestmark = pytest.mark.django_db
@@ -26,10 +26,12 @@ SHORT = {"bluke": {"max_cards": 2}, "bluke-nj": {"max_cards": 2}}
 
 
 def short_game(game: Game) -> Game:
-    """The game with the options of a short one, before anything is dealt."""
+    """The game with the options of a short one, dealt again with them."""
     if game.rules_id in SHORT:
         game.options = SHORT[game.rules_id]
         game.save(update_fields=["options"])
+        LiveRound.objects.filter(game=game).delete()
+        look(game.table_id)
     return game
 
 

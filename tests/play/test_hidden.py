@@ -65,7 +65,6 @@ def test_the_push_sends_each_seat_its_own_view_and_the_watchers_theirs(
         assert sent["type"] == "view"
         now = view_of(phone, seat_token)  # this read marks the seat seen: `away` changes
         assert {**sent["view"], "players": None} == {**now, "players": None}
-        assert message["live"] is (now["to_act"] is not None)
         assert leaked(sent["view"]) == set()
     watched = json.loads(async_to_sync(layer.receive)(watcher)["text"])["view"]
     assert watched["hand"] is None

@@ -232,8 +232,9 @@ def test_every_kind_of_illegal_move_is_refused_in_words(
 
 #: The queries of a move that does not end its round, the push's reading included: the
 #: seat (2), the locks (3, and the session's shared lock on PostgreSQL), the seat still
-#: held, the players, the round written, the tokens, who sits there, the last round.
-MOVE_QUERIES = 11
+#: held, the players, the round written, the tokens, who sits there, the last round, the
+#: table's deadline moved (`play.rounds.plan`).
+MOVE_QUERIES = 12
 #: The queries of a seat's read when the table needs no tick (a phone that polls): the
 #: link, the seating, then the table's game, players, round, who sits there, their
 #: tokens and the last round, read once for both the tick's question and the view.
@@ -264,7 +265,7 @@ def test_a_move_takes_the_same_queries_at_any_size_of_session(
     expected = MOVE_QUERIES + 2 + (connection.vendor == "postgresql")
     with django_assert_num_queries(expected):
         answer = play_services.move_make(token=token, move=mine["move"], action=action)
-    assert answer["move"] == mine["move"] + 1
+    assert answer.view["move"] == mine["move"] + 1
 
 
 def test_a_read_takes_the_same_queries_at_any_size_of_session(

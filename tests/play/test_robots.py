@@ -202,9 +202,7 @@ def test_a_covered_player_is_played_at_once_in_the_next_round_with_no_second_wai
     turn_began(game, 31)
     look(game.table_id)
     present = {name: t for name, t in tokens.items() if name != away}
-    play_table(
-        phone, present, rng=random.Random(3), until=lambda: live(game).number == 2
-    )
+    play_table(phone, present, rng=random.Random(3), until=lambda: live(game).number == 2)
     # Round 2: every turn of theirs so far was the robot's, at once, inside the others'
     # moves or the deal: nobody waited the grace time again.
     play_table(

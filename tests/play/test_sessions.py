@@ -5,7 +5,6 @@ who is refused them."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -45,7 +44,11 @@ def seat_robots(tables: list[Table]) -> None:
 
 
 def test_the_seat_link_follows_its_player_through_the_movement(
-    online_session: Any, director: Any, director_client: APIClient, phone: APIClient
+    online_session: Any,
+    director: Any,
+    director_client: APIClient,
+    phone: APIClient,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     session = online_session(8)
     tokens = tokens_of(session, director)
@@ -62,12 +65,13 @@ def test_the_seat_link_follows_its_player_through_the_movement(
     assert {v["status"] for v in before.values()} == {"waiting"}
     assert {v["phase"] for v in before.values()} == {"done"}
 
-    moved = director_client.post(
-        f"/api/sessions/{session.pk}/movement/", {"sitting": 1}, format="json"
-    )
+    Player.objects.update(is_robot=False)  # the players are back at their phones
+    with django_capture_on_commit_callbacks(execute=True):  # the movement's commit
+        moved = director_client.post(
+            f"/api/sessions/{session.pk}/movement/", {"sitting": 1}, format="json"
+        )
 
     assert moved.status_code == 201, moved.content
-    Player.objects.update(is_robot=False)  # the players are back at their phones
     new = session.sittings.get(number=2)
     assert [t.online for t in new.tables.order_by("rank")] == [True, True]
     for name, token in tokens.items():
@@ -160,34 +164,10 @@ def test_the_table_switch_is_for_the_clubs_directors_only(
         assert answer.status_code in (401, 403), who
     table.refresh_from_db()
     assert table.online is True
-    assert (
-        director_client.patch(f"/api/tables/{table.pk}/", {"online": False}, format="json").json()[
-            "online"
-        ]
-        is False
+    switched = director_client.patch(
+        f"/api/tables/{table.pk}/", {"online": False, "confirm": True}, format="json"
     )
-
-
-def test_a_table_that_played_online_keeps_playing_online_until_its_game_ends(
-    running: Any, director: Any, director_client: APIClient, phone: APIClient
-) -> None:
-    tokens = tokens_of(running, director)
-    view = view_of(phone, next(iter(tokens.values())))
-    token = tokens[view["to_act"]]
-    mine = view_of(phone, token)
-    from tests.play.helpers import choice_body, send
-
-    assert (
-        send(phone, token, choice_body(mine, mine["legal"][0], random.Random(1))).status_code == 200
-    )
-    table = running.sittings.get().tables.get()
-
-    answer = director_client.patch(f"/api/tables/{table.pk}/", {"online": False}, format="json")
-
-    assert answer.status_code == 409
-    assert answer.json()["code"] == "online_round_played"
-    table.refresh_from_db()
-    assert table.online is True
+    assert switched.json()["online"] is False
 
 
 def test_the_online_settings_in_the_session_detail_and_its_patch(

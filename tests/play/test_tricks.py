@@ -12,7 +12,7 @@ from play import selectors
 from play.models import LiveRound
 from scoring.models import Game
 from tests.play.conftest import tokens_of
-from tests.play.helpers import play_table, view_of
+from tests.play.helpers import play_table
 from tournaments.models import Seating
 from workflow.session.selectors import current_sitting
 
@@ -40,7 +40,7 @@ def test_each_tables_tricks_are_its_watchers_view(
         return live is not None and bool(live.state["state"].get("trick"))
 
     play_table(phone, tables[1], rng=random.Random(3), until=in_a_trick)
-    view_of(phone, next(iter(tables[2].values())))
+    LiveRound.objects.filter(game__table__sitting__session=session, game__table__rank=3).delete()
     sitting = current_sitting(session)
     assert sitting is not None
 
@@ -61,8 +61,7 @@ def test_the_tricks_take_the_same_queries_for_any_number_of_tables(
     online_session: Any, director: Any, phone: Any, players: int, django_assert_num_queries: Any
 ) -> None:
     session = online_session(players)
-    for tokens in tokens_by_table(session, director).values():
-        view_of(phone, next(iter(tokens.values())))  # every round dealt
+    assert LiveRound.objects.count() == players // 4  # every round dealt
     sitting = current_sitting(session)
     assert sitting is not None
     sitting = type(sitting).objects.get(pk=sitting.pk)  # its session not read yet

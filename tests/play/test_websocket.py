@@ -13,6 +13,7 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -22,12 +23,14 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connections
 from django.test import Client, override_settings
+from django.utils import timezone
 
 from api.consumers import CLOSE_NOT_FOUND
 from huckley.asgi import application
 from play import presence, selectors, services
+from play.models import LiveRound
 from scoring.models import Game
-from tests.play.conftest import tokens_of
+from tests.play.conftest import look, tokens_of
 from tests.play.helpers import choice_body
 from tournaments.models import Session
 
@@ -109,7 +112,7 @@ def a_move(tokens: dict[str, str]) -> tuple[str, dict[str, Any]]:
     does); its token and its new view."""
     token, view = to_act(tokens)
     body = choice_body(view, view["legal"][0])
-    return token, services.move_make(token=token, move=body.pop("move"), action=body)
+    return token, services.move_make(token=token, move=body.pop("move"), action=body).view
 
 
 def test_a_phone_gets_its_view_on_connect(online_session: Any, director: Any) -> None:
@@ -240,7 +243,7 @@ def test_what_the_socket_does_not_take_is_answered_and_the_socket_stays_open(
         for sent, code in [
             ("not json", "bad_message"),
             ("x" * 2000, "bad_message"),
-            ('{"type": "move", "move": 0, "action": "out"}', "unknown_type"),
+            ('{"type": "hello"}', "unknown_type"),
             ("[1, 2]", "unknown_type"),
         ]:
             await socket.send_to(text_data=sent)
@@ -280,19 +283,23 @@ def test_a_phone_that_reconnects_gets_the_whole_state(online_session: Any, direc
     run(scenario)
 
 
-def test_the_socket_timer_lets_a_robot_play_for_an_absent_player(
+def test_the_schedulers_robot_move_reaches_the_watcher_with_nobody_asking(
     online_session: Any, director: Any
 ) -> None:
-    """Nobody reads or moves: the watcher's socket alone ticks the table once the
-    absent player's grace time has run out, and the robot's move is pushed."""
+    """Nobody reads or moves: once the absent player's grace time has run out, the
+    scheduler's look makes the robot's move, and it is pushed to the open socket."""
     session = online_session(4)
-    Session.objects.filter(pk=session.pk).update(online_grace_seconds=1)
+    Session.objects.filter(pk=session.pk).update(online_grace_seconds=5)
     table_id = table_of(session)
 
     async def scenario() -> None:
         watch = watcher(table_id)
         first = await opened(watch)
         assert first["to_act"] is not None
+        await database_sync_to_async(LiveRound.objects.update)(
+            turn_started_at=timezone.now() - timedelta(seconds=10)
+        )
+        await database_sync_to_async(look)(table_id)
         view = await next_view(watch)
         assert view["move"] > first["move"]
         await watch.disconnect()
