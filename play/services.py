@@ -32,7 +32,7 @@ from scoring import locks
 from scoring.models import Game
 from scoring.rounds import entry_refusal
 from scoring.tables import table_current_game
-from tournaments import audit
+from tournaments import audit, pagecache
 from tournaments.models import Seating, Session, Table
 from tournaments.permissions import Caller, require_director
 from tournaments.signals import seats_changed_on_commit
@@ -307,6 +307,10 @@ def table_online_set(*, table_id: int, online: bool, user: Caller, confirm: bool
             **({"set_aside": set_aside} if set_aside else {}),
         },
     )
-    # Its phones and watchers see the table's new way of play (`play.push.seats_changed`).
+    # The pages say how the table plays; its deadline follows its phase (none on paper, a
+    # round to deal online); its phones and watchers see it (`play.push.seats_changed`).
+    pagecache.board_changed(session.pk)
+    at = rounds.lock(table_id, session.pk)
+    rounds.plan(at, at.phase(timezone.now()))
     seats_changed_on_commit(session.pk, tables=[table_id])
     return table
