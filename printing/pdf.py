@@ -464,7 +464,7 @@ def table_cards_pdf(
     width, height = paper.size
     inner = width - 2 * MARGIN
     for card in cards:
-        label = f"Table {card.number}"
+        label = f"Table {card.number}" + (" · online" if card.online else "")
         number = str(card.number)
         canvas.setFont(bold, 28)
         canvas.drawCentredString(width / 2, height - MARGIN - 28, label)
