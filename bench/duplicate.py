@@ -7,7 +7,7 @@ Run: .venv/bin/python bench/duplicate.py  [--players 1000] [--repeat 50]
 It creates, untimed, an online session of `--players` players (250 tables of 4 at 1000)
 with duplicate deals (a fixed key, so that every run deals the same cards), through the
 services a director's page calls, and has robots play
-the whole first sitting at every table through `play.services.tick`: every round dealt
+the whole first sitting at every table through `play.services.advance`: every round dealt
 from the sitting's key, played card by card by the engine's robot and stored through the
 engine as an online round is. The sitting is left unmoved, so every deal is closed and
 the comparison shows them all: its largest size.
@@ -84,7 +84,7 @@ def build(players: int) -> Any:
     Player.objects.filter(club=club).update(is_robot=True)
     for table in Table.objects.filter(sitting__session=session):
         for _ in range(200):
-            play_services.tick(table_id=table.pk)
+            play_services.advance(table_id=table.pk)
             games = list(Game.objects.filter(table=table))
             if len(games) == 2 and all(g.status == Game.Status.FINISHED for g in games):
                 break

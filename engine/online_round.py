@@ -92,9 +92,12 @@ class OnlineRound(ABC):
 
     @abstractmethod
     def legal(self, player: str) -> list[Any]:
-        """What `player` may do now: in `PLAY` the cards they may play (card codes); in the
-        other phases the moves open to them, each ready to send. Empty when it is not
-        their turn."""
+        """What `player` may do now: in `PLAY` the cards they may play (card codes, each
+        sent as ``{"action": "play", "card": code}``); in the other phases the moves open
+        to them, each a move `apply` takes exactly as it is. A choice of many forms (the
+        draw's discard) comes with a legal default the player may change, and may carry
+        hint keys for the phone (``min_discard``, ``max_discard``) that `apply` ignores.
+        Empty when it is not their turn."""
 
     @abstractmethod
     def apply(self, player: str, move: Move) -> None:

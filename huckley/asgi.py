@@ -6,12 +6,15 @@ local run (`make run`: DEBUG, no WhiteNoise) wrapped in Django's static files ha
 behind `AllowedHostsOriginValidator` (a browser's Origin must name one of ALLOWED_HOSTS),
 at `ws/play/<seat_token>/` (a player's seat) and `ws/watch/<table_id>/` (a watcher: the
 projector, a director; who watches is read from the session cookie, `channels.auth`).
+`lifespan`: online play's scheduler runs in each server process (`play.scheduler`).
 docs/api.md, "WebSocket"; docs/operations.md, "The ASGI server".
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -29,6 +32,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from django.urls import path  # noqa: E402
 
 from api import consumers  # noqa: E402
+from play import scheduler  # noqa: E402
 
 websocket_urlpatterns = [
     path("ws/play/<str:seat_token>/", consumers.PlayConsumer.as_asgi()),
@@ -51,9 +55,29 @@ def _http() -> object:
     return django_asgi
 
 
+async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """The server's startup and shutdown: online play's scheduler (`play.scheduler`)
+    runs in every server process from startup to shutdown."""
+    stop = asyncio.Event()
+    runner: asyncio.Task[None] | None = None
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            if settings.HUCKLEY_SCHEDULER:
+                runner = asyncio.ensure_future(scheduler.run_forever(stop))
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            stop.set()
+            if runner is not None:
+                await runner
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
 application = ProtocolTypeRouter(
     {
         "http": _http(),
         "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
+        "lifespan": lifespan,
     }
 )

@@ -202,6 +202,9 @@ TEMPLATES = [
 
 # Set by huckley/asgi.py before Django starts: this process is the ASGI server.
 ASGI = envbool("HUCKLEY_ASGI", "false")
+# Each ASGI server process runs online play's scheduler (play.scheduler: the deals, the
+# robots' moves, the clocks). Off only for a node that must not (docs/operations.md).
+HUCKLEY_SCHEDULER = envbool("HUCKLEY_SCHEDULER", "true")
 DATABASE_URL = os.getenv("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {

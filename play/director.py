@@ -16,7 +16,7 @@ from django.db import transaction
 
 from common.errors import ConflictError, UserError
 from common.tasks import enqueue_on_commit
-from play import push, services, tasks
+from play import services, tasks
 from play.models import LiveRound
 from scoring.locks import lock_session, lock_table
 from scoring.models import Game
@@ -25,6 +25,7 @@ from tournaments import audit, pagecache
 from tournaments import format as fmt
 from tournaments.models import Player, Seating, Session, SessionPlayer, Table
 from tournaments.permissions import Caller, require_director
+from tournaments.signals import seats_changed_on_commit
 from workflow.session import selectors
 from workflow.session.services import refresh_unstarted_game
 
@@ -36,7 +37,7 @@ def table_robot_seat(*, table_id: int, user: Caller) -> list[str]:
     """Fill a short online table with robots before its game starts: one robot player
     per seat short of the game's usual table (four), named "Robot 1", "Robot 2", ... in
     the club (a robot not already playing in the session is seated again). Returns the
-    robots' names. The robots play at once, as the engine's robot (`play.services.tick`)."""
+    robots' names. The robots play at once, as the engine's robot (`play.scheduler`)."""
     found = Table.objects.filter(pk=table_id).values_list("sitting__session_id", flat=True).first()
     if found is None:
         raise UserError("no_such_table", "There is no such table.")
@@ -60,8 +61,8 @@ def table_robot_seat(*, table_id: int, user: Caller) -> list[str]:
         Seating.objects.create(sitting=table.sitting, table=table, player=robot, seat=seat)
     refresh_unstarted_game(table)  # a round dealt to the short table goes with its game
     pagecache.board_changed(session.pk)
-    # The phones at the table see the new players (and the next read deals again).
-    transaction.on_commit(lambda: push.table_changed(table_id))
+    # The phones at the table see the new players; the table deals again (the scheduler).
+    seats_changed_on_commit(session.pk, tables=[table_id])
     names = [r.name for r in robots]
     audit.record(
         user,

@@ -29,6 +29,10 @@ class SeatLink(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seat_links")
     token = models.CharField(max_length=32, unique=True, default=new_seat_token)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When a robot last took over for the player, away past the grace time: from then a
+    # robot plays each of their turns at once, through the following rounds, games and
+    # sittings, until the player is seen again after it (a read, a ping, a move).
+    away_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["session", "player__name"]
@@ -61,3 +65,20 @@ class LiveRound(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.number} of {self.game}"
+
+
+class TableDeadline(models.Model):
+    """When an online table next needs the scheduler (`play.scheduler`): a round to deal,
+    a robot's move due, a grace time or a move clock running out. One row per table at
+    most (the table is the key), moved by every change of the table's phase under its
+    locks and deleted when nothing can fall due; the scheduler runs the rows whose time
+    has come (docs/architecture.md, "The phases of a table")."""
+
+    table = models.OneToOneField(
+        "tournaments.Table", on_delete=models.CASCADE, primary_key=True, related_name="deadline"
+    )
+    due_at = models.DateTimeField(db_index=True)
+    phase = models.CharField(max_length=16, help_text="The phase that falls due then.")
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} {self.phase} at {self.due_at:%H:%M:%S}"

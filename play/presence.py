@@ -3,7 +3,7 @@ WebSocket message or heartbeat), kept in the cache.
 
 Presence is a hint, never a record: lost with the cache, a player simply counts as away
 from the start of their turn, and a robot plays for them after the session's grace time
-(`play.services.tick`). With a per-process memory cache (the embedded default) each
+(`play.phases`). With a per-process memory cache (the embedded default) each
 process sees its own readers; with Redis (REDIS_URL) every process sees them all.
 """
 

@@ -2,11 +2,16 @@
 
 After a change commits, every seat of the table gets its own view on the group
 `play.<token>` and the watchers the watcher's view on `watch.<table id>`, as
-`{"type": "play.view", "text": ..., "live": ...}` messages of the channel layer: `text`
-the socket's whole message (`{"type": "view", "view": ...}`) serialized once here, which
-the WebSocket consumers hand on as it is, and `live` whether someone is to act in it
-(their timers' question). Without a channel layer (Channels not configured) or with one
+`{"type": "play.view", "text": ...}` messages of the channel layer: `text` the socket's
+whole message (`{"type": "view", "view": ...}`) serialized once here, which the WebSocket
+consumers hand on as it is. Without a channel layer (Channels not configured) or with one
 that fails, the push is skipped: the phones that poll read the same views.
+
+A change of seats, whatever write made it (the movement and its undo, a rebalance, a
+withdrawal, a switch online or to paper, a correction, the finish:
+`tournaments.signals.seats_changed`), is pushed the same way by `seats_changed`, the
+signal's receiver (connected in `play.apps`): each affected player's view of their new
+place, and each affected table's watchers' view (`play.seats`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from play import selectors
+from play import seats, selectors
 
 logger = logging.getLogger(__name__)
 
@@ -37,10 +42,7 @@ def _layer() -> Any:
 
 def table_changed(table_id: int) -> selectors.TableNow | None:
     """Send every seat and watcher of the table its view now (after a commit), all from
-    one load of the table's state; what was sent, or None when nothing could be. Each
-    message also says when a robot's move may next fall due at the table (`due`, seconds
-    since the epoch, or None) and the table, for the sockets' timers: the consumers do not
-    read it back from the database after every move."""
+    one load of the table's state; what was sent, or None when nothing could be."""
     if _layer() is None:
         return None
     try:
@@ -49,6 +51,35 @@ def table_changed(table_id: int) -> selectors.TableNow | None:
         logger.warning("the push of table %s failed", table_id, exc_info=True)
         return None
     return now if send(table_id, now) else None
+
+
+def seats_changed(
+    sender: object,
+    *,
+    session_id: int,
+    player_ids: frozenset[int] | None,
+    table_ids: frozenset[int] | None,
+    **kwargs: object,
+) -> None:
+    """The receiver of `tournaments.signals.seats_changed` (after the commit of a
+    movement, an undo, a rebalance, a withdrawal, a switch, a correction, the finish...):
+    every affected seat link's view of its player's new place to `play.<token>`, and
+    every affected table's watchers' view to `watch.<table id>` (`play.seats`), all at
+    once. A failure is logged: the phones that poll read the same views."""
+    layer = _layer()
+    if layer is None:
+        return
+    try:
+        now = seats.seats_now(session_id, player_ids, table_ids)
+        _run(_send_seats(layer, now), layer)
+    except Exception:
+        logger.warning("the push of the seats of session %s failed", session_id, exc_info=True)
+
+
+async def _send_seats(layer: Any, now: seats.SeatsNow) -> None:
+    sends = [(f"play.{token}", message(seat.view)) for token, seat in now.seats.items()]
+    sends += [(f"watch.{table_id}", message(table.watch)) for table_id, table in now.tables.items()]
+    await asyncio.gather(*(layer.group_send(group, sent) for group, sent in sends))
 
 
 def send(table_id: int, now: selectors.TableNow) -> bool:
@@ -105,30 +136,16 @@ async def _await(coroutine: Coroutine[Any, Any, None]) -> None:
 
 async def _send_all(layer: Any, table_id: int, now: selectors.TableNow) -> None:
     """Every group's message at once: the channel layer's round trips overlap."""
-    due = None if now.due is None else now.due[1].timestamp()
     groups = [(f"play.{token}", view) for token, view in now.views.items()]
     groups.append((f"watch.{table_id}", now.watch))
-    await asyncio.gather(
-        *(layer.group_send(group, message(view, due, table_id)) for group, view in groups)
-    )
+    await asyncio.gather(*(layer.group_send(group, message(view)) for group, view in groups))
 
 
-def message(view: dict[str, Any], due: float | None, table_id: int) -> dict[str, Any]:
+def message(view: dict[str, Any]) -> dict[str, Any]:
     """The channel layer's message of one view (the module's docstring)."""
-    return {
-        "type": "play.view",
-        "text": view_text(view),
-        "live": is_live(view),
-        "due": due,
-        "table": table_id,
-    }
+    return {"type": "play.view", "text": view_text(view)}
 
 
 def view_text(view: dict[str, Any]) -> str:
     """A socket's message carrying a view (docs/api.md, "WebSocket")."""
     return json.dumps({"type": "view", "view": view})
-
-
-def is_live(view: dict[str, Any]) -> bool:
-    """Whether someone is to act in the view: the sockets' timers run only then."""
-    return view.get("status") == "playing" and view.get("to_act") is not None

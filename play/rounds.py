@@ -21,7 +21,8 @@ from common.errors import UserError
 from engine import online as engine_online
 from engine.online import END, OnlineRound, RoundStart
 from play import duplicate, presence, selectors
-from play.models import LiveRound, SeatLink
+from play.models import LiveRound, SeatLink, TableDeadline
+from play.phases import Phase, TablePhase, TableState, phase_of
 from scoring import locks
 from scoring import services as scoring
 from scoring.models import Game, GamePlayer
@@ -46,8 +47,8 @@ class Locked:
     # once the change is made): the mover's answer is their view from it, not read again.
     pushed: selectors.TableNow | None = None
     _players: list[GamePlayer] | None = None
-    _tokens: dict[int, str] | None = None
-    _tokens_of: frozenset[int] = frozenset()
+    _links: dict[int, tuple[str, datetime | None]] | None = None
+    _links_of: frozenset[int] = frozenset()
     _round: tuple[tuple[int, int, int], OnlineRound] | None = None
 
     def round(self) -> OnlineRound | None:
@@ -73,31 +74,59 @@ class Locked:
             self._players = list(self.game.game_players.select_related("player").order_by("seat"))
         return self._players
 
-    def know(self, game_players: list[GamePlayer], tokens: dict[int, str]) -> None:
-        """The game's players and their tokens, read by the caller (`table_state`)."""
+    def know(self, game_players: list[GamePlayer], state: TableState) -> None:
+        """The game's players and their links, read by the caller (`table_state`)."""
         self._players = list(game_players)
-        self._tokens_of = frozenset(gp.player_id for gp in game_players)
-        self._tokens = dict(tokens)
+        self._links_of = frozenset(gp.player_id for gp in game_players)
+        self._links = {
+            pid: (token, state.away_since.get(pid)) for pid, token in state.tokens.items()
+        }
+
+    def links(self) -> dict[int, tuple[str, datetime | None]]:
+        """The seat links of the current game's players, by player id: the token and
+        `away_since` (read once, and again for a game with other players)."""
+        ids = frozenset(gp.player_id for gp in self.game_players())
+        if self._links is None or ids != self._links_of:
+            self._links_of = ids
+            self._links = selectors.links_of(self.session.pk, ids)
+        return self._links
 
     def tokens(self) -> dict[int, str]:
-        """The seat tokens of the current game's players, by player id (read once, and
-        again for a game with other players)."""
-        ids = frozenset(gp.player_id for gp in self.game_players())
-        if self._tokens is None or ids != self._tokens_of:
-            self._tokens_of = ids
-            self._tokens = dict(
-                SeatLink.objects.filter(session=self.session, player_id__in=ids).values_list(
-                    "player_id", "token"
-                )
-            )
-        return self._tokens
+        """The seat tokens of the current game's players, by player id."""
+        return {pid: token for pid, (token, _) in self.links().items()}
+
+    def state(self) -> TableState:
+        """The table's state from what is held (under the locks)."""
+        return selectors.table_state_of(
+            self.table, self.game, self.game_players(), self.live, self.round(), self.links()
+        )
 
     def now(self) -> selectors.TableNow:
-        """What every seat and watcher sees now, from what is held (under the locks)."""
-        state = selectors.table_state_of(
-            self.table, self.game, self.game_players(), self.live, self.round(), self.tokens()
+        """What every seat and watcher sees now, and the table's phase."""
+        return selectors.table_now_of(self.state())
+
+    def phase(self, now: datetime) -> TablePhase:
+        """The table's phase from what is held, reading only who is present (one cache
+        read): what the robots ask before each move."""
+        links = self.links()
+        tokens = {pid: token for pid, (token, _) in links.items()}
+        players = self.game_players()
+        state = TableState(
+            session=self.session,
+            table=self.table,
+            game=self.game,
+            game_players=players,
+            live=self.live,
+            round=self.round(),
+            tokens=tokens,
+            robots={gp.player_id for gp in players if gp.player.is_robot},
+            seen=presence.last_seen_many(list(tokens.values())),
+            last_round=None,
+            seated=[],
+            away_since={pid: since for pid, (_, since) in links.items() if since is not None},
+            now=now,
         )
-        return selectors.table_now_of(state)
+        return phase_of(state, now)
 
 
 def lock(table_id: int, session_id: int | None = None) -> Locked:
@@ -239,56 +268,54 @@ def store_round(at: Locked, rnd: OnlineRound, now: datetime) -> None:
     deal(at, now)
 
 
-def robot_reason(at: Locked, rnd: OnlineRound, who: str, now: datetime) -> str | None:
-    """Why a robot plays `who`'s move now (`robot`, `clock`, `away`), or None."""
-    assert at.game is not None
-    assert at.live is not None
-    gp = next((g for g in at.game_players() if g.name == who), None)
-    if gp is None:
-        return None
-    if gp.player.is_robot:
-        return "robot"
-    session, live = at.session, at.live
-    waited = (now - live.turn_started_at).total_seconds()
-    if session.move_clock_seconds is not None and waited >= session.move_clock_seconds:
-        return "clock"
-    token = at.tokens().get(gp.player_id)
-    last = presence.last_seen(token) if token else None
-    since = max(last, live.turn_started_at) if last else live.turn_started_at
-    if (now - since).total_seconds() > session.online_grace_seconds:
-        return "away"
-    # A robot took over for them in this round and they have not been seen since: it
-    # plays on at once until they come back.
-    for h in reversed(live.history):
-        if h["player"] == who:
-            took_over = h.get("reason") == "away"
-            if took_over and (last is None or datetime.fromisoformat(h["at"]) > last):
-                return "away"
-            break
-    return None
-
-
 def run_robots(at: Locked, now: datetime) -> int:
-    """Make the robots' moves while the player to act is played by one; how many."""
+    """Make the robots' moves while the player to act is played by one (`play.phases`,
+    `ROBOT_DUE`); how many. A robot that takes over for an absent player marks their
+    link (`SeatLink.away_since`): from then it plays each of their turns at once, in
+    this round and the next ones, until they are seen again."""
     made = 0
     while made < ROBOT_MOVES_PER_CALL and at.live is not None and at.game is not None:
-        if at.game.status == Game.Status.FINISHED or entry_refusal(at.game) is not None:
-            break
-        if at.live.number != at.game.round_count + 1:
+        found = at.phase(now)
+        if found.phase != Phase.ROBOT_DUE or found.to_act is None:
             break
         rnd = at.round()
         assert rnd is not None
-        who = rnd.to_act()
-        if who is None:
-            break
-        reason = robot_reason(at, rnd, who, now)
-        if reason is None:
-            break
-        apply_move(at.live, rnd, who, rnd.robot_move(who), robot=reason, now=now)
+        who = found.to_act
+        if found.reason == "away":
+            _cover(at, who, now)
+        apply_move(at.live, rnd, who, rnd.robot_move(who), robot=found.reason, now=now)
         at.kept(rnd)
         made += 1
         if rnd.phase == END:
             store_round(at, rnd, now)
-            if reason != "robot":
-                break  # an absent player's robot stops at the round's end
     return made
+
+
+def _cover(at: Locked, who: str, now: datetime) -> None:
+    """A robot takes over for `who`, away: their link says so from now, unless it says
+    so already (they have not been seen since it last did)."""
+    player_id = next((gp.player_id for gp in at.game_players() if gp.name == who), None)
+    if player_id is None:
+        return
+    token, since = at.links().get(player_id, ("", None))
+    last = presence.last_seen(token) if token else None
+    if since is not None and (last is None or last <= since):
+        return
+    link, _ = SeatLink.objects.get_or_create(session=at.session, player_id=player_id)
+    link.away_since = now
+    link.save(update_fields=["away_since"])
+    at.links()[player_id] = (link.token, now)
+
+
+def plan(at: Locked, phase: TablePhase) -> None:
+    """Keep the table's one deadline (`TableDeadline`) at its phase's `due`, or none
+    when nothing can fall due: what the scheduler runs (`play.scheduler`)."""
+    if phase.due is None:
+        TableDeadline.objects.filter(table_id=at.table.pk).delete()
+        return
+    TableDeadline.objects.bulk_create(
+        [TableDeadline(table_id=at.table.pk, due_at=phase.due, phase=phase.phase)],
+        update_conflicts=True,
+        unique_fields=["table"],
+        update_fields=["due_at", "phase"],
+    )

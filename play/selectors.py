@@ -13,17 +13,16 @@ projector, a director), who sees no hand at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
-
-from django.utils import timezone
 
 from common.errors import NotFoundError
 from engine import online as engine_online
 from engine.online import END, OnlineRound
 from play import presence
 from play.models import LiveRound, SeatLink
+from play.phases import Phase, TablePhase, TableState, phase_of
 from scoring.models import Game, GamePlayer, Round
 from scoring.tables import table_current_game
 from tournaments.models import Seating, Session, Sitting, Table
@@ -42,46 +41,16 @@ PLAYING, WAITING, PAPER, NOT_SEATED, FINISHED = (
 )
 #: The phase once the game is over (the game's own names before, `play`, `end`).
 DONE = "done"
-
-
-@dataclass
-class TableState:
-    """One load of an online table: its game, the round being played, who sits where."""
-
-    session: Session
-    table: Table
-    game: Game | None
-    game_players: list[GamePlayer]
-    live: LiveRound | None
-    round: OnlineRound | None
-    tokens: dict[int, str]  # player id to seat token, for the players who have a link
-    robots: set[int]  # the players who are robots (`Player.is_robot`)
-    seen: dict[str, datetime]  # token to last sight
-    last_round: Round | None
-    seated: list[Seating]  # who sits at the table now, by seat
-    now: datetime = field(default_factory=timezone.now)
-
-    def name_of(self, player_id: int) -> str | None:
-        for gp in self.game_players:
-            if gp.player_id == player_id:
-                return gp.name
-        return None
-
-    def player_of(self, name: str) -> int | None:
-        for gp in self.game_players:
-            if gp.name == name:
-                return gp.player_id
-        return None
-
-    def away(self, player_id: int) -> bool:
-        """Not seen within the session's grace time (a robot player never is)."""
-        if player_id in self.robots:
-            return False
-        token = self.tokens.get(player_id)
-        last = self.seen.get(token) if token else None
-        if last is None:
-            return True
-        return (self.now - last).total_seconds() > self.session.online_grace_seconds
+#: The view's status in each phase of the table (`play.phases`): no round dealt yet
+#: reads as waiting.
+STATUS_OF = {
+    Phase.PAPER: PAPER,
+    Phase.WAITING: WAITING,
+    Phase.DEALING: WAITING,
+    Phase.TO_ACT: PLAYING,
+    Phase.ROBOT_DUE: PLAYING,
+    Phase.FINISHED: FINISHED,
+}
 
 
 def seat_link(token: str) -> SeatLink:
@@ -161,11 +130,12 @@ def table_state_of(
     game_players: list[GamePlayer],
     live: LiveRound | None,
     rnd: OnlineRound | None,
-    tokens: dict[int, str] | None = None,
+    links: dict[int, tuple[str, datetime | None]] | None = None,
 ) -> TableState:
     """`table_state` from the table's game, players and round already in hand (a move,
-    under its locks, has read them, and maybe their seat `tokens`): who sits there, their
-    links, the last round, in at most three queries and one cache read."""
+    under its locks, has read them, and maybe their seat `links`: player id to token and
+    `away_since`): who sits there, their links, the last round, in at most three queries
+    and one cache read."""
     session = table.sitting.session
     seated = list(
         Seating.objects.filter(table=table, left_at__isnull=True)
@@ -173,13 +143,10 @@ def table_state_of(
         .order_by("seat")
     )
     ids = {s.player_id for s in seated} | {gp.player_id for gp in game_players}
-    tokens = dict(tokens or {})
-    if missing := ids - set(tokens):
-        tokens |= dict(
-            SeatLink.objects.filter(session=session, player_id__in=missing).values_list(
-                "player_id", "token"
-            )
-        )
+    links = dict(links or {})
+    if missing := ids - set(links):
+        links |= links_of(session.pk, missing)
+    tokens = {pid: token for pid, (token, _) in links.items()}
     robots = {s.player_id for s in seated if s.player.is_robot} | {
         gp.player_id for gp in game_players if gp.player.is_robot
     }
@@ -198,19 +165,24 @@ def table_state_of(
         seen=presence.last_seen_many(list(tokens.values())),
         last_round=last_round,
         seated=seated,
+        away_since={pid: since for pid, (_, since) in links.items() if since is not None},
     )
 
 
+def links_of(
+    session_id: int, player_ids: set[int] | frozenset[int]
+) -> dict[int, tuple[str, datetime | None]]:
+    """The seat links of some of a session's players: player id to token and
+    `away_since` (one query)."""
+    rows = SeatLink.objects.filter(session_id=session_id, player_id__in=player_ids).values_list(
+        "player_id", "token", "away_since"
+    )
+    return {pid: (token, since) for pid, token, since in rows}
+
+
 def _status(state: TableState) -> str:
-    if state.session.status == Session.Status.FINISHED:
-        return FINISHED
-    if not state.table.online:
-        return PAPER
-    if state.game is None or state.live is None or state.table.sitting.moved_at is not None:
-        return WAITING
-    if state.game.status == Game.Status.FINISHED:
-        return WAITING
-    return PLAYING
+    """The view's `status`, from the table's phase (`play.phases`)."""
+    return STATUS_OF[phase_of(state).phase]
 
 
 def _phase(state: TableState) -> str | None:
@@ -370,12 +342,12 @@ def table_views(table_id: int) -> dict[str, dict[str, Any]]:
 @dataclass(frozen=True)
 class TableNow:
     """Everything a change at a table sends, from one load of its state: each seat's
-    view (by token), the watchers' view, and when a robot's move may next fall due
-    (`due`: the state's number and the time, or None)."""
+    view (by token), the watchers' view, and the table's phase (`play.phases`), whose
+    `due` the scheduler keeps."""
 
     views: dict[str, dict[str, Any]]
     watch: dict[str, Any]
-    due: tuple[int, datetime] | None
+    phase: TablePhase
 
 
 def table_now(table_id: int) -> TableNow:
@@ -392,31 +364,7 @@ def table_now_of(state: TableState) -> TableNow:
             views[token] = _seat_view(state, s.player_id, s.seat, fallback=s.player.name)
     watch = _view(state, None)
     watch["seat"] = None
-    return TableNow(views=views, watch=watch, due=deadline_of(state))
-
-
-def deadline_of(state: TableState) -> tuple[int, datetime] | None:
-    """The state number of the online table and when a robot's move may next fall due in
-    it: the player to act's grace time (from the later of their last sight and the turn's
-    start) or their move clock, whichever ends first, and never sooner than a second
-    from now; None when nothing can fall due."""
-    game, live, rnd = state.game, state.live, state.round
-    if not state.table.online or game is None or live is None or rnd is None:
-        return None
-    if game.status == Game.Status.FINISHED:
-        return None
-    who = rnd.to_act()
-    player_id = state.player_of(who) if who is not None else None
-    if player_id is None:
-        return None
-    session = state.session
-    token = state.tokens.get(player_id)
-    last = state.seen.get(token) if token else None
-    since = max(last, live.turn_started_at) if last else live.turn_started_at
-    due = [since + timedelta(seconds=session.online_grace_seconds + 0.5)]
-    if session.move_clock_seconds is not None:
-        due.append(live.turn_started_at + timedelta(seconds=session.move_clock_seconds + 0.5))
-    return live.move, max(min(due), timezone.now() + timedelta(seconds=1))
+    return TableNow(views=views, watch=watch, phase=phase_of(state))
 
 
 #: The keys of a watcher's view that `tricks_of` gives: the round's public play.

@@ -14,8 +14,9 @@ the steps of its round (the deal, a move, the robots, the round stored) are
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
-from datetime import datetime
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -24,8 +25,9 @@ from django.utils import timezone
 from common.errors import ConflictError, UserError
 from engine import online as engine_online
 from engine.online import END, MoveRefused
-from play import deadlines, director_selectors, presence, push, rounds, selectors
+from play import director_selectors, presence, push, rounds, selectors
 from play.models import LiveRound, SeatLink
+from play.phases import AT_ONCE, TablePhase
 from scoring import locks
 from scoring.models import Game
 from scoring.rounds import entry_refusal
@@ -33,7 +35,10 @@ from scoring.tables import table_current_game
 from tournaments import audit
 from tournaments.models import Seating, Session, Table
 from tournaments.permissions import Caller, require_director
+from tournaments.signals import seats_changed_on_commit
 from workflow.session.selectors import current_sitting
+
+logger = logging.getLogger(__name__)
 
 
 class MoveConflict(ConflictError):
@@ -45,21 +50,57 @@ class MoveConflict(ConflictError):
         self.view = view
 
 
+#: The one sentence a move that arrives late answers (`stale_move`).
+STALE = "Too late: the table had moved on. Here is where it stands now."
+
+
 def _changed(at: rounds.Locked) -> None:
-    """Once the change is made, under the locks: every view read now, and sent (with the
-    tick at the next deadline scheduled) once it commits."""
+    """Once the change is made, under the locks: every view read now, the table's one
+    deadline moved to its phase (`rounds.plan`), and the views sent once it commits."""
     pushed = at.pushed = at.now()
-    transaction.on_commit(lambda: _send(at.table.pk, pushed))
+    rounds.plan(at, pushed.phase)
+    table_id = at.table.pk
+    transaction.on_commit(lambda: push.send(table_id, pushed))
 
 
-def _send(table_id: int, pushed: selectors.TableNow) -> None:
-    push.send(table_id, pushed)
-    deadlines.schedule_tick(table_id, pushed.due)
+@dataclass(frozen=True)
+class Moved:
+    """A move taken: the mover's view now, and whether it went out to the table's
+    phones with the push (False: the same move sent twice, which changed nothing)."""
+
+    view: dict[str, Any]
+    pushed: bool
 
 
-def move_make(*, token: str, move: Any, action: Mapping[str, Any]) -> dict[str, Any]:
-    """The move `action` of the holder of `token`, made in the state numbered `move`;
-    the seat's new view.
+def move_body(body: Any) -> tuple[int, dict[str, Any]]:
+    """A move's body as a phone sends it (`{"move": k, "action": ..., ...}`, over HTTP
+    or the socket): the state number and the rest, as sent; `invalid_input` (400) for a
+    body that is not one."""
+    if not isinstance(body, Mapping) or "move" not in body:
+        raise UserError(
+            "invalid_input",
+            'A move is an object with the view\'s "move" and the choice, like '
+            '{"move": 12, "action": "play", "card": "QS"}.',
+            field="move",
+        )
+    move = body["move"]
+    if not isinstance(move, int) or isinstance(move, bool):
+        raise UserError(
+            "invalid_input", f'"move" is the view\'s number, not {move!r}.', field="move"
+        )
+    return move, {k: v for k, v in body.items() if k not in ("move", "type")}
+
+
+def move_take(*, token: str, body: Any) -> Moved:
+    """The one service of a player's move, from `POST /api/play/{seat_token}/moves/` or
+    the socket's `{"type": "move"}`: the body read (`move_body`), the move made
+    (`move_make`)."""
+    move, action = move_body(body)
+    return move_make(token=token, move=move, action=action)
+
+
+def move_make(*, token: str, move: Any, action: Mapping[str, Any]) -> Moved:
+    """The move `action` of the holder of `token`, made in the state numbered `move`.
 
     The token is the credential: it names one player, whose seat this finds. A stale
     `move` or a move out of turn is a `MoveConflict` (409, with the current view); the
@@ -72,8 +113,8 @@ def move_make(*, token: str, move: Any, action: Mapping[str, Any]) -> dict[str, 
     at = _move_locked(place, place.table_id, move, action)
     pushed = at.pushed if at is not None else None
     if pushed is not None and token in pushed.views:
-        return pushed.views[token]
-    return selectors.seat_view(token)
+        return Moved(pushed.views[token], pushed=True)
+    return Moved(selectors.seat_view(token), pushed=False)
 
 
 @transaction.atomic
@@ -95,18 +136,13 @@ def _move_locked(
     if name is None or at.game.status == Game.Status.FINISHED or entry_refusal(at.game):
         raise _no_game(place.token)
     live = at.live
-    if not isinstance(move, int) or isinstance(move, bool) or move != live.move:
+    if move != live.move:
         if any(
             h["move"] == move and h["player"] == name and h["action"] == dict(action)
             for h in live.history
         ):
             return None  # sent twice: taken once
-        raise MoveConflict(
-            "stale_move",
-            f"The table has moved on (move {live.move}, not {move!r}): here is where it "
-            "stands now.",
-            selectors.seat_view(place.token),
-        )
+        raise MoveConflict("stale_move", STALE, selectors.seat_view(place.token))
     rnd = at.round()
     assert rnd is not None
     if rnd.to_act() != name:
@@ -130,20 +166,12 @@ def _move_locked(
 
 def seat_read(token: str) -> dict[str, Any]:
     """The seat's view as every read gives it (`GET /api/play/{seat_token}/`, the seat
-    page, a WebSocket's connect): the player marked present, the table ticked (a round
-    dealt when none is, the robots' due moves made), then the view. `no_such_seat` (404)
-    for an unknown token. The table's state read to see whether it needs a tick is the
-    view's when it does not (a phone that polls asks this every few seconds)."""
+    page, a WebSocket's connect): the player marked present, then the view. A read
+    never writes: the deal, the robots and the clocks are the scheduler's
+    (`play.scheduler`). `no_such_seat` (404) for an unknown token."""
     link = selectors.seat_link(token)
     presence.seen(link.token)
-    seating = selectors.seating_of(link)
-    if seating is None or not seating.table.online:
-        return selectors.seat_view_at(link, seating)
-    state = selectors.table_state(seating.table)
-    if _work_in(state, timezone.now()):
-        tick(table_id=seating.table_id)
-        return selectors.seat_view_at(link, seating)  # the table read again
-    return selectors.seat_view_at(link, seating, state)
+    return selectors.seat_view_at(link, selectors.seating_of(link))
 
 
 def _no_game(token: str) -> MoveConflict:
@@ -152,51 +180,31 @@ def _no_game(token: str) -> MoveConflict:
     )
 
 
-def _needs_work(table_id: int, now: datetime) -> bool:
-    """Without locks: whether the table has a round to deal or a robot's move to make."""
-    table = Table.objects.select_related("sitting__session").filter(pk=table_id).first()
-    return table is not None and _work_in(selectors.table_state(table), now)
-
-
-def _work_in(state: selectors.TableState, now: datetime) -> bool:
-    """`_needs_work` from a state read (`selectors.table_state`)."""
-    game, live, rnd = state.game, state.live, state.round
-    if not state.table.online or game is None or game.status == Game.Status.FINISHED:
-        return False
-    if entry_refusal(game) is not None:
-        return False
-    if live is None or live.number != game.round_count + 1:
-        return True
-    who = rnd.to_act() if rnd is not None else None
-    if rnd is None or who is None:
-        return False
-    at = rounds.Locked(session=state.session, table=state.table, game=game, live=live)
-    at.know(state.game_players, state.tokens)
-    return rounds.robot_reason(at, rnd, who, now) is not None
-
-
-def deal_if_needed(table_id: int) -> bool:
-    """Deal the online table's next round when its current game has none dealt (the first
-    read after a movement deals); whether it dealt."""
-    return tick(table_id=table_id, robots=False)
-
-
-def tick(*, table_id: int, robots: bool = True) -> bool:
-    """Deal when needed and make the robots' moves that are due (a robot player's at
-    once, an absent player's after the grace time, a move whose clock ran out); whether
-    anything changed. Called after every move, on every read, by the WebSocket timers
-    and by the task scheduled at the next deadline. Safe to call at any time."""
+def advance(*, table_id: int) -> bool:
+    """Move the table on to its next phase when it has one due (`play.phases`): deal
+    its next round, make the robots' moves that are due (a robot player's at once, an
+    absent player's after the grace time and from then on at once, a move whose clock
+    ran out); keep its one deadline; whether anything changed. The scheduler's step
+    (`play.scheduler`), safe to call at any time and twice."""
     now = timezone.now()
-    if not _needs_work(table_id, now):
-        return False
     with transaction.atomic():
-        at = rounds.lock(table_id)
+        try:
+            at = rounds.lock(table_id)
+        except UserError:  # the table is gone
+            return False
         changed = rounds.deal(at, now)
-        if robots:
-            changed = rounds.run_robots(at, now) > 0 or changed
+        changed = rounds.run_robots(at, now) > 0 or changed
         if changed:
             _changed(at)
-    return changed
+            return True
+        phase = at.phase(now)
+        if phase.phase in AT_ONCE:
+            # Due at once and yet nothing to do (a game the engine cannot deal on): not
+            # due again until something changes at the table.
+            logger.warning("table %s is %s with nothing to do", table_id, phase.phase)
+            phase = TablePhase(phase.phase)
+        rounds.plan(at, phase)
+    return False
 
 
 @transaction.atomic
@@ -230,9 +238,15 @@ def seat_links_ensure(*, session_id: int, user: Caller) -> list[dict[str, Any]]:
 
 
 @transaction.atomic
-def table_online_set(*, table_id: int, online: bool, user: Caller) -> Table:
+def table_online_set(*, table_id: int, online: bool, user: Caller, confirm: bool = False) -> Table:
     """Switch one table of the current sitting online or to paper (a hybrid night).
-    Refused once a round has been played online at the table's current game."""
+
+    A table switched to paper while a round is dealt on its phones sets that round
+    aside, which is asked first: without `confirm`, 409 `hand_in_play` saying what
+    happens. With it, the round's moves so far are kept in the directors' log, the
+    phones are told, and the round is dealt again with real cards and typed in on the
+    score sheet. A game with rounds on paper may go online: its online rounds carry on
+    from them."""
     session_id = (
         Table.objects.filter(pk=table_id).values_list("sitting__session_id", flat=True).first()
     )
@@ -254,25 +268,45 @@ def table_online_set(*, table_id: int, online: bool, user: Caller) -> Table:
         return table
     game = table_current_game(table)
     live = LiveRound.objects.filter(game=game).first() if game is not None else None
-    under_way = game is not None and game.status != Game.Status.FINISHED
-    if game is not None and live is not None and under_way and (live.history or live.number > 1):
-        raise ConflictError(
-            "online_round_played",
-            f"Table {table.number} has played online in game {game.number}; it can switch "
-            "when the game is over.",
-        )
-    # A game with paper rounds may go online: its online rounds carry on from them.
+    in_play = (
+        game is not None
+        and live is not None
+        and game.status != Game.Status.FINISHED
+        and live.number == game.round_count + 1
+    )
+    set_aside: dict[str, Any] = {}
+    if in_play and not online:
+        assert game is not None
+        assert live is not None
+        if not confirm:
+            raise ConflictError(
+                "hand_in_play",
+                f"Table {table.number} is playing round {live.number} of game {game.number} "
+                "on the phones. Switching it to paper sets that hand aside: the players deal "
+                f"round {live.number} again with real cards and its result is typed in on the "
+                "score sheet. Confirm to switch.",
+            )
+        set_aside = {"game": game.number, "round": live.number, "moves": live.history}
     if live is not None:
         live.delete()
     table.online = online
     table.save(update_fields=["online"])
+    summary = f"Table {table.number} plays {'online' if online else 'on paper'}"
+    if set_aside:
+        summary += f"; round {set_aside['round']} of game {set_aside['game']} set aside"
     audit.record(
         user,
         club=session.club_id,
         session=session,
         action="play.table_online",
-        summary=f"Table {table.number} plays {'online' if online else 'on paper'}",
-        details={"table": table.rank, "number": table.number, "online": online},
+        summary=summary,
+        details={
+            "table": table.rank,
+            "number": table.number,
+            "online": online,
+            **({"set_aside": set_aside} if set_aside else {}),
+        },
     )
-    transaction.on_commit(lambda: push.table_changed(table_id))
+    # Its phones and watchers see the table's new way of play (`play.push.seats_changed`).
+    seats_changed_on_commit(session.pk, tables=[table_id])
     return table

@@ -27,6 +27,7 @@ from scoring import rounds as kernel
 from scoring.models import Game, Round, RoundChange
 from scoring.records import game_check
 from tournaments.permissions import can_direct
+from tournaments.signals import seats_changed_on_commit
 
 
 def _winners(output: engine.Verdict) -> list[str]:
@@ -176,6 +177,8 @@ def round_change_restore(*, change_id: int, actor: kernel.Who) -> RoundChange:
         f"Restored round {change.round_number} (undoing its "
         f"{'correction' if change.action == RoundChange.Action.EDIT else 'deletion'})",
     )
+    # The table's phones and watchers see the scores again.
+    seats_changed_on_commit(game.table.sitting.session_id, tables=[game.table_id])
     return RoundChange.objects.create(
         game=game,
         round_number=change.round_number,

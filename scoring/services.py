@@ -20,9 +20,10 @@ from django.utils.translation import ngettext
 
 from common.errors import ConflictError, UserError
 from scoring import rounds as kernel
-from scoring.models import PendingRound, Round, RoundChange
+from scoring.models import Game, PendingRound, Round, RoundChange
 from tournaments.models import ScorerLink
-from tournaments.permissions import ONLINE
+from tournaments.permissions import ONLINE, Actor
+from tournaments.signals import seats_changed_on_commit
 
 Who = kernel.Who
 
@@ -74,6 +75,8 @@ def round_submit(
             f"Round {number} cannot be entered: this game has {entered}, so the next one is "
             f"round {game.round_count + 1}. Reload the score sheet.",
         )
+    if not (isinstance(actor, Actor) and actor.is_system):  # the phones (ONLINE), a script
+        _refuse_online(game, f"type round {number} in")
     rounds = [r.data for r in game.rounds.all()] + [cleaned]
     output = kernel.recheck(game, rounds, changed=number, verb="entered")
     note = ""
@@ -123,6 +126,22 @@ def round_submit(
     return Entry(round=saved)
 
 
+def _refuse_online(game: Game, doing: str) -> None:
+    """`table_online` (409): the game's table plays online and the game is under way, so
+    its rounds come from the phones, card by card; a round typed in, or one deleted (which
+    would renumber the round being played), would overwrite the hand in play. A finished
+    round may still be corrected (`round_correct`)."""
+    table = game.table
+    if table.online and game.status != Game.Status.FINISHED:
+        raise ConflictError(
+            "table_online",
+            f"Table {table.number} plays online: its rounds come from the players' phones as "
+            f"they play, so you cannot {doing} here. To enter it on paper, switch the table "
+            "to paper first (the manage page, Online play); the hand on the phones is then set "
+            "aside and played with real cards.",
+        )
+
+
 def _describe(user: Account | None, link: ScorerLink | None) -> str:
     if user is not None:
         return user.get_username()
@@ -166,6 +185,7 @@ def round_correct(
     )
     kernel.audit_director_change(who, actor, game, "round.correct", f"Corrected round {number}")
     kernel.store_outcome(game, output, rounds=len(rounds))
+    _corrected(game)
     return target
 
 
@@ -175,6 +195,8 @@ def round_delete(*, game_id: int, number: int, actor: Who, confirm: bool = False
     The next game at the table follows as with `round_correct`."""
     game = kernel.lock_for_change(game_id)
     who = kernel.author_of(actor, game)
+    if not (isinstance(actor, Actor) and actor.is_system):
+        _refuse_online(game, f"delete round {number}")
     stored = list(game.rounds.all())
     target = next((r for r in stored if r.number == number), None)
     if target is None:
@@ -198,3 +220,10 @@ def round_delete(*, game_id: int, number: int, actor: Who, confirm: bool = False
     )
     kernel.audit_director_change(who, actor, game, "round.delete", f"Deleted round {number}")
     kernel.store_outcome(game, output, rounds=len(rounds))
+    _corrected(game)
+
+
+def _corrected(game: Game) -> None:
+    """A stored round changed: the table's phones and watchers see the scores again
+    (`tournaments.signals.seats_changed`)."""
+    seats_changed_on_commit(game.table.sitting.session_id, tables=[game.table_id])

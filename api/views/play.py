@@ -27,7 +27,6 @@ from api.serializers.play import (
 )
 from api.views.base import ApiView
 from api.views.sessions import SessionView
-from common.errors import UserError
 from play import selectors, services
 from tournaments.permissions import Actor
 
@@ -63,8 +62,8 @@ class PlayView(SeatView):
         summary="A seat's view of its online table",
         description="What this seat may see now, and nothing more: its own hand, the cards "
         "played, the upcard, the counts, the bids and the scores; `legal` is what it may "
-        "do now. Deals the round when none is dealt and makes the robots' moves that are "
-        "due. With `If-None-Match` of the last ETag, a 304 while nothing changed. "
+        "do now. A read changes nothing at the table. With `If-None-Match` of the last "
+        "ETag, a 304 while nothing changed. "
         "An unknown token is a 404 `no_such_seat`.",
         responses={200: SeatViewSerializer, 304: OpenApiResponse(description="Unchanged.")},
         errors=[404],
@@ -100,22 +99,8 @@ class PlayMoves(SeatView):
     )
     @idempotent
     def post(self, request: Request, seat_token: str) -> Response:
-        body = request.data
-        if not isinstance(body, dict) or "move" not in body:
-            raise UserError(
-                "invalid_input",
-                'A move is an object with the view\'s "move" and the choice, like '
-                '{"move": 12, "action": "play", "card": "QS"}.',
-                field="move",
-            )
-        move = body["move"]
-        if not isinstance(move, int) or isinstance(move, bool):
-            raise UserError(
-                "invalid_input", f'"move" is the view\'s number, not {move!r}.', field="move"
-            )
-        action = {k: v for k, v in body.items() if k != "move"}
         try:
-            view = services.move_make(token=seat_token, move=move, action=action)
+            view = services.move_take(token=seat_token, body=request.data).view
         except services.MoveConflict as conflict:
             raise StateConflict(conflict, view=conflict.view) from None
         return Response(view, headers={"ETag": etag_of(view), "Cache-Control": "no-store"})

@@ -60,8 +60,15 @@ class TableDetail(TableView):
             required=False,
             help_text="Play this table online (true) or on paper (false): a hybrid night. "
             "Left out: nothing changes. "
-            "Only for a table of the current sitting, and not while a game it began online "
-            "is under way (409 `online_round_played`).",
+            "Only for a table of the current sitting. A table switched to paper while a "
+            "round is dealt on its phones sets that round aside: 409 `hand_in_play`, saying "
+            "so, unless `confirm` is true.",
+        )
+        confirm = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="Switch to paper even though a round is dealt on the phones (it is "
+            "set aside, kept in the directors' log, and played again with real cards).",
         )
 
     @doc(
@@ -98,7 +105,10 @@ class TableDetail(TableView):
         data.is_valid(raise_exception=True)
         if "online" in data.validated_data:
             play_services.table_online_set(
-                table_id=self.table.pk, online=data.validated_data["online"], user=request.user
+                table_id=self.table.pk,
+                online=data.validated_data["online"],
+                user=request.user,
+                confirm=data.validated_data["confirm"],
             )
         self.table.refresh_from_db()
         return self.get(request, table_id)

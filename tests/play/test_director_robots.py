@@ -128,7 +128,7 @@ def test_the_director_sees_when_the_clock_ran_out_and_a_robot_played(
     Session.objects.filter(pk=session.pk).update(move_clock_seconds=5, online_grace_seconds=600)
     table = Table.objects.get(sitting__session=session)
     play_services.seat_links_ensure(session_id=session.pk, user=SYSTEM)
-    assert play_services.deal_if_needed(table_id=table.pk)
+    assert play_services.advance(table_id=table.pk)
     live = LiveRound.objects.get(game__table=table)
     first = play_services.selectors.watch_view(table.pk)["to_act"]
     manage = reverse("tournaments:manage", args=[session.pk])
@@ -136,7 +136,7 @@ def test_the_director_sees_when_the_clock_ran_out_and_a_robot_played(
     LiveRound.objects.filter(pk=live.pk).update(
         turn_started_at=timezone.now() - timedelta(seconds=10)
     )
-    assert play_services.tick(table_id=table.pk)
+    assert play_services.advance(table_id=table.pk)
     line = f"Round 1 of game 1: the move clock ran out for {first}; a robot played 1 move for them"
     assert line in dclient.get(manage).content.decode()
     watch = dclient.get(reverse("tournaments:online_watch", args=[table.pk])).content.decode()
@@ -170,10 +170,10 @@ def test_a_robot_seated_after_the_deal_but_before_the_first_card_is_dealt_in(
 
     session = online_session(make_session, 3)
     table = short_table(session)
-    assert play_services.deal_if_needed(table_id=table.pk)
+    assert play_services.advance(table_id=table.pk)
     assert len(play_selectors.watch_view(table.pk)["counts"]) == 3
     play_director.table_robot_seat(table_id=table.pk, user=director)
-    play_services.tick(table_id=table.pk)
+    play_services.advance(table_id=table.pk)
     view = play_selectors.watch_view(table.pk)
     assert "Robot 1" in view["counts"]
     assert len(view["counts"]) == 4

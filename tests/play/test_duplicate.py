@@ -37,7 +37,7 @@ RULES = sorted(engine.RULES)
 def dealt(table: Table) -> tuple[list[list[str]], Any]:
     """The hands of the table's round being played, place by place from the dealer's left,
     and its upcard as the table sees it."""
-    play_services.deal_if_needed(table.pk)
+    play_services.advance(table_id=table.pk)
     live = LiveRound.objects.get(game__table=table)
     game = Game.objects.get(pk=live.game_id)
     rnd = engine_online.restore(game.rules_id, live.state)
@@ -231,11 +231,11 @@ def test_the_projector_shows_no_card_of_a_duplicate_sitting(online_session: Any)
     session = online_session(8, duplicate=True)
     tables = tables_of(session)
     for table in tables:
-        play_services.deal_if_needed(table.pk)
+        play_services.advance(table_id=table.pk)
     # A robot leads at each table: a card lies on the table.
     seat_robots(tables)
     for table in tables:
-        play_services.tick(table_id=table.pk)
+        play_services.advance(table_id=table.pk)
     shown = screen_tricks(session.sittings.get())
     assert len(shown) == 2
     assert all(t["trick"] == [] and t["tricks_won"] == {} and t["duplicate"] for t in shown)

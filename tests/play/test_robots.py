@@ -1,6 +1,9 @@
 """Robots: a robot player's seat plays at once; a player away beyond the grace time is
-played by a robot until they come back; a move whose clock runs out is a robot's; the
-record marks every robot's moves (`play.robots`) and the engine accepts it."""
+played by a robot until they come back, through the following rounds, with no second
+wait; a move whose clock runs out is a robot's; the record marks every robot's moves
+(`play.robots`) and the engine accepts it. The robots move when the scheduler looks at
+the table (`look`: what the scheduler does once the table's deadline comes) or inside
+another player's move, never on a read."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from play import presence
 from play.models import LiveRound
 from scoring.models import Game, Round
 from scoring.records import game_record
-from tests.play.conftest import tokens_of
+from tests.play.conftest import look, settle, tokens_of
 from tests.play.helpers import choice_body, play_table, send, view_of
 from tournaments.models import Player
 
@@ -48,6 +51,7 @@ def test_a_robot_players_seat_plays_at_once_and_the_record_marks_it(
     from workflow.session import start_finish
 
     start_finish.session_start(session_id=session.pk, user=director)
+    settle(session.pk)
     tokens = tokens_of(session, director)
     humans = {name: t for name, t in tokens.items() if name != robot.name}
     game = Game.objects.get(table__sitting__session=session, number=1)
@@ -82,11 +86,15 @@ def test_a_player_away_beyond_the_grace_time_is_played_by_a_robot_until_they_ret
     away = view["to_act"]
     not_seen_since(tokens[away], 3600)
     present = [t for name, t in tokens.items() if name != away]
-    # Within the grace time nothing happens.
+    # Within the grace time nothing happens, and a read changes nothing.
     turn_began(game, 10)
+    look(game.table_id)
     assert view_of(phone, present[0])["to_act"] == away
-    # Beyond it, the next read makes the robot's move for them.
+    assert live(game).history == []
+    # Beyond it, the scheduler makes the robot's move for them.
     turn_began(game, 31)
+    assert view_of(phone, present[0])["to_act"] == away
+    look(game.table_id)
     after = view_of(phone, present[0])
     assert after["to_act"] != away
     last = live(game).history[-1]
@@ -145,6 +153,7 @@ def test_the_move_clock_gives_a_present_players_move_to_a_robot(
     assert view_of(phone, tokens[slow])["clock_seconds"] == 30
 
     turn_began(game, 31)
+    look(game.table_id)
     after = view_of(phone, tokens[slow])
 
     assert after["to_act"] != slow
@@ -165,6 +174,7 @@ def test_a_round_with_robot_moves_is_stored_with_its_marks(
     away = view["to_act"]
     not_seen_since(tokens[away], 3600)
     turn_began(game, 31)
+    look(game.table_id)
     present = {name: t for name, t in tokens.items() if name != away}
 
     play_table(
@@ -181,42 +191,31 @@ def test_a_round_with_robot_moves_is_stored_with_its_marks(
     assert engine.check(game_record(game))["valid"]
 
 
-def test_with_a_worker_one_tick_waits_per_table_and_each_run_queues_the_next(
-    online_session: Any, director: Any, phone: Any, settings: Any, monkeypatch: Any
+def test_a_covered_player_is_played_at_once_in_the_next_round_with_no_second_wait(
+    online_session: Any, director: Any, phone: Any
 ) -> None:
-    from play import deadlines, tasks
-
-    session = online_session(4, online_grace_seconds=20, move_clock_seconds=10)
+    session = online_session(4, online_grace_seconds=30)
     tokens = tokens_of(session, director)
     game = Game.objects.get(table__sitting__session=session, number=1)
-    view_of(phone, next(iter(tokens.values())))
-    table_id = game.table_id
-    queued: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(
-        deadlines.current_app,
-        "send_task",
-        lambda name, args, eta: queued.append((name, args, eta)),
+    away = view_of(phone, next(iter(tokens.values())))["to_act"]
+    not_seen_since(tokens[away], 3600)
+    turn_began(game, 31)
+    look(game.table_id)
+    present = {name: t for name, t in tokens.items() if name != away}
+    play_table(
+        phone, present, rng=random.Random(3), until=lambda: live(game).number == 2
     )
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-
-    deadlines.schedule_tick(table_id)
-
-    current = live(game)
-    ((name, args, eta),) = queued
-    assert (name, args) == ("play.tasks.tick", (table_id, current.move))
-    # The clock (10 s) falls due before the grace time (20 s).
-    assert abs((eta - current.turn_started_at).total_seconds() - 10.5) < 1
-    # Another change with a deadline no sooner queues nothing: the waiting task comes first.
-    deadlines.schedule_tick(table_id)
-    assert len(queued) == 1
-    # A task whose state moved on makes no move and queues the table's deadline now; the
-    # current one, not due yet, makes no move and queues itself again.
-    tasks.tick(table_id, current.move - 1)
-    assert len(queued) == 2
-    tasks.tick(table_id, current.move)
-    assert live(game).move == current.move
-    assert len(queued) == 3
-    assert queued[-1][1] == (table_id, current.move)
-    turn_began(game, 11)
-    tasks.tick(table_id, current.move)
-    assert live(game).history[-1]["reason"] == "clock"
+    # Round 2: every turn of theirs so far was the robot's, at once, inside the others'
+    # moves or the deal: nobody waited the grace time again.
+    play_table(
+        phone,
+        present,
+        rng=random.Random(4),
+        until=lambda: any(h["player"] == away for h in live(game).history),
+    )
+    theirs = [h for h in live(game).history if h["player"] == away]
+    assert theirs
+    assert all((h["robot"], h["reason"]) == (True, "away") for h in theirs)
+    # Back at the phone: the seat is theirs at once.
+    assert view_of(phone, tokens[away])["players"][0] is not None
+    assert not {p["name"]: p["away"] for p in view_of(phone, tokens[away])["players"]}[away]

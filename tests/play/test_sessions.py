@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 def robots_play_out(table: Table) -> None:
     """The robots seated at an online table play its games of the sitting."""
     for _ in range(200):
-        play_services.tick(table_id=table.pk)
+        play_services.advance(table_id=table.pk)
         games = Game.objects.filter(table=table)
         if games.count() == table.sitting.games_per_sitting and all(
             g.status == Game.Status.FINISHED for g in games

@@ -401,12 +401,14 @@ TAKES_NO_CALLER: dict[Function, str] = {
     play.move_make: "a player's move at an online table: the seat token is the credential "
     "(an unknown one is a 404); the service finds the token's seat and refuses any move "
     "not of that seat's turn (tests/play/test_moves.py)",
-    play.deal_if_needed: "the machine dealing an online table's next round under its locks "
-    "(the reads after a movement call it): no person's decision",
-    play.tick: "the machine making the robots' moves that are due (a robot player, an "
-    "absent player after the grace time, a clock run out): no person's decision",
-    play.seat_read: "read: a seat's view for its token's holder, after the machine's tick "
-    "(the reads of the API, the seat page and the WebSocket)",
+    play.advance: "the scheduler moving an online table on under its locks (the deal, the "
+    "robots' moves that are due: a robot player, an absent player after the grace time, a "
+    "clock run out): no person's decision",
+    play.move_take: "a player's move (the body read, then move_make): the seat token is the "
+    "credential",
+    play.move_body: "read: a move's body checked",
+    play.seat_read: "read: a seat's view for its token's holder (the reads of the API, the "
+    "seat page and the WebSocket); it marks the player present and writes nothing else",
 }
 
 

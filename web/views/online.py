@@ -109,8 +109,7 @@ def _directed_table(request: HttpRequest, table_id: int) -> tuple[Session, Table
 @require_http_methods(["GET", "POST"])
 def table_online(request: HttpRequest, table_id: int) -> HttpResponse:
     """Switch a table online or to paper. Asked first where it matters: a dealt round
-    thrown in, or a game with rounds on paper carried on online. The service refuses a
-    table whose round is under way online."""
+    set aside, or a game with rounds on paper carried on online."""
     session, table = _directed_table(request, table_id)
     wanted = request.POST.get("online", request.GET.get("online", "")) == "1"
     warning = _switch_warning(table, wanted)
@@ -134,7 +133,12 @@ def table_online(request: HttpRequest, table_id: int) -> HttpResponse:
     response = act(
         request,
         session,
-        lambda: services.table_online_set(table_id=table.pk, online=wanted, user=request.user),
+        lambda: services.table_online_set(
+            table_id=table.pk,
+            online=wanted,
+            user=request.user,
+            confirm=request.POST.get("confirmed") == "1",
+        ),
         f"Table {table.number} plays {'online' if wanted else 'on paper'}.",
     )
     return redirect(f"{response['Location']}#online")
@@ -151,8 +155,9 @@ def _switch_warning(table: Table, online: bool) -> str:
         live = LiveRound.objects.filter(game=game).first()
         if live is not None and live.number > game.round_count:
             return (
-                f"Round {live.number} of game {game.number} is dealt on the phones; its cards "
-                "are thrown in and the round is played with real cards instead."
+                f"Round {live.number} of game {game.number} is dealt on the phones. It is set "
+                "aside (its moves so far are kept in the directors' log): the players deal it "
+                "again with real cards and its result is typed in on the score sheet."
             )
         return ""
     if game.round_count:

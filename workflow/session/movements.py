@@ -36,6 +36,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, require_director
+from tournaments.signals import seats_changed_on_commit
 from workflow.club import seating_wishes
 from workflow.session import selectors, services, start_finish, tasks, withdrawals
 from workflow.tables import links as table_links
@@ -279,6 +280,7 @@ def sitting_undo_movement(*, session_id: int, user: Caller) -> Sitting:
         details={"sitting": previous.number, "removed_sitting": previous.number + 1},
     )
     pagecache.board_changed(session.pk)
+    seats_changed_on_commit(session.pk)
     backup_on_commit("undo-movement")
     return previous
 
@@ -311,6 +313,8 @@ def session_rebalance(
         )
     sitting = selectors.require_current_sitting(session)
     tables = {t.rank: t for t in sitting.tables.all()}
+    # The tables each moved player leaves and joins: their other players see it too.
+    touched: set[int] = set()
     for move in proposal:
         seating = Seating.objects.select_related("table", "player").get(
             sitting=sitting, player_id=move.player
@@ -331,6 +335,7 @@ def session_rebalance(
                 sitting=sitting, rank=move.to_rank, number=number, online=session.online
             )
         target = tables[move.to_rank]
+        touched |= {source.pk, target.pk}
         seating.table = target
         seating.seat = (target.seatings.aggregate(m=Max("seat"))["m"] or 0) + 1
         seating.save(update_fields=["table", "seat"])
@@ -356,4 +361,5 @@ def session_rebalance(
         details={"moves": [list(m) for m in current]},
     )
     pagecache.board_changed(session.pk)
+    seats_changed_on_commit(session.pk, players=[m.player for m in proposal], tables=touched)
     return len(proposal)

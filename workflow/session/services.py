@@ -51,6 +51,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, as_actor, require_director
+from tournaments.signals import seats_changed_on_commit
 from workflow.club import prizes
 from workflow.names import clean_names
 from workflow.session import selectors
@@ -405,6 +406,9 @@ def session_add_players(
                 SitOut.objects.get_or_create(sitting=sitting, player=player)
             else:
                 _seat_at_bottom(sitting=sitting, player=player)
+    if sitting is not None:
+        # Late arrivals: their tables (the bottom one) have a new player.
+        seats_changed_on_commit(session.pk, players=[p.pk for p in players])
     names = ", ".join(p.name for p in players)
     audit.record(
         user,

@@ -44,6 +44,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, as_actor, require_director
+from tournaments.signals import seats_changed_on_commit
 from workflow.club import seating_wishes
 from workflow.club import tasks as club_tasks
 from workflow.session import selectors
@@ -221,6 +222,8 @@ def sitting_create(
     tables_start_first_games(tables=table_rows, session=session)
     table_links.table_cards_ensure(session=session)
     pagecache.board_changed(session.pk)
+    # The start and the movement: every seat of the session is new.
+    seats_changed_on_commit(session.pk)
     return sitting
 
 
@@ -266,6 +269,7 @@ def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Ses
         details={"early": bool(unfinished), "standings": len(standings)},
     )
     pagecache.live_changed(session.pk)
+    seats_changed_on_commit(session.pk)
     season_id = session.season_id
     enqueue_on_commit(club_tasks.season_standings_refresh, season_id)
     backup_on_commit("session-finish")

@@ -29,6 +29,7 @@ from tournaments.models import (
     Sitting,
 )
 from tournaments.permissions import Caller, require_director
+from tournaments.signals import seats_changed_on_commit
 from workflow.session import selectors, services
 
 
@@ -145,6 +146,11 @@ def session_withdraw(
     where = f"in game {game.number}" if game is not None else "between games"
     _record_withdrawal(user, session, entry.player, chosen, where)
     pagecache.board_changed(session.pk)
+    seats_changed_on_commit(
+        session.pk,
+        players=[player_id] + ([chosen.pk] if chosen is not None else []),
+        tables=[seating.table_id] if seating is not None else [],
+    )
     return chosen
 
 

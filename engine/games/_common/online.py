@@ -7,7 +7,9 @@ Each game's `OnlineRound` (engine/games/<game>/online.py) subclasses `TrickRound
 adds its phases before play (announcements, the draw, bidding, trump, drops, ...), which
 card may be played and which card takes a trick. Everything a round knows is in `self.s`,
 a dict of JSON data, so `to_json`/`from_json` round-trip it exactly. A move is checked
-completely before anything is written: a refused move leaves the round as it was.
+completely before anything is written: a refused move leaves the round as it was. A
+move's keys that its action does not use are ignored, so every entry of `legal` (hints
+such as ``max_discard`` included) is a move `apply` takes as it is.
 """
 
 from __future__ import annotations

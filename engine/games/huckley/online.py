@@ -158,6 +158,11 @@ class HuckleyOnlineRound(TrickRound):
         return min(HAND_SIZE, len(self.s["game"]["stock"]) + (1 if take_upcard else 0))
 
     def legal_moves(self, player: str) -> list[Move]:
+        """In the draw each entry is a move that can be sent as it is, with a default
+        discard the player may change: ``[]`` (stand pat), and for the IHBA dealer keeping
+        the upcard the card the robot would give up for it. ``min_discard`` and
+        ``max_discard`` are hints for the phone (how many cards the discard may hold);
+        `apply` never reads them."""
         if self.s["phase"] == ANNOUNCE:
             moves: list[Move] = [{"action": "in"}]
             if self._may_drop(player):
@@ -165,10 +170,11 @@ class HuckleyOnlineRound(TrickRound):
             return moves
         moves = [{"action": "draw", "discard": [], "max_discard": self._max_discard(False)}]
         if self._may_take_upcard(player):
+            throw = greedy_throw(_mask(self.s["hands"][player]), self._trump)
             moves.append(
                 {
                     "action": "draw",
-                    "discard": [],
+                    "discard": [CARD_NAMES[throw]],
                     "take_upcard": True,
                     "min_discard": 1,
                     "max_discard": self._max_discard(True),

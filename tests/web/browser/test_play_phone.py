@@ -402,7 +402,7 @@ def test_the_script_offers_each_game_s_choices_in_the_page_s_words(
     tokens = [
         row["token"] for row in services.seat_links_ensure(session_id=session.pk, user=director)
     ]
-    services.tick(table_id=Seating.objects.filter(sitting__session=session).first().table_id)
+    services.advance(table_id=Seating.objects.filter(sitting__session=session).first().table_id)
     view = next(v for v in map(selectors.seat_view, tokens) if v["to_act"] == v["player"])
     token = next(t for t in tokens if selectors.seat_view(t)["player"] == view["player"])
     phone = new_page(PHONE)

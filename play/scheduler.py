@@ -1,0 +1,125 @@
+"""The one scheduled path of online play: every deadline of every online table (a round
+to deal, a robot's move due, a grace time or a move clock running out) is one row,
+`TableDeadline`, at most one per table, kept by the writes that change the table's phase
+(`play.rounds.plan`, docs/architecture.md, "The phases of a table"). The scheduler runs
+the rows whose time has come (`run_due`), each through `play.services.advance`, which
+takes the table's locks, finds its phase again and moves it on or plans its next
+deadline: a row run twice, or by two schedulers at once, moves the table once.
+
+Who runs it: the ASGI server, in every process (`huckley.asgi`, on the server's
+startup: `run_forever`), so the embedded default (`make run`) and a deployment's ASGI
+nodes alike; each node asks for due rows a few times a second, in one small query.
+Nothing is queued anywhere else, so an unattended table holds one row for the whole
+night and a busy one never more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+from django.utils import timezone
+
+from play import services
+from play.models import TableDeadline
+from tournaments.models import Seating, Table
+from workflow.sittings import current_sittings
+
+logger = logging.getLogger(__name__)
+
+#: The longest the scheduler sleeps between two looks at the deadlines: a deadline set
+#: by another process is run at most this late.
+POLL_SECONDS = 0.25
+#: The most tables one look runs; the next look runs the rest at once.
+BATCH = 50
+#: When a table that failed to move on is tried again (the error is in the log).
+RETRY_AFTER = timedelta(minutes=1)
+
+
+def wake(table_ids: Iterable[int], now: datetime | None = None) -> int:
+    """Ask the scheduler to look at these tables now (a change made outside play: the
+    movement, a withdrawal...): each one's deadline is brought forward to now, in one
+    statement; the look finds each table's phase and moves it on or plans its next
+    deadline. The tables that play on paper are left out; how many were woken."""
+    now = now or timezone.now()
+    rows = [
+        TableDeadline(table_id=pk, due_at=now, phase="changed")
+        for pk in Table.objects.filter(pk__in=list(table_ids), online=True).values_list(
+            "pk", flat=True
+        )
+    ]
+    TableDeadline.objects.bulk_create(
+        rows, update_conflicts=True, unique_fields=["table"], update_fields=["due_at", "phase"]
+    )
+    return len(rows)
+
+
+def tables_of(
+    session_id: int, player_ids: frozenset[int] | None, table_ids: frozenset[int] | None
+) -> set[int]:
+    """The tables of the session's current sitting a change concerns: every one when
+    neither players nor tables are named, else the tables named and those where the
+    players named sit."""
+    tables = Table.objects.filter(sitting__in=current_sittings(session_id))
+    if player_ids is None and table_ids is None:
+        return set(tables.values_list("pk", flat=True))
+    found = set(table_ids or ())
+    if player_ids:
+        found |= set(
+            Seating.objects.filter(
+                sitting__in=current_sittings(session_id),
+                player_id__in=player_ids,
+                left_at__isnull=True,
+            ).values_list("table_id", flat=True)
+        )
+    return found
+
+
+def due_tables(now: datetime | None = None, limit: int = BATCH) -> list[int]:
+    """The tables whose deadline has come, the oldest first."""
+    return list(
+        TableDeadline.objects.filter(due_at__lte=now or timezone.now())
+        .order_by("due_at")
+        .values_list("table_id", flat=True)[:limit]
+    )
+
+
+def run_due(now: datetime | None = None, limit: int = BATCH) -> int:
+    """Run the deadlines that have come (`services.advance` at each table); how many
+    tables moved on. A table that fails is logged and the others run."""
+    moved = 0
+    for table_id in due_tables(now, limit):
+        try:
+            moved += services.advance(table_id=table_id)
+        except Exception:
+            logger.exception("the scheduler could not move table %s on", table_id)
+            TableDeadline.objects.filter(table_id=table_id).update(
+                due_at=timezone.now() + RETRY_AFTER
+            )
+    return moved
+
+
+def _look() -> int:
+    """One look from the server's loop, in a thread: the due tables run, and the
+    connections closed as a request would leave them."""
+    close_old_connections()
+    try:
+        return run_due()
+    finally:
+        close_old_connections()
+
+
+async def run_forever(stop: asyncio.Event) -> None:
+    """The scheduler of one server process, until `stop` is set."""
+    while not stop.is_set():
+        try:
+            await sync_to_async(_look, thread_sensitive=False)()
+        except Exception:
+            logger.exception("the scheduler's look failed")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=POLL_SECONDS)

@@ -1,0 +1,109 @@
+"""The scheduler (`play.scheduler`): one deadline per online table at most, planned at
+the table's phase (`play.phases`), and run when it comes; an unattended table keeps one
+for the whole night and never waits the grace time twice for the same absence."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from play import scheduler, tasks
+from play.models import LiveRound, TableDeadline
+from play.phases import SLACK, Phase
+from scoring.models import Game
+from tests.play.conftest import look, tokens_of
+from tests.play.helpers import view_of
+from tournaments.models import Table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_dealt_table_waits_for_the_first_of_its_grace_time_and_its_clock(
+    online_session: Any, director: Any, phone: Any
+) -> None:
+    session = online_session(4, online_grace_seconds=20, move_clock_seconds=10)
+    game = Game.objects.get(table__sitting__session=session, number=1)
+    live = LiveRound.objects.get(game=game)
+
+    (row,) = TableDeadline.objects.all()
+
+    assert row.table_id == game.table_id
+    assert row.phase == Phase.TO_ACT
+    assert row.due_at == live.turn_started_at + timedelta(seconds=10) + SLACK
+
+
+def test_a_deadline_not_come_yet_moves_nothing_and_a_read_moves_nothing(
+    online_session: Any, director: Any, phone: Any
+) -> None:
+    session = online_session(4, online_grace_seconds=20)
+    game = Game.objects.get(table__sitting__session=session, number=1)
+    before = LiveRound.objects.get(game=game).move
+    tokens = tokens_of(session, director)
+    for token in tokens.values():
+        view_of(phone, token)
+
+    assert scheduler.run_due() == 0
+    assert LiveRound.objects.get(game=game).move == before
+    assert TableDeadline.objects.count() == 1
+
+
+def test_a_paper_table_has_no_deadline_and_a_look_at_it_plans_none(
+    online_session: Any, director: Any
+) -> None:
+    session = online_session(4, online=False)
+    table = Table.objects.get(sitting__session=session)
+
+    look(table.pk)
+
+    assert not TableDeadline.objects.exists()
+
+
+class Clock:
+    """The time every module reads (`django.utils.timezone.now`), moved by the test."""
+
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def __call__(self) -> datetime:
+        return self.at
+
+
+def test_two_unattended_tables_play_a_whole_sitting_with_one_deadline_each(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    clock = Clock(timezone.now())
+    monkeypatch.setattr(timezone, "now", clock)
+    queued: list[Any] = []
+    monkeypatch.setattr(tasks.run_due, "delay", lambda *a, **k: queued.append(a))
+    grace = 20
+    session = online_session(8, online_grace_seconds=grace, games_per_sitting=2)
+    tables = list(Table.objects.filter(sitting__session=session).values_list("pk", flat=True))
+    assert len(tables) == 2
+    waits: list[float] = []
+
+    # Nobody connects all night: the clock jumps to each deadline in turn.
+    for _ in range(2_000):
+        pending = list(TableDeadline.objects.order_by("due_at"))
+        assert len(pending) <= len(tables)
+        assert len({row.table_id for row in pending}) == len(pending)
+        if not pending:
+            break
+        step = (pending[0].due_at - clock.at).total_seconds()
+        waits.append(step)
+        clock.at = max(clock.at, pending[0].due_at)
+        scheduler.run_due()
+    else:
+        raise AssertionError("the night did not end")
+
+    games = Game.objects.filter(table__sitting__session=session)
+    assert games.count() == 4
+    assert all(g.status == Game.Status.FINISHED for g in games)
+    # Each of the eight absent players was waited for once (the two tables wait side by
+    # side), then covered at once: the whole sitting took eight grace times at most.
+    assert 4 <= sum(1 for w in waits if w >= grace) <= 8
+    assert sum(waits) <= 8 * (grace + 1)
+    # And nothing was queued anywhere else.
+    assert queued == []
