@@ -312,15 +312,23 @@ def score_sheets_pdf(sheets: Sequence[ScoreSheet], paper: Paper, heading: Headin
 WALL_FONT = 24
 
 
+def _table_cell(row: Assignment) -> Any:
+    """The wall list's table: its number, "online" under it when it plays online."""
+    if row.table is None:
+        return "sits out"
+    if not row.online:
+        return str(row.table)
+    return Paragraph(
+        f"{row.table}<br/><font size=12>online</font>", style(28, bold=True, center=True)
+    )
+
+
 def assignments_pdf(rows: Sequence[Assignment], paper: Paper, heading: Heading, line: str) -> bytes:
     """The sitting's players alphabetically with table and seat, in letters a player reads
-    from two metres away."""
+    from two metres away; a table that plays online is marked so, and named above."""
     width = paper.size[0] - 2 * MARGIN
-    data: list[list[str]] = [["Player", "Table", "Seat"]]
-    data += [
-        [r.name, str(r.table) if r.table is not None else "sits out", str(r.seat or "")]
-        for r in rows
-    ]
+    data: list[list[Any]] = [["Player", "Table", "Seat"]]
+    data += [[r.name, _table_cell(r), str(r.seat or "")] for r in rows]
     room = width * 0.6 - 12
 
     def name_cell(name: str) -> Paragraph:
@@ -358,6 +366,9 @@ def assignments_pdf(rows: Sequence[Assignment], paper: Paper, heading: Heading, 
         )
     )
     flowables: list[Flowable] = [*_title(heading, line)]
+    if online := sorted({r.table for r in rows if r.online and r.table is not None}):
+        note = f"Online tables: {', '.join(map(str, online))}. Play there on your phone."
+        flowables += [Paragraph(note, style(16, bold=True)), Spacer(1, 3 * mm)]
     flowables.append(table if rows else Paragraph("Nobody is seated yet.", style(14)))
     return _document(flowables, heading, [paper.size])
 
@@ -453,7 +464,7 @@ def table_cards_pdf(
     width, height = paper.size
     inner = width - 2 * MARGIN
     for card in cards:
-        label = f"Table {card.number}"
+        label = f"Table {card.number}" + (" · online" if card.online else "")
         number = str(card.number)
         canvas.setFont(bold, 28)
         canvas.drawCentredString(width / 2, height - MARGIN - 28, label)
@@ -474,6 +485,10 @@ def table_cards_pdf(
         canvas.drawCentredString(width / 2, y - 54, card.rules_name)
         canvas.setFont(regular, _fit(card.caption, regular, 11, inner))
         canvas.drawCentredString(width / 2, y - 76, card.caption)
+        if card.online:
+            online = "This table plays online: play on your phone, from your own seat link."
+            canvas.setFont(bold, _fit(online, bold, 16, inner))
+            canvas.drawCentredString(width / 2, y - 104, online)
         canvas.showPage()
     if not cards:
         canvas.setFont(regular, 14)

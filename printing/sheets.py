@@ -18,10 +18,11 @@ from common.errors import UserError
 from scoring.games import PrintColumn, family_for
 from scoring.models import Game
 from tournaments import format as fmt
-from tournaments.models import Club, Season, Seating, Session, Sitting
+from tournaments.models import Club, Season, Seating, Session, Sitting, Table
 from workflow.club import prize_selectors
 from workflow.club import selectors as club_selectors
 from workflow.session import selectors
+from workflow.sittings import current_sittings
 from workflow.tables import card_selectors
 
 
@@ -152,16 +153,19 @@ class Assignment:
     #: The table's number, or None for a player who sits out this sitting.
     table: int | None
     seat: int | None
+    #: The table plays online (`Table.online`): its players play on their phones.
+    online: bool = False
 
 
 def assignments(sitting: Sitting) -> list[Assignment]:
-    """Every player of the sitting alphabetically (ignoring case), with table and seat;
-    the players who sit this sitting out are listed among them. Two queries."""
+    """Every player of the sitting alphabetically (ignoring case), with table and seat
+    and whether the table plays online; the players who sit this sitting out are listed
+    among them. Two queries."""
     rows = [
-        Assignment(name=name, table=number, seat=seat)
-        for name, number, seat in Seating.objects.filter(
+        Assignment(name=name, table=number, seat=seat, online=online)
+        for name, number, seat, online in Seating.objects.filter(
             sitting=sitting, left_at__isnull=True
-        ).values_list("player__name", "table__number", "seat")
+        ).values_list("player__name", "table__number", "seat", "table__online")
     ]
     rows += [
         Assignment(name=name, table=None, seat=None)
@@ -277,20 +281,34 @@ def season_ladder(season: Season) -> Ladder:
 @dataclass(frozen=True)
 class TableCard:
     """One card to stand on a table: its number, the link its QR code holds (absolute),
-    the rules played, and a line saying whose card it is."""
+    the rules played, a line saying whose card it is, and whether the table plays online
+    in the current sitting."""
 
     number: int
     url: str
     rules_name: str
     caption: str
+    online: bool = False
 
 
 def table_cards(session: Session, absolute: Callable[[str], str]) -> list[TableCard]:
-    """The session's live cards (`workflow.tables.card_selectors`), one per table number;
-    `absolute` turns a card's path into the full URL its QR code holds."""
+    """The session's live cards (`workflow.tables.card_selectors`), one per table number,
+    each marked online when that table plays online in the current sitting; `absolute`
+    turns a card's path into the full URL its QR code holds. Two queries."""
     caption = f"{session.name} · {session.club.name} · {session.date.isoformat()}"
+    online = set(
+        Table.objects.filter(sitting__in=current_sittings(session), online=True).values_list(
+            "number", flat=True
+        )
+    )
     return [
-        TableCard(number=c.number, url=absolute(c.url), rules_name=c.rules_name, caption=caption)
+        TableCard(
+            number=c.number,
+            url=absolute(c.url),
+            rules_name=c.rules_name,
+            caption=caption,
+            online=c.number in online,
+        )
         for c in card_selectors.table_cards(session)
     ]
 

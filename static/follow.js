@@ -1,8 +1,9 @@
 // Follow my table (docs/tournament.md): ask where the player is now with the ETag the
-// page has (a 304 while nothing changed), and when the table, the seat or the state
-// changed, show it large, say it (the aria-live line) and vibrate where the phone
-// allows. No reload, nothing from the internet: it works on the venue's Wi-Fi alone. A
-// failed ask backs off to slower polling and resumes at once when the phone wakes.
+// page has (a 304 while nothing changed), and when the table, the seat, the state or
+// whether the table plays online changed, show it large, say it (the aria-live line)
+// and vibrate where the phone allows. No reload, nothing from the internet: it works on
+// the venue's Wi-Fi alone. A failed ask backs off to slower polling and resumes at once
+// when the phone wakes.
 (function () {
   "use strict";
   var box = document.getElementById("follow");
@@ -17,8 +18,10 @@
   function str(value) { return value === null || value === undefined ? "" : String(value); }
 
   function show(where) {
-    var before = [box.dataset.state, box.dataset.sitting, box.dataset.table, box.dataset.seat].join("/");
-    var after = [where.state, str(where.sitting), str(where.table), str(where.seat)].join("/");
+    var before = [box.dataset.state, box.dataset.sitting, box.dataset.table, box.dataset.seat,
+      box.dataset.online].join("/");
+    var after = [where.state, str(where.sitting), str(where.table), str(where.seat),
+      where.online ? "1" : ""].join("/");
     var place = document.getElementById("follow-place");
     text("follow-sitting", where.sitting ? "Sitting " + where.sitting : "");
     text("follow-table", str(where.table));
@@ -28,10 +31,20 @@
       return p.name + " (seat " + p.seat + ")";
     }).join(", ") : "");
     text("follow-text", where.text);
+    // Whether the table plays online; the phone that keeps the player's seat link shows
+    // "Play at your seat" while it does (static/seat_keep.js).
+    var online = document.getElementById("follow-online");
+    if (online) { online.hidden = !where.online; }
+    var slot = document.getElementById("follow-seat-link");
+    if (slot) {
+      slot.dataset.online = where.online ? "1" : "";
+      slot.hidden = !(where.online && slot.dataset.kept);
+    }
     box.dataset.state = where.state;
     box.dataset.sitting = str(where.sitting);
     box.dataset.table = str(where.table);
     box.dataset.seat = str(where.seat);
+    box.dataset.online = where.online ? "1" : "";
     if (after !== before) {
       box.classList.remove("moved");
       void box.offsetWidth;  // restart the highlight

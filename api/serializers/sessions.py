@@ -152,6 +152,10 @@ class TableProgressSerializer(serializers.Serializer[Data]):
     id = serializers.IntegerField()
     rank = serializers.IntegerField(help_text=RANK_HELP)
     number = serializers.IntegerField(help_text=NUMBER_HELP)
+    online = serializers.BooleanField(
+        help_text="The table plays online: its players play on their phones, each from "
+        "their own seat link (never given here); false: it plays on paper."
+    )
     seatings = SeatingSerializer(many=True, help_text="Seated players in seat order.")
     games_finished = serializers.IntegerField()
     games_total = serializers.IntegerField()
@@ -326,6 +330,7 @@ def _sitting_detail_data(sitting: Sitting) -> dict[str, Any]:
             "id": p.table.pk,
             "rank": p.table.rank,
             "number": p.table.number,
+            "online": p.table.online,
             "seatings": p.seated,
             "games_finished": p.games_finished,
             "games_total": p.games_total,

@@ -9,6 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 import engine
+from play import services as play_services
 from scoring.models import Game
 from tests.api.conftest import first_round, scorer_client, token_client
 from tests.factories import UserFactory
@@ -120,6 +121,26 @@ def test_it_shows_sittings_tables_and_seatings_in_seat_order(running: Session) -
     assert table["sitting"]["number"] == 1
     assert [g["number"] for g in table["games"]] == [1]
     assert [s["seat"] for s in table["seatings"]] == [1, 2, 3, 4]
+
+
+def test_each_table_of_a_sitting_says_whether_it_plays_online_and_no_seat_token_shows(
+    running: Session, director: Any, as_director: APIClient
+) -> None:
+    sitting = running.sittings.get()
+    online = sitting.tables.get(rank=2)
+    play_services.table_online_set(table_id=online.pk, online=True, user=director)
+    tokens = [
+        r["token"] for r in play_services.seat_links_ensure(session_id=running.pk, user=director)
+    ]
+    assert len(tokens) == 8
+    for client in [APIClient(), as_director]:
+        response = client.get(f"/api/sittings/{sitting.pk}/")
+        tables = {t["rank"]: t for t in response.json()["tables"]}
+        assert {rank: t["online"] for rank, t in tables.items()} == {1: False, 2: True}
+        assert [len(t["seatings"]) for t in tables.values()] == [4, 4]
+        body = response.content.decode()
+        assert not [token for token in tokens if token in body]
+        assert "/play/" not in body
 
 
 def test_a_game_is_its_record_and_the_engines_verdict(

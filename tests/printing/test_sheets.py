@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from play import services as play_services
+from printing import sheets
 from scoring.games import family_for
 from scoring.models import Game
 from tournaments.models import Seating, Session
@@ -130,6 +132,24 @@ def test_the_wall_list_has_every_player_alphabetically_with_table_and_seat(
     positions = [text.index(line) for line in expected]
     assert positions == sorted(positions)
     assert set(page_sizes(content)) == {LETTER}
+
+
+def test_the_wall_list_marks_the_tables_that_play_online(
+    make_session: Callable[..., Session],
+    api_as: Callable[..., Any],
+    director: Any,
+    pdf_text: Callable[[bytes], list[str]],
+) -> None:
+    session = make_session(8)  # two tables of four
+    sitting = selectors.require_current_sitting(session)
+    online = sitting.tables.get(rank=2)
+    play_services.table_online_set(table_id=online.pk, online=True, user=director)
+    rows = sheets.assignments(sitting)
+    assert {(r.table, r.online) for r in rows} == {(1, False), (2, True)}
+    text = " ".join(pdf_text(get_pdf(api_as(), url(session, "assignments"))))
+    assert "Online tables: 2. Play there on your phone." in text
+    # "online" under the table's number, for each of the four players at table 2.
+    assert text.count("online") == 4
 
 
 def test_the_session_standings_sheet_follows_the_standings_and_says_when_they_are_final(

@@ -1,5 +1,6 @@
 """Table cards on paper: every QR code read back off the rendered page opens its table's
-game now, after two movements as on the first sitting; only a director prints them."""
+game now, after two movements as on the first sitting; a table that plays online says so;
+only a director prints them."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from play import services as play_services
+from printing import sheets
 from scoring.models import Game
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import Club, Seating, Session
@@ -85,6 +88,25 @@ def test_every_cards_qr_code_opens_its_tables_game_after_two_movements(
             )
     # The movement moved people: the cards did not need to change for it.
     assert session.sittings.count() == 3
+
+
+def test_the_card_of_a_table_that_plays_online_says_so(
+    make_session: Callable[..., Session],
+    director: Any,
+    api_as: Callable[..., Any],
+    pdf_text: Callable[[bytes], list[str]],
+) -> None:
+    session = make_session(12)  # three tables of four
+    online = table_now(session, 2)
+    play_services.table_online_set(table_id=online.pk, online=True, user=director)
+    said = "This table plays online: play on your phone, from your own seat link."
+    texts = pdf_text(bytes(api_as(director).get(cards_url(session)).content))
+    assert [said in text for text in texts] == [n == online.number for n in (1, 2, 3)]
+    assert [f"Table {n} · online" in text for n, text in enumerate(texts, 1)] == [
+        n == online.number for n in (1, 2, 3)
+    ]
+    cards = sheets.table_cards(session, lambda path: path)
+    assert [(c.number, c.online) for c in cards] == [(1, False), (2, True), (3, False)]
 
 
 def test_a_replaced_card_prints_anew_and_the_old_paper_says_it_was_replaced(

@@ -1,6 +1,7 @@
 """Self check-in at the door on the pages (docs/tournament.md, "Self check-in at the
-door"): the player's check-in page, the manage page's door card and live list, the
-projector and the venue's lobby. The service's rule is tests/workflow/front/test_door.py."""
+door"): the player's check-in page (and the seat link it gives the phone on a night that
+plays online), the manage page's door card and live list, the projector and the venue's
+lobby. The service's rule is tests/workflow/front/test_door.py."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from play.models import SeatLink
 from tests.factories import UserFactory
 from tests.rows import make_door_night
 from tests.workflow.front.test_door import check_in, entry
@@ -59,6 +61,38 @@ def test_a_player_checks_in_on_the_page(night: Session, phone: Client) -> None:
     assert response.status_code == 200
     assert "Welcome, Ann Lee: you are checked in." in response.content.decode()
     assert entry(night, "Ann Lee").checked_in
+
+
+def test_on_an_online_night_the_check_in_gives_that_phone_its_own_seat_link(
+    night: Session, phone: Client
+) -> None:
+    Session.objects.filter(pk=night.pk).update(online=True)
+    response = phone.post(page(night), {"name": "ann lee", "door_code": "4821"})
+    ann = SeatLink.objects.get(session=night, player__name="Ann Lee")
+    html = response.content.decode()
+    assert f'data-keep-seat="{night.pk}:{ann.player_id}"' in html
+    assert f'data-seat-url="/play/{ann.token}/"' in html  # kept by static/seat_keep.js
+    assert f'<a class="button" href="/play/{ann.token}/">Play at your seat</a>' in html
+    assert 'src="/static/seat_keep.js"' in html
+    assert response["Cache-Control"] == "no-store"
+    assert response["Referrer-Policy"] == "same-origin"
+    # Another phone typing her name again is told she is in, and gets no link.
+    again = Client().post(page(night), {"name": "Ann Lee", "door_code": "4821"}).content.decode()
+    assert "You are already checked in, Ann Lee." in again
+    assert "/play/" not in again
+    # The next player's phone gets that player's link, and nobody else's.
+    bob = Client().post(page(night), {"name": "Bob Stone", "door_code": "4821"}).content.decode()
+    bob_token = SeatLink.objects.get(session=night, player__name="Bob Stone").token
+    assert f"/play/{bob_token}/" in bob
+    assert ann.token not in bob
+
+
+def test_a_paper_night_gives_no_seat_link_at_the_door(night: Session, phone: Client) -> None:
+    html = phone.post(page(night), {"name": "Ann Lee", "door_code": "4821"}).content.decode()
+    assert "Welcome, Ann Lee: you are checked in." in html
+    assert "/play/" not in html
+    assert "data-keep-seat" not in html
+    assert not SeatLink.objects.filter(session=night).exists()
 
 
 def test_the_page_says_a_wrong_code_next_to_the_field(night: Session, phone: Client) -> None:

@@ -1,7 +1,8 @@
 """Find my table: a name is found however it is typed (case, accents, punctuation and
-spaces do not count), a player sitting out is told so, and a name asked for the first
-time is answered from the session's index, kept once per generation, with no query and
-before the costly middleware."""
+spaces do not count), a player sitting out is told so, a seat at an online table says so
+(and never holds a seat link), and a name asked for the first time is answered from the
+session's index, kept once per generation, with no query and before the costly
+middleware."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
+from play import services as play_services
 from tournaments import pagecache
 from tournaments.models import Player, Seating, Session
 from workflow.session import movements
@@ -83,6 +85,7 @@ def test_a_part_of_a_name_finds_everyone_whose_name_contains_it(
     page = find(client, session, "ROSA")
     assert "Rosa Díaz</strong>" in page
     assert "Rosa Ortiz</strong>" in page
+    assert "plays on" not in page  # a paper night: neither online nor "on paper" is said
 
 
 def test_the_same_name_is_found_alone_not_with_every_longer_name(
@@ -196,3 +199,33 @@ def test_a_session_named_like_the_pages_markers_shows_its_name_and_one_answer(
     page = find(client, session, name)
     assert "Night &lt;@found@&gt; &lt;@query@&gt;" in page
     assert page.count('class="card found"') == 1
+
+
+def test_each_seat_says_whether_its_table_plays_online_and_no_answer_holds_a_seat_link(
+    mode: str, make_session: Callable[..., Session], client: Client, director: Any
+) -> None:
+    session = make_session(8)  # two tables of four
+    online = session.sittings.get().tables.get(rank=2)
+    play_services.table_online_set(table_id=online.pk, online=True, user=director)
+    # Every seated player has a link now; none may show on a page anyone can open.
+    rows = play_services.seat_links_ensure(session_id=session.pk, user=director)
+    tokens = [row["token"] for row in rows]
+    assert len(tokens) == 8
+    found = reverse("tournaments:session_found", args=[session.pk])
+    seatings = Seating.objects.filter(sitting__session=session).select_related("player", "table")
+    for seating in seatings:
+        name, number = seating.player.name, seating.table.number
+        for html in [
+            find(client, session, name),
+            client.get(found, {"name": name}).content.decode(),
+        ]:
+            slot = f'data-seat-for="{session.pk}:{seating.player_id}"'
+            if seating.table_id == online.pk:
+                assert f"Table {number} plays online" in html
+                assert slot in html
+            else:
+                assert f"Table {number} plays on paper" in html
+                assert "plays online" not in html
+                assert "data-seat-for" not in html
+            assert "/play/" not in html
+            assert not [token for token in tokens if token in html]

@@ -1,6 +1,7 @@
 """Follow my table: a player who found themselves follows their own page, whose poll
 answers their table and seat (a 304 while nothing changed) and the new ones after a
-movement, a withdrawal or a rebalance; private sessions stay private."""
+movement, a withdrawal or a rebalance, and whether the table plays online (never the
+seat link, but to the player signed in); private sessions stay private."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import PlayerFactory
-from tournaments.models import Seating, Session
+from play import services as play_services
+from tests.factories import PlayerFactory, UserFactory
+from tournaments.models import Player, Seating, Session
 from tournaments.permissions import SYSTEM
 from workflow.session import movements, withdrawals
 from workflow.session.simulation import finish_sitting_unplayed as fake_results
@@ -153,3 +155,49 @@ def test_a_following_phone_costs_at_most_one_query_a_poll(
             assert live(client, session, player_id).status_code == 200
     with django_assert_max_num_queries(1):
         assert live(client, session, ids[0], first["ETag"]).status_code == 304
+
+
+def test_the_page_and_its_poll_say_whether_the_table_plays_online_and_hold_no_seat_link(
+    mode: str, make_session: Callable[..., Session], client: Client, director: Any
+) -> None:
+    session = make_session(8)  # two tables of four
+    online = session.sittings.get().tables.get(rank=2)
+    play_services.table_online_set(table_id=online.pk, online=True, user=director)
+    tokens = [
+        r["token"] for r in play_services.seat_links_ensure(session_id=session.pk, user=director)
+    ]
+    seatings = Seating.objects.filter(sitting__session=session).select_related("player", "table")
+    for seating in seatings:
+        plays_online = seating.table_id == online.pk
+        answer = live(client, session, seating.player_id)
+        assert answer.json()["online"] is plays_online
+        said = "The table plays online: play on your phone."
+        assert answer.json()["text"].endswith(said) is plays_online
+        html = client.get(
+            reverse("tournaments:follow", args=[session.pk, seating.player_id])
+        ).content.decode()
+        assert f'data-seat-for="{session.pk}:{seating.player_id}"' in html
+        assert (f'data-seat-for="{session.pk}:{seating.player_id}" data-online="1"' in html) is (
+            plays_online
+        )
+        assert ('id="follow-online" hidden' in html) is not plays_online
+        assert "/play/" not in html + answer.content.decode()
+        assert not [t for t in tokens if t in html + answer.content.decode()]
+
+
+def test_only_the_player_signed_in_sees_their_own_seat_link_on_the_page(
+    make_session: Callable[..., Session], director: Any
+) -> None:
+    session = make_session(8)
+    table = session.sittings.get().tables.get(rank=1)
+    play_services.table_online_set(table_id=table.pk, online=True, user=director)
+    rows = play_services.seat_links_ensure(session_id=session.pk, user=director)
+    ann, bob = seat_of(session, 1, 1), seat_of(session, 1, 2)
+    Player.objects.filter(pk=ann.player_id).update(user=UserFactory(username="ann"))
+    phone = Client()
+    phone.force_login(Player.objects.get(pk=ann.player_id).user)
+    token = {r["player"]: r["token"] for r in rows}
+    own = phone.get(reverse("tournaments:follow", args=[session.pk, ann.player_id]))
+    assert f'href="/play/{token[ann.player.name]}/"' in own.content.decode()
+    other = phone.get(reverse("tournaments:follow", args=[session.pk, bob.player_id]))
+    assert "/play/" not in other.content.decode()

@@ -1,6 +1,6 @@
-"""The sign-up pages: the public sign-up page, a sign-up's personal page and its
-cancellation, and the director's list with its settings, one-tap check-in and
-cancelling (web/views/registrations.py)."""
+"""The sign-up pages: the public sign-up page, a sign-up's personal page (with the
+player's seat link on a night that plays online) and its cancellation, and the director's
+list with its settings, one-tap check-in and cancelling (web/views/registrations.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from play.models import SeatLink
 from tests.factories import UserFactory
 from tournaments.models import Registration, Session, SessionPlayer
 from workflow.front import registrations
@@ -35,6 +36,40 @@ def boss(director: Any) -> Client:
 
 def url(session: Session) -> str:
     return f"/sessions/{session.pk}/register/"
+
+
+def test_on_an_online_night_the_sign_ups_page_gives_its_own_seat_link_and_nobody_elses(
+    night: Session,
+) -> None:
+    Session.objects.filter(pk=night.pk).update(online=True)
+    signed = Client().post(url(night), {"name": "Ann", "email": ""})
+    ann = Registration.objects.get(name="Ann")
+    token = SeatLink.objects.get(session=night, player=ann.player).token
+    mine = Client().get(signed["Location"])
+    html = mine.content.decode()
+    assert f'data-keep-seat="{night.pk}:{ann.player_id}"' in html
+    assert f'data-seat-url="/play/{token}/"' in html  # kept by static/seat_keep.js
+    assert 'src="/static/seat_keep.js"' in html
+    assert mine["Cache-Control"] == "no-store"
+    # Bob is on the waitlist (one place): no link, on his page or anywhere else.
+    Client().post(url(night), {"name": "Bob", "email": ""})
+    bob = Registration.objects.get(name="Bob")
+    assert bob.status == Registration.Status.WAITLISTED
+    assert "/play/" not in Client().get(f"/registrations/{bob.token}/").content.decode()
+    # Ann cancels: her page gives her link no more, and Bob's gives him none of hers.
+    Client().post(f"/registrations/{ann.token}/cancel/")
+    assert "/play/" not in Client().get(f"/registrations/{ann.token}/").content.decode()
+    moved_up = Client().get(f"/registrations/{bob.token}/").content.decode()
+    assert "you are <strong>registered</strong>" in moved_up
+    assert token not in moved_up
+
+
+def test_a_paper_nights_sign_up_page_has_no_seat_link(night: Session) -> None:
+    signed = Client().post(url(night), {"name": "Ann", "email": ""})
+    html = Client().get(signed["Location"]).content.decode()
+    assert "you are <strong>registered</strong>" in html
+    assert "/play/" not in html
+    assert not SeatLink.objects.filter(session=night).exists()
 
 
 def test_a_phone_signs_up_and_lands_on_its_personal_page(night: Session) -> None:

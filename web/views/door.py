@@ -1,11 +1,15 @@
 """Self check-in at the door (docs/tournament.md, "Self check-in at the door").
 
 The public's page, `/sessions/N/check-in/`: a player types their name and the door code
-and is checked in, with no JavaScript needed. The director's side: changing the door
-code, opening or closing self check-in and allowing walk-ins (forms on the manage page),
-and the live part of the manage page's check-in list, which `static/door.js` polls with
-the session's live version as its ETag (as the projector does, web/views/screen.py), so
-arrivals at the door show without a reload.
+and is checked in, with no JavaScript needed. On a night that plays online the answer
+gives that phone the player's seat link, which the phone keeps (`play.seat_keep`,
+`static/seat_keep.js`) for "find my table" and "follow my table" to offer later.
+
+The director's side: changing the door code, opening or closing self check-in and
+allowing walk-ins (forms on the manage page), and the live part of the manage page's
+check-in list, which `static/door.js` polls with the session's live version as its ETag
+(as the projector does, web/views/screen.py), so arrivals at the door show without a
+reload.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.views.decorators.http import condition, require_http_methods, require_POST
 
 from common.errors import UserError
+from play import seat_keep
 from tournaments.models import Session, SessionPlayer
 from tournaments.permissions import actor_from_request, can_view_session
 from web.forms import SelfCheckInForm
@@ -45,7 +51,7 @@ def self_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            done = door.self_check_in(
+            arrival = seat_keep.door_check_in(
                 session_id=session.pk,
                 name=form.cleaned_data["name"],
                 door_code=form.cleaned_data["door_code"],
@@ -62,12 +68,23 @@ def self_check_in(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(e.field if e.field in form.fields else None, e.message)
             status = e.status
         else:
-            context |= {"done": done, "form": SelfCheckInForm()}
+            link = arrival.seat_link
+            context |= {
+                "done": arrival.checked_in,
+                "form": SelfCheckInForm(),
+                "seat_url": reverse("tournaments:play", args=[link.token]) if link else None,
+            }
     elif form.is_bound:
         status = 400
     if "done" not in context and (refusal := door.door_refusal(session)) is not None:
         context |= {"refusal": refusal.message, "closed": True}
-    return render(request, "tournaments/self_check_in.html", context, status=status)
+    response = render(request, "tournaments/self_check_in.html", context, status=status)
+    if context.get("seat_url"):
+        # The answer holds the player's seat link: for this phone only, kept by no cache,
+        # sent to no other site.
+        response["Cache-Control"] = "no-store"
+        response["Referrer-Policy"] = "same-origin"
+    return response
 
 
 @login_required

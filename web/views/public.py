@@ -153,6 +153,7 @@ def _answer_html(
             f'<div class="card found">\n  <p><strong>{escape(seat.name)}</strong>: table '
             f"<strong>{seat.table_number}</strong>, seat <strong>{seat.seat}</strong></p>\n"
             f"  <p>With: {tablemates}</p>\n{progress}"
+            f"{_how(session, seat, found.any_online) if running else ''}"
             f"{_follow_link(follow_url, seat.player_id, seat.name)}</div>\n"
         )
     for name, player_id in found.sitting_out:
@@ -169,6 +170,27 @@ def _answer_html(
             f"session{undrawn}.</p>\n"
         )
     return "".join(parts)
+
+
+def _how(session: Session, seat: find_selectors.FoundSeat, hybrid: bool) -> str:
+    """Whether the table plays online, and an empty place for "Play at your seat": the
+    answer is the same for everyone who types the name, so it never holds the seat link;
+    the phone that keeps the player's link shows it there (static/seat_keep.js). On a
+    night with online tables, a paper table says so too."""
+    if not seat.online:
+        return (
+            f'  <p class="table-paper">Table {seat.table_number} plays on paper, with real '
+            "cards.</p>\n"
+            if hybrid
+            else ""
+        )
+    return (
+        f'  <p class="table-online"><strong>Table {seat.table_number} plays online</strong>: '
+        "the cards are dealt and played on the phones, each player from their own seat "
+        "link.</p>\n"
+        f'  <p class="seat-link" data-seat-for="{session.pk}:{seat.player_id}" '
+        'data-online="1" hidden></p>\n'
+    )
 
 
 def _follow_link(url: str, player_id: int, name: str) -> str:

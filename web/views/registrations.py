@@ -2,7 +2,10 @@
 sign-up page, the personal page of a sign-up (its status, and cancelling it after a
 confirmation), and the director's list of sign-ups with its settings, one-tap check-in
 and cancelling. Every write is one service call (`workflow.front.registrations`,
-`workflow.session.services.session_check_in`); no JavaScript is needed.
+`workflow.session.services.session_check_in`; signing up through `play.seat_keep`, which
+makes the player's seat link on a night that plays online); no JavaScript is needed. The
+sign-up's own page gives its holder that seat link, which their phone keeps
+(`static/seat_keep.js`) for "find my table" and "follow my table".
 
 Sign-up is open to anyone, so it is limited by the client's address (REMOTE_ADDR, as
 `huckley.proxies` resolved it): HUCKLEY_REGISTRATIONS_PER_HOUR sign-ups an hour for
@@ -21,6 +24,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
+from play import seat_keep
 from tournaments.models import Registration, Session
 from tournaments.permissions import actor_from_request, can_direct
 from web.forms import RegistrationForm, RegistrationSettingsForm
@@ -69,7 +73,7 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
     elif request.method == "POST" and refusal is None and form.is_valid():
         d = form.cleaned_data
         try:
-            signed = registrations.registration_create(
+            signed = seat_keep.registration_sign_up(
                 session_id=session.pk,
                 name=d["name"],
                 email=d["email"],
@@ -113,6 +117,7 @@ def registration(request: HttpRequest, token: str) -> HttpResponse:
     """A sign-up's own page: its status and place, and the way to cancel it."""
     signed = _personal(token)
     use_time_zone(signed.session.club)
+    link = seat_keep.registration_link(signed)
     response = render(
         request,
         "tournaments/registration.html",
@@ -122,11 +127,14 @@ def registration(request: HttpRequest, token: str) -> HttpResponse:
             "position": registrations.position(signed),
             "may_cancel": signed.status != Registration.Status.CANCELLED
             and signed.session.status == Session.Status.SETUP,
+            "seat_url": reverse("tournaments:play", args=[link.token]) if link else None,
         },
     )
     # The link is the permission: it must not leak to another site through Referer
     # ("no-referrer" would also send `Origin: null` with the cancel form, which CSRF refuses).
     response["Referrer-Policy"] = "same-origin"
+    if link is not None:
+        response["Cache-Control"] = "no-store"  # it holds the player's seat link
     return response
 
 

@@ -2,6 +2,8 @@
 once per generation of the session (`find_my_table_index`), and the answer for a typed
 name (`find_in`), matched by the names' match keys (`common.matching.match_key`). The
 tables' games come from the projector's read, `workflow.session.screen.sitting_screen`.
+Each seat says whether its table plays online (`Table.online`); no seat link is ever
+part of it: the index answers anyone who types a name.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class FoundSeat:
     player_id: int = 0
     #: The physical table the player sits at: what "find my table" says.
     table_number: int = 0
+    #: The table plays online (`Table.online`): the cards are on the players' phones.
+    online: bool = False
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,9 @@ class FindIndex:
     #: Match key -> the (name, player id) of the players sitting out this sitting.
     sitting_out: dict[str, tuple[tuple[str, int], ...]]
     tables: dict[int, ScreenTable]
+    #: Whether any table of the sitting plays online: then a seat at a paper table says
+    #: "on paper" too (a hybrid night).
+    any_online: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,8 @@ class Found:
     seats: list[tuple[FoundSeat, ScreenTable | None]]
     #: (name, player id) of each player found sitting out.
     sitting_out: list[tuple[str, int]]
+    #: Some table of the sitting plays online (`FindIndex.any_online`).
+    any_online: bool = False
 
 
 #: The most seats "find my table" lists for a part of a name ("Ann" for every Ann).
@@ -60,7 +69,7 @@ FIND_LIMIT = 10
 
 
 def find_my_table_index(session: Session, sitting: Sitting | None) -> FindIndex:
-    """The index "find my table" answers from, in six queries whatever the session's size."""
+    """The index "find my table" answers from, in seven queries whatever the session's size."""
     if sitting is None:
         return FindIndex(seated={}, sitting_out={}, tables={})
     tables = {
@@ -69,6 +78,7 @@ def find_my_table_index(session: Session, sitting: Sitting | None) -> FindIndex:
             sitting, lower_is_better=fmt.format_for(session.rules_id).lower_is_better
         )
     }
+    online = set(sitting.tables.filter(online=True).values_list("pk", flat=True))
     seated: dict[str, list[FoundSeat]] = defaultdict(list)
     for table_id, people in players_by_table(sitting).items():
         rank = tables[table_id].rank if table_id in tables else 0
@@ -83,6 +93,7 @@ def find_my_table_index(session: Session, sitting: Sitting | None) -> FindIndex:
                     companions=tuple((n, s) for s, n, _ in people if s != seat),
                     player_id=player_id,
                     table_number=number,
+                    online=table_id in online,
                 )
             )
     sitting_out: dict[str, list[tuple[str, int]]] = defaultdict(list)
@@ -92,6 +103,7 @@ def find_my_table_index(session: Session, sitting: Sitting | None) -> FindIndex:
         seated={k: tuple(sorted(v, key=lambda f: f.name)) for k, v in seated.items()},
         sitting_out={k: tuple(sorted(v)) for k, v in sitting_out.items()},
         tables=tables,
+        any_online=bool(online),
     )
 
 
@@ -118,4 +130,4 @@ def find_in(index: FindIndex, query: str) -> Found:
     resting = [
         name for k in _matching(index.sitting_out.keys(), key) for name in index.sitting_out[k]
     ]
-    return Found(seats=seats, sitting_out=resting[:FIND_LIMIT])
+    return Found(seats=seats, sitting_out=resting[:FIND_LIMIT], any_online=index.any_online)

@@ -1,7 +1,9 @@
 """Where each player of a session is now, for "Follow my table" (docs/tournament.md): a
 phone that follows a player asks every few seconds, so the answer for every player is
 built once per generation of the session (`tournaments.pagecache.kept`) and each
-phone's answer is a lookup.
+phone's answer is a lookup. Each place says whether its table plays online
+(`Table.online`), never how to reach the seat: the seat link is the player's credential,
+and a phone that holds it shows it itself (docs/tournament.md, "Follow my table").
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from workflow.session import selectors
 
 @dataclass(frozen=True)
 class Where:
-    """Where one player is now: `state` is `seated` (with `table`, `seat`, `others`),
-    `sitting_out`, `withdrawn`, `waiting` (on the roster, tables not drawn yet, or
-    arrived and not seated yet) or, once the session is over, `finished` (with the last
-    table and seat)."""
+    """Where one player is now: `state` is `seated` (with `table`, `seat`, `others`, and
+    whether the table plays `online`), `sitting_out`, `withdrawn`, `waiting` (on the
+    roster, tables not drawn yet, or arrived and not seated yet) or, once the session is
+    over, `finished` (with the last table and seat)."""
 
     name: str
     state: str
@@ -27,6 +29,8 @@ class Where:
     seat: int | None = None
     #: The others at the table: (name, seat), by seat.
     others: tuple[tuple[str, int], ...] = ()
+    #: The table plays online: the cards are dealt and played on the players' phones.
+    online: bool = False
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -36,6 +40,7 @@ class Where:
             "table": self.table,
             "seat": self.seat,
             "with": [{"name": n, "seat": s} for n, s in self.others],
+            "online": self.online,
             "text": self.text,
         }
 
@@ -46,7 +51,8 @@ class Where:
             where = f"table {self.table}, seat {self.seat}"
             if self.state == "finished":
                 return f"The session has finished. {self.name} last played at {where}."
-            return f"Sitting {self.sitting}: {self.name} plays at {where}."
+            how = " The table plays online: play on your phone." if self.online else ""
+            return f"Sitting {self.sitting}: {self.name} plays at {where}.{how}"
         if self.state == "sitting_out":
             return f"Sitting {self.sitting}: {self.name} sits out; no table this sitting."
         if self.state == "withdrawn":
@@ -71,18 +77,23 @@ def where_everyone_is(session: Session) -> dict[int, Where]:
     if sitting is None:
         return places
     # Players see the physical table (its number), as on find my table and the cards.
-    numbers = dict(sitting.tables.values_list("pk", "number"))
+    tables = {
+        pk: (number, online)
+        for pk, number, online in sitting.tables.values_list("pk", "number", "online")
+    }
     for table_id, people in selectors.players_by_table(sitting).items():
         for seat, name, player_id in people:
             if player_id in withdrawn:
                 continue
+            number, online = tables.get(table_id, (None, False))
             places[player_id] = Where(
                 name=name,
                 state="finished" if finished else "seated",
                 sitting=sitting.number,
-                table=numbers.get(table_id),
+                table=number,
                 seat=seat,
                 others=tuple((n, s) for s, n, _ in people if s != seat),
+                online=online and not finished,
             )
     if not finished:
         for player_id, name in sitting.sit_outs.values_list("player_id", "player__name"):
