@@ -1,5 +1,5 @@
 """Hostile input on every path that takes a token (issue 30, part 10; common/tokens.py,
-huckley/asgi.py; docs/api.md, "Tokens in a path").
+huckley/asgi.py; docs/api.md, "Errors").
 
 The patterns are read from the resolvers, not listed: every HTTP pattern that captures
 free text (`str`, `token`, `path`) and every WebSocket pattern is requested with a NUL
@@ -32,7 +32,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.db import DatabaseError, connections
 from django.test import Client, override_settings
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLResolver, get_resolver
 from django.urls.converters import IntConverter, PathConverter, SlugConverter, StringConverter
 from django.urls.resolvers import RegexPattern, RoutePattern
 
@@ -69,12 +69,7 @@ HOSTILE = (
     "%3Cscript%3E",
     "%25",
 )
-FREE_TEXT = (StringConverter, TokenConverter, PathConverter)  # a slug is letters and digits
-
-
-def free_text(converter: Any) -> bool:
-    return isinstance(converter, FREE_TEXT) and not isinstance(converter, SlugConverter)
-
+FREE_TEXT = (StringConverter, TokenConverter, PathConverter)
 WRITES = ("post", "put", "patch", "delete")
 
 # Where an unknown token is answered with something other than a 404, and why.
@@ -93,6 +88,11 @@ NOT_OUR_TOKENS = {
     "player_claim": "a signed value (django.core.signing), checked without a query",
     "password_reset_confirm": "Django's own view, which decodes and checks both parts",
 }
+
+
+def free_text(converter: Any) -> bool:
+    # A slug is a `str` too, but only letters, digits, `-` and `_` match it.
+    return isinstance(converter, FREE_TEXT) and not isinstance(converter, SlugConverter)
 
 
 @dataclass(frozen=True)
@@ -248,6 +248,7 @@ UNROUTED = (
     "/ws/play/a/b/",
     "/ws/watch/abc/",
     "/ws/watch/%00/",
+    "/ws/watch/-1/",
     "/ws/",
     "/ws/nothing/",
     "/",
@@ -276,17 +277,26 @@ async def closed_as_unknown(path: str) -> bool:
     return bool(output == {"type": "websocket.close", "code": CLOSE_NOT_FOUND})
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_hostile_seat_token_or_an_unrouted_socket_is_closed_with_4404(
-    real_tokens: list[str],
-) -> None:
-    seats = [p for p in websocket_urlpatterns if "seat_token" in str(p.pattern)]
-    hostile = [UNKNOWN, *HOSTILE, *(f"{token}%00" for token in real_tokens)]
-    paths = [
-        *("/" + str(p.pattern).replace("<token:seat_token>", v) for p in seats for v in hostile),
+def socket_paths(hostile: list[str]) -> list[str]:
+    """Every socket pattern with each hostile value for its free text, and with no row's
+    number (0, and one past any column) for its numbers; then the paths none takes."""
+    routes = [
+        Route(str(p.pattern), str(p.pattern), p.pattern.converters, p.callback)
+        for p in websocket_urlpatterns
+        if isinstance(p.pattern, RoutePattern)
+    ]
+    assert {"ws/play/<token:seat_token>/", "ws/watch/<int:table_id>/"} <= {r.route for r in routes}
+    return [
+        *{r.url(v, n) for r in routes for v in [UNKNOWN, *hostile] for n in (0, 10**20)},
         *UNROUTED,
     ]
-    assert len(seats) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hostile_token_number_or_path_on_a_socket_is_closed_with_4404(
+    real_tokens: list[str],
+) -> None:
+    paths = socket_paths([*HOSTILE, *(f"{token}%00" for token in real_tokens)])
     with override_settings(
         CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     ):
