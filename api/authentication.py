@@ -15,6 +15,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
+from common.tokens import is_token
 from tournaments.models import ScorerLink
 from tournaments.permissions import HEADER, live_links
 
@@ -38,7 +39,7 @@ def link_from_header(request: Request) -> ScorerLink | None:
                 "link, or leave the header out.",
                 code="authentication_failed",
             )
-        link = live_links([token]).first() if len(token) <= 64 else None
+        link = live_links([token]).first() if is_token(token) else None
         if link is None:
             raise exceptions.AuthenticationFailed(
                 "This scorer link has expired (the sitting moved on or the session ended) or "

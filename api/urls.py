@@ -28,6 +28,7 @@ from api.views import (
 )
 from api.views.docs import SwaggerDocs
 from api.views.errors import not_found
+from common import tokens  # noqa: F401  # registers <token:...>
 
 app_name = "api"
 
@@ -75,8 +76,8 @@ urlpatterns = [
     path("sessions/<int:session_id>/", sessions.SessionDetail.as_view(), name="session"),
     path("sessions/<int:session_id>/audit/", audit.SessionAudit.as_view(), name="session_audit"),
     path("sessions/<int:session_id>/seats/", play.SessionSeats.as_view(), name="session_seats"),
-    path("play/<str:seat_token>/", play.PlayView.as_view(), name="play"),
-    path("play/<str:seat_token>/moves/", play.PlayMoves.as_view(), name="play_moves"),
+    path("play/<token:seat_token>/", play.PlayView.as_view(), name="play"),
+    path("play/<token:seat_token>/moves/", play.PlayMoves.as_view(), name="play_moves"),
     path(
         "sessions/<int:session_id>/players/",
         session_players.SessionPlayers.as_view(),
@@ -103,7 +104,7 @@ urlpatterns = [
         name="session_registrations",
     ),
     path(
-        "registrations/<str:token>/",
+        "registrations/<token:token>/",
         registrations.RegistrationDetail.as_view(),
         name="registration",
     ),

@@ -6,6 +6,9 @@ local run (`make run`: DEBUG, no WhiteNoise) wrapped in Django's static files ha
 behind `AllowedHostsOriginValidator` (a browser's Origin must name one of ALLOWED_HOSTS),
 at `ws/play/<seat_token>/` (a player's seat) and `ws/watch/<table_id>/` (a watcher: the
 projector, a director; who watches is read from the session cookie, `channels.auth`).
+A seat token that could not be a token (`common.tokens`) reaches the seat's consumer as
+no token, and a socket at any other path is refused the same way: accepted, then closed
+with 4404, as an unknown seat token or table is.
 `lifespan`: online play's scheduler runs in each server process (`play.scheduler`).
 docs/api.md, "WebSocket"; docs/operations.md, "The ASGI server".
 """
@@ -25,20 +28,35 @@ os.environ["HUCKLEY_ASGI"] = "1"
 django_asgi = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
-from django.urls import path  # noqa: E402
+from django.urls import path, re_path  # noqa: E402
 
 from api import consumers  # noqa: E402
+from common import tokens  # noqa: E402, F401  # registers <token:...>
 from play import scheduler  # noqa: E402
 
+
+class NoSuchSocket(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has no types
+    """A socket at a path no pattern takes (`/ws/play/../../x/`, `/ws/watch/abc/`):
+    accepted and closed with 4404, as `api.consumers` refuses an unknown seat token, where
+    Channels' router would raise and the handshake would fail as a server error."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=consumers.CLOSE_NOT_FOUND)
+
+
 websocket_urlpatterns = [
-    path("ws/play/<str:seat_token>/", consumers.PlayConsumer.as_asgi()),
+    path("ws/play/<token:seat_token>/", consumers.PlayConsumer.as_asgi()),
     # Who watches is read from the session cookie: a private session's tables, and those
     # of a duplicate sitting, are for some only (api.consumers.watch_read).
     path("ws/watch/<int:table_id>/", AuthMiddlewareStack(consumers.WatchConsumer.as_asgi())),
+    # Last: whatever else a socket asks for.
+    re_path(r"", NoSuchSocket.as_asgi()),
 ]
 
 

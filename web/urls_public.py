@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
+from common import tokens  # noqa: F401  # registers <token:...>
 from web.views import (
     door,
     duplicate,
@@ -52,12 +53,12 @@ ROUTES: dict[str, list[URLPattern]] = {
         ),
         path("clubs/<slug:slug>/", public.club_page, name="club"),
         # A player's seat at an online table: the seat link is the credential.
-        path("play/<str:token>/", play.seat_page, name="play"),
+        path("play/<token:token>/", play.seat_page, name="play"),
         # Sign-up before the night, and each sign-up's personal link.
         path("sessions/<int:pk>/register/", registrations.register, name="register"),
-        path("registrations/<str:token>/", registrations.registration, name="registration"),
+        path("registrations/<token:token>/", registrations.registration, name="registration"),
         path(
-            "registrations/<str:token>/cancel/",
+            "registrations/<token:token>/cancel/",
             registrations.registration_cancel,
             name="registration_cancel",
         ),

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
+from common import tokens  # noqa: F401  # registers <token:...>
 from web.views import calls, entry, scorers
 
 ROUTES: dict[str, list[URLPattern]] = {
     "tournaments": [
-        path("score/<str:token>/", scorers.scorer_open, name="scorer_open"),
-        path("t/<str:token>/", scorers.table_card, name="table_card"),
-        path("c/<str:token>/", scorers.club_card, name="club_card"),
+        path("score/<token:token>/", scorers.scorer_open, name="scorer_open"),
+        path("t/<token:token>/", scorers.table_card, name="table_card"),
+        path("c/<token:token>/", scorers.club_card, name="club_card"),
     ],
     "scoring": [
         path("tables/<int:pk>/call/", calls.table_call, name="table_call"),

@@ -140,5 +140,8 @@ def test_methods_and_credentials(running: Any) -> None:
     assert bad_token["WWW-Authenticate"] == "Token"
     bad_link = APIClient(HTTP_X_SCORER_TOKEN="x" * 500).get("/api/clubs/")
     error(bad_link, 401, "scorer_link_expired")
+    # No token holds a NUL (which PostgreSQL refuses in a query) or a letter outside ASCII.
+    for hostile in ("a\x00b", "\xe9t\xe9"):
+        error(APIClient(HTTP_X_SCORER_TOKEN=hostile).get("/api/clubs/"), 401, "scorer_link_expired")
     anonymous = APIClient().post(f"/api/sessions/{running.pk}/finish/", {}, format="json")
     error(anonymous, 401, "not_authenticated")

@@ -112,6 +112,8 @@ def test_a_private_night_is_a_404_without_its_invitation(night: Session, directo
     night.refresh_from_db()
     assert post(night, {"name": "Ann"}).status_code == 404
     assert post(night, {"name": "Ann", "invite": "wrong"}).status_code == 404
+    # No token has a letter outside ASCII: a wrong invitation too, never a 500.
+    assert post(night, {"name": "Ann", "invite": "été"}).status_code == 404
     assert not Registration.objects.exists()
     answer = post(night, {"name": "Ann", "invite": night.registration_invite})
     assert answer.status_code == 201

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from django.test import Client
@@ -147,6 +148,23 @@ def test_a_private_night_needs_its_invitation_link(night: Session, director: Any
     assert Client().get(invited).status_code == 200
     signed = Client().post(invited, {"name": "Ann", "invite": night.registration_invite})
     assert signed.status_code == 302
+
+
+def test_an_invitation_no_token_could_be_is_a_wrong_one(night: Session, director: Any) -> None:
+    """A letter outside ASCII, a NUL: refused as a wrong invitation, never a 500."""
+    services.session_update_settings(
+        session_id=night.pk, games_per_sitting=2, is_public=False, double_entry=False, user=director
+    )
+    wrong = Client().get(f"{url(night)}?invite=wrong")
+    assert wrong.status_code == 404
+    for invite in ("%C3%A9t%C3%A9", "%00", "a" * 65):
+        got = Client(raise_request_exception=False).get(f"{url(night)}?invite={invite}")
+        assert (got.status_code, got.content) == (404, wrong.content), invite
+        sent = Client(raise_request_exception=False).post(
+            url(night), {"name": "Ann", "invite": unquote(invite)}
+        )
+        assert sent.status_code == 404, invite
+    assert not Registration.objects.exists()
 
 
 def test_sign_ups_from_one_address_are_limited(night: Session, settings: Any) -> None:

@@ -35,6 +35,7 @@ from common.errors import ConflictError, NotFoundError, UserError
 from common.matching import match_key
 from common.tasks import enqueue_on_commit
 from common.text import refuse_hidden_characters
+from common.tokens import is_token
 from scoring.locks import lock_session
 from tournaments import audit, pagecache
 from tournaments.models import Club, Player, Registration, Session, SessionPlayer
@@ -59,7 +60,8 @@ def may_sign_up(who: Actor | User, session: Session, invite: str = "") -> bool:
     (its directors, its roster)."""
     if session.is_public or can_direct(who, session.club_id):
         return True
-    if invite and session.registration_invite:
+    # `compare_digest` takes ASCII only: anything no token could be is a wrong invitation.
+    if is_token(invite) and session.registration_invite:
         return secrets.compare_digest(invite, session.registration_invite)
     return can_view_session(who, session)
 
