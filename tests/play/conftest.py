@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from play import scheduler
 from play import services as play_services
+from tests.play.helpers import settle
 from tournaments.models import Session
 from workflow.session import services, start_finish
 from workflow.session.simulation import generated_names
@@ -58,22 +58,6 @@ def online_session(club: Any, season: Any, director: Any) -> Callable[..., Sessi
         return session
 
     return make
-
-
-def settle(session_id: int) -> int:
-    """What the commit of a change of seats does in production, for a test whose
-    transaction never commits: every table of the session's current sitting woken and
-    the scheduler's due tables run (`play.tasks.seats_changed`); how many moved on."""
-    scheduler.wake(scheduler.tables_of(session_id, None, None))
-    return scheduler.run_due()
-
-
-def look(table_id: int) -> int:
-    """The scheduler looks at the table now, as it would once its deadline came (a test
-    moves the turn's start back rather than wait): its deadline brought to now and the
-    due tables run; how many moved on."""
-    scheduler.wake([table_id])
-    return scheduler.run_due()
 
 
 def tokens_of(session: Session, director: Any) -> dict[str, str]:

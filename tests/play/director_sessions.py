@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tests.play.conftest import settle
+from tests.play.helpers import settle
 from tournaments.models import Session, Table
 
 

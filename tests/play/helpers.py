@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 
 import engine
 from engine.online import PLAY, restore
+from play import scheduler
 from play.models import LiveRound
 from scoring.models import Game
 from scoring.records import game_record
@@ -140,3 +141,19 @@ def engine_cli_accepts(game: Game, tmp_path: Path) -> dict[str, Any]:
     assert done.returncode == 0, verdict["errors"]
     assert verdict == engine.check(game_record(game))
     return verdict  # type: ignore[no-any-return]
+
+
+def settle(session_id: int) -> int:
+    """What the commit of a change of seats does in production, for a test whose
+    transaction never commits: every table of the session's current sitting woken and
+    the scheduler's due tables run (`play.tasks.seats_changed`); how many moved on."""
+    scheduler.wake(scheduler.tables_of(session_id, None, None))
+    return scheduler.run_due()
+
+
+def look(table_id: int) -> int:
+    """The scheduler looks at the table now, as it would once its deadline came (a test
+    moves the turn's start back rather than wait): its deadline brought to now and the
+    due tables run; how many moved on."""
+    scheduler.wake([table_id])
+    return scheduler.run_due()

@@ -14,8 +14,8 @@ import engine
 from play.models import LiveRound
 from scoring.models import Game, Round, RoundChange
 from scoring.records import game_record
-from tests.play.conftest import look, tokens_of
-from tests.play.helpers import engine_cli_accepts, game_over, leaked, play_table, view_of
+from tests.play.conftest import tokens_of
+from tests.play.helpers import engine_cli_accepts, game_over, leaked, look, play_table, view_of
 
 pytestmark = pytest.mark.django_db
 

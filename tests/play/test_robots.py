@@ -19,8 +19,8 @@ from play import presence
 from play.models import LiveRound
 from scoring.models import Game, Round
 from scoring.records import game_record
-from tests.play.conftest import look, settle, tokens_of
-from tests.play.helpers import choice_body, play_table, send, view_of
+from tests.play.conftest import tokens_of
+from tests.play.helpers import choice_body, look, play_table, send, settle, view_of
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db

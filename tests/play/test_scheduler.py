@@ -14,8 +14,8 @@ from play import scheduler, tasks
 from play.models import LiveRound, TableDeadline
 from play.phases import SLACK, Phase
 from scoring.models import Game
-from tests.play.conftest import look, tokens_of
-from tests.play.helpers import view_of
+from tests.play.conftest import tokens_of
+from tests.play.helpers import look, view_of
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db

@@ -30,8 +30,8 @@ from huckley.asgi import application
 from play import presence, selectors, services
 from play.models import LiveRound
 from scoring.models import Game
-from tests.play.conftest import look, tokens_of
-from tests.play.helpers import choice_body
+from tests.play.conftest import tokens_of
+from tests.play.helpers import choice_body, look
 from tournaments.models import Session
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -19,6 +19,7 @@ import pytest
 from exchange import club_upload
 from exchange import services as exchange
 from play import director as play_director
+from play import seat_keep
 from play import services as play
 from printing import services as printing
 from ratings import services as ratings
@@ -84,6 +85,7 @@ MODULES: list[ModuleType] = [
     online_settings,
     play_director,
     play,
+    seat_keep,
 ]
 
 
@@ -292,19 +294,26 @@ OWN_RULE: dict[Function, Arguments] = {
 # with (a private night, no invitation) and those an anonymous visitor gets through with
 # (the same night with its invitation); the rest of the rule is tested with the service
 # (tests/workflow/front/test_registrations.py).
+_SIGN_UP: tuple[Arguments, Arguments] = (
+    lambda w: {"session_id": _open_night(w, is_public=False).pk, "name": "Someone"},
+    lambda w: {
+        "session_id": (night := _open_night(w, is_public=False)).pk,
+        "name": "Someone",
+        "invite": night.registration_invite,
+    },
+)
 PUBLIC_RULE: dict[Function, tuple[Arguments, Arguments]] = {
-    registrations.registration_create: (
-        lambda w: {"session_id": _open_night(w, is_public=False).pk, "name": "Someone"},
-        lambda w: {
-            "session_id": (night := _open_night(w, is_public=False)).pk,
-            "name": "Someone",
-            "invite": night.registration_invite,
-        },
-    ),
+    registrations.registration_create: _SIGN_UP,
+    # The sign-up through the web page, which also keeps the seat link on that phone.
+    seat_keep.registration_sign_up: _SIGN_UP,
 }
 
 
-KNOWS_THE_DOOR_CODE: dict[Function, Arguments] = {door.self_check_in: _someone_at_the_door}
+KNOWS_THE_DOOR_CODE: dict[Function, Arguments] = {
+    door.self_check_in: _someone_at_the_door,
+    # The check-in at the door through the web page, which also keeps the seat link.
+    seat_keep.door_check_in: _someone_at_the_door,
+}
 
 
 # Director-only actions that write nothing (a signed link): refused to strangers all the
@@ -407,6 +416,8 @@ TAKES_NO_CALLER: dict[Function, str] = {
     play.move_take: "a player's move (the body read, then move_make): the seat token is the "
     "credential",
     play.move_body: "read: a move's body checked",
+    seat_keep.registration_link: "read: the seat link a sign-up's own page gives its holder",
+    seat_keep.plays_online: "read: whether a night plays online at any table",
     play.seat_read: "read: a seat's view for its token's holder (the reads of the API, the "
     "seat page and the WebSocket); it marks the player present and writes nothing else",
 }

@@ -18,6 +18,7 @@ from django.utils.html import escape
 from play import selectors, services
 from play.models import SeatLink
 from tests.factories import UserFactory
+from tests.play.helpers import settle
 from tournaments.models import Seating, Session, Table
 from web.templatetags.play_words import card, move_label
 
@@ -62,6 +63,7 @@ def online(make_session: Callable[..., Session], director: Any) -> Session:
     from workflow.session import start_finish
 
     start_finish.session_start(session_id=session.pk, user=director)
+    settle(session.pk)  # the tables dealt, as the start's commit would
     services.seat_links_ensure(session_id=session.pk, user=director)
     return session
 
@@ -75,7 +77,6 @@ def test_the_page_shows_the_seat_s_hand_and_its_choices_without_a_script(
 ) -> None:
     first = SeatLink.objects.filter(session=online).first()
     assert first is not None
-    page_of(client, first.token)  # the first read deals
     to_act = selectors.seat_view(first.token)["to_act"]
     links = {
         link.player.name: link
@@ -133,7 +134,7 @@ def test_the_seat_link_is_offered_to_the_player_alone(online: Session, client: C
     follow = reverse("tournaments:follow", args=[online.pk, link.player_id])
     anyone = client.get(follow).content.decode()
     assert link.token not in anyone
-    assert "open your own seat link" in anyone
+    assert "Your table plays online" in anyone
     user = UserFactory()
     link.player.user = user
     link.player.save()
