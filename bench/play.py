@@ -75,6 +75,7 @@ def build(tables: int, robot_tables: int) -> dict[str, Any]:
 
     django.setup()
     from bench.builds import bench_club
+    from play import scheduler
     from play.models import SeatLink
     from play.services import seat_links_ensure
     from tournaments.models import Player, Seating, Session
@@ -108,6 +109,8 @@ def build(tables: int, robot_tables: int) -> dict[str, Any]:
     robot_ranks = set(range(tables + 1, total + 1))
     robots = [s.player_id for s in seatings if s.table.rank in robot_ranks and s.seat > 1]
     Player.objects.filter(pk__in=robots).update(is_robot=True)
+    # The robots were marked after the start woke the tables: the scheduler looks again.
+    scheduler.wake([s.table_id for s in seatings])
     seat_links_ensure(session_id=session.pk, user=SYSTEM)
     tokens = dict(SeatLink.objects.filter(session=session).values_list("player_id", "token"))
     phones = [
