@@ -107,7 +107,7 @@ def test_every_change_of_seat_reaches_the_phones_on_both_nodes(
         gone = sorted(at_table(tokens, 3))[:2]
         for name in gone:
             got = night.after(
-                lambda name=name: withdrawals.session_withdraw(  # type: ignore[misc]
+                lambda name=name: withdrawals.session_withdraw(
                     session_id=session.pk, player_id=player(tokens[name]), user=director
                 ),
                 at_table(tokens, 3).values(),

@@ -41,7 +41,7 @@ SEAT_CHANGES: dict[Function, str] = {
     start_finish.session_finish: EVERY,
     movements.session_rebalance: "the players moved, the tables they left and joined",
     withdrawals.session_withdraw: "the player, the substitute if any, the table",
-    services.session_add_players: "the late arrivals (so their table, the bottom one)",
+    services.session_add_players: "the bottom table a late arrival joins",
     play.table_online_set: "the table switched",
     play_director.table_robot_seat: "the table the robots joined",
     scoring.round_correct: "the game's table",
