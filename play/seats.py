@@ -48,8 +48,12 @@ def seats_now(
     session_id: int, player_ids: frozenset[int] | None, table_ids: frozenset[int] | None
 ) -> SeatsNow:
     """The views a change of seats sends (the module's docstring): three queries, then
-    at most six per table (`selectors.table_state_of`)."""
+    at most six per table (`selectors.table_state_of`); two and nothing to send in a
+    session with no seat link and no online table (a night on paper: nobody follows it
+    on a phone, and a movement of a hundred tables costs nothing more)."""
     links = list(SeatLink.objects.filter(session_id=session_id).select_related("session", "player"))
+    if not links and not Table.objects.filter(sitting__session_id=session_id, online=True).exists():
+        return SeatsNow(seats={}, tables={})
     tokens = {link.player_id: link.token for link in links}
     current = current_sittings(session_id).values_list("pk", flat=True).first()
     tables: dict[int, selectors.TableNow] = {}

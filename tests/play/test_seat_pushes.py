@@ -360,6 +360,15 @@ def test_the_push_of_one_table_reads_as_much_in_any_session(
         assert set(now.seats) == set(at_table(tokens, 1).values())
 
 
+def test_a_night_on_paper_with_no_seat_link_reads_two_queries_and_sends_nothing(
+    online_session: Any, django_assert_num_queries: Any
+) -> None:
+    session = online_session(16, online=False)
+    with django_assert_num_queries(2):
+        now = seats.seats_now(session.pk, None, None)
+    assert now == seats.SeatsNow(seats={}, tables={})
+
+
 def test_a_failing_channel_layer_is_logged_and_the_write_stands(
     online_session: Any, director: Any, monkeypatch: Any, caplog: Any
 ) -> None:
