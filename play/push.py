@@ -81,6 +81,9 @@ def seats_changed(
 
 
 async def _send_seats(layer: Any, now: seats.SeatsNow) -> None:
+    """Every seat's and every watcher's message at once, each with its table's next
+    deadline (the sockets' timers)."""
+
     def due_of(table_id: int | None) -> float | None:
         table = now.tables.get(table_id) if table_id is not None else None
         return None if table is None or table.due is None else table.due[1].timestamp()

@@ -5,8 +5,8 @@ affected table's watchers' view, read in a fixed number of queries per table.
 Affected are the players named and everyone seated at the tables named, in the session's
 current sitting; the tables named and the tables the players named sit at now (None:
 every seat link, every table of the current sitting). A player who sits nowhere now (sat
-out, withdrawn, the session over) gets the view of no seat. A table of an earlier sitting
-(a round corrected there) sends its watchers' view only: its players sit elsewhere now.
+out, withdrawn, the session over) gets the view of no seat. A table named of an earlier
+sitting sends its watchers' view only: its players sit elsewhere now.
 """
 
 from __future__ import annotations
