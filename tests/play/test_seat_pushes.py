@@ -10,11 +10,15 @@ transactional, so the push goes out on commit as in production.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+import asyncio
+import inspect
+from collections.abc import Callable, Collection, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connections
 
 from play import director as play_director
 from play import push, seats, selectors
@@ -384,3 +388,37 @@ def test_a_failing_channel_layer_is_logged_and_the_write_stands(
     session.refresh_from_db()
     assert session.status == "finished"
     assert "the push of the seats of session" in caplog.text
+
+
+def test_a_push_from_a_thread_whose_own_loop_runs_is_logged_and_leaves_nothing_unawaited(
+    online_session: Any, director: Any, caplog: Any, monkeypatch: Any
+) -> None:
+    """As a test driving a browser writes from Playwright's thread: `async_to_sync`
+    cannot run there, so the push is logged and its coroutine closed, not left for the
+    garbage collector to warn about."""
+    session = online_session(4)
+    tokens_of(session, director)
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    made: list[Coroutine[Any, Any, None]] = []
+    real = push._send_seats
+
+    def kept(layer: Any, now: seats.SeatsNow) -> Coroutine[Any, Any, None]:
+        made.append(real(layer, now))
+        return made[-1]
+
+    monkeypatch.setattr(push, "_send_seats", kept)
+
+    async def in_its_loop() -> None:
+        push.seats_changed(None, session_id=session.pk, player_ids=None, table_ids=None)
+
+    def in_thread() -> None:
+        try:
+            asyncio.run(in_its_loop())
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(in_thread).result()
+    assert "the push of the seats of session" in caplog.text
+    (coroutine,) = made
+    assert inspect.getcoroutinestate(coroutine) == inspect.CORO_CLOSED
