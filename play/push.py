@@ -77,6 +77,7 @@ def seats_changed(
 
 
 async def _send_seats(layer: Any, now: seats.SeatsNow) -> None:
+    """Every seat's and every watcher's message at once."""
     sends = [(f"play.{token}", message(seat.view)) for token, seat in now.seats.items()]
     sends += [(f"watch.{table_id}", message(table.watch)) for table_id, table in now.tables.items()]
     await asyncio.gather(*(layer.group_send(group, sent) for group, sent in sends))
@@ -125,7 +126,13 @@ def _run(coroutine: Coroutine[Any, Any, None], layer: Any) -> None:
     Celery), this process's own sender loop."""
     in_server = getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None
     if in_server or isinstance(layer, InMemoryChannelLayer):
-        async_to_sync(_await)(coroutine)
+        try:
+            async_to_sync(_await)(coroutine)
+        except BaseException:
+            # Refused before it started (a thread with its own loop running, where
+            # `async_to_sync` cannot go): closed, so it is not left never awaited.
+            coroutine.close()
+            raise
         return
     asyncio.run_coroutine_threadsafe(coroutine, _sender_loop()).result(timeout=SEND_TIMEOUT)
 

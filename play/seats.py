@@ -5,8 +5,8 @@ affected table's watchers' view, read in a fixed number of queries per table.
 Affected are the players named and everyone seated at the tables named, in the session's
 current sitting; the tables named and the tables the players named sit at now (None:
 every seat link, every table of the current sitting). A player who sits nowhere now (sat
-out, withdrawn, the session over) gets the view of no seat. A table of an earlier sitting
-(a round corrected there) sends its watchers' view only: its players sit elsewhere now.
+out, withdrawn, the session over) gets the view of no seat. A table named of an earlier
+sitting sends its watchers' view only: its players sit elsewhere now.
 """
 
 from __future__ import annotations
@@ -48,8 +48,12 @@ def seats_now(
     session_id: int, player_ids: frozenset[int] | None, table_ids: frozenset[int] | None
 ) -> SeatsNow:
     """The views a change of seats sends (the module's docstring): three queries, then
-    at most six per table (`selectors.table_state_of`)."""
+    at most six per table (`selectors.table_state_of`); two and nothing to send in a
+    session with no seat link and no online table (a night on paper: nobody follows it
+    on a phone, and a movement of a hundred tables costs nothing more)."""
     links = list(SeatLink.objects.filter(session_id=session_id).select_related("session", "player"))
+    if not links and not Table.objects.filter(sitting__session_id=session_id, online=True).exists():
+        return SeatsNow(seats={}, tables={})
     known = {link.player_id: (link.token, link.away_since) for link in links}
     current = current_sittings(session_id).values_list("pk", flat=True).first()
     tables: dict[int, selectors.TableNow] = {}

@@ -1,13 +1,13 @@
-"""Fixtures for online play: an online session started with its seat links, and a
-client per role."""
+"""Fixtures for online play: an online session started with its seat links, a client
+per role, and the in-memory channel layer of the WebSocket tests."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from play import services as play_services
@@ -83,3 +83,13 @@ def dclient(client: Client, director: Any) -> Client:
     """The director, signed in to the pages (test_director_pages.py, test_director_robots.py)."""
     client.force_login(director)
     return client
+
+
+@pytest.fixture
+def in_memory_layer() -> Iterator[None]:
+    """The in-memory channel layer, whatever REDIS_URL says (the WebSocket tests in
+    process; the tests across nodes cover Redis)."""
+    with override_settings(
+        CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    ):
+        yield

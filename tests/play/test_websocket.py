@@ -11,18 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import connections
-from django.test import Client, override_settings
+from django.test import Client
 from django.utils import timezone
 
 from api.consumers import CLOSE_NOT_FOUND
@@ -32,61 +28,10 @@ from play.models import LiveRound
 from scoring.models import Game
 from tests.play.conftest import tokens_of
 from tests.play.helpers import choice_body, look
+from tests.play.sockets import ORIGIN, TIMEOUT, next_view, opened, phone, run, watcher
 from tournaments.models import Session
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-ORIGIN = (b"origin", b"http://testserver")
-TIMEOUT = 10
-
-
-@pytest.fixture(autouse=True)
-def in_memory_layer() -> Iterator[None]:
-    """The in-memory channel layer, whatever REDIS_URL says (the two-node test in
-    test_websocket_nodes.py covers Redis)."""
-    with override_settings(
-        CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    ):
-        yield
-
-
-def run(scenario: Callable[[], Awaitable[None]]) -> None:
-    """The scenario in a thread of its own: the browser tests' session-wide Playwright
-    leaves an event loop marked running in the main thread, where `async_to_sync` refuses
-    to start. The consumers' database calls run in that thread (the tests are
-    transactional, so it sees the rows); its connection is closed at the end."""
-
-    def in_thread() -> None:
-        try:
-            async_to_sync(scenario)()
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(in_thread).result()
-
-
-def phone(token: str, *, origin: tuple[bytes, bytes] = ORIGIN) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, f"/ws/play/{token}/", headers=[origin])
-
-
-def watcher(table_id: int) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, f"/ws/watch/{table_id}/", headers=[ORIGIN])
-
-
-async def opened(socket: WebsocketCommunicator) -> dict[str, Any]:
-    """Connect; the first message, which must be the view."""
-    connected, _ = await socket.connect(timeout=TIMEOUT)
-    assert connected
-    message = await socket.receive_json_from(timeout=TIMEOUT)
-    assert message["type"] == "view", message
-    return message["view"]  # type: ignore[no-any-return]
-
-
-async def next_view(socket: WebsocketCommunicator) -> dict[str, Any]:
-    message = await socket.receive_json_from(timeout=TIMEOUT)
-    assert message["type"] == "view", message
-    return message["view"]  # type: ignore[no-any-return]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
 
 def table_of(session: Session) -> int:

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import ClientConnection, connect
 
 from scoring.models import Game
 from tests.huckley.test_proxy import SHIPPED, block
 from tests.play.conftest import tokens_of
 from tests.play.helpers import choice_body
+from tests.play.sockets import a_view, received, socket_to
 from tests.servers import (
     Node,
     free_ports,
@@ -36,25 +36,6 @@ from tests.servers import (
 )
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-TIMEOUT = 15
-
-
-def socket_to(node: Node, path: str) -> ClientConnection:
-    # The Origin a browser sends for a page of the node: the server checks it.
-    return connect(f"ws://127.0.0.1:{node.port}{path}", origin=node.url, open_timeout=TIMEOUT)
-
-
-def received(socket: ClientConnection) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(socket.recv(timeout=TIMEOUT))
-    return message
-
-
-def a_view(socket: ClientConnection) -> dict[str, Any]:
-    message = received(socket)
-    assert message["type"] == "view", message
-    view: dict[str, Any] = message["view"]
-    return view
 
 
 def play_one(node: Node, tokens: dict[str, str], rng: random.Random) -> tuple[str, int]:

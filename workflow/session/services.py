@@ -37,7 +37,7 @@ from engine import online as engine_online
 from scoring.locks import lock_session
 from scoring.models import Game
 from scoring.tables import game_refresh_players, table_current_game
-from tournaments import audit, pagecache
+from tournaments import audit, pagecache, signals
 from tournaments import format as fmt
 from tournaments.models import (
     Club,
@@ -51,7 +51,6 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import Caller, as_actor, require_director
-from tournaments.signals import seats_changed_on_commit
 from workflow.club import prizes
 from workflow.names import clean_names
 from workflow.session import selectors
@@ -406,9 +405,6 @@ def session_add_players(
                 SitOut.objects.get_or_create(sitting=sitting, player=player)
             else:
                 _seat_at_bottom(sitting=sitting, player=player)
-    if sitting is not None:
-        # Late arrivals: their tables (the bottom one) have a new player.
-        seats_changed_on_commit(session.pk, players=[p.pk for p in players])
     names = ", ".join(p.name for p in players)
     audit.record(
         user,
@@ -433,6 +429,7 @@ def _seat_at_bottom(*, sitting: Sitting, player: Player) -> None:
     else:
         Seating.objects.create(sitting=sitting, table=bottom, player=player, seat=next_seat)
     refresh_unstarted_game(bottom)
+    signals.seats_changed_on_commit(sitting.session_id, tables=[bottom.pk])  # its phones see it
 
 
 def refresh_unstarted_game(table: Table) -> None:
