@@ -139,6 +139,9 @@ def phase_of(state: TableState, now: datetime | None = None) -> TablePhase:
         return TablePhase(Phase.WAITING)
     if live is None or rnd is None or live.number != game.round_count + 1:
         return TablePhase(Phase.DEALING, due=now)
+    if state.game_players and rnd.start.players != tuple(gp.name for gp in state.game_players):
+        # A substitute took a seat mid-round: the hand is dealt again to who sits there.
+        return TablePhase(Phase.DEALING, due=now)
     who = rnd.to_act()
     if who is None or rnd.phase == END:
         # A round over is stored, and the next dealt, in the move that ended it.

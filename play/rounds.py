@@ -61,6 +61,11 @@ class Locked:
             self._round = (key, engine_online.restore(self.game.rules_id, self.live.state))
         return self._round[1]
 
+    def round_players(self) -> tuple[str, ...] | None:
+        """Who the round being played was dealt to (None: no round)."""
+        rnd = self.round()
+        return None if rnd is None else tuple(rnd.start.players)
+
     def kept(self, rnd: OnlineRound) -> None:
         """`rnd` is the round of the live state now (just moved and saved)."""
         assert self.live is not None
@@ -169,12 +174,12 @@ def deal(at: Locked, now: datetime) -> bool:
     if entry_refusal(game) is not None:
         return False
     number = game.round_count + 1
-    if live is not None and live.number == number:
+    players = tuple(gp.name for gp in at.game_players())
+    if live is not None and live.number == number and at.round_players() == players:
         return False
     verdict = game_check(game)
     if not verdict["valid"] or verdict["finished"] or verdict["next_dealer"] is None:
         return False
-    players = tuple(gp.name for gp in at.game_players())
     start = RoundStart(
         rules_id=game.rules_id,
         players=players,

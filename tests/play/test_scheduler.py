@@ -4,6 +4,7 @@ for the whole night and never waits the grace time twice for the same absence.""
 
 from __future__ import annotations
 
+import random
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,7 +16,7 @@ from play.models import LiveRound, TableDeadline
 from play.phases import SLACK, Phase
 from scoring.models import Game
 from tests.play.conftest import tokens_of
-from tests.play.helpers import look, view_of
+from tests.play.helpers import look, play_table, view_of
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +108,34 @@ def test_two_unattended_tables_play_a_whole_sitting_with_one_deadline_each(
     assert sum(waits) <= 8 * (grace + 1)
     # And nothing was queued anywhere else.
     assert queued == []
+
+
+def test_a_substitute_mid_round_is_dealt_the_hand_again_and_can_play(
+    online_session: Any, director: Any, phone: Any
+) -> None:
+    from workflow.session import withdrawals
+
+    session = online_session(4)
+    game = Game.objects.get(table__sitting__session=session, number=1)
+    tokens = tokens_of(session, director)
+    play_table(phone, tokens, rng=random.Random(2), until=lambda: game.rounds.exists())
+    before = LiveRound.objects.get(game=game)
+    assert before.number == 2  # round 2 dealt to the four who sat down
+    leaving = game.game_players.order_by("seat").first()
+    assert leaving is not None
+
+    withdrawals.session_withdraw(
+        session_id=session.pk, player_id=leaving.player_id, user=director, substitute="Sub"
+    )
+    look(game.table_id)  # as the withdrawal's commit wakes the table
+
+    live = LiveRound.objects.get(game=game)  # the same game, its round 2 dealt again
+    assert live.number == 2
+    assert live.move > before.move
+    assert "Sub" in live.state["start"]["players"]
+    assert leaving.name not in live.state["start"]["players"]
+    tokens = tokens_of(session, director)
+    view = view_of(phone, tokens["Sub"])
+    assert view["status"] == "playing"
+    assert len(view["hand"]) > 0
+    assert view["to_act"] in tokens
