@@ -33,5 +33,7 @@ application = ProtocolTypeRouter(
         "websocket": URLRouter(
             [path("ws/bench/echo/", Echo.as_asgi()), *asgi.websocket_urlpatterns]
         ),
+        # The product's scheduler (play.scheduler) runs in each process, as deployed.
+        "lifespan": asgi.lifespan,
     }
 )
