@@ -282,30 +282,3 @@ def test_the_robot_bids_and_plays_as_the_simulators_greedy_player(
     assert list(rec["bids"].values()) == bids[1:] + bids[:1]  # bid from the dealer's left
     assert rec["play"]["tricks"] == tricks
     assert [rec["tricks"][p] for p in players] == counts
-
-
-def test_the_last_trick_taken_is_shown_with_its_winner_to_everyone() -> None:
-    """Spades trump: Ann's Lo Bluke takes the heart lead over Cy's ace of hearts; then Bob's
-    Hi Bluke takes the last trick over Cy's trump."""
-    rnd = dealt("bluke", HI_LO, "7S", 12)
-    for player, bid in (("Bob", 2), ("Cy", 1), ("Ann", 1)):
-        rnd.apply(player, {"action": "bid", "bid": bid})
-    assert rnd.view("Bob")["last_trick"] is None
-    for player, card in (("Bob", "5H"), ("Cy", "AH"), ("Ann", "BL")):
-        rnd.apply(player, {"action": "play", "card": card})
-    first = {
-        "number": 1,
-        "cards": [
-            {"player": "Bob", "card": "5H"},
-            {"player": "Cy", "card": "AH"},
-            {"player": "Ann", "card": "BL"},
-        ],
-        "winner": "Ann",
-    }
-    assert all(rnd.view(p)["last_trick"] == first for p in (None, *TABLE))
-    for player, card in (("Ann", "3H"), ("Bob", "BH"), ("Cy", "2S")):
-        rnd.apply(player, {"action": "play", "card": card})
-    assert rnd.phase == END
-    last = rnd.view(None)["last_trick"]
-    assert (last["number"], last["winner"]) == (2, "Bob")
-    assert [c["card"] for c in last["cards"]] == ["3H", "BH", "2S"]

@@ -473,34 +473,3 @@ def test_every_refusal_code_of_the_three_trick_games_is_documented() -> None:
     assert checker == {"calls_mismatch", "discard_not_allowed", "discard_upcard", "discard_in_hand"}
     rules = (root / "docs" / "rules-buck-euchre.md").read_text()
     assert sorted(code for code in checker if f"`{code}`" not in rules) == []
-
-
-def test_the_last_trick_taken_is_shown_with_its_winner_to_everyone() -> None:
-    """Hearts named by Bob, Dee out: Bob leads the right bower, which takes the trick
-    over Cy's nine of trumps and Ann's off-suit nine."""
-    rnd = dealt()
-    passes(rnd, "Bob", "Cy", "Dee", "Ann")
-    rnd.apply("Bob", {"action": "trump", "suit": "H"})
-    rnd.apply("Cy", {"action": "in"})
-    rnd.apply("Dee", {"action": "out"})
-    rnd.apply("Ann", {"action": "in"})
-    for player, card in (("Bob", "JH"), ("Cy", "9H")):
-        rnd.apply(player, {"action": "play", "card": card})
-    assert rnd.view("Bob")["last_trick"] is None
-    rnd.apply("Ann", {"action": "play", "card": "9D"})
-    first = {
-        "number": 1,
-        "cards": [
-            {"player": "Bob", "card": "JH"},
-            {"player": "Cy", "card": "9H"},
-            {"player": "Ann", "card": "9D"},
-        ],
-        "winner": "Bob",
-    }
-    # Dee, who dropped, and a watcher see it as the players do.
-    assert all(rnd.view(p)["last_trick"] == first for p in (None, *TABLE))
-    # Spades led: Cy's ace of spades beats Bob's nine; Ann has no spade and no trump.
-    for player, card in (("Bob", "9S"), ("Cy", "AS"), ("Ann", "AD")):
-        rnd.apply(player, {"action": "play", "card": card})
-    second = rnd.view("Dee")["last_trick"]
-    assert (second["number"], second["winner"]) == (2, "Cy")

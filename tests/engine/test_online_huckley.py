@@ -311,35 +311,3 @@ def test_every_refusal_code_is_documented() -> None:
     assert {"not_your_turn", "must_kill", "too_many_discards"} <= found
     doc = (root / "docs" / "engine.md").read_text()
     assert sorted(code for code in found if f"`{code}`" not in doc) == []
-
-
-def test_the_last_trick_taken_is_shown_with_its_winner_to_everyone() -> None:
-    """IHBA THE PLAY: Cy trumps the club lead with 3H and Dee over-trumps with 9H, so Dee
-    takes the first trick; every view, a watcher's too, shows it until the next is taken."""
-    rnd = scripted(start("huckley-buck", 4), PLAY_HANDS, "8H")
-    stand_pat(rnd)
-    assert rnd.view("Ann")["last_trick"] is None
-    for player, card in (("Ann", "5C"), ("Bob", "7C"), ("Cy", "3H")):
-        rnd.apply(player, {"action": "play", "card": card})
-    assert rnd.view(None)["last_trick"] is None  # the trick is not taken yet
-    rnd.apply("Dee", {"action": "play", "card": "9H"})
-    first = {
-        "number": 1,
-        "cards": [
-            {"player": "Ann", "card": "5C"},
-            {"player": "Bob", "card": "7C"},
-            {"player": "Cy", "card": "3H"},
-            {"player": "Dee", "card": "9H"},
-        ],
-        "winner": "Dee",
-    }
-    assert all(rnd.view(p)["last_trick"] == first for p in (None, *rnd.start.players))
-    rnd.apply("Dee", {"action": "play", "card": "2H"})
-    assert rnd.view("Ann")["last_trick"] == first  # a trick under way changes nothing
-    while rnd.phase != END:
-        who = rnd.to_act() or ""
-        rnd.apply(who, {"action": "play", "card": rnd.legal(who)[0]})
-    last = rnd.view("Bob")["last_trick"]
-    assert last["number"] == 5
-    assert [c["card"] for c in last["cards"]] == rnd.record()["play"]["tricks"][-1]
-    assert last["winner"] == rnd.record()["trick_winners"][-1]

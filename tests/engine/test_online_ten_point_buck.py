@@ -224,27 +224,3 @@ def test_the_robot_plays_as_the_simulators_greedy_player(seed: int, n: int) -> N
     for field in ("bids", "points", "doe_bonus"):
         assert rec[field] == sim[field]
     assert rec["play"]["tricks"] == sim["play"]["tricks"]
-
-
-def test_the_last_trick_taken_is_shown_with_its_winner_to_everyone() -> None:
-    """The highest white takes the trick: Bob's white 2 over Cy's white 1 and Ann's 2; then
-    the Doe takes the Buck's trick for Cy."""
-    rnd = dealt()
-    bid_all(rnd, {"Bob": 30, "Cy": 25, "Ann": 0})
-    assert rnd.view("Ann")["last_trick"] is None
-    for player, card in (("Bob", "2w"), ("Cy", "1w"), ("Ann", "2")):
-        rnd.apply(player, {"action": "play", "card": card})
-    first = {
-        "number": 1,
-        "cards": [
-            {"player": "Bob", "card": "2w"},
-            {"player": "Cy", "card": "1w"},
-            {"player": "Ann", "card": "2"},
-        ],
-        "winner": "Bob",
-    }
-    assert all(rnd.view(p)["last_trick"] == first for p in (None, *TABLE))
-    for player, card in (("Bob", "10w"), ("Cy", "0w"), ("Ann", "1")):
-        rnd.apply(player, {"action": "play", "card": card})
-    second = rnd.view("Bob")["last_trick"]
-    assert (second["number"], second["winner"]) == (2, "Cy")

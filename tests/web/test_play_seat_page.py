@@ -19,7 +19,8 @@ from play import selectors, services
 from play.models import SeatLink
 from tests.factories import UserFactory
 from tournaments.models import Seating, Session, Table
-from web.templatetags.play_words import card, move_label
+from web.templatetags.card_faces import card, card_name
+from web.templatetags.play_words import move_label
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +96,7 @@ def test_the_page_shows_the_seat_s_hand_and_its_choices_without_a_script(
         assert data is not None
         assert json.loads(data.group(1))["hand"] == view["hand"]
         for code in view["hand"]:
-            assert f'aria-label="{card(code)[1]}' in html
+            assert f'aria-label="{card_name(code)}' in html
         if link is waiting:
             assert f"Waiting for {to_act}" in html
             assert re.search(r"<button[^>]*data-move=", html) is None
@@ -104,7 +105,7 @@ def test_the_page_shows_the_seat_s_hand_and_its_choices_without_a_script(
             for move in view["legal"]:
                 assert f">{escape(move_label(move, view['phase']))}</button>" in html
         # No other hand is on the page: only this seat's cards are buttons.
-        assert html.count('class="playing-card') == len(view["hand"])
+        assert html.count('<button type="button" class="playing-card') == len(view["hand"])
 
 
 def test_an_unknown_token_is_a_404(client: Client, db: None) -> None:
