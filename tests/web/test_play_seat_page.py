@@ -18,7 +18,7 @@ from django.utils.html import escape
 from play import selectors, services
 from play.models import SeatLink
 from tests.factories import UserFactory
-from tournaments.models import Seating, Session, Table
+from tournaments.models import DirectorCall, Seating, Session, Table
 from web.templatetags.card_faces import card, card_name
 from web.templatetags.play_words import move_label
 
@@ -213,3 +213,45 @@ def test_every_phase_of_every_game_is_drawn_with_its_choices_in_words(
     assert "play" in phases
     if rules_id == "huckley-buck":  # the IHBA dealer's option was offered, in words
         assert took_upcard == {rules_id}
+
+
+def test_the_page_links_the_game_s_rules_and_calls_the_director_to_the_player_s_table(
+    online: Session, client: Client
+) -> None:
+    link = SeatLink.objects.filter(session=online).select_related("player").first()
+    assert link is not None
+    html = page_of(client, link.token).content.decode()
+    assert f'href="{reverse("tournaments:rules", args=[online.rules_id])}"' in html
+    assert 'href="#call">Call the director</a>' in html
+    call_url = reverse("tournaments:play_call", args=[link.token])
+    assert f'action="{call_url}"' in html
+
+    answer = client.post(call_url, {"reason": "renege", "text": "Seat 3 reneged"})
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("tournaments:play", args=[link.token]) + "#call"
+    table = Seating.objects.get(player=link.player, left_at__isnull=True).table
+    call = DirectorCall.objects.get()
+    assert (call.table_id, call.reason, call.text) == (table.pk, "renege", "Seat 3 reneged")
+    after = client.get(answer["Location"]).content.decode()
+    assert "The director is called to your table: a renege" in after
+    assert "The director has been called" in after
+    assert f'action="{call_url}"' not in after  # no second form while the call is open
+
+    # Another phone of the table calls too: refused in words, the first call kept.
+    other = SeatLink.objects.filter(session=online, player__seatings__table=table).exclude(
+        pk=link.pk
+    )
+    again = client.post(
+        reverse("tournaments:play_call", args=[other.first().token]), {"reason": "dispute"}
+    )
+    page = client.get(again["Location"]).content.decode()
+    assert "The director has already been called to this table" in page
+    assert DirectorCall.objects.count() == 1
+
+
+def test_a_call_from_an_unknown_seat_link_is_a_404(online: Session, client: Client) -> None:
+    url = reverse("tournaments:play_call", args=["no-such-token"])
+    assert client.post(url, {"reason": "dispute"}).status_code == 404
+    assert not DirectorCall.objects.exists()
+    token = SeatLink.objects.filter(session=online).first().token
+    assert client.get(reverse("tournaments:play_call", args=[token])).status_code == 405
