@@ -6,7 +6,7 @@
 //   huckleyCard("QS")                 a <span class="playing-card" role="img"> face
 //   huckleyCard("QS", "button", {..}) a button with that face (its own attributes kept)
 //   huckleyCard.info("QS")            {text: "Q♠", words: "queen of spades", red: false}
-//   huckleyCard.name("QS")            "Queen of spades"
+//   huckleyCard.label("QS")           "Queen of spades"
 //   huckleyCard.suit("S")             "spades ♠"
 (function () {
   "use strict";
@@ -58,7 +58,7 @@
   }
 
   face.info = info;
-  face.name = name;
+  face.label = name;
   face.suit = function (letter) {
     return SUITS[letter] ? SUITS[letter][1] + " " + SUITS[letter][0] : String(letter);
   };

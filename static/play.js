@@ -164,7 +164,7 @@
         return cardNode("button", code, {
           type: "button", className: on ? "chosen" : "", "aria-pressed": on ? "true" : "false",
           "data-discard": String(i), disabled: !mine,
-          "aria-label": cards.name(code) + (on ? ": to discard" : "")
+          "aria-label": cards.label(code) + (on ? ": to discard" : "")
         });
       }
       var playing = view.phase === "play" && mine;
@@ -178,7 +178,7 @@
         "data-move": playable ? move : null,
         "data-illegal": playing && !playable ? move : null,
         "aria-disabled": playing && !playable ? "true" : null,
-        "aria-label": cards.name(code) + (playable ? ": play it" : playing ? ": not playable now" : "")
+        "aria-label": cards.label(code) + (playable ? ": play it" : playing ? ": not playable now" : "")
       });
     });
   }

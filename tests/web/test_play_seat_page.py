@@ -249,6 +249,23 @@ def test_the_page_links_the_game_s_rules_and_calls_the_director_to_the_player_s_
     assert DirectorCall.objects.count() == 1
 
 
+def test_the_seat_link_alone_calls_no_cookie_is_read(online: Session) -> None:
+    """The page sends no referrer, so its form posts with the Origin "null": the call
+    needs no CSRF cookie, and nothing of the browser's session decides who calls."""
+    link = SeatLink.objects.filter(session=online).first()
+    assert link is not None
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(UserFactory())
+    answer = browser.post(
+        reverse("tournaments:play_call", args=[link.token]),
+        {"reason": "question"},
+        HTTP_ORIGIN="null",
+    )
+    assert answer.status_code == 302
+    call = DirectorCall.objects.get()
+    assert call.called_by is None
+
+
 def test_a_call_from_an_unknown_seat_link_is_a_404(online: Session, client: Client) -> None:
     url = reverse("tournaments:play_call", args=["no-such-token"])
     assert client.post(url, {"reason": "dispute"}).status_code == 404
