@@ -7,18 +7,17 @@ player seated there (`tournaments.permissions.can_call_director`)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from common.errors import ConflictError
 from play import selectors
 from tournaments.models import DirectorCall
-from tournaments.permissions import Caller, as_actor
+from tournaments.permissions import Actor
 from workflow.front import calls
 
 
-def seat_call_make(*, token: str, reason: str, text: str, user: Caller) -> DirectorCall:
+def seat_call_make(*, token: str, reason: str, text: str) -> DirectorCall:
     """Call the director to the table the seat link's player sits at now; `no_such_seat`
-    (404) for a token that is none, `not_seated` when the player has no table now."""
+    (404) for a token that is none, `not_seated` when the player has no table now. The
+    token is the credential, as for a move: no account or cookie of the request counts."""
     place = selectors.place_of(token)
     if place.table_id is None:
         raise ConflictError(
@@ -26,5 +25,5 @@ def seat_call_make(*, token: str, reason: str, text: str, user: Caller) -> Direc
             "You have no table in this sitting, so there is no table to call the director "
             "to: ask the director in person.",
         )
-    actor = dataclasses.replace(as_actor(user), seat_player_id=place.player_id)
+    actor = Actor(device="seat", seat_player_id=place.player_id)
     return calls.director_call_make(table_id=place.table_id, reason=reason, text=text, user=actor)

@@ -43,9 +43,7 @@ def test_a_seated_player_calls_the_director_to_their_own_table(
     tokens = tokens_of(session, director)
     name, token = next(iter(tokens.items()))
     table = _seat(session, name).table
-    call = seat_call_make(
-        token=token, reason="question", text="Is the 5 of trumps high?", user=None
-    )
+    call = seat_call_make(token=token, reason="question", text="Is the 5 of trumps high?")
     assert (call.table_id, call.reason, call.text) == (
         table.pk,
         "question",
@@ -64,9 +62,9 @@ def test_a_second_call_from_the_table_is_refused_and_the_first_kept(
 ) -> None:
     session = online_session(4)
     tokens = list(tokens_of(session, director).values())
-    first = seat_call_make(token=tokens[0], reason="dispute", text="", user=Actor())
+    first = seat_call_make(token=tokens[0], reason="dispute", text="")
     with pytest.raises(ConflictError) as refused:
-        seat_call_make(token=tokens[1], reason="misdeal", text="", user=Actor())
+        seat_call_make(token=tokens[1], reason="misdeal", text="")
     assert refused.value.code == "director_already_called"
     assert list(DirectorCall.objects.values_list("pk", "reason")) == [(first.pk, "dispute")]
 
@@ -77,10 +75,10 @@ def test_the_call_s_reason_and_text_are_checked_as_every_call_s(
     session = online_session(4)
     token = next(iter(tokens_of(session, director).values()))
     with pytest.raises(UserError) as unknown:
-        seat_call_make(token=token, reason="bored", text="", user=Actor())
+        seat_call_make(token=token, reason="bored", text="")
     assert unknown.value.code == "call_reason_unknown"
     with pytest.raises(UserError) as empty:
-        seat_call_make(token=token, reason="other", text="  ", user=Actor())
+        seat_call_make(token=token, reason="other", text="  ")
     assert empty.value.code == "call_text_required"
     assert not DirectorCall.objects.exists()
 
@@ -88,7 +86,7 @@ def test_the_call_s_reason_and_text_are_checked_as_every_call_s(
 def test_an_unknown_token_is_no_such_seat(online_session: Callable[..., Session]) -> None:
     online_session(4)
     with pytest.raises(NotFoundError) as refused:
-        seat_call_make(token="no-such-token", reason="dispute", text="", user=Actor())
+        seat_call_make(token="no-such-token", reason="dispute", text="")
     assert refused.value.code == "no_such_seat"
 
 
@@ -102,7 +100,7 @@ def test_once_the_sitting_has_moved_on_the_player_calls_to_their_new_table(
     movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=SYSTEM)
     now = _seat(session, name).table
     assert now.sitting.number == 2
-    call = seat_call_make(token=token, reason="question", text="", user=Actor())
+    call = seat_call_make(token=token, reason="question", text="")
     assert call.table_id == now.pk
 
 
@@ -115,7 +113,7 @@ def test_a_player_not_seated_now_has_no_table_to_call_to(
         left_at="2026-01-01T20:00Z"
     )
     with pytest.raises(ConflictError) as refused:
-        seat_call_make(token=token, reason="dispute", text="", user=Actor())
+        seat_call_make(token=token, reason="dispute", text="")
     assert refused.value.code == "not_seated"
     assert not DirectorCall.objects.exists()
 

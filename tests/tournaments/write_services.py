@@ -19,6 +19,7 @@ import pytest
 from exchange import club_upload
 from exchange import services as exchange
 from play import director as play_director
+from play import seat_calls
 from play import services as play
 from printing import services as printing
 from ratings import services as ratings
@@ -84,6 +85,7 @@ MODULES: list[ModuleType] = [
     online_settings,
     play_director,
     play,
+    seat_calls,
 ]
 
 
@@ -407,6 +409,9 @@ TAKES_NO_CALLER: dict[Function, str] = {
     "absent player after the grace time, a clock run out): no person's decision",
     play.seat_read: "read: a seat's view for its token's holder, after the machine's tick "
     "(the reads of the API, the seat page and the WebSocket)",
+    seat_calls.seat_call_make: "a player calls the director to the table they sit at now: "
+    "the seat token is the credential (an unknown one is a 404) and names the table; the "
+    "call's own rules are director_call_make's (tests/play/test_seat_calls.py)",
 }
 
 
