@@ -347,8 +347,10 @@
     if (!newer(next)) { return; }
     var wasMine = view.to_act === view.player && view.status === "playing";
     var before = place(view);
+    var ended = next.game !== view.game || next.round !== view.round ? finalTrick(view, next) : null;
     view = next;
     noteLastTrick();
+    if (ended && !holding) { hold(ended); }
     render();
     var after = place(view);
     if (after && after !== before) { moved(before); }
@@ -370,12 +372,44 @@
   var lastTrickSeen = trickKey(view);  // the page as loaded shows no trick again
   function noteLastTrick() {
     var key = trickKey(view);
-    if (key && key !== lastTrickSeen) {
-      holding = view.last_trick;
-      if (holdTimer) { clearTimeout(holdTimer); }
-      holdTimer = setTimeout(function () { holding = null; holdTimer = null; render(); }, HOLD_MS);
-    }
+    if (key && key !== lastTrickSeen) { hold(view.last_trick); }
     lastTrickSeen = key;
+  }
+  function hold(trick) {
+    holding = trick;
+    if (holdTimer) { clearTimeout(holdTimer); }
+    holdTimer = setTimeout(function () { holding = null; holdTimer = null; render(); }, HOLD_MS);
+  }
+
+  // A round's last trick: the next round is dealt at once, so no view shows it taken.
+  // It is read from the round's record in the new view (its cards, leader first) and the
+  // view before it (who played so far, who had taken how many tricks or points); null
+  // when the phone missed a view of that round (nothing is guessed).
+  function finalTrick(before, next) {
+    var last = next.last_round, rec = last && (last.record || last);
+    if (!before || before.phase !== "play" || !rec || !rec.play || !rec.play.tricks) { return null; }
+    if (last.game !== before.game || last.number !== before.round) { return null; }
+    var tricks = rec.play.tricks, shown = before.trick || [];
+    if (tricks.length !== (before.tricks || []).length + 1) { return null; }
+    var cardsOf = tricks[tricks.length - 1];
+    var order = (before.players || []).map(function (p) { return p.name; })
+      .filter(function (name) { return (before.out || []).indexOf(name) < 0; });
+    var leader = shown.length ? shown[0].player : before.to_act, at = order.indexOf(leader);
+    if (at < 0 || cardsOf.length !== order.length) { return null; }
+    var played = cardsOf.map(function (code, i) { return {player: order[(at + i) % order.length], card: code}; });
+    for (var i = 0; i < shown.length; i += 1) {
+      if (shown[i].card !== played[i].card || shown[i].player !== played[i].player) { return null; }
+    }
+    var winner = null;
+    if (rec.trick_winners && rec.trick_winners.length === tricks.length) {
+      winner = rec.trick_winners[tricks.length - 1];
+    } else {
+      // Who took one trick more than before (or, in Ten-Point Buck, more card points).
+      var counts = rec.tricks && !Array.isArray(rec.tricks) ? rec.tricks : null;
+      var after = counts || rec.points || {}, was = counts ? before.tricks_won || {} : before.points || {};
+      order.forEach(function (name) { if ((after[name] || 0) > (was[name] || 0)) { winner = winner === null ? name : false; } });
+    }
+    return winner ? {number: tricks.length, cards: played, winner: winner} : null;
   }
 
   // ---------------------------------------------------------------- a new place, large

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from scoring.models import Round
 from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.test_play_phone import WITHIN_MS, Table, api, other_moves, wait_for_move
@@ -75,10 +76,11 @@ def test_faces_a_card_that_may_not_be_played_and_the_trick_just_taken(
     expect(upcard).to_have_text(card(view["upcard"])[0])
     assert view["upcard"] not in phone.locator("#play-info").inner_text()
 
-    tapped = held = False
-    for _ in range(120):
+    tapped = held = final = False
+    taker = phone.locator("#play-trick-taken")
+    for _ in range(150):
         view = table.view()
-        if tapped and held:
+        if tapped and held and final:
             break
         mine = view["to_act"] == table.me and view["phase"] == "play"
         if mine and not tapped and len(view["legal"]) < len(view["hand"]):
@@ -108,12 +110,23 @@ def test_faces_a_card_that_may_not_be_played_and_the_trick_just_taken(
         taken = len(view["tricks"])
         go_on(phone, table, live_server.url)
         now = table.view()
+        wait_for_move(phone, now["move"])  # the phone sees every state of the table
         last = now["last_trick"]
+        if held and not final and now["round"] != view["round"]:
+            # The round's last trick: the next round was dealt at once, and still the
+            # trick shows a moment with who took it (from the round's record).
+            rec = Round.objects.get(game=table.game(), number=view["round"]).data
+            expect(taker).to_have_text(f"{rec['trick_winners'][-1]} took the trick.")
+            cards = phone.locator("#play-trick").get_by_role("img")
+            expect(cards).to_have_count(len(rec["play"]["tricks"][-1]))
+            for i, code in enumerate(rec["play"]["tricks"][-1]):
+                expect(cards.nth(i)).to_have_accessible_name(card_name(code))
+            expect(taker).to_be_hidden(timeout=5_000)
+            final = True
         if not held and now["round"] == view["round"] and len(now["tricks"]) > taken:
             # The trick just taken stays on the table a moment with who took it, then
             # the table clears (or shows the next trick's cards).
             assert last is not None
-            taker = phone.locator("#play-trick-taken")
             expect(taker).to_have_text(f"{last['winner']} took the trick.")
             cards = phone.locator("#play-trick").get_by_role("img")
             expect(cards).to_have_count(len(last["cards"]))
@@ -128,6 +141,7 @@ def test_faces_a_card_that_may_not_be_played_and_the_trick_just_taken(
             held = True
     assert tapped, "the phone never held a card it could not play"
     assert held, "no trick was taken"
+    assert final, "no round was played to its end"
 
 
 def test_call_the_director_the_rules_and_the_sound_on_your_turn(
