@@ -20,7 +20,7 @@
 // - The trick taken last (`last_trick`) stays on the table a moment with who took it;
 //   a new place (another sitting, table or seat, or the table switched to paper or
 //   online) is shown large a moment, as "follow my table" does; an optional beep on the
-//   player's turn (off until switched on, remembered on the phone, Web Audio: no file).
+//   player's turn (static/turn_sound.js).
 // - A view older than the one shown (same game and round, lower move) is ignored: the
 //   socket and a move's answer may arrive in either order.
 // Cards are drawn by static/cards.js (`huckleyCard`). No framework, no inline script
@@ -356,7 +356,7 @@
     if (after && after !== before) { moved(before); }
     if (!wasMine && view.to_act === view.player && view.status === "playing" && view.to_act) {
       if (navigator.vibrate) { try { navigator.vibrate(150); } catch (e) { /* not allowed */ } }
-      beep();
+      if (window.huckleyTurnSound) { window.huckleyTurnSound(); }
     }
   }
 
@@ -451,54 +451,6 @@
     movedTimer = setTimeout(function () { box.hidden = true; movedTimer = null; }, MOVED_MS);
   }
 
-  // ---------------------------------------------------------------- a beep on your turn
-
-  // Off until the player switches it on; the choice is kept on the phone. A browser lets
-  // a page sound only after a tap on it, so the sound is made ready on the first tap.
-  var SOUND_KEY = "huckley.play.sound";
-  var audio = null;
-  function soundOn() {
-    try { return window.localStorage.getItem(SOUND_KEY) === "on"; } catch (e) { return false; }
-  }
-  function unlock() {
-    if (!soundOn()) { return; }
-    var Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) { return; }
-    if (!audio) { try { audio = new Context(); } catch (e) { audio = null; return; } }
-    if (audio.state === "suspended" && audio.resume) { audio.resume(); }
-  }
-  function beep() {
-    if (!soundOn() || !audio) { return; }
-    var now = audio.currentTime;
-    var osc = audio.createOscillator(), gain = audio.createGain();
-    osc.type = "sine";
-    osc.frequency.value = 660;
-    gain.gain.setValueAtTime(0.0001, now);
-    gain.gain.exponentialRampToValueAtTime(0.3, now + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.3);
-    osc.connect(gain).connect(audio.destination);
-    osc.start(now);
-    osc.stop(now + 0.32);
-  }
-  var soundButton = document.getElementById("play-sound");
-  function showSound() {
-    if (!soundButton) { return; }
-    var on = soundOn();
-    soundButton.setAttribute("aria-pressed", on ? "true" : "false");
-    soundButton.textContent = on ? "Sound on your turn: on" : "Sound on your turn: off";
-  }
-  if (soundButton) {
-    soundButton.hidden = false;
-    showSound();
-    soundButton.addEventListener("click", function () {
-      try { window.localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch (e) { /* private mode */ }
-      showSound();
-      unlock();
-      beep();  // switched on: a beep says what it sounds like
-    });
-  }
-  document.addEventListener("click", unlock);
-  document.addEventListener("keydown", unlock);
 
   function error(message) {
     var node = text("play-error", message || "");
