@@ -110,7 +110,9 @@ class OnlineRound(ABC):
         player's cards; None for a watcher, ``[]`` once the player dropped), ``upcard``
         (when it is face up, else None), ``trump``, ``to_act``, ``legal``, ``trick`` (the
         current trick's cards, each ``{"player", "card"}``, leader first), ``tricks`` (the
-        finished tricks, in the same form), ``tricks_won`` (name to count), ``counts``
+        finished tricks, in the same form), ``last_trick`` (the trick taken last, as
+        ``{"number", "cards", "winner"}``, or None before the first), ``tricks_won``
+        (name to count), ``counts``
         (name to the number of cards held, 0 once dropped), ``out`` (who dropped, seat
         order); then the game's own: ``bids``, ``announcements``, ..."""
 

@@ -147,8 +147,10 @@ def screen_tricks(sitting: Sitting | None) -> list[dict[str, Any]]:
                 "round": view.get("round"),
                 "phase": view.get("phase"),
                 "to_act": view.get("to_act"),
+                # `code` for the projector's card faces (static/cards.js), `card` in text.
                 "trick": [
-                    {"player": c["player"], "card": card_label(str(c["card"]))} for c in trick
+                    {"player": c["player"], "card": card_label(str(c["card"])), "code": c["card"]}
+                    for c in trick
                 ],
                 "tricks_won": {} if sitting.duplicate else (view.get("tricks_won") or {}),
                 "duplicate": sitting.duplicate,

@@ -368,7 +368,7 @@ def table_now_of(state: TableState) -> TableNow:
 
 
 #: The keys of a watcher's view that `tricks_of` gives: the round's public play.
-TRICK_KEYS = ("round", "phase", "to_act", "trick", "tricks_won")
+TRICK_KEYS = ("round", "phase", "to_act", "trick", "tricks_won", "last_trick")
 
 
 def tricks_of(sitting: Sitting) -> list[tuple[Table, dict[str, Any]]]:

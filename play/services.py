@@ -51,7 +51,7 @@ class MoveConflict(ConflictError):
 
 
 #: The one sentence a move that arrives late answers (`stale_move`).
-STALE = "Too late: the table had moved on. Here is where it stands now."
+STALE = "Too late: the table had moved on; here is where it stands now."
 
 
 def _changed(at: rounds.Locked) -> None:

@@ -7,13 +7,24 @@
 //   `huckleyPoll` (static/poll.js: ETag, 304, back-off) while it tries the socket again
 //   with a growing delay; once the socket is back the polling stops.
 // - Moves: only the choices in the view's `legal` are offered, each button carrying the
-//   move ready to send (`data-move`); a click POSTs {"move": view.move, ...that move} to
-//   /api/play/<token>/moves/. 200: the new view. 409 (the table moved on, or a move sent
-//   twice in a race): the current view from the answer, and a line saying so. 400: the
-//   rule in the server's words.
+//   move ready to send (`data-move`). While the socket is open a move goes over it,
+//   {"type": "move", "move": view.move, ...that move}; the answer is the new view, or
+//   {"type": "refused", "code", "message", "view"?}. Otherwise (no socket, a server that
+//   does not take moves on the socket, no answer within a few seconds) the same body is
+//   POSTed to /api/play/<token>/moves/: 200 the new view, 409 the current view, 400 the
+//   rule in the server's words. A move sent twice is taken once, so the POST after a
+//   socket that said nothing is safe.
+// - A move that arrives late (`stale_move`) says so in one sentence and shows where the
+//   table stands; a card the player may not play is still a button (`data-illegal`): the
+//   tap sends it and the page shows the game's refusal ("You must follow suit ...").
+// - The trick taken last (`last_trick`) stays on the table a moment with who took it;
+//   a new place (another sitting, table or seat, or the table switched to paper or
+//   online) is shown large a moment, as "follow my table" does; an optional beep on the
+//   player's turn (static/turn_sound.js).
 // - A view older than the one shown (same game and round, lower move) is ignored: the
 //   socket and a move's answer may arrive in either order.
-// No framework, no inline script (the CSP forbids it), nothing from the internet.
+// Cards are drawn by static/cards.js (`huckleyCard`). No framework, no inline script
+// (the CSP forbids it), nothing from the internet.
 (function () {
   "use strict";
   var root = document.getElementById("play");
@@ -27,8 +38,7 @@
 
   // ---------------------------------------------------------------- words
 
-  var SUITS = {S: ["\u2660", "spades"], H: ["\u2665", "hearts"], D: ["\u2666", "diamonds"], C: ["\u2663", "clubs"]};
-  var RANKS = {A: "ace", K: "king", Q: "queen", J: "jack", T: "10"};
+  var cards = window.huckleyCard;
   var PHASES = {
     announce: "In or out", draw: "The draw", play: "Playing the tricks", order: "Ordering up",
     name: "Naming trump", discard: "The dealer's discard", drop: "In or out", bid: "Bidding",
@@ -40,25 +50,10 @@
     discard: "discard a card.", drop: "are you in or out?", bid: "make your bid."
   };
 
-  // A card code of the game record as [short text, words, red?].
-  function card(code) {
-    code = String(code);
-    if (code === "BH") { return ["Hi Bluke", "the high Bluke", false]; }
-    if (code === "BL") { return ["Lo Bluke", "the low Bluke", false]; }
-    var white = /^(\d+)w$/.exec(code);
-    if (white) {
-      if (white[1] === "0") { return ["Doe", "the Doe (white 0)", false]; }
-      if (white[1] === "10") { return ["Buck", "the Buck (white 10)", false]; }
-      return ["W" + white[1], "white " + white[1], false];
-    }
-    if (/^\d+$/.test(code)) { return [code, code, false]; }
-    var rank = code.slice(0, -1), suit = SUITS[code.slice(-1)];
-    if (!suit) { return [code, code, false]; }
-    var short = (rank === "T" ? "10" : rank) + suit[0];
-    return [short, (RANKS[rank] || rank) + " of " + suit[1], code.slice(-1) === "H" || code.slice(-1) === "D"];
-  }
-  function cardText(code) { return card(code)[0]; }
-  function suitWords(letter) { return SUITS[letter] ? SUITS[letter][1] + " " + SUITS[letter][0] : String(letter); }
+  // A card code of the game record as [face, words, red?] (static/cards.js).
+  function card(code) { var c = cards.info(code); return [c.text, c.words, c.red]; }
+  function cardText(code) { return cards.info(code).text; }
+  function suitWords(letter) { return cards.suit(letter); }
 
   // What a choice of `legal` (not a card to play) says on its button.
   function moveLabel(move) {
@@ -82,7 +77,7 @@
     var parts = [];
     (view.announcements || []).forEach(function (a) { if (a.player === name) { parts.push(a.call); } });
     (view.calls || []).forEach(function (c) {
-      if (c.player === name) { parts.push(c.action === "trump" ? SUITS[c.suit] ? SUITS[c.suit][1] : c.suit : c.action); }
+      if (c.player === name) { parts.push(c.action === "trump" ? suitWords(c.suit).split(" ")[0] : c.action); }
     });
     if (view.bids && Object.prototype.hasOwnProperty.call(view.bids, name)) { parts.push("bid " + view.bids[name]); }
     (view.draws || []).forEach(function (d) {
@@ -152,13 +147,7 @@
   }
   function show(id, on) { var node = document.getElementById(id); if (node) { node.hidden = !on; } }
 
-  function cardNode(tag, code, attrs) {
-    var c = card(code);
-    attrs = attrs || {};
-    attrs.className = "playing-card" + (c[2] ? " red" : "") + (attrs.className ? " " + attrs.className : "");
-    attrs["aria-label"] = attrs["aria-label"] || c[1];
-    return el(tag, attrs, c[0]);
-  }
+  function cardNode(tag, code, attrs) { return cards(code, tag, attrs); }
 
   function drawTemplates() {
     return (view.legal || []).filter(function (m) { return m && m.action === "draw"; });
@@ -175,14 +164,21 @@
         return cardNode("button", code, {
           type: "button", className: on ? "chosen" : "", "aria-pressed": on ? "true" : "false",
           "data-discard": String(i), disabled: !mine,
-          "aria-label": card(code)[1] + (on ? ": to discard" : "")
+          "aria-label": cards.label(code) + (on ? ": to discard" : "")
         });
       }
-      var playable = view.phase === "play" && mine && legal.indexOf(code) >= 0;
+      var playing = view.phase === "play" && mine;
+      var playable = playing && legal.indexOf(code) >= 0;
+      // A card the rules forbid now is still a button: its tap asks the server, whose
+      // refusal says why in the game's words.
+      var move = playing ? JSON.stringify({action: "play", card: code}) : null;
       return cardNode("button", code, {
-        type: "button", disabled: !playable,
-        "data-move": playable ? JSON.stringify({action: "play", card: code}) : null,
-        "aria-label": card(code)[1] + (playable ? ": play it" : "")
+        type: "button", disabled: !playing,
+        className: playing && !playable ? "not-legal" : "",
+        "data-move": playable ? move : null,
+        "data-illegal": playing && !playable ? move : null,
+        "aria-disabled": playing && !playable ? "true" : null,
+        "aria-label": cards.label(code) + (playable ? ": play it" : playing ? ": not playable now" : "")
       });
     });
   }
@@ -226,8 +222,8 @@
     return nodes;
   }
 
-  function trickNodes() {
-    return (view.trick || []).map(function (t) {
+  function trickNodes(trick) {
+    return (trick || []).map(function (t) {
       var li = el("li", {}, t.player + ": ");
       li.appendChild(cardNode("span", t.card));
       return li;
@@ -258,9 +254,19 @@
     });
   }
 
+  // The round's facts: the upcard as a face, then trump, the dealer, the pack in words.
+  function infoNodes() {
+    var nodes = [];
+    if (view.upcard) {
+      nodes.push(document.createTextNode("Upcard "));
+      nodes.push(cardNode("span", view.upcard));
+    }
+    var rest = infoText();
+    if (rest) { nodes.push(document.createTextNode((nodes.length ? " \u00b7 " : "") + rest)); }
+    return nodes;
+  }
   function infoText() {
     var parts = [];
-    if (view.upcard) { parts.push("Upcard " + cardText(view.upcard)); }
     if (view.trump_words) { parts.push(view.trump_words.charAt(0).toUpperCase() + view.trump_words.slice(1)); } else if (view.trump) { parts.push("Trump " + suitWords(view.trump)); }
     if (view.dealer) { parts.push("Dealer " + view.dealer); }
     if (typeof view.pack === "number") { parts.push(view.pack + " cards left to draw"); }
@@ -292,9 +298,13 @@
     var box = document.getElementById("play-turn");
     if (box) { box.classList.toggle("mine", playing && view.to_act === view.player && !!view.to_act); }
     text("play-phase", PHASES[view.phase] || view.phase || "");
-    text("play-info", infoText());
-    fill("play-trick", trickNodes());
-    show("play-trick-empty", !(view.trick || []).length);
+    fill("play-info", infoNodes());
+    // The trick just taken stays on the table a moment, with who took it.
+    var trick = holding ? holding.cards : view.trick;
+    fill("play-trick", trickNodes(trick));
+    show("play-trick-empty", !(trick || []).length);
+    text("play-trick-taken", holding ? holding.winner + " took the trick." : "");
+    show("play-trick-taken", !!holding);
     fill("play-choices", choiceNodes());
     fill("play-hand", handNodes());
     show("play-hand-empty", !(view.hand || []).length);
@@ -335,13 +345,112 @@
 
   function take(next) {
     if (!newer(next)) { return; }
-    var wasMine = view.to_act === view.player;
+    var wasMine = view.to_act === view.player && view.status === "playing";
+    var before = place(view);
+    var ended = next.game !== view.game || next.round !== view.round ? finalTrick(view, next) : null;
     view = next;
+    noteLastTrick();
+    if (ended && !holding) { hold(ended); }
     render();
-    if (!wasMine && view.to_act === view.player && view.status === "playing" && navigator.vibrate) {
-      try { navigator.vibrate(150); } catch (e) { /* not allowed */ }
+    var after = place(view);
+    if (after && after !== before) { moved(before); }
+    if (!wasMine && view.to_act === view.player && view.status === "playing" && view.to_act) {
+      if (navigator.vibrate) { try { navigator.vibrate(150); } catch (e) { /* not allowed */ } }
+      if (window.huckleyTurnSound) { window.huckleyTurnSound(); }
     }
   }
+
+  // ---------------------------------------------------------------- the trick just taken
+
+  // How long the trick just taken stays on the table before it clears.
+  var HOLD_MS = 1500;
+  var holding = null, holdTimer = null;
+  function trickKey(v) {
+    var t = v.last_trick;
+    return t ? [v.game, v.round, t.number, JSON.stringify(t.cards)].join("|") : "";
+  }
+  var lastTrickSeen = trickKey(view);  // the page as loaded shows no trick again
+  function noteLastTrick() {
+    var key = trickKey(view);
+    if (key && key !== lastTrickSeen) { hold(view.last_trick); }
+    lastTrickSeen = key;
+  }
+  function hold(trick) {
+    holding = trick;
+    if (holdTimer) { clearTimeout(holdTimer); }
+    holdTimer = setTimeout(function () { holding = null; holdTimer = null; render(); }, HOLD_MS);
+  }
+
+  // A round's last trick: the next round is dealt at once, so no view shows it taken.
+  // It is read from the round's record in the new view (its cards, leader first) and the
+  // view before it (who played so far, who had taken how many tricks or points); null
+  // when the phone missed a view of that round (nothing is guessed).
+  function finalTrick(before, next) {
+    var last = next.last_round, rec = last && (last.record || last);
+    if (!before || before.phase !== "play" || !rec || !rec.play || !rec.play.tricks) { return null; }
+    if (last.game !== before.game || last.number !== before.round) { return null; }
+    var tricks = rec.play.tricks, shown = before.trick || [];
+    if (tricks.length !== (before.tricks || []).length + 1) { return null; }
+    var cardsOf = tricks[tricks.length - 1];
+    var order = (before.players || []).map(function (p) { return p.name; })
+      .filter(function (name) { return (before.out || []).indexOf(name) < 0; });
+    var leader = shown.length ? shown[0].player : before.to_act, at = order.indexOf(leader);
+    if (at < 0 || cardsOf.length !== order.length) { return null; }
+    var played = cardsOf.map(function (code, i) { return {player: order[(at + i) % order.length], card: code}; });
+    for (var i = 0; i < shown.length; i += 1) {
+      if (shown[i].card !== played[i].card || shown[i].player !== played[i].player) { return null; }
+    }
+    var winner = null;
+    if (rec.trick_winners && rec.trick_winners.length === tricks.length) {
+      winner = rec.trick_winners[tricks.length - 1];
+    } else {
+      // Who took one trick more than before (or, in Ten-Point Buck, more card points).
+      var counts = rec.tricks && !Array.isArray(rec.tricks) ? rec.tricks : null;
+      var after = counts || rec.points || {}, was = counts ? before.tricks_won || {} : before.points || {};
+      order.forEach(function (name) { if ((after[name] || 0) > (was[name] || 0)) { winner = winner === null ? name : false; } });
+    }
+    return winner ? {number: tricks.length, cards: played, winner: winner} : null;
+  }
+
+  // ---------------------------------------------------------------- a new place, large
+
+  // Where the view seats the player ("" when nowhere): the sitting, the table, the seat,
+  // and whether the table plays on paper.
+  function place(v) {
+    if (!v || v.table === null || v.table === undefined) { return ""; }
+    return [v.sitting, v.table_number || v.table, v.seat, v.status === "paper"].join("/");
+  }
+  var MOVED_MS = 8000;
+  var movedTimer = null;
+  function moved(before) {
+    var box = document.getElementById("play-moved");
+    if (!box) { return; }
+    var was = before ? before.split("/") : [];
+    var what;
+    if (!before || was[0] !== String(view.sitting)) {
+      what = "Sitting " + view.sitting + ": your new place.";
+    } else if (was[1] !== String(view.table_number || view.table)) {
+      what = "You have moved to another table.";
+    } else if (was[2] !== String(view.seat)) {
+      what = "Your seat has changed.";
+    } else if (view.status === "paper") {
+      what = "Your table now plays on paper, with real cards.";
+    } else {
+      what = "Your table now plays online, on this page.";
+    }
+    text("play-moved-what", what);
+    text("play-moved-table", String(view.table_number || view.table));
+    text("play-moved-seat", view.seat === null || view.seat === undefined ? "" : String(view.seat));
+    box.hidden = false;
+    box.classList.remove("moved");
+    void box.offsetWidth;  // restart the highlight
+    box.classList.add("moved");
+    if (box.scrollIntoView) { box.scrollIntoView({block: "start"}); }
+    if (navigator.vibrate) { try { navigator.vibrate([200, 100, 200]); } catch (e) { /* not allowed */ } }
+    if (movedTimer) { clearTimeout(movedTimer); }
+    movedTimer = setTimeout(function () { box.hidden = true; movedTimer = null; }, MOVED_MS);
+  }
+
 
   function error(message) {
     var node = text("play-error", message || "");
@@ -350,6 +459,9 @@
 
   // ---------------------------------------------------------------- moves
 
+  // A move that arrived after the table had moved on: one sentence, whatever the server's.
+  var TOO_LATE = "Too late: the table had moved on; here is where it stands now.";
+
   function send(move) {
     if (sending) { return; }
     var body = {move: view.move};
@@ -357,8 +469,42 @@
       if (key !== "max_discard" && key !== "min_discard") { body[key] = move[key]; }
     });
     sending = true;
+    holding = null;
     error("");
     render();
+    if (socket && socket.readyState === 1 && socketMoves) { sendOnSocket(socket, body); } else { post(body); }
+  }
+
+  // The move on the open socket; its answer (a view, or a refusal) comes back on it.
+  // Without one within SOCKET_ANSWER_MS, or when the socket closes or does not take
+  // moves, the same body goes by POST (a move sent twice is taken once).
+  var SOCKET_ANSWER_MS = 6000;
+  var socketMoves = true;  // false once the server said it takes no moves on the socket
+  var pending = null;
+  function sendOnSocket(ws, body) {
+    var message = {type: "move"};
+    Object.keys(body).forEach(function (key) { message[key] = body[key]; });
+    pending = {ws: ws, body: body, timer: setTimeout(function () { byPost(); }, SOCKET_ANSWER_MS)};
+    try { ws.send(JSON.stringify(message)); } catch (e) { byPost(); }
+  }
+  function settled() {
+    if (pending) { clearTimeout(pending.timer); pending = null; }
+    if (sending) { sending = false; return true; }
+    return false;
+  }
+  function byPost() {
+    if (!pending) { return; }
+    var body = pending.body;
+    clearTimeout(pending.timer);
+    pending = null;
+    post(body);
+  }
+  function refused(code, message) {
+    if (code === "stale_move") { error(TOO_LATE); return; }
+    error(message || "Your move was not taken: try again.");
+  }
+
+  function post(body) {
     fetch(root.dataset.movesUrl, {
       method: "POST",
       credentials: "same-origin",
@@ -373,9 +519,8 @@
       if (status === 200) {
         take(answer.view || answer);
       } else if (status === 409) {
-        take(answer.view || answer);
-        error("The table moved on before your move arrived, so it was not made: " +
-          "here is where the game stands now." + (answer.message ? " (" + answer.message + ")" : ""));
+        if (answer.view) { take(answer.view); }
+        refused(answer.code, answer.message);
       } else if (answer.message) {
         error(answer.message);
       } else {
@@ -390,9 +535,9 @@
   root.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest("button") : null;
     if (!button || button.disabled || !root.contains(button)) { return; }
-    if (button.dataset.move) {
+    if (button.dataset.move || button.dataset.illegal) {
       var move;
-      try { move = JSON.parse(button.dataset.move); } catch (e) { return; }
+      try { move = JSON.parse(button.dataset.move || button.dataset.illegal); } catch (e) { return; }
       send(move);
     } else if (button.dataset.discard !== undefined) {
       var i = Number(button.dataset.discard), at = discards.indexOf(i);
@@ -463,7 +608,22 @@
     ws.onmessage = function (event) {
       var message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message && message.type === "view") { take(message.view); }
+      if (!message) { return; }
+      if (message.type === "view") {
+        // The answer to this phone's move, or a change made by someone else: either way
+        // the move in flight is settled once the table's state has a new number.
+        if (pending && pending.ws === ws && message.view && message.view.move !== pending.body.move) { settled(); }
+        take(message.view);
+      } else if (message.type === "refused") {
+        settled();
+        if (message.view) { take(message.view); }
+        refused(message.code, message.message);
+        render();
+      } else if (message.type === "error" && pending && pending.ws === ws) {
+        // A server that takes no moves on the socket (`unknown_type`): POST from now on.
+        if (message.code === "unknown_type") { socketMoves = false; }
+        byPost();
+      }
     };
     ws.onclose = function (event) { clearTimeout(watchdog); gone(ws, event.code); };
     ws.onerror = function () { if (ws.readyState !== 1) { clearTimeout(watchdog); gone(ws, 0); } };
@@ -473,6 +633,7 @@
     if (socket !== ws) { return; }
     socket = null;
     if (pinger) { clearInterval(pinger); pinger = null; }
+    if (pending && pending.ws === ws) { byPost(); }
     try { ws.close(); } catch (e) { /* closed already */ }
     if (code === 4404) {  // the server knows no such seat link: asking again is no use
       stopPolling();

@@ -1,10 +1,12 @@
 // The projector's online tables (web/views/screen.py, session_screen_tricks): the current
 // trick of each, from the watcher's view (never a hand), polled with its ETag and written
-// into the table's box; kept across the live part's swaps (static/live.js).
+// into the table's box as card faces (static/cards.js); kept across the live part's swaps
+// (static/live.js).
 (function () {
   "use strict";
   var box = document.getElementById("live");
   if (!box || !box.dataset.tricksUrl) { return; }
+  var card = window.huckleyCard;
   var last = [];
 
   function apply() {
@@ -13,13 +15,22 @@
       if (!article) { return; }
       var line = article.querySelector(".screen-trick");
       if (!line) { return; }
-      var cards = t.trick.map(function (c) { return c.player + " " + c.card; }).join(" · ");
-      var text = "Online";
-      if (t.round) { text += " · round " + t.round; }
-      if (t.duplicate) { text += " · duplicate deal, cards hidden"; }
-      if (cards) { text += " · on the table: " + cards; }
-      if (t.to_act) { text += " · " + t.to_act + " to play"; }
-      if (line.textContent !== text) { line.textContent = text; }
+      var head = "Online";
+      if (t.round) { head += " · round " + t.round; }
+      if (t.duplicate) { head += " · duplicate deal, cards hidden"; }
+      var turn = t.to_act ? " · " + t.to_act + " to play" : "";
+      var key = JSON.stringify([head, t.trick, turn]);
+      if (line.dataset.shown !== key) {
+        line.textContent = head;
+        if (t.trick.length) { line.appendChild(document.createTextNode(" · on the table: ")); }
+        t.trick.forEach(function (c, i) {
+          line.appendChild(document.createTextNode((i ? " · " : "") + c.player + " "));
+          // A face from the code; the text alone from an answer kept before codes were sent.
+          line.appendChild(c.code ? card(c.code) : document.createTextNode(c.card));
+        });
+        if (turn) { line.appendChild(document.createTextNode(turn)); }
+        line.dataset.shown = key;
+      }
       line.hidden = false;
     });
   }

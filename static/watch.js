@@ -1,12 +1,16 @@
 // A director watching an online table (templates/play/watch.html): the watcher's view,
 // which holds no hand, pushed over the WebSocket /ws/watch/<table>/ and, when the socket
-// cannot be held, polled as JSON with its ETag (static/poll.js).
+// cannot be held, polled as JSON with its ETag (static/poll.js). Cards are faces
+// (static/cards.js, `huckleyCard`), never the record's codes.
 (function () {
   "use strict";
   var box = document.getElementById("watch");
   if (!box) { return; }
   var status = document.getElementById("live-status");
+  var card = window.huckleyCard;
 
+  // Fill the element `id` with `items`, each a list of strings and card codes
+  // ({card: code}) drawn in a row; as <li>s for a list, inline otherwise.
   function fill(id, items, empty) {
     var list = document.getElementById(id);
     list.textContent = "";
@@ -16,11 +20,23 @@
       none.textContent = empty;
       list.appendChild(none);
     }
-    items.forEach(function (text) {
+    items.forEach(function (parts) {
       var li = document.createElement("li");
-      li.textContent = text;
+      line(li, parts);
       list.appendChild(li);
     });
+  }
+  function line(node, parts) {
+    (Array.isArray(parts) ? parts : [parts]).forEach(function (part) {
+      node.appendChild(part && part.card ? card(part.card) : document.createTextNode(String(part)));
+    });
+    return node;
+  }
+  function set(id, parts) {
+    var node = document.getElementById(id);
+    node.textContent = "";
+    line(node, parts);
+    return node;
   }
 
   function show(view) {
@@ -33,10 +49,23 @@
       turn = "Round " + view.round + " is over.";
     }
     document.getElementById("watch-turn").textContent = turn;
-    document.getElementById("watch-facts").textContent =
-      (view.upcard ? "Upcard " + view.upcard + ". " : "") + (view.trump ? "Trump " + view.trump + ". " : "");
-    fill("watch-trick", (view.trick || []).map(function (c) { return c.player + ": " + c.card; }),
+    var facts = [];
+    if (view.upcard) { facts.push("Upcard ", {card: view.upcard}, ". "); }
+    if (view.trump_words) {
+      facts.push(view.trump_words.charAt(0).toUpperCase() + view.trump_words.slice(1) + ". ");
+    } else if (view.trump) {
+      facts.push("Trump: " + card.suit(view.trump) + ". ");
+    }
+    set("watch-facts", facts);
+    fill("watch-trick", (view.trick || []).map(function (c) { return [c.player + ": ", {card: c.card}]; }),
       "No card yet in this trick.");
+    var last = view.last_trick, parts = [];
+    if (last) {
+      parts.push("The last trick (" + last.number + "): ");
+      last.cards.forEach(function (c, i) { parts.push((i ? ", " : "") + c.player + " ", {card: c.card}); });
+      parts.push("; " + last.winner + " took it.");
+    }
+    set("watch-last", parts).hidden = !last;
     var won = view.tricks_won || {};
     fill("watch-players", Object.keys(won).map(function (name) {
       return name + ": " + won[name] + " trick" + (won[name] === 1 ? "" : "s");

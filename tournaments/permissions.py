@@ -7,6 +7,8 @@
   session (pages) or the `X-Scorer-Token` header (API).
 - A player signed in with an account linked to a Player sees their own assignments,
   games and history.
+- A player at an online table holds a seat link (the app `play` reads its token): they
+  may call the director to the table they sit at now, and nothing else of this module.
 - The public sees the sessions a director made public.
 - The machine's operator (`SYSTEM`: management commands, Celery tasks, the simulation)
   may do what a director may, in every club. It is never built from a request.
@@ -29,7 +31,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
-from tournaments.models import Club, Player, ScorerLink, Session, Table
+from tournaments.models import Club, Player, ScorerLink, Seating, Session, Table
 
 #: Who a call is from, as Django and DRF hand it over in `request.user`; None is nobody
 #: (an `Actor` with no account), refused like an anonymous visitor. A call with no
@@ -69,6 +71,9 @@ class Actor:
     device: str = ""
     # The operator of the machine (`SYSTEM`), never a request's visitor.
     is_system: bool = False
+    # The player whose seat link the request holds, once the app `play` has read the
+    # token (an online table's phone); None otherwise. Only `can_call_director` reads it.
+    seat_player_id: int | None = None
 
     @property
     def account(self) -> Account | None:
@@ -185,6 +190,29 @@ def require_scorer(who: Caller, table: Table) -> None:
     """Refuse anyone who may not enter or correct the rounds of `table`."""
     if not can_score(who, table):
         raise not_a_scorer()
+
+
+def can_call_director(who: Actor | User, table: Table) -> bool:
+    """Call the director to this table: whoever may score it, and the player of a seat
+    link who sits at it now (an online table has no scorer at it, only phones)."""
+    actor = as_actor(who)
+    if (
+        actor.seat_player_id is not None
+        and Seating.objects.filter(
+            table=table, player_id=actor.seat_player_id, left_at__isnull=True
+        ).exists()
+    ):
+        return True
+    return can_score(actor, table)
+
+
+def require_caller(who: Caller, table: Table) -> None:
+    """Refuse anyone who may not call the director to `table`."""
+    if not can_call_director(who, table):
+        raise PermissionDenied(
+            "Only a director, the holder of this table's scorer link or a player seated at "
+            "it may call the director to it."
+        )
 
 
 def players_of(who: Actor | User) -> list[Player]:

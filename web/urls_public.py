@@ -20,6 +20,7 @@ from web.views import (
     public,
     ratings,
     registrations,
+    rules,
     screen,
     sheet,
 )
@@ -54,6 +55,9 @@ ROUTES: dict[str, list[URLPattern]] = {
         path("clubs/<slug:slug>/", public.club_page, name="club"),
         # A player's seat at an online table: the seat link is the credential.
         path("play/<token:token>/", play.seat_page, name="play"),
+        path("play/<token:token>/call/", play.seat_call, name="play_call"),
+        # The rules of each game, short, for the players (linked from the seat page).
+        path("rules/<slug:rules_id>/", rules.game_rules, name="rules"),
         # Sign-up before the night, and each sign-up's personal link.
         path("sessions/<int:pk>/register/", registrations.register, name="register"),
         path("registrations/<token:token>/", registrations.registration, name="registration"),

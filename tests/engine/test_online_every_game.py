@@ -36,6 +36,7 @@ COMMON_KEYS = {
     "legal",
     "trick",
     "tricks",
+    "last_trick",
     "tricks_won",
     "counts",
     "out",

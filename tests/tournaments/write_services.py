@@ -19,7 +19,7 @@ import pytest
 from exchange import club_upload
 from exchange import services as exchange
 from play import director as play_director
-from play import seat_keep
+from play import seat_calls, seat_keep
 from play import services as play
 from printing import services as printing
 from ratings import services as ratings
@@ -86,6 +86,7 @@ MODULES: list[ModuleType] = [
     play_director,
     play,
     seat_keep,
+    seat_calls,
 ]
 
 
@@ -420,6 +421,9 @@ TAKES_NO_CALLER: dict[Function, str] = {
     seat_keep.plays_online: "read: whether a night plays online at any table",
     play.seat_read: "read: a seat's view for its token's holder (the reads of the API, the "
     "seat page and the WebSocket); it marks the player present and writes nothing else",
+    seat_calls.seat_call_make: "a player calls the director to the table they sit at now: "
+    "the seat token is the credential (an unknown one is a 404) and names the table; the "
+    "call's own rules are director_call_make's (tests/play/test_seat_calls.py)",
 }
 
 

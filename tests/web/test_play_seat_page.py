@@ -19,8 +19,9 @@ from play import selectors, services
 from play.models import SeatLink
 from tests.factories import UserFactory
 from tests.play.helpers import settle
-from tournaments.models import Seating, Session, Table
-from web.templatetags.play_words import card, move_label
+from tournaments.models import DirectorCall, Seating, Session, Table
+from web.templatetags.card_faces import card, card_name
+from web.templatetags.play_words import move_label
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +97,7 @@ def test_the_page_shows_the_seat_s_hand_and_its_choices_without_a_script(
         assert data is not None
         assert json.loads(data.group(1))["hand"] == view["hand"]
         for code in view["hand"]:
-            assert f'aria-label="{card(code)[1]}' in html
+            assert f'aria-label="{card_name(code)}' in html
         if link is waiting:
             assert f"Waiting for {to_act}" in html
             assert re.search(r"<button[^>]*data-move=", html) is None
@@ -105,7 +106,7 @@ def test_the_page_shows_the_seat_s_hand_and_its_choices_without_a_script(
             for move in view["legal"]:
                 assert f">{escape(move_label(move, view['phase']))}</button>" in html
         # No other hand is on the page: only this seat's cards are buttons.
-        assert html.count('class="playing-card') == len(view["hand"])
+        assert html.count('<button type="button" class="playing-card') == len(view["hand"])
 
 
 def test_an_unknown_token_is_a_404(client: Client, db: None) -> None:
@@ -213,3 +214,62 @@ def test_every_phase_of_every_game_is_drawn_with_its_choices_in_words(
     assert "play" in phases
     if rules_id == "huckley-buck":  # the IHBA dealer's option was offered, in words
         assert took_upcard == {rules_id}
+
+
+def test_the_page_links_the_game_s_rules_and_calls_the_director_to_the_player_s_table(
+    online: Session, client: Client
+) -> None:
+    link = SeatLink.objects.filter(session=online).select_related("player").first()
+    assert link is not None
+    html = page_of(client, link.token).content.decode()
+    assert f'href="{reverse("tournaments:rules", args=[online.rules_id])}"' in html
+    assert 'href="#call">Call the director</a>' in html
+    call_url = reverse("tournaments:play_call", args=[link.token])
+    assert f'action="{call_url}"' in html
+
+    answer = client.post(call_url, {"reason": "renege", "text": "Seat 3 reneged"})
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("tournaments:play", args=[link.token]) + "#call"
+    table = Seating.objects.get(player=link.player, left_at__isnull=True).table
+    call = DirectorCall.objects.get()
+    assert (call.table_id, call.reason, call.text) == (table.pk, "renege", "Seat 3 reneged")
+    after = client.get(answer["Location"]).content.decode()
+    assert "The director is called to your table: a renege" in after
+    assert "The director has been called" in after
+    assert f'action="{call_url}"' not in after  # no second form while the call is open
+
+    # Another phone of the table calls too: refused in words, the first call kept.
+    other = SeatLink.objects.filter(session=online, player__seatings__table=table).exclude(
+        pk=link.pk
+    )
+    again = client.post(
+        reverse("tournaments:play_call", args=[other.first().token]), {"reason": "dispute"}
+    )
+    page = client.get(again["Location"]).content.decode()
+    assert "The director has already been called to this table" in page
+    assert DirectorCall.objects.count() == 1
+
+
+def test_the_seat_link_alone_calls_no_cookie_is_read(online: Session) -> None:
+    """The page sends no referrer, so its form posts with the Origin "null": the call
+    needs no CSRF cookie, and nothing of the browser's session decides who calls."""
+    link = SeatLink.objects.filter(session=online).first()
+    assert link is not None
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(UserFactory())
+    answer = browser.post(
+        reverse("tournaments:play_call", args=[link.token]),
+        {"reason": "question"},
+        HTTP_ORIGIN="null",
+    )
+    assert answer.status_code == 302
+    call = DirectorCall.objects.get()
+    assert call.called_by is None
+
+
+def test_a_call_from_an_unknown_seat_link_is_a_404(online: Session, client: Client) -> None:
+    url = reverse("tournaments:play_call", args=["no-such-token"])
+    assert client.post(url, {"reason": "dispute"}).status_code == 404
+    assert not DirectorCall.objects.exists()
+    token = SeatLink.objects.filter(session=online).first().token
+    assert client.get(reverse("tournaments:play_call", args=[token])).status_code == 405

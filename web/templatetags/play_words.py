@@ -3,7 +3,8 @@ record as a short text and in words, each choice of a view's `legal` as its butt
 label, and the page's lines drawn from a seat's view (play.selectors.seat_view).
 
 static/play.js says the same things, in the same words, when it draws the page again
-from a newer view: a change here is a change there."""
+from a newer view: a change here is a change there. The cards' faces and words are
+web/templatetags/card_faces.py's (static/cards.js in the browser)."""
 
 from __future__ import annotations
 
@@ -13,15 +14,10 @@ from typing import Any
 
 from django import template
 
+from web.templatetags.card_faces import SUITS, card, card_name, suit_words
+
 register = template.Library()
 
-SUITS = {
-    "S": ("\u2660", "spades"),
-    "H": ("\u2665", "hearts"),
-    "D": ("\u2666", "diamonds"),
-    "C": ("\u2663", "clubs"),
-}
-RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
 PHASES = {
     "announce": "In or out",
     "draw": "The draw",
@@ -46,33 +42,6 @@ PROMPTS = {
 }
 #: More bids than this are offered as a list to choose from, not a button each.
 MANY_BIDS = 12
-
-
-def card(code: str) -> tuple[str, str, bool]:
-    """A card code as (short text, words, red?): "QS" is ("Q♠", "queen of spades")."""
-    code = str(code)
-    if code == "BH":
-        return ("Hi Bluke", "the high Bluke", False)
-    if code == "BL":
-        return ("Lo Bluke", "the low Bluke", False)
-    if code.endswith("w") and code[:-1].isdigit():
-        number = code[:-1]
-        if number == "0":
-            return ("Doe", "the Doe (white 0)", False)
-        if number == "10":
-            return ("Buck", "the Buck (white 10)", False)
-        return (f"W{number}", f"white {number}", False)
-    if code.isdigit():
-        return (code, code, False)
-    rank, suit = code[:-1], SUITS.get(code[-1:])
-    if suit is None:
-        return (code, code, False)
-    short = ("10" if rank == "T" else rank) + suit[0]
-    return (short, f"{RANKS.get(rank, rank)} of {suit[1]}", code[-1] in "HD")
-
-
-def suit_words(letter: str) -> str:
-    return f"{SUITS[letter][1]} {SUITS[letter][0]}" if letter in SUITS else str(letter)
 
 
 def move_label(move: Mapping[str, Any], phase: str) -> str:
@@ -163,9 +132,9 @@ def turn_text(view: Mapping[str, Any]) -> str:
 
 
 def info_text(view: Mapping[str, Any]) -> str:
+    """Trump, the dealer and the pack in words (the page draws the upcard's face before
+    them)."""
     parts = []
-    if view.get("upcard"):
-        parts.append(f"Upcard {card(view['upcard'])[0]}")
     if view.get("trump_words"):
         words = str(view["trump_words"])
         parts.append(words[:1].upper() + words[1:])
@@ -204,14 +173,21 @@ def seat_page(view: Mapping[str, Any]) -> dict[str, Any]:
     drawing = [m for m in legal if isinstance(m, Mapping) and m.get("action") == "draw"]
     hand = []
     for i, code in enumerate(view.get("hand") or []):
-        playable = mine and phase == "play" and code in legal
+        playing = mine and phase == "play"
+        playable = playing and code in legal
+        move = json.dumps({"action": "play", "card": code})
         hand.append(
             _card(
                 code,
                 index=i,
                 drawing=bool(drawing) and mine,
-                move=json.dumps({"action": "play", "card": code}) if playable else "",
-                label=card(code)[1] + (": play it" if playable else ""),
+                move=move if playable else "",
+                # A card the rules forbid now is still a button: its tap asks the server,
+                # whose refusal says why in the game's words (static/play.js).
+                illegal=move if playing and not playable else "",
+                name=card_name(code),
+                label=card_name(code)
+                + (": play it" if playable else ": not playable now" if playing else ""),
             )
         )
     choices: list[dict[str, Any]] = []

@@ -1,7 +1,8 @@
 """Calling the director from a table (docs/tournament.md, "Calling the director").
 
 - `director_call_make`: whoever may score a table (its scorer link, its table card's
-  link, a director) calls the director, with a reason and a short text. Refused on a
+  link, a director), or a player seated at it with their seat link (an online table's
+  phone: `play.seat_calls`), calls the director, with a reason and a short text. Refused on a
   session that is not running and on a table whose sitting has moved on; a second call
   from a table whose call is still open is refused (`director_already_called`) and the
   first one is kept, so the director is not flooded.
@@ -30,7 +31,13 @@ from common.text import refuse_hidden_characters
 from scoring import locks
 from tournaments import audit, pagecache
 from tournaments.models import DirectorCall, Seating, Session, Table
-from tournaments.permissions import Caller, as_actor, live_links, require_director, require_scorer
+from tournaments.permissions import (
+    Caller,
+    as_actor,
+    live_links,
+    require_caller,
+    require_director,
+)
 
 REASONS = dict(DirectorCall.Reason.choices)
 
@@ -76,7 +83,7 @@ def director_call_make(*, table_id: int, reason: str, text: str, user: Caller) -
     table = Table.objects.select_related("sitting__session").filter(pk=table_id).first()
     if table is None:
         raise UserError("table_not_found", "There is no such table.")
-    require_scorer(user, table)
+    require_caller(user, table)
     session_id = table.sitting.session_id
     locks.share_session(session_id)
     try:

@@ -318,12 +318,27 @@ class TrickRound(OnlineRound):
             "legal": self.legal(player) if player is not None else [],
             "trick": json_copy(s["trick"]),
             "tricks": json_copy(s["tricks"]),
+            "last_trick": self.last_trick(),
             "tricks_won": dict(s["won"]),
             "counts": {p: 0 if p in out else len(s["hands"][p]) for p in self.players},
             "out": list(out),
         }
         shown.update(self.view_game(player))
         return shown
+
+    def last_trick(self) -> dict[str, Any] | None:
+        """The trick taken last in this round, for a phone to show a moment before the
+        table clears: its ``number`` (1 for the first), its ``cards`` (each ``{"player",
+        "card"}``, leader first) and the ``winner`` who took it; None before the first
+        trick is taken. Only cards everyone saw played."""
+        s = self.s
+        if not s["tricks"]:
+            return None
+        return {
+            "number": len(s["tricks"]),
+            "cards": json_copy(s["tricks"][-1]),
+            "winner": s["winners"][-1],
+        }
 
     def robot_move(self, player: str) -> Move:
         self.require_turn(player)

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+import time
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+
+from tests.servers import free_ports
 
 # Playwright's sync API keeps an asyncio event loop running in the test's thread, so
 # Django refuses ORM calls made from the test body (fixtures, service calls, checks
@@ -142,3 +146,37 @@ def sign_in(live_server: Any) -> Callable[[Any, str], None]:
         )
 
     return sign_in
+
+
+@pytest.fixture
+def asgi_url(transactional_db: None) -> Iterator[str]:
+    """The ASGI application (pages, API, WebSocket) served by uvicorn in a thread of this
+    process, so it shares the test's database and the in-memory channel layer."""
+    import uvicorn
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.test import override_settings
+
+    from huckley.asgi import application
+
+    port = free_ports(1)[0]
+    layers = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    with override_settings(CHANNEL_LAYERS=layers):
+        config = uvicorn.Config(
+            ASGIStaticFilesHandler(application),
+            host="127.0.0.1",
+            port=port,
+            lifespan="off",
+            log_level="warning",
+        )
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not server.started:
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)

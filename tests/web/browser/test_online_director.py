@@ -22,12 +22,14 @@ from tests.play.helpers import play_table
 from tests.play.rounds import store_online_round
 from tests.play.test_sessions import robots_play_out, seat_robots
 from tests.web.browser.checks import axe_problems, overflow
-from tests.web.browser.conftest import DESKTOP, PHONE
+from tests.web.browser.conftest import PHONE
 from tournaments.models import Session, Sitting, Table
+from web.templatetags.card_faces import card, card_name, suit_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SMALL_PHONE = {"width": 360, "height": 740}
+PROJECTOR = {"width": 1920, "height": 1080}
 
 
 @pytest.fixture
@@ -83,12 +85,16 @@ def test_the_projector_shows_the_trick_of_an_online_table_as_it_is_played(
         return len(selectors.watch_view(table.pk)["trick"])
 
     play_table(phones, tokens, rng=rng, until=lambda: cards_on_table() >= 1)
-    wall = new_page(DESKTOP)
+    wall = new_page(PROJECTOR)
     wall.goto(f"/sessions/{session.pk}/screen/")
     article = wall.locator("article", has=wall.get_by_role("heading", name="Table 1"))
     first = selectors.watch_view(table.pk)["trick"][0]
     expect(article).to_contain_text(f"on the table: {first['player']}", timeout=WITHIN_MS)
     expect(article).to_contain_text("to play")
+    # The card as a face, named in words: never the record's code.
+    face = article.get_by_role("img", name=card_name(first["card"]))
+    expect(face).to_have_text(card(first["card"])[0])
+    assert first["card"] not in article.inner_text().split()
     # One card more, and the wall shows it without a reload.
     wall.evaluate("window.__sameDocument = true")
     play_table(phones, tokens, rng=rng, until=lambda: cards_on_table() != 1)
@@ -158,12 +164,35 @@ def test_a_director_watches_a_table_on_a_360_px_phone(
         rng=rng,
         until=lambda: len(selectors.watch_view(table.pk)["trick"]) >= 2,
     )
-    card = selectors.watch_view(table.pk)["trick"][1]
-    expect(phone.locator("#watch-trick")).to_contain_text(
-        f"{card['player']}: {card['card']}", timeout=WITHIN_MS
-    )
+    played = selectors.watch_view(table.pk)["trick"][1]
+    trick = phone.locator("#watch-trick")
+    # Faces and words, never "Upcard 2S. Trump S.".
+    face = card(played["card"])[0]
+    expect(trick).to_contain_text(f"{played['player']}: {face}", timeout=WITHIN_MS)
+    expect(trick.get_by_role("img", name=card_name(played["card"]))).to_be_visible()
+    view = selectors.watch_view(table.pk)
+    facts = phone.locator("#watch-facts")
+    expect(facts).to_contain_text(f"Trump: {suit_words(view['trump'])}.")
+    if view["upcard"]:
+        expect(facts.get_by_role("img", name=card_name(view["upcard"]))).to_be_visible()
+    assert f"Trump {view['trump']}." not in facts.inner_text()
     assert overflow(phone) is None
     assert axe_problems(phone) == []
+    # On the projector of the hall too, once the first trick is taken: who took it.
+    play_table(
+        APIClient(),
+        tokens,
+        rng=rng,
+        until=lambda: selectors.watch_view(table.pk)["last_trick"] is not None,
+    )
+    wall = new_page(PROJECTOR)
+    sign_in(wall, director.username)
+    wall.goto(f"/director/tables/{table.pk}/watch/")
+    last = selectors.watch_view(table.pk)["last_trick"]
+    expect(wall.locator("#watch-last")).to_contain_text(f"{last['winner']} took it.")
+    expect(wall.locator("#watch-last").get_by_role("img")).to_have_count(len(last["cards"]))
+    assert overflow(wall) is None
+    assert axe_problems(wall) == []
 
 
 def test_a_duplicate_sitting_compares_its_deals_on_a_360_px_phone(

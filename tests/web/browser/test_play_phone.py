@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -127,12 +125,14 @@ def phone_moves(phone: Page, view: dict[str, Any], clicks: list[str]) -> None:
         button = phone.get_by_role("button", name="Discard 1, draw 1")
     else:
         assert phase == "play", view
-        button = phone.locator("#play-hand button:not([disabled])").first
-        # The enabled cards are exactly the legal ones.
-        enabled = phone.locator("#play-hand button:not([disabled])").evaluate_all(
+        button = phone.locator("#play-hand button[data-move]").first
+        # The cards offered to play are exactly the legal ones; the others are dimmed.
+        enabled = phone.locator("#play-hand button[data-move]").evaluate_all(
             "bs => bs.map(b => JSON.parse(b.dataset.move).card)"
         )
         assert sorted(enabled) == sorted(view["legal"])
+        dimmed = phone.locator("#play-hand button[aria-disabled='true']").count()
+        assert dimmed == len(view["hand"]) - len(view["legal"])
     clicks.append(button.inner_text())
     button.click()
     expect(phone.locator("#play")).not_to_have_attribute(
@@ -240,7 +240,7 @@ def test_a_stale_move_and_an_illegal_move_are_answered_in_words(
         live_server.url, table.token, {"move": view["move"], "action": "play", "card": stranger}
     )
     assert status == 400
-    card = phone.locator("#play-hand button:not([disabled])").first
+    card = phone.locator("#play-hand button[data-move]").first
     card.evaluate(
         "(b, c) => { b.dataset.move = JSON.stringify({action: 'play', card: c}); }", stranger
     )
@@ -265,49 +265,16 @@ def test_a_stale_move_and_an_illegal_move_are_answered_in_words(
     # sent twice, which is taken once and answered as a success).
     assert len(view["legal"]) > 1, view
     phone.locator(
-        f"#play-hand button:not([disabled]):not([data-move*='\"{view['legal'][0]}\"'])"
+        f"#play-hand button[data-move]:not([data-move*='\"{view['legal'][0]}\"'])"
     ).first.click()
-    expect(phone.get_by_role("alert")).to_contain_text(
-        "The table moved on before your move arrived, so it was not made"
+    # One plain sentence, not the server's words wrapped in the page's.
+    expect(phone.get_by_role("alert")).to_have_text(
+        "Too late: the table had moved on; here is where it stands now."
     )
     now = table.view()
     expect(phone.locator("#play")).to_have_attribute("data-move", str(now["move"]))
     expect(phone.locator("#play-hand button")).to_have_count(len(now["hand"]))
     assert axe_problems(phone) == []
-
-
-@pytest.fixture
-def asgi_url(transactional_db: None) -> Iterator[str]:
-    """The ASGI application (pages, API, WebSocket) served by uvicorn in a thread of this
-    process, so it shares the test's database and the in-memory channel layer."""
-    import uvicorn
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.test import override_settings
-
-    from huckley.asgi import application
-
-    port = free_ports(1)[0]
-    layers = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    with override_settings(CHANNEL_LAYERS=layers):
-        config = uvicorn.Config(
-            ASGIStaticFilesHandler(application),
-            host="127.0.0.1",
-            port=port,
-            lifespan="off",
-            log_level="warning",
-        )
-        server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 20
-        while not server.started:
-            assert time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
-        try:
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            server.should_exit = True
-            thread.join(timeout=10)
 
 
 # The page's WebSocket, with a switch: while `__cut` is set, a new socket goes to a port
@@ -428,7 +395,7 @@ def test_the_script_offers_each_game_s_choices_in_the_page_s_words(
     expect(phone.locator("#play-hand button")).to_have_count(len(view["hand"]))
     legal = view["legal"]
     if view["phase"] == "play":
-        names = phone.locator("#play-hand button:not([disabled])").evaluate_all(
+        names = phone.locator("#play-hand button[data-move]").evaluate_all(
             "bs => bs.map(b => JSON.parse(b.dataset.move).card)"
         )
         assert set(names) == set(legal)
