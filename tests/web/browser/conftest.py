@@ -165,7 +165,7 @@ def asgi_url(transactional_db: None) -> Iterator[str]:
             ASGIStaticFilesHandler(application),
             host="127.0.0.1",
             port=port,
-            lifespan="off",
+            lifespan="on",  # online play's scheduler runs, as in every ASGI process
             log_level="warning",
         )
         server = uvicorn.Server(config)
