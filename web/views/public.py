@@ -296,6 +296,8 @@ def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
         "page": found.page,
         "query": found.query,
         "prizes": prizes if prizes.pays else None,
+        # Robots that took a seat: marked apart, never ranked (docs/tournament.md).
+        "robots": selectors.session_robots(session),
     }
     return render(request, "tournaments/standings.html", context)
 

@@ -164,9 +164,13 @@ class ResultRow:
 
 
 def sitting_results(sitting: Sitting) -> list[ResultRow]:
-    """Each seated player's record over the sitting's finished games (format rule 4)."""
+    """Each seated player's record over the sitting's finished games (format rule 4). A
+    robot (`Player.is_robot`) is no player of the format: never ranked, it neither moves
+    up nor down, and its seat is filled again at the next movement (docs/format.md)."""
     seatings = list(
-        Seating.objects.filter(sitting=sitting, left_at__isnull=True).select_related("player")
+        Seating.objects.filter(
+            sitting=sitting, left_at__isnull=True, player__is_robot=False
+        ).select_related("player")
     )
     totals: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     rows = (
@@ -313,9 +317,6 @@ class StandingRow:
     # What the player wins (docs/tournament.md, "Entry fees and prizes"): filled in by
     # `workflow.club.prize_selectors.with_payouts`; None when the session pays no prizes.
     payout: Decimal | None = None
-    # A robot a director seated to fill a short online table (`Player.is_robot`): it has
-    # a place like anyone, and the pages mark it.
-    robot: bool = False
     # The moves a robot made for this player in the session's online rounds (the
     # clock ran out, or they were away: the record's `play.robots`).
     robot_moves: int = 0
@@ -350,11 +351,21 @@ def robot_moves(session: Session) -> dict[int, int]:
     return dict(moves)
 
 
+def session_robots(session: Session) -> list[str]:
+    """The names of the robots that took a seat in the session (docs/tournament.md,
+    "Robots fill seats"), by number: the standings mark them apart, with no place."""
+    names = Seating.objects.filter(sitting__session=session, player__is_robot=True).values_list(
+        "player__name", flat=True
+    )
+    return sorted(set(names), key=lambda name: (len(name), name))
+
+
 def session_standings(session: Session) -> list[StandingRow]:
     """The session ladder: the table a player sits at in the latest sitting (1 = best),
     then their place at that table (`ladder_order`: on that sitting's results, or on the
     session's totals so far while the table has none); players who withdrew follow.
-    Totals count every finished game of the session."""
+    Totals count every finished game of the session. Robots are never in it: not ranked,
+    kept, awarded or paid (`session_robots` names them)."""
     totals = {
         row["player_id"]: row
         for row in GamePlayer.objects.filter(
@@ -368,14 +379,10 @@ def session_standings(session: Session) -> list[StandingRow]:
             hooks_total=Sum("hooks"),
         )
     }
-    names: dict[int, str] = {}
-    robots: set[int] = set()
-    for pid, name, robot in session.entries.values_list(
-        "player_id", "player__name", "player__is_robot"
-    ):
-        names[pid] = name
-        if robot:
-            robots.add(pid)
+    # A robot (`Player.is_robot`) has no place: `session_robots` lists the robots apart.
+    names = dict(
+        session.entries.filter(player__is_robot=False).values_list("player_id", "player__name")
+    )
     helped = robot_moves(session)
     sitting = current_sitting(session)
     ordered: list[tuple[int, int | None, int | None]] = []
@@ -427,8 +434,7 @@ def session_standings(session: Session) -> list[StandingRow]:
                 hooks=t.get("hooks_total") or 0,
                 withdrawn=pid in withdrawn,
                 sitting_out=pid in sitting_out,
-                robot=pid in robots,
-                robot_moves=0 if pid in robots else helped.get(pid, 0),
+                robot_moves=helped.get(pid, 0),
                 why=why.get(pid)
                 or (
                     "sitting out this sitting: after the seated players, by points"
