@@ -136,6 +136,10 @@ class SessionDetailSerializer(SessionSerializer):
         help_text="Duplicate deals: each sitting made while this is on deals the same cards "
         "at every online table of the same size (see the sitting's `duplicate`)."
     )
+    fill_with_robots = serializers.BooleanField(
+        help_text="Robots fill seats: at the start and at every movement, robots take the "
+        "seats that would leave players sitting out or a table short (an online session)."
+    )
     current_sitting = SittingRefSerializer(allow_null=True)
     entries = EntrySerializer(many=True, help_text="The roster, by name.")
 
@@ -299,6 +303,7 @@ def session_detail(session: Session, actor: Actor) -> dict[str, Any]:
     data["online_grace_seconds"] = session.online_grace_seconds
     data["move_clock_seconds"] = session.move_clock_seconds
     data["duplicate"] = session.duplicate
+    data["fill_with_robots"] = session.fill_with_robots
     data["current_sitting"] = SittingRefSerializer(sitting).data if sitting else None
     data["entries"] = many_data(EntrySerializer, api_selectors.session_entries(session))
     return data

@@ -61,13 +61,14 @@ def test_the_seat_link_follows_its_player_through_the_movement(
     before = {name: view_of(phone, t) for name, t in tokens.items()}
     assert {v["status"] for v in before.values()} == {"waiting"}
     assert {v["phase"] for v in before.values()} == {"done"}
+    # The players are back at their phones (a robot is never ranked in the movement).
+    Player.objects.update(is_robot=False)
 
     moved = director_client.post(
         f"/api/sessions/{session.pk}/movement/", {"sitting": 1}, format="json"
     )
 
     assert moved.status_code == 201, moved.content
-    Player.objects.update(is_robot=False)  # the players are back at their phones
     new = session.sittings.get(number=2)
     assert [t.online for t in new.tables.order_by("rank")] == [True, True]
     for name, token in tokens.items():
@@ -102,6 +103,7 @@ def test_a_hybrid_night_runs_through_a_movement_to_the_standings(
     for table in tables[2:]:
         for number in (1, 2):
             play_game(Game.objects.get(table=table, number=number), seed=number)
+    Player.objects.update(is_robot=False)  # back at their phones: ranked as people
     moved = director_client.post(
         f"/api/sessions/{session.pk}/movement/", {"sitting": 1}, format="json"
     )
