@@ -351,13 +351,17 @@ def robot_moves(session: Session) -> dict[int, int]:
     return dict(moves)
 
 
+def _by_number(names: Sequence[str]) -> list[str]:
+    return sorted(names, key=lambda name: (len(name), name))
+
+
 def session_robots(session: Session) -> list[str]:
-    """The names of the robots that took a seat in the session (docs/tournament.md,
-    "Robots fill seats"), by number: the standings mark them apart, with no place."""
-    names = Seating.objects.filter(sitting__session=session, player__is_robot=True).values_list(
-        "player__name", flat=True
+    """The names of the robots on the session's roster, which each took a seat in it
+    (docs/tournament.md, "Robots fill seats"), by number: the standings name them apart,
+    with no place."""
+    return _by_number(
+        session.entries.filter(player__is_robot=True).values_list("player__name", flat=True)
     )
-    return sorted(set(names), key=lambda name: (len(name), name))
 
 
 def session_standings(session: Session) -> list[StandingRow]:
@@ -366,6 +370,12 @@ def session_standings(session: Session) -> list[StandingRow]:
     session's totals so far while the table has none); players who withdrew follow.
     Totals count every finished game of the session. Robots are never in it: not ranked,
     kept, awarded or paid (`session_robots` names them)."""
+    return standings_and_robots(session)[0]
+
+
+def standings_and_robots(session: Session) -> tuple[list[StandingRow], list[str]]:
+    """`session_standings` and `session_robots` from one read of the roster: the
+    standings page's."""
     totals = {
         row["player_id"]: row
         for row in GamePlayer.objects.filter(
@@ -380,9 +390,15 @@ def session_standings(session: Session) -> list[StandingRow]:
         )
     }
     # A robot (`Player.is_robot`) has no place: `session_robots` lists the robots apart.
-    names = dict(
-        session.entries.filter(player__is_robot=False).values_list("player_id", "player__name")
-    )
+    names: dict[int, str] = {}
+    robots: list[str] = []
+    for pid, name, robot in session.entries.values_list(
+        "player_id", "player__name", "player__is_robot"
+    ):
+        if robot:
+            robots.append(name)
+        else:
+            names[pid] = name
     helped = robot_moves(session)
     sitting = current_sitting(session)
     ordered: list[tuple[int, int | None, int | None]] = []
@@ -443,7 +459,7 @@ def session_standings(session: Session) -> list[StandingRow]:
                 ),
             )
         )
-    return rows
+    return rows, _by_number(robots)
 
 
 def table_companions(tables: list[Table]) -> dict[int, list[Seating]]:
