@@ -19,7 +19,7 @@ The projector's read is `workflow.session.screen`; "find my table" is
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -351,7 +351,7 @@ def robot_moves(session: Session) -> dict[int, int]:
     return dict(moves)
 
 
-def _by_number(names: Sequence[str]) -> list[str]:
+def _by_number(names: Iterable[str]) -> list[str]:
     return sorted(names, key=lambda name: (len(name), name))
 
 
