@@ -116,7 +116,8 @@ def test_three_players_of_buck_euchre_make_a_table_with_a_robot(filled: Any) -> 
     assert start_finish.start_refusal(session, 3) is None
     without = filled(3, fill=False, start=False, seed=8)
     refusal = start_finish.start_refusal(without, 3)
-    assert refusal is not None and "a table needs at least 4" in refusal.message
+    assert refusal is not None
+    assert "a table needs at least 4" in refusal.message
 
     start_finish.session_start(session_id=session.pk, user=SYSTEM)
 
@@ -245,9 +246,7 @@ def test_huckley_buck_after_a_withdrawal_fills_only_what_the_players_cannot(
     assert len(tables[0]) == 3
     quitter = Seating.objects.filter(sitting__number=2, player__is_robot=False).first()
     assert quitter is not None
-    withdrawals.session_withdraw(
-        session_id=session.pk, player_id=quitter.player_id, user=director
-    )
+    withdrawals.session_withdraw(session_id=session.pk, player_id=quitter.player_id, user=director)
     assert robots_at(tables_of(move_on(session, director, seed=5))) == [1]
 
 
