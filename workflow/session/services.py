@@ -176,9 +176,10 @@ def session_create(
     _check_seeding(seeding)
     grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
     clock = read_seconds(move_clock_seconds, field="move_clock_seconds", empty=None)
+    # The box the director ticked is named: robots first, as they need the others.
+    check_fill(rules_id=rules_id, online=online, fill_with_robots=fill_with_robots)
     if online or duplicate:
         check_online(rules_id, field="duplicate" if duplicate and not online else "online")
-    check_fill(rules_id=rules_id, online=online, fill_with_robots=fill_with_robots)
     refuse_hidden_characters(name, what="Session names", field="name")
     if not name.strip():
         raise UserError("name_required", "Give the session a name.", field="name")
