@@ -149,3 +149,36 @@ def test_another_clubs_director_cannot_turn_robots_on(
     assert Client().post(url, body)["Location"].startswith("/accounts/login/")
     session.refresh_from_db()
     assert not session.fill_with_robots
+
+
+def test_every_page_of_the_night_marks_the_robot_and_ranks_only_people(
+    club: Any, season: Any, director: Any
+) -> None:
+    from workflow.session import services, start_finish
+    from workflow.session.simulation import generated_names
+
+    session = services.session_create(
+        club=club,
+        season=season,
+        name="Robots night",
+        date=season.starts_on,
+        rules_id="buck-euchre",
+        games_per_sitting=2,
+        new_names=generated_names(7),
+        online=True,
+        fill_with_robots=True,
+        user=director,
+    )
+    session.entries.update(checked_in=True)
+    start_finish.session_start(session_id=session.pk, user=director)
+    mark = 'Robot 1 <span class="muted">(robot)</span>'
+    public = Client()
+    board = public.get(reverse("tournaments:session", args=[session.pk])).content.decode()
+    assert f"Seat 4: {mark}" in board
+    assert board.count("(robot)") == 1
+    screen = public.get(reverse("tournaments:screen", args=[session.pk])).content.decode()
+    assert mark in screen
+    standings = public.get(reverse("tournaments:standings", args=[session.pk])).content.decode()
+    assert mark in standings
+    # The seven people have a place; the robot has none.
+    assert standings.count('<tr class="standing">') == 7

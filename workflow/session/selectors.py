@@ -103,6 +103,8 @@ class BoardTable:
     games_finished: int
     #: The physical table players sit at (docs/format.md, "Tables that do not move").
     number: int = 0
+    #: The seats of robots (`Player.is_robot`), which the board marks.
+    robot_seats: frozenset[int] = frozenset()
 
 
 def seats_by_table(sitting: Sitting) -> dict[int, list[tuple[int, str]]]:
@@ -127,9 +129,18 @@ def players_by_table(sitting: Sitting) -> dict[int, list[tuple[int, str, int]]]:
 
 
 def sitting_board(sitting: Sitting) -> list[BoardTable]:
-    """Every table of a sitting with who sits where, in three queries."""
+    """Every table of a sitting with who sits where (robots marked), in three queries."""
     tables = list(sitting.tables.order_by("rank").values_list("pk", "rank", "number"))
-    seats = seats_by_table(sitting)
+    seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    robots: dict[int, set[int]] = defaultdict(set)
+    for table_id, seat, name, robot in (
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "seat", "player__name", "player__is_robot")
+    ):
+        seats[table_id].append((seat, name))
+        if robot:
+            robots[table_id].add(seat)
     finished = dict(
         Game.objects.filter(table__sitting=sitting, status=Game.Status.FINISHED)
         .values("table_id")
@@ -143,6 +154,7 @@ def sitting_board(sitting: Sitting) -> list[BoardTable]:
             seats=seats[pk],
             games_finished=finished.get(pk, 0),
             number=number,
+            robot_seats=frozenset(robots[pk]),
         )
         for pk, rank, number in tables
     ]
