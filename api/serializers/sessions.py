@@ -88,6 +88,10 @@ class SessionSerializer(serializers.Serializer[Session]):
 class EntrySerializer(serializers.Serializer[SessionPlayer]):
     player_id = serializers.IntegerField()
     name = serializers.CharField(source="player.name")
+    robot = serializers.BooleanField(
+        source="player.is_robot",
+        help_text="A robot that took a seat (docs/api.md, Robots fill seats): never ranked.",
+    )
     checked_in = serializers.BooleanField()
     arrived_late = serializers.BooleanField()
     withdrawn_at = serializers.DateTimeField(allow_null=True)

@@ -182,3 +182,8 @@ def test_every_page_of_the_night_marks_the_robot_and_ranks_only_people(
     assert mark in standings
     # The seven people have a place; the robot has none.
     assert standings.count('<tr class="standing">') == 7
+    # The director's page marks it too, in the tables and the roster.
+    director_client = Client()
+    director_client.force_login(director)
+    manage = director_client.get(reverse("tournaments:manage", args=[session.pk])).content
+    assert manage.decode().count(mark) == 2
