@@ -74,9 +74,12 @@ def table_games(table: Table) -> QuerySet[Game]:
 
 
 def game_qs() -> QuerySet[Game]:
-    """Games with what `game_record` reads: players in seat order and rounds in order."""
+    """Games with what `game_record` reads: players in seat order (with whether each is
+    a robot) and rounds in order."""
     return Game.objects.select_related("table__sitting__session__club").prefetch_related(
-        Prefetch("game_players", queryset=GamePlayer.objects.order_by("seat")),
+        Prefetch(
+            "game_players", queryset=GamePlayer.objects.order_by("seat").select_related("player")
+        ),
         Prefetch("rounds", queryset=Round.objects.order_by("number")),
     )
 

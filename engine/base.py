@@ -251,6 +251,9 @@ class GameRecord(TypedDict):
     # Extension (docs/game-record.md): who took a seat in the middle of the game.
     # `check` does not read it.
     substitutes: NotRequired[list[dict[str, Any]]]
+    # Extension (docs/game-record.md): the players who are robots (the engine played every
+    # move of their seat). `check` does not read it.
+    robots: NotRequired[list[str]]
 
 
 class Verdict(TypedDict):

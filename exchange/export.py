@@ -57,11 +57,12 @@ LADDER_CSV_COLUMNS = (
 
 
 def session_games(session: Session) -> QuerySet[Game]:
-    """Every game of the session, in play order, with its players and rounds loaded."""
+    """Every game of the session, in play order, with its players (whether each is a
+    robot: `game_record`) and rounds loaded."""
     return (
         Game.objects.filter(table__sitting__session=session)
         .select_related("table__sitting")
-        .prefetch_related("game_players", "rounds")
+        .prefetch_related("game_players__player", "rounds")
         .order_by("table__sitting__number", "table__rank", "number")
     )
 

@@ -9,7 +9,6 @@ commit, from a Celery task (`play.tasks`).
 
 from __future__ import annotations
 
-import re
 import secrets
 
 from django.db import transaction
@@ -23,21 +22,21 @@ from scoring.models import Game
 from scoring.tables import table_current_game
 from tournaments import audit, pagecache
 from tournaments import format as fmt
-from tournaments.models import Player, Seating, Session, SessionPlayer, Table
+from tournaments.models import Player, Seating, Session, Table
 from tournaments.permissions import Caller, require_director
 from tournaments.signals import seats_changed_on_commit
 from workflow.session import selectors
+from workflow.session.robots import robot_players
 from workflow.session.services import refresh_unstarted_game
-
-ROBOT_NAME = re.compile(r"^Robot (\d+)$")
 
 
 @transaction.atomic
 def table_robot_seat(*, table_id: int, user: Caller) -> list[str]:
     """Fill a short online table with robots before its game starts: one robot player
     per seat short of the game's usual table (four), named "Robot 1", "Robot 2", ... in
-    the club (a robot not already playing in the session is seated again). Returns the
-    robots' names. The robots play at once, as the engine's robot (`play.scheduler`)."""
+    the club (`workflow.session.robots`: a robot not seated in this sitting is seated
+    again). Returns the robots' names. The robots play at once, as the engine's robot
+    (`play.scheduler`)."""
     found = Table.objects.filter(pk=table_id).values_list("sitting__session_id", flat=True).first()
     if found is None:
         raise UserError("no_such_table", "There is no such table.")
@@ -51,13 +50,14 @@ def table_robot_seat(*, table_id: int, user: Caller) -> list[str]:
         raise ConflictError(
             "table_full", f"Table {table.number} has {len(seated)} players: it is not short."
         )
-    robots = _robots(session, wanted)
+    # A robot seated anywhere in this sitting is busy; one of an earlier sitting is free.
+    busy = Seating.objects.filter(sitting=table.sitting, left_at__isnull=True).values_list(
+        "player_id", flat=True
+    )
+    robots = robot_players(session=session, wanted=wanted, busy=set(busy))
     seat = max((s.seat for s in seated), default=0)
     for robot in robots:
         seat += 1
-        SessionPlayer.objects.update_or_create(
-            session=session, player=robot, defaults={"checked_in": True}
-        )
         Seating.objects.create(sitting=table.sitting, table=table, player=robot, seat=seat)
     refresh_unstarted_game(table)  # a round dealt to the short table goes with its game
     pagecache.board_changed(session.pk)
@@ -102,25 +102,6 @@ def _refuse_robot(session: Session, table: Table) -> None:
             f"The game at table {table.number} has started: a robot can only fill a seat "
             "before the first card of the sitting.",
         )
-
-
-def _robots(session: Session, wanted: int) -> list[Player]:
-    """`wanted` robot players of the club that do not play in this session yet, the
-    lowest numbers first, made where the club has too few."""
-    playing = set(SessionPlayer.objects.filter(session=session).values_list("player_id", flat=True))
-    club_robots = Player.objects.filter(club_id=session.club_id, is_robot=True)
-    numbered = sorted(
-        (int(m.group(1)), p.pk, p) for p in club_robots if (m := ROBOT_NAME.match(p.name))
-    )
-    free = [p for _, pk, p in numbered if pk not in playing][:wanted]
-    names = set(Player.objects.filter(club_id=session.club_id).values_list("name", flat=True))
-    number = 0
-    while len(free) < wanted:
-        number += 1
-        name = f"Robot {number}"
-        if name not in names:
-            free.append(Player.objects.create(club_id=session.club_id, name=name, is_robot=True))
-    return free
 
 
 @transaction.atomic

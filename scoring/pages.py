@@ -22,7 +22,10 @@ def game_qs() -> Any:
     return Game.objects.select_related(
         "table__sitting__session__club", "first_dealer"
     ).prefetch_related(
-        Prefetch("game_players", queryset=GamePlayer.objects.order_by("seat")),
+        # With the players: the game record names its robots (`records.game_record`).
+        Prefetch(
+            "game_players", queryset=GamePlayer.objects.order_by("seat").select_related("player")
+        ),
         Prefetch("rounds", queryset=Round.objects.order_by("number")),
     )
 

@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
-from scoring.models import Game
+from scoring.models import Game, GamePlayer
+from tournaments.models import Player
 
 
 def game_record(
@@ -16,7 +17,11 @@ def game_record(
 ) -> engine.GameRecord:
     """The game in the engine's record format (`buck-game/1`); with `rounds`, as it would
     be with those rounds instead of the stored ones."""
-    game_players = list(game.game_players.all())
+    game_players = list(
+        game.game_players.all()
+        if "game_players" in getattr(game, "_prefetched_objects_cache", {})
+        else game.game_players.select_related("player")
+    )
     first_dealer = next(gp.name for gp in game_players if gp.player_id == game.first_dealer_id)
     if rounds is None:
         rounds = [r.data for r in game.rounds.all()]
@@ -35,7 +40,26 @@ def game_record(
     ]
     if substitutes:  # Extension (docs/game-record.md): seats that changed hands mid-game.
         record["substitutes"] = substitutes
+    robots = _robots(game_players)
+    if robots:  # Extension (docs/game-record.md): the seats a robot player held.
+        record["robots"] = robots
     return record
+
+
+def _robots(game_players: Sequence[GamePlayer]) -> list[str]:
+    """The names of the game's robot players (`Player.is_robot`), in seat order: from the
+    players read with the game's players, or in one query where they were not."""
+    unread = [gp.player_id for gp in game_players if not GamePlayer.player.is_cached(gp)]
+    robots = set(
+        Player.objects.filter(pk__in=unread, is_robot=True).values_list("pk", flat=True)
+        if unread
+        else ()
+    )
+    return [
+        gp.name
+        for gp in game_players
+        if (gp.player.is_robot if GamePlayer.player.is_cached(gp) else gp.player_id in robots)
+    ]
 
 
 #: A round's fields that give its cards (docs/game-record.md, "The cards, when a round

@@ -99,6 +99,13 @@ class SessionForm(forms.Form):
         help_text="Every online table of the same size plays the same cards; a page compares "
         "the tables deal by deal.",
     )
+    fill_with_robots = forms.BooleanField(
+        required=False,
+        label="Fill with robots",
+        help_text="With Online: robots take the seats that would leave players sitting out "
+        "or a table short, at the start and at every movement (seven players of Buck Euchre "
+        "play at two tables with one robot). Robots are never ranked.",
+    )
     players = forms.ModelMultipleChoiceField(
         queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
@@ -147,6 +154,7 @@ class SessionForm(forms.Form):
             "online_grace_seconds": d["online_grace_seconds"],
             "move_clock_seconds": d["move_clock_seconds"],
             "duplicate": d["duplicate"],
+            "fill_with_robots": d["fill_with_robots"],
             "player_ids": [p.pk for p in d["players"]],
             "new_names": self.names(),
         }

@@ -218,3 +218,8 @@ class SeatingSerializer(serializers.Serializer[Seating]):
     seat = serializers.IntegerField(help_text="1, 2, ... clockwise.")
     player_id = serializers.IntegerField()
     name = serializers.CharField(source="player.name")
+    robot = serializers.BooleanField(
+        source="player.is_robot",
+        help_text="A robot, played by the engine (seated by the director or to fill a seat): "
+        "never ranked.",
+    )

@@ -38,6 +38,13 @@ class OnlineSettingsInput(Input):
         "(docs/api.md, Duplicate deals). From the next sitting made (the first, before the "
         "start); a sitting keeps the deals it began with.",
     )
+    fill_with_robots = serializers.BooleanField(
+        required=False,
+        help_text="Robots fill seats: at the start and at every movement, robots take the "
+        "seats that would leave players sitting out or a table short (docs/api.md, Robots "
+        "fill seats). Only in an online session (else 400 `fill_needs_online`); from the "
+        "start, or the next movement once the session runs.",
+    )
 
 
 class TrickCardSerializer(serializers.Serializer[Data]):

@@ -88,6 +88,10 @@ class SessionSerializer(serializers.Serializer[Session]):
 class EntrySerializer(serializers.Serializer[SessionPlayer]):
     player_id = serializers.IntegerField()
     name = serializers.CharField(source="player.name")
+    robot = serializers.BooleanField(
+        source="player.is_robot",
+        help_text="A robot that took a seat (docs/api.md, Robots fill seats): never ranked.",
+    )
     checked_in = serializers.BooleanField()
     arrived_late = serializers.BooleanField()
     withdrawn_at = serializers.DateTimeField(allow_null=True)
@@ -135,6 +139,10 @@ class SessionDetailSerializer(SessionSerializer):
     duplicate = serializers.BooleanField(
         help_text="Duplicate deals: each sitting made while this is on deals the same cards "
         "at every online table of the same size (see the sitting's `duplicate`)."
+    )
+    fill_with_robots = serializers.BooleanField(
+        help_text="Robots fill seats: at the start and at every movement, robots take the "
+        "seats that would leave players sitting out or a table short (an online session)."
     )
     current_sitting = SittingRefSerializer(allow_null=True)
     entries = EntrySerializer(many=True, help_text="The roster, by name.")
@@ -303,6 +311,7 @@ def session_detail(session: Session, actor: Actor) -> dict[str, Any]:
     data["online_grace_seconds"] = session.online_grace_seconds
     data["move_clock_seconds"] = session.move_clock_seconds
     data["duplicate"] = session.duplicate
+    data["fill_with_robots"] = session.fill_with_robots
     data["current_sitting"] = SittingRefSerializer(sitting).data if sitting else None
     data["entries"] = many_data(EntrySerializer, api_selectors.session_entries(session))
     return data

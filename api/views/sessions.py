@@ -43,7 +43,13 @@ from workflow.session import selectors, services, start_finish
 
 TAGS = ["sessions"]
 # The online settings a PATCH passes on only when given (docs/api.md, Online play).
-ONLINE_SETTINGS = ("online", "online_grace_seconds", "move_clock_seconds", "duplicate")
+ONLINE_SETTINGS = (
+    "online",
+    "online_grace_seconds",
+    "move_clock_seconds",
+    "duplicate",
+    "fill_with_robots",
+)
 
 
 class SessionList(ApiView):
@@ -141,6 +147,13 @@ class ClubSessions(ApiView):
             help_text="Duplicate deals: every online table of the same size plays the same "
             "deals, sitting by sitting (docs/api.md, Duplicate deals).",
         )
+        fill_with_robots = serializers.BooleanField(
+            default=False,
+            help_text="Robots fill seats: at the start and at every movement, robots take "
+            "the seats that would leave players sitting out or a table short, so nobody "
+            "sits out (docs/api.md, Robots fill seats). Only with `online` (else 400 "
+            "`fill_needs_online`).",
+        )
 
     def load_target(self, **kwargs: Any) -> Target:
         club = get_object_or_404(Club, slug=kwargs["slug"])
@@ -193,6 +206,7 @@ class ClubSessions(ApiView):
             seeding=d["seeding"],
             online=d["online"],
             duplicate=d["duplicate"],
+            fill_with_robots=d["fill_with_robots"],
             user=request.user,
         )
         return Response(session_detail(session, self.actor), status=status.HTTP_201_CREATED)

@@ -76,7 +76,7 @@ def round_played(tokens: dict[str, str], rank: int = 1) -> Game:
         table__sitting__session_id=session_id, table__rank=rank, table__sitting__number=1, number=1
     )
     seated = at_table(tokens, rank)
-    services.deal_if_needed(game.table_id)
+    services.advance(table_id=game.table_id)
     for _ in range(200):
         game.refresh_from_db()
         if game.round_count >= 1:

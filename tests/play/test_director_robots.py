@@ -1,5 +1,5 @@
 """The director's robots: a robot fills a short online table (never a paper or a full
-one, nor once a move was made), is marked on the standings, gets no rating; the director
+one, nor once a move was made), is marked apart from the standings, gets no rating; the director
 and the standings are told when the clock ran out and a robot played. The director's other
 pages for online play are in test_director_pages.py."""
 
@@ -34,7 +34,7 @@ def short_table(session: Session) -> Table:
     )
 
 
-def test_a_robot_fills_a_short_online_table_and_is_marked_on_the_standings(
+def test_a_robot_fills_a_short_online_table_and_is_marked_apart_from_the_standings(
     dclient: Client, make_session: Callable[..., Session]
 ) -> None:
     session = online_session(make_session, 3)
@@ -49,11 +49,17 @@ def test_a_robot_fills_a_short_online_table_and_is_marked_on_the_standings(
     assert sorted(table.games.get(number=1).game_players.values_list("name", flat=True)) == sorted(
         Seating.objects.filter(table=table).values_list("player__name", flat=True)
     )
-    rows = {r.name: r for r in selectors.session_standings(session)}
-    assert rows["Robot 1"].robot
-    assert not any(r.robot for name, r in rows.items() if name != "Robot 1")
+    # Never ranked: the standings list the three people, and name the robot apart.
+    rows = [r.name for r in selectors.session_standings(session)]
+    assert sorted(rows) == sorted(
+        Seating.objects.filter(table=table, player__is_robot=False).values_list(
+            "player__name", flat=True
+        )
+    )
+    assert selectors.session_robots(session) == ["Robot 1"]
     page = dclient.get(reverse("tournaments:standings", args=[session.pk])).content.decode()
-    assert 'Robot 1</a> <span class="muted">(robot)</span>' in page
+    assert 'Robot 1 <span class="muted">(robot)</span>' in page
+    assert "are not ranked" in page
 
 
 def test_a_robot_is_refused_at_a_paper_table_and_at_a_full_one(

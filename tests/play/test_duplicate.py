@@ -27,7 +27,7 @@ from tests.play.conftest import tokens_of
 from tests.play.helpers import play_table
 from tests.play.rounds import store_online_round
 from tests.play.test_sessions import robots_play_out, seat_robots
-from tournaments.models import Session, Sitting, Table
+from tournaments.models import Player, Session, Sitting, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -300,6 +300,7 @@ def test_switched_on_mid_session_it_starts_with_the_next_sitting(
     seat_robots(tables)
     for table in tables:
         robots_play_out(table)
+    Player.objects.update(is_robot=False)  # back at their phones: ranked as people
     moved = director_client.post(
         f"/api/sessions/{session.pk}/movement/", {"sitting": 1}, format="json"
     )

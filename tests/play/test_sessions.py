@@ -64,6 +64,8 @@ def test_the_seat_link_follows_its_player_through_the_movement(
     before = {name: view_of(phone, t) for name, t in tokens.items()}
     assert {v["status"] for v in before.values()} == {"waiting"}
     assert {v["phase"] for v in before.values()} == {"done"}
+    # The players are back at their phones (a robot is never ranked in the movement).
+    Player.objects.update(is_robot=False)
 
     Player.objects.update(is_robot=False)  # the players are back at their phones
     with django_capture_on_commit_callbacks(execute=True):  # the movement's commit
@@ -106,6 +108,7 @@ def test_a_hybrid_night_runs_through_a_movement_to_the_standings(
     for table in tables[2:]:
         for number in (1, 2):
             play_game(Game.objects.get(table=table, number=number), seed=number)
+    Player.objects.update(is_robot=False)  # back at their phones: ranked as people
     moved = director_client.post(
         f"/api/sessions/{session.pk}/movement/", {"sitting": 1}, format="json"
     )

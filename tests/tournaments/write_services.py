@@ -53,7 +53,15 @@ from workflow.club import accounts, prizes, seating_wishes
 from workflow.club import directors as club_directors
 from workflow.club import services as club_services
 from workflow.front import calls, door, registrations
-from workflow.session import movements, online_settings, services, start_finish, timer, withdrawals
+from workflow.session import (
+    movements,
+    online_settings,
+    robots,
+    services,
+    start_finish,
+    timer,
+    withdrawals,
+)
 from workflow.tables import links as table_links
 
 MODULES: list[ModuleType] = [
@@ -83,6 +91,7 @@ MODULES: list[ModuleType] = [
     calls,
     seating_wishes,
     online_settings,
+    robots,
     play_director,
     play,
     seat_keep,
@@ -332,6 +341,12 @@ STEP = "a step inside a checked write's transaction"
 TAKES_NO_CALLER: dict[Function, str] = {
     online_settings.read_seconds: "a director's typed seconds read (session_create, "
     "session_online_settings)",
+    online_settings.check_online: "read: whether a game can be played online",
+    online_settings.check_fill: "read: whether robots can fill a session's seats",
+    online_settings.apply_online_settings: STEP + " (session_update_settings)",
+    robots.fills_with_robots: "read",
+    robots.robot_players: STEP + " (session_start, sitting_move_players, table_robot_seat)",
+    robots.seat_robots: STEP + " (session_start, sitting_move_players)",
     start_finish.last_season_big_loser: "read",
     start_finish.start_refusal: "read",
     prizes.fees_refusal: "read",

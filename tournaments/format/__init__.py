@@ -19,10 +19,11 @@ One module per rule, in the order of a session; each imports only the ones above
 | `rules` | 1, 7, 8 | `FormatRules` of every rules id (from the engine), `FormatError` |
 | `seeds` | | `make_rng`, the seeded stream of every draw |
 | `sizes` | 1, 8 | `table_sizes`, `sit_out_count`, `choose_sit_outs` |
+| `rebalancing` | 7 | `rebalance`, `rebalance_plan`: after arrivals and withdrawals |
+| `robots` | 1, 5, 8 | `robots_needed`, `robot_split`, `robot_fill`: robots that fill seats |
 | `splits` | 1, 2, 6 | `split`, `seeded_split`: the first sitting's tables |
 | `ranking` | 4 | `order_table`, `order_by_totals`: a table's order, and why |
 | `moves` | 5, 6 | `movement`, `seat_tables`: who goes where after a sitting |
-| `rebalancing` | 7 | `rebalance`, `rebalance_plan`: after arrivals and withdrawals |
 | `prizes` | | `prize_pool`, `payouts`: entry fees and prizes (docs/tournament.md) |
 | `apart` | | `keep_apart`: the club's keep-apart wishes honoured after the split |
 | `numbers` | | `table_numbers`: the physical table of each rank, for players who do not move |
@@ -61,6 +62,14 @@ from tournaments.format.ranking import (
     ordinal,
 )
 from tournaments.format.rebalancing import Rebalance, RebalancePlan, rebalance, rebalance_plan
+from tournaments.format.robots import (
+    RobotSeating,
+    RobotSplit,
+    robot_fill,
+    robot_places,
+    robot_split,
+    robots_needed,
+)
 from tournaments.format.rules import (
     FORMATS,
     FormatError,
@@ -93,6 +102,8 @@ __all__ = [
     "PrizeError",
     "Rebalance",
     "RebalancePlan",
+    "RobotSeating",
+    "RobotSplit",
     "SittingResult",
     "TableSizes",
     "canonical_pairs",
@@ -115,6 +126,10 @@ __all__ = [
     "prize_pool",
     "rebalance",
     "rebalance_plan",
+    "robot_fill",
+    "robot_places",
+    "robot_split",
+    "robots_needed",
     "seat_tables",
     "seeded_split",
     "sit_out_count",

@@ -27,7 +27,9 @@ def _table_count(n: int, fmt: FormatRules) -> int | None:
     return 1 if n <= fmt.play_max else None
 
 
-def _can_split(n: int, fmt: FormatRules) -> bool:
+def can_split(n: int, fmt: FormatRules) -> bool:
+    """Whether a split seats `n` players with nobody sitting out (only `n` in the game's
+    range at one table, or tables of `split_min`..`split_max`)."""
     return _table_count(n, fmt) is not None
 
 
@@ -42,7 +44,7 @@ def sit_out_count(n: int, fmt: FormatRules) -> int:
         raise too_few(n, fmt)
     out = 0
     # Ends by n - out == play_min at the latest: that many always make one table.
-    while not _can_split(n - out, fmt):
+    while not can_split(n - out, fmt):
         out += 1
     return out
 

@@ -6,13 +6,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from tournaments.format.robots import robot_split
 from tournaments.format.rules import FormatRules, K, check_unique
 from tournaments.format.seeds import make_rng
 from tournaments.format.sizes import table_sizes
 
 
+def _sizes(n: int, fmt: FormatRules, robots: bool) -> list[int]:
+    """The players of each table: `table_sizes`, or with `robots` the seats `robot_split`
+    leaves to players."""
+    return robot_split(n, fmt).players if robots else table_sizes(n, fmt)
+
+
 def split(
-    players: Sequence[K], *, fmt: FormatRules, seed: int, big_loser: K | None = None
+    players: Sequence[K],
+    *,
+    fmt: FormatRules,
+    seed: int,
+    big_loser: K | None = None,
+    robots: bool = False,
 ) -> list[list[K]]:
     """Split the roster into ranked tables for the first sitting (docs/format.md rules 1, 2, 6).
 
@@ -20,9 +32,13 @@ def split(
     order. Membership and seats both come from `make_rng(seed, "split")`; the players are
     sorted first, so the result depends only on who plays and the seed. Last season's Big
     Loser, if among the players, sits at the bottom table in a seat drawn like the others.
+
+    With `robots` (a session that fills with robots, docs/format.md "Robots"), the tables
+    are those of `robot_split`: each holds its players only, and the caller seats
+    `robot_split(...).robots[i]` robots after them at table i.
     """
     check_unique(players, "the roster")
-    sizes = table_sizes(len(players), fmt)
+    sizes = _sizes(len(players), fmt, robots)
     rng = make_rng(seed, "split")
     others = sorted(p for p in players if p != big_loser)
     has_big_loser = len(others) < len(players)
@@ -49,6 +65,7 @@ def seeded_split(
     strength: Mapping[K, float],
     balanced: bool = False,
     big_loser: K | None = None,
+    robots: bool = False,
 ) -> list[list[K]]:
     """Split the roster into ranked tables for the first sitting by strength (a rating:
     higher is stronger; a player missing from `strength` counts as 0.0), instead of at
@@ -62,9 +79,10 @@ def seeded_split(
     Equal strengths are ordered by a draw from `make_rng(seed, "seeded-split")` and the
     seats at each table are drawn from it too, so the result depends only on who plays,
     their strengths and the seed. Last season's Big Loser still sits at the bottom table.
+    `robots` leaves the robots' seats as `split` does.
     """
     check_unique(players, "the roster")
-    sizes = table_sizes(len(players), fmt)
+    sizes = _sizes(len(players), fmt, robots)
     rng = make_rng(seed, "seeded-split")
     others = sorted(p for p in players if p != big_loser)
     has_big_loser = len(others) < len(players)

@@ -147,6 +147,13 @@ class Session(models.Model):
         default=False,
         help_text="Every online table of the same size plays the same deals, sitting by sitting.",
     )
+    # Robots fill seats (docs/tournament.md, "Robots fill seats"): at the start and at
+    # every movement of an online session, the seats no split can give a person.
+    fill_with_robots = models.BooleanField(
+        default=False,
+        help_text="Robots take the seats that would leave players sitting out or a table "
+        "short, at the start and at every movement (an online session only).",
+    )
     online_grace_seconds = models.PositiveSmallIntegerField(
         default=60,
         help_text="How long an online player may be away before a robot plays for them.",

@@ -30,7 +30,8 @@ from workflow.session import selectors as workflow_selectors
 @login_required
 @require_POST
 def session_online_settings(request: HttpRequest, pk: int) -> HttpResponse:
-    """The grace time and the move clock, as typed (the service reads the seconds)."""
+    """The grace time and the move clock, as typed (the service reads the seconds), and
+    the boxes of duplicate deals and robots that fill seats."""
     session = directed_session(request, pk)
     response = act(
         request,
@@ -42,6 +43,11 @@ def session_online_settings(request: HttpRequest, pk: int) -> HttpResponse:
             # The form's box, ticked or not (a page without it leaves the setting be).
             duplicate=(
                 request.POST.get("duplicate") == "on" if "duplicate_shown" in request.POST else None
+            ),
+            fill_with_robots=(
+                request.POST.get("fill_with_robots") == "on"
+                if "fill_with_robots_shown" in request.POST
+                else None
             ),
             user=request.user,
         ),

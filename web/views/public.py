@@ -300,9 +300,9 @@ STANDINGS_PER_PAGE = 100
 def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
     """The session's standings, a page of 100 at a time, searchable by name."""
     session = public_session(request, pk)
-    rows = pagecache.kept(
+    rows, robots = pagecache.kept(
         session.pk,
-        "standings",
+        "standings-and-robots",
         lambda: _standings_rows(session),
         current=page_etag(request),
     )
@@ -318,17 +318,20 @@ def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
         "page": found.page,
         "query": found.query,
         "prizes": prizes if prizes.pays else None,
+        # Robots that took a seat: marked apart, never ranked (docs/tournament.md).
+        "robots": robots,
     }
     return render(request, "tournaments/standings.html", context)
 
 
-def _standings_rows(session: Session) -> tuple[lists.Row, ...]:
+def _standings_rows(session: Session) -> tuple[tuple[lists.Row, ...], tuple[str, ...]]:
     """Every row of the standings, rendered once per change of the session for everyone
     who sees them (a director too): 1,000 rows cost more to render than to store. Each
-    row shows the player's payout when the session pays prizes."""
-    rows = selectors.session_standings(session)
+    row shows the player's payout when the session pays prizes. With them, the names of
+    the session's robots, which have no row."""
+    rows, robots = selectors.standings_and_robots(session)
     prizes = prize_selectors.session_prizes(session, rows)
-    return lists.render_rows(
+    rendered = lists.render_rows(
         "tournaments/_standings_row.html",
         prize_selectors.with_payouts(rows, prizes) if prizes.payouts is not None else rows,
         lambda row: (row.name,),
@@ -338,6 +341,7 @@ def _standings_rows(session: Session) -> tuple[lists.Row, ...]:
             "prizes": prizes,
         },
     )
+    return rendered, tuple(robots)
 
 
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:

@@ -129,9 +129,13 @@ def season_standings(season_id: int) -> list[SeasonRow]:
     value (`score`); sessions, games won, points, hooks and average finish stay over
     every night."""
     lower_rules = {r.rules_id for r in fmt.FORMATS.values() if r.lower_is_better}
-    # The club's choice rides along on every row: no query more than before.
+    # The club's choice rides along on every row: no query more than before. A robot is
+    # never on the ladder, nor awarded (a night kept before robots left the standings may
+    # have kept one).
     rows = list(
-        SessionStanding.objects.filter(session__season_id=season_id).values_list(
+        SessionStanding.objects.filter(
+            session__season_id=season_id, player__is_robot=False
+        ).values_list(
             "player_id", "session_id", "position", "points", "games_won", "hooks",
             "session__rules_id", "session__club__ladder_scoring",
             "session__club__ladder_best_nights",

@@ -38,7 +38,7 @@ from tournaments.models import (
 from tournaments.permissions import Caller, require_director
 from tournaments.signals import seats_changed_on_commit
 from workflow.club import seating_wishes
-from workflow.session import selectors, services, start_finish, tasks, withdrawals
+from workflow.session import robots, selectors, services, start_finish, tasks, withdrawals
 from workflow.tables import links as table_links
 
 
@@ -56,6 +56,8 @@ class MovementPreview:
     table_notes: list[str] = field(default_factory=list)
     #: The physical table of each rank of the next sitting (index 0: rank 1).
     next_numbers: list[int] = field(default_factory=list)
+    #: The robots each table of `next_tables` seats after its players.
+    next_robots: list[int] = field(default_factory=list)
 
 
 def movement_preview(*, sitting: Sitting) -> MovementPreview:
@@ -81,27 +83,36 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
         # seated when the movement is confirmed.
         preview.next_numbers.extend(range(1, len(ordered) + 1))
         return preview
-    next_tables, sitting_out = _next_sitting(preview)
+    next_tables, sitting_out, next_robots = _next_sitting(preview)
     numbering = seating_wishes.table_numbering(session=session, tables=next_tables)
     preview.next_tables.extend(next_tables)
     preview.sitting_out.extend(sitting_out)
+    preview.next_robots.extend(next_robots)
     preview.table_notes.extend(numbering.notes)
     preview.next_numbers[:] = numbering.numbers
     return preview
 
 
-def _next_sitting(preview: MovementPreview) -> tuple[list[list[int]], list[int]]:
-    """The next sitting's tables (rank order, seat order) and who sits it out: the seats
-    drawn, the sit-outs in turn, the tables evened where one cannot play."""
+def _next_sitting(preview: MovementPreview) -> tuple[list[list[int]], list[int], list[int]]:
+    """The next sitting's tables (rank order, seat order), who sits it out and the robots
+    each table seats after its players: the seats drawn, the sit-outs in turn, the tables
+    evened where one cannot play. In a session that fills with robots nobody sits out and
+    the robots fill the tables short of the game's size (`format.robot_fill`); the robots
+    of the sitting just played were never in its order, so none moves on merit."""
     sitting = preview.sitting
     session = sitting.session
+    rules = fmt.format_for(session.rules_id)
     tables = fmt.seat_tables(
         preview.moves,
         table_count=len(preview.tables),
         rng=fmt.make_rng(session.seed, "seats", sitting.number + 1),
     )
-    tables, sitting_out = _rotate_sit_outs(session, sitting, tables)
-    return playable_tables(tables, fmt.format_for(session.rules_id)), sitting_out
+    fill = robots.fills_with_robots(session)
+    tables, sitting_out = _rotate_sit_outs(session, sitting, tables, fill=fill)
+    if fill:
+        seating = fmt.robot_fill(tables, rules)
+        return seating.tables, sitting_out, seating.robots
+    return playable_tables(tables, rules), sitting_out, []
 
 
 def movement_refusal(session: Session) -> ConflictError | None:
@@ -156,9 +167,9 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
     )
     sitting.moved_at = timezone.now()
     sitting.save(update_fields=["moved_at"])
-    # The next sitting as the preview showed it (seats, sit-outs, evened tables).
-    tables, sitting_out = (
-        (preview.next_tables, preview.sitting_out)
+    # The next sitting as the preview showed it (seats, sit-outs, evened tables, robots).
+    tables, sitting_out, places = (
+        (preview.next_tables, preview.sitting_out, preview.next_robots)
         if preview.next_tables
         else _next_sitting(preview)
     )
@@ -175,7 +186,10 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
     # Their new table, by email, to the sign-ups who asked (workflow.front.registration_mail).
     enqueue_on_commit(tasks.assignment_emails, session.pk, sitting.number + 1)
     return start_finish.sitting_create(
-        session=session, number=sitting.number + 1, tables=tables, sitting_out=sitting_out
+        session=session,
+        number=sitting.number + 1,
+        tables=robots.seat_robots(session=session, tables=tables, robots=places),
+        sitting_out=sitting_out,
     )
 
 
@@ -194,16 +208,17 @@ def playable_tables(tables: list[list[int]], rules: fmt.FormatRules) -> list[lis
 
 
 def _rotate_sit_outs(
-    session: Session, sitting: Sitting, tables: list[list[int]]
+    session: Session, sitting: Sitting, tables: list[list[int]], *, fill: bool = False
 ) -> tuple[list[list[int]], list[int]]:
     """Who sits out the next sitting, in turn (docs/format.md rule 8): those who sat out least.
-    The players coming back take the seats of those going out."""
+    The players coming back take the seats of those going out. With `fill` (robots fill
+    seats) nobody sits out: those who sat out come back to the bottom table."""
     rules = fmt.format_for(session.rules_id)
     # A withdrawal deletes the player's sit-out, so these are all still playing.
     waiting = list(SitOut.objects.filter(sitting=sitting).values_list("player_id", flat=True))
     seated = [pid for table in tables for pid in table]
     everyone = seated + waiting
-    count = fmt.sit_out_count(len(everyone), rules) if everyone else 0
+    count = fmt.sit_out_count(len(everyone), rules) if everyone and not fill else 0
     if not count and not waiting:
         return tables, []
     counts = dict(

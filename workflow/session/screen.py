@@ -29,6 +29,8 @@ class ScreenTable:
     table_id: int = 0
     #: The physical table players sit at; `rank` is its place in the format.
     number: int = 0
+    #: The names among `seats` of robots (`Player.is_robot`), which the wall marks.
+    robots: frozenset[str] = frozenset()
 
     @property
     def done(self) -> bool:
@@ -47,12 +49,15 @@ def sitting_screen(
         .values_list("pk", "rank", "number")
     )
     seats: dict[int, list[str]] = defaultdict(list)
-    for table_id, name in (
+    robots: dict[int, set[str]] = defaultdict(set)
+    for table_id, name, robot in (
         Seating.objects.filter(sitting=sitting, left_at__isnull=True, **only)
         .order_by("table_id", "seat")
-        .values_list("table_id", "player__name")
+        .values_list("table_id", "player__name", "player__is_robot")
     ):
         seats[table_id].append(name)
+        if robot:
+            robots[table_id].add(name)
     latest: dict[int, tuple[int, int, int]] = {}
     finished: dict[int, int] = defaultdict(int)
     for game_id, table_id, number, status, rounds in (
@@ -89,6 +94,7 @@ def sitting_screen(
                 games_total=sitting.games_per_sitting,
                 table_id=pk,
                 number=table_number,
+                robots=frozenset(robots[pk]),
             )
         )
     return result

@@ -19,7 +19,7 @@ The projector's read is `workflow.session.screen`; "find my table" is
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -103,6 +103,8 @@ class BoardTable:
     games_finished: int
     #: The physical table players sit at (docs/format.md, "Tables that do not move").
     number: int = 0
+    #: The seats of robots (`Player.is_robot`), which the board marks.
+    robot_seats: frozenset[int] = frozenset()
 
 
 def seats_by_table(sitting: Sitting) -> dict[int, list[tuple[int, str]]]:
@@ -127,9 +129,18 @@ def players_by_table(sitting: Sitting) -> dict[int, list[tuple[int, str, int]]]:
 
 
 def sitting_board(sitting: Sitting) -> list[BoardTable]:
-    """Every table of a sitting with who sits where, in three queries."""
+    """Every table of a sitting with who sits where (robots marked), in three queries."""
     tables = list(sitting.tables.order_by("rank").values_list("pk", "rank", "number"))
-    seats = seats_by_table(sitting)
+    seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    robots: dict[int, set[int]] = defaultdict(set)
+    for table_id, seat, name, robot in (
+        Seating.objects.filter(sitting=sitting, left_at__isnull=True)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "seat", "player__name", "player__is_robot")
+    ):
+        seats[table_id].append((seat, name))
+        if robot:
+            robots[table_id].add(seat)
     finished = dict(
         Game.objects.filter(table__sitting=sitting, status=Game.Status.FINISHED)
         .values("table_id")
@@ -143,6 +154,7 @@ def sitting_board(sitting: Sitting) -> list[BoardTable]:
             seats=seats[pk],
             games_finished=finished.get(pk, 0),
             number=number,
+            robot_seats=frozenset(robots[pk]),
         )
         for pk, rank, number in tables
     ]
@@ -164,9 +176,13 @@ class ResultRow:
 
 
 def sitting_results(sitting: Sitting) -> list[ResultRow]:
-    """Each seated player's record over the sitting's finished games (format rule 4)."""
+    """Each seated player's record over the sitting's finished games (format rule 4). A
+    robot (`Player.is_robot`) is no player of the format: never ranked, it neither moves
+    up nor down, and its seat is filled again at the next movement (docs/format.md)."""
     seatings = list(
-        Seating.objects.filter(sitting=sitting, left_at__isnull=True).select_related("player")
+        Seating.objects.filter(
+            sitting=sitting, left_at__isnull=True, player__is_robot=False
+        ).select_related("player")
     )
     totals: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     rows = (
@@ -313,9 +329,6 @@ class StandingRow:
     # What the player wins (docs/tournament.md, "Entry fees and prizes"): filled in by
     # `workflow.club.prize_selectors.with_payouts`; None when the session pays no prizes.
     payout: Decimal | None = None
-    # A robot a director seated to fill a short online table (`Player.is_robot`): it has
-    # a place like anyone, and the pages mark it.
-    robot: bool = False
     # The moves a robot made for this player in the session's online rounds (the
     # clock ran out, or they were away: the record's `play.robots`).
     robot_moves: int = 0
@@ -350,11 +363,31 @@ def robot_moves(session: Session) -> dict[int, int]:
     return dict(moves)
 
 
+def _by_number(names: Iterable[str]) -> list[str]:
+    return sorted(names, key=lambda name: (len(name), name))
+
+
+def session_robots(session: Session) -> list[str]:
+    """The names of the robots on the session's roster, which each took a seat in it
+    (docs/tournament.md, "Robots fill seats"), by number: the standings name them apart,
+    with no place."""
+    return _by_number(
+        session.entries.filter(player__is_robot=True).values_list("player__name", flat=True)
+    )
+
+
 def session_standings(session: Session) -> list[StandingRow]:
     """The session ladder: the table a player sits at in the latest sitting (1 = best),
     then their place at that table (`ladder_order`: on that sitting's results, or on the
     session's totals so far while the table has none); players who withdrew follow.
-    Totals count every finished game of the session."""
+    Totals count every finished game of the session. Robots are never in it: not ranked,
+    kept, awarded or paid (`session_robots` names them)."""
+    return standings_and_robots(session)[0]
+
+
+def standings_and_robots(session: Session) -> tuple[list[StandingRow], list[str]]:
+    """`session_standings` and `session_robots` from one read of the roster: the
+    standings page's."""
     totals = {
         row["player_id"]: row
         for row in GamePlayer.objects.filter(
@@ -368,14 +401,16 @@ def session_standings(session: Session) -> list[StandingRow]:
             hooks_total=Sum("hooks"),
         )
     }
+    # A robot (`Player.is_robot`) has no place: `session_robots` lists the robots apart.
     names: dict[int, str] = {}
-    robots: set[int] = set()
+    robots: list[str] = []
     for pid, name, robot in session.entries.values_list(
         "player_id", "player__name", "player__is_robot"
     ):
-        names[pid] = name
         if robot:
-            robots.add(pid)
+            robots.append(name)
+        else:
+            names[pid] = name
     helped = robot_moves(session)
     sitting = current_sitting(session)
     ordered: list[tuple[int, int | None, int | None]] = []
@@ -427,8 +462,7 @@ def session_standings(session: Session) -> list[StandingRow]:
                 hooks=t.get("hooks_total") or 0,
                 withdrawn=pid in withdrawn,
                 sitting_out=pid in sitting_out,
-                robot=pid in robots,
-                robot_moves=0 if pid in robots else helped.get(pid, 0),
+                robot_moves=helped.get(pid, 0),
                 why=why.get(pid)
                 or (
                     "sitting out this sitting: after the seated players, by points"
@@ -437,7 +471,7 @@ def session_standings(session: Session) -> list[StandingRow]:
                 ),
             )
         )
-    return rows
+    return rows, _by_number(robots)
 
 
 def table_companions(tables: list[Table]) -> dict[int, list[Seating]]:

@@ -33,7 +33,6 @@ import engine
 from common.errors import ConflictError, UserError
 from common.matching import did_you_mean, look_alikes
 from common.text import refuse_hidden_characters
-from engine import online as engine_online
 from scoring.locks import lock_session
 from scoring.models import Game
 from scoring.tables import game_refresh_players, table_current_game
@@ -54,7 +53,14 @@ from tournaments.permissions import Caller, as_actor, require_director
 from workflow.club import prizes
 from workflow.names import clean_names
 from workflow.session import selectors
-from workflow.session.online_settings import read_seconds
+from workflow.session.online_settings import (
+    KEEP,
+    Keep,
+    apply_online_settings,
+    check_fill,
+    check_online,
+    read_seconds,
+)
 
 # A new session is public unless the director says otherwise (docs/tournament.md).
 PUBLIC_BY_DEFAULT = Session.PUBLIC_BY_DEFAULT
@@ -146,6 +152,7 @@ def session_create(
     online_grace_seconds: int | str | None = 60,
     move_clock_seconds: int | str | None = None,
     duplicate: bool = False,
+    fill_with_robots: bool = False,
     user: Caller,
 ) -> Session:
     require_director(user, club, to="create its sessions")
@@ -169,8 +176,10 @@ def session_create(
     _check_seeding(seeding)
     grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
     clock = read_seconds(move_clock_seconds, field="move_clock_seconds", empty=None)
+    # The box the director ticked is named: robots first, as they need the others.
+    check_fill(rules_id=rules_id, online=online, fill_with_robots=fill_with_robots)
     if online or duplicate:
-        _check_online(rules_id, field="duplicate" if duplicate and not online else "online")
+        check_online(rules_id, field="duplicate" if duplicate and not online else "online")
     refuse_hidden_characters(name, what="Session names", field="name")
     if not name.strip():
         raise UserError("name_required", "Give the session a name.", field="name")
@@ -195,6 +204,7 @@ def session_create(
         online_grace_seconds=grace,
         move_clock_seconds=clock,
         duplicate=duplicate,
+        fill_with_robots=fill_with_robots,
         created_by=as_actor(user).account,
     )
     roster = {p.pk: p for p in players}
@@ -214,59 +224,10 @@ def session_create(
             "players": len(roster),
             "online": online,
             "duplicate": duplicate,
+            "fill_with_robots": fill_with_robots,
         },
     )
     return session
-
-
-def _check_online(rules_id: str, *, field: str = "online") -> None:
-    if not engine_online.playable(rules_id):
-        raise UserError(
-            "not_playable_online",
-            f"{engine.RULES[rules_id].name} cannot be played online yet.",
-            field=field,
-        )
-
-
-class _Keep:
-    """A setting left as it is (None is a value: no move clock)."""
-
-
-KEEP = _Keep()
-
-
-def _online_settings(
-    session: Session,
-    online: bool | _Keep,
-    online_grace_seconds: int | str | _Keep,
-    move_clock_seconds: int | str | _Keep | None,
-    duplicate: bool | _Keep = KEEP,
-) -> None:
-    """The online settings of `session_update_settings`: `online` until the start (then
-    each table is switched on its own), the grace and the clock at any time; `duplicate`
-    at any time, for the sittings made after (a sitting keeps the deals it began with)."""
-    if not isinstance(online, _Keep) and online != session.online:
-        if session.status != Session.Status.SETUP:
-            raise ConflictError(
-                "session_started",
-                "The session has started: switch its tables online or to paper one by one.",
-                field="online",
-            )
-        if online:
-            _check_online(session.rules_id)
-        session.online = online
-    # One rule for the seconds, the page's and the API's (workflow.session.online_settings).
-    if not isinstance(online_grace_seconds, _Keep):
-        grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
-        session.online_grace_seconds = grace
-    if not isinstance(move_clock_seconds, _Keep):
-        session.move_clock_seconds = read_seconds(
-            move_clock_seconds, field="move_clock_seconds", empty=None
-        )
-    if not isinstance(duplicate, _Keep):
-        if duplicate:
-            _check_online(session.rules_id, field="duplicate")
-        session.duplicate = duplicate
 
 
 def _check_seeding(seeding: str) -> None:
@@ -285,16 +246,18 @@ def session_update_settings(
     is_public: bool,
     double_entry: bool,
     seeding: str | None = None,
-    online: bool | _Keep = KEEP,
-    online_grace_seconds: int | str | _Keep = KEEP,
-    move_clock_seconds: int | str | _Keep | None = KEEP,
-    duplicate: bool | _Keep = KEEP,
+    online: bool | Keep = KEEP,
+    online_grace_seconds: int | str | Keep = KEEP,
+    move_clock_seconds: int | str | Keep | None = KEEP,
+    duplicate: bool | Keep = KEEP,
+    fill_with_robots: bool | Keep = KEEP,
     user: Caller,
 ) -> Session:
     """The sitting length can change until the next sitting starts and applies from then;
     visibility and double entry apply at once; the seeding and `online` until the session
     starts; the online grace time and move clock at once (from the next turn); duplicate
-    deals from the next sitting made (the first, before the start)."""
+    deals from the next sitting made (the first, before the start); robots that fill
+    seats from the start, or the next movement once it runs."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="change its sessions")
     before = {f: getattr(session, f) for f in _SETTINGS}
@@ -314,9 +277,17 @@ def session_update_settings(
     if session.status == Session.Status.FINISHED and games_per_sitting != session.games_per_sitting:
         raise ConflictError("session_finished", "This session is finished.")
     finished = session.status == Session.Status.FINISHED
-    if finished and not isinstance(duplicate, _Keep) and duplicate != session.duplicate:
-        raise ConflictError("session_finished", "This session is finished.", field="duplicate")
-    _online_settings(session, online, online_grace_seconds, move_clock_seconds, duplicate)
+    for field, value in (("duplicate", duplicate), ("fill_with_robots", fill_with_robots)):
+        if finished and not isinstance(value, Keep) and value != getattr(session, field):
+            raise ConflictError("session_finished", "This session is finished.", field=field)
+    apply_online_settings(
+        session,
+        online=online,
+        online_grace_seconds=online_grace_seconds,
+        move_clock_seconds=move_clock_seconds,
+        duplicate=duplicate,
+        fill_with_robots=fill_with_robots,
+    )
     session.games_per_sitting = games_per_sitting
     session.is_public = is_public
     session.double_entry = double_entry
@@ -330,6 +301,7 @@ def session_update_settings(
             "online_grace_seconds",
             "move_clock_seconds",
             "duplicate",
+            "fill_with_robots",
         ]
     )
     changed = audit.changes(before, {f: getattr(session, f) for f in _SETTINGS})
@@ -354,6 +326,7 @@ _SETTINGS = {
     "online_grace_seconds": "online grace seconds",
     "move_clock_seconds": "move clock seconds",
     "duplicate": "duplicate deals",
+    "fill_with_robots": "fill with robots",
 }
 
 

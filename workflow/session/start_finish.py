@@ -47,7 +47,7 @@ from tournaments.permissions import Caller, as_actor, require_director
 from tournaments.signals import seats_changed_on_commit
 from workflow.club import seating_wishes
 from workflow.club import tasks as club_tasks
-from workflow.session import selectors
+from workflow.session import robots, selectors
 from workflow.tables import links as table_links
 
 
@@ -66,8 +66,9 @@ def last_season_big_loser(session: Session) -> Player | None:
 def start_refusal(session: Session, checked_in: int) -> UserError | None:
     """Why a session in check-in cannot start with `checked_in` players, in words that say
     what to do, or None when it can. The session page shows this instead of the Start
-    button; `session_start` refuses with it."""
-    need = fmt.format_for(session.rules_id).play_min
+    button; `session_start` refuses with it. A session that fills with robots starts with
+    one player: robots take the other seats."""
+    need = 1 if robots.fills_with_robots(session) else fmt.format_for(session.rules_id).play_min
     if checked_in == 0:
         return ConflictError(
             "nobody_checked_in",
@@ -87,7 +88,9 @@ def start_refusal(session: Session, checked_in: int) -> UserError | None:
 def session_start(*, session_id: int, user: Caller) -> Sitting:
     """Split the checked-in players into ranked tables and start the first games. The
     club's keep-apart pairs are parted when possible; those that could not be are on the
-    sitting (`Sitting.not_kept_apart`), with why."""
+    sitting (`Sitting.not_kept_apart`), with why. In a session that fills with robots
+    nobody sits out: robots take the seats the format leaves them (`format.robot_split`),
+    after the players of the bottom tables."""
     session = lock_session(session_id)
     require_director(user, session.club_id, to="start its sessions")
     if session.status == Session.Status.CANCELLED:
@@ -95,27 +98,33 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
     if session.status != Session.Status.SETUP:
         raise ConflictError("session_started", "This session has already started.")
     rules = fmt.format_for(session.rules_id)
-    entries = list(
-        SessionPlayer.objects.filter(session=session, checked_in=True, withdrawn_at__isnull=True)
+    fill = robots.fills_with_robots(session)
+    entries = SessionPlayer.objects.filter(
+        session=session, checked_in=True, withdrawn_at__isnull=True
     )
-    refusal = start_refusal(session, len(entries))
+    if fill:
+        # The robots are the format's to seat, never players of the split.
+        entries = entries.filter(player__is_robot=False)
+    ids = sorted(entries.values_list("player_id", flat=True))
+    refusal = start_refusal(session, len(ids))
     if refusal is not None:
         raise refusal
-    ids = sorted(e.player_id for e in entries)
     big_loser = last_season_big_loser(session)
     big_loser_id = big_loser.pk if big_loser and big_loser.pk in ids else None
     try:
         # The Big Loser's place is the bottom table, so they sit out last of all.
         sitting_out = fmt.choose_sit_outs(
             ids,
-            fmt.sit_out_count(len(ids), rules),
+            0 if fill else fmt.sit_out_count(len(ids), rules),
             sat_out={big_loser_id: len(ids)} if big_loser_id else {},
             rng=fmt.make_rng(session.seed, "sit-out", 1),
         )
         seated = [pid for pid in ids if pid not in sitting_out]
         strength = None
         if session.seeding == Session.Seeding.RANDOM:
-            tables = fmt.split(seated, fmt=rules, seed=session.seed, big_loser=big_loser_id)
+            tables = fmt.split(
+                seated, fmt=rules, seed=session.seed, big_loser=big_loser_id, robots=fill
+            )
         else:
             # A player with no rating, earned or imported, counts as a newcomer (0).
             strength = rating_selectors.seeding_strengths(seated, session.rules_id)
@@ -126,6 +135,7 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
                 strength=strength,
                 balanced=session.seeding == Session.Seeding.BALANCED,
                 big_loser=big_loser_id,
+                robots=fill,
             )
     except fmt.FormatError as e:
         # Too few or too many checked in: the roster's state, not the request, is wrong.
@@ -134,8 +144,13 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
     apart = seating_wishes.start_seating(
         session=session, tables=tables, big_loser_id=big_loser_id, strength=strength
     )
+    # Keep-apart keeps the table sizes: the robots' seats are where the split left them.
+    places = fmt.robot_split(len(seated), rules).robots if fill else []
     sitting = sitting_create(
-        session=session, number=1, tables=apart.tables, sitting_out=sitting_out
+        session=session,
+        number=1,
+        tables=robots.seat_robots(session=session, tables=apart.tables, robots=places),
+        sitting_out=sitting_out,
     )
     if apart.not_kept:
         names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
@@ -158,8 +173,14 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
         session=session,
         action="session.start",
         summary=f"Started the session: {len(seated)} players at {len(tables)} tables"
-        + (f", {len(sitting_out)} sitting out" if sitting_out else ""),
-        details={"players": len(seated), "tables": len(tables), "sitting_out": list(sitting_out)},
+        + (f", {len(sitting_out)} sitting out" if sitting_out else "")
+        + (f", {sum(places)} robot{'s' if sum(places) != 1 else ''}" if sum(places) else ""),
+        details={
+            "players": len(seated),
+            "tables": len(tables),
+            "sitting_out": list(sitting_out),
+            "robots": sum(places),
+        },
     )
     backup_on_commit("session-start")
     return sitting
