@@ -251,6 +251,7 @@ def _view(state: TableState, name: str | None) -> dict[str, Any]:
         "tricks_won": {},
         "counts": {},
         "out": [],
+        "last_trick": None,
     }
     status = _status(state)
     if rnd is not None and status in (PLAYING, WAITING):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import date
+from datetime import date, timedelta
 from functools import cache
 from typing import Any
 
@@ -24,7 +24,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from api.models import IdempotencyRecord
-from play.models import LiveRound, SeatLink
+from play.models import LiveRound, SeatLink, TableDeadline
 from ratings.models import Rating, RatingHistory
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.models import (
@@ -434,3 +434,14 @@ class LiveRoundFactory(factory.django.DjangoModelFactory[LiveRound]):
     move = 1
     history = factory.LazyFunction(list)
     turn_started_at = factory.LazyFunction(timezone.now)
+
+
+class TableDeadlineFactory(factory.django.DjangoModelFactory[TableDeadline]):
+    """An online table's one deadline: a person to act, due in a minute."""
+
+    class Meta:
+        model = TableDeadline
+
+    table = factory.SubFactory(TableFactory, online=True)
+    due_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=1))
+    phase = "to_act"

@@ -36,7 +36,7 @@ def test_finishing_a_session_queues_the_season_refresh_after_commit(
         session = finish(make_session)
     # One refresh queued, after the commit (the page cache's generation bumps, when Redis
     # keeps them, are after-commit callbacks of their own).
-    queued = [c for c in callbacks if "enqueue_on_commit" in c.__qualname__]
+    queued = [c for c in callbacks if "enqueue_on_commit" in getattr(c, "__qualname__", "")]
     assert len(queued) == 1
     rows = cache.get(club_selectors.season_cache_key(session.season_id))
     assert [r.player.pk for r in rows] == [

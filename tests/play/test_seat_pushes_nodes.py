@@ -98,7 +98,9 @@ def test_every_change_of_seat_reaches_the_phones_on_both_nodes(
         # A table switched to paper.
         paper = table_id(session, 1)
         got = night.after(
-            lambda: play_services.table_online_set(table_id=paper, online=False, user=director),
+            lambda: play_services.table_online_set(
+                table_id=paper, online=False, user=director, confirm=True
+            ),
             at_table(tokens, 1).values(),
         )
         assert {view["status"] for view in got.values()} == {"paper"}

@@ -15,17 +15,10 @@ from play import selectors
 from play.models import LiveRound
 from tests.play.conftest import tokens_of
 from tests.play.helpers import choice_body
-from tests.play.test_websocket import (
-    TIMEOUT,
-    in_memory_layer,  # noqa: F401  (the autouse fixture, for this module too)
-    next_view,
-    opened,
-    phone,
-    run,
-    to_act,
-)
+from tests.play.sockets import TIMEOUT, next_view, opened, phone, run
+from tests.play.test_websocket import to_act
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
 
 def test_a_move_sent_on_the_socket_reaches_every_phone_once(

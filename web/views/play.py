@@ -82,7 +82,6 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
 def seat_call(request: HttpRequest, token: str) -> HttpResponse:
     """The seat's player calls the director to their table; back to the seat page, which
     says what was sent (or why not)."""
-    back = reverse("tournaments:play", args=[token]) + "#call"
     try:
         call = seat_calls.seat_call_make(
             token=token,
@@ -92,8 +91,10 @@ def seat_call(request: HttpRequest, token: str) -> HttpResponse:
     except NotFoundError as e:
         raise Http404("No such seat link.") from e
     except UserError as e:
+        back = reverse("tournaments:play", args=[token]) + "#call"
         messages.error(request, e.message)
         return redirect(back)
+    back = reverse("tournaments:play", args=[token]) + "#call"
     text = f" “{call.text}”" if call.text else ""
     messages.success(
         request,
