@@ -105,3 +105,68 @@ def test_four_phones_racing_and_a_movement_leave_one_consistent_story(
     numbers = [h["move"] for h in live.history]
     assert numbers == sorted(set(numbers))
     assert other.sittings.count() == 2
+
+
+def scheduler_loop(table_id: int, stop: threading.Event, failures: list[BaseException]) -> None:
+    """The scheduler looking at the table again and again, as the ASGI processes do."""
+    from play import scheduler
+
+    try:
+        while not stop.is_set():
+            scheduler.wake([table_id])
+            scheduler.run_due()
+    except BaseException as e:
+        failures.append(e)
+    finally:
+        connection.close()
+
+
+def test_phones_the_scheduler_and_a_switch_to_paper_race_into_one_story(
+    online_session: Any, director: Any
+) -> None:
+    from play import services as play_services
+    from play.models import TableDeadline
+    from tests.play.helpers import settle
+
+    session = online_session(4, seed=23, online_grace_seconds=5)
+    settle(session.pk)
+    tokens = tokens_of(session, director)
+    absent = next(iter(tokens))  # never reads: the scheduler's robot covers them
+    game = Game.objects.get(table__sitting__session=session, number=1)
+    before = deadlocks()
+    stop = threading.Event()
+    answers: list[int] = []
+    failures: list[BaseException] = []
+    threads = [
+        threading.Thread(target=phone_loop, args=(token, i, stop, answers))
+        for i, (name, token) in enumerate(tokens.items())
+        if name != absent
+    ]
+    threads += [
+        threading.Thread(target=scheduler_loop, args=(game.table_id, stop, failures))
+        for _ in range(2)
+    ]
+    for t in threads:
+        t.start()
+    for _ in range(300):
+        if answers.count(200) > 30:
+            break
+        threading.Event().wait(0.1)
+
+    play_services.table_online_set(
+        table_id=game.table_id, online=False, user=director, confirm=True
+    )
+    threading.Event().wait(1)
+    stop.set()
+    for t in threads:
+        t.join(timeout=60)
+
+    assert not any(t.is_alive() for t in threads)
+    assert failures == []
+    assert set(answers) <= {200, 409}, sorted(set(answers))
+    assert deadlocks() == before
+    # On paper now: no round on the phones, no deadline, and the stored rounds are valid.
+    assert not LiveRound.objects.filter(game__table_id=game.table_id).exists()
+    assert not TableDeadline.objects.filter(table_id=game.table_id).exists()
+    game.refresh_from_db()
+    assert engine.check(game_record(game))["valid"]
