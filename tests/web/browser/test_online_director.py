@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from play import selectors
 from scoring.models import Game
 from tests.play.conftest import tokens_of
-from tests.play.helpers import play_table
+from tests.play.helpers import play_table, settle
 from tests.play.rounds import store_online_round
 from tests.play.test_sessions import robots_play_out, seat_robots
 from tests.web.browser.checks import axe_problems, overflow
@@ -40,6 +40,7 @@ def online_session(make_session: Callable[..., Session]) -> Callable[..., Sessio
         session = make_session(players)
         Session.objects.filter(pk=session.pk).update(online=True)
         Table.objects.filter(sitting__session=session).update(online=True)
+        settle(session.pk)  # the tables switched online are dealt, as a switch's commit would
         session.refresh_from_db()
         return session
 
