@@ -1,7 +1,7 @@
 """Celery tasks of online play: the director's "Email the links" (queued after commit,
-`common.tasks`), and a look of the scheduler right after a change of seats. Tasks take
-ids, load fresh rows and are safe to run twice. The deadlines themselves are the
-scheduler's (`play.scheduler`), never a queued task's."""
+`common.tasks`). Tasks take ids, load fresh rows and are safe to run twice. The
+deadlines are the scheduler's (`play.scheduler`), never a queued task's; a change of
+seats wakes the tables it concerns (`seats_changed`, the signal's receiver)."""
 
 from __future__ import annotations
 
@@ -23,14 +23,6 @@ def seat_link_email(session_id: int, player_ids: list[int], site: str, nonce: st
     return seat_mail.seat_link_emails(session_id, player_ids, site, nonce)
 
 
-@shared_task(name="play.tasks.run_due", ignore_result=True)
-def run_due() -> int:
-    """One look of the scheduler (`play.scheduler.run_due`): queued once by a change of
-    seats, so a movement deals at once where a worker runs tasks (and in the request
-    with eager tasks, the embedded default), not only at the servers' next look."""
-    return scheduler.run_due()
-
-
 def seats_changed(
     sender: Any,
     *,
@@ -40,6 +32,7 @@ def seats_changed(
     **kwargs: Any,
 ) -> None:
     """`tournaments.signals.seats_changed`, after the commit: the tables concerned are
-    woken (`play.scheduler.wake`) and the scheduler looks at once (`run_due`)."""
-    if scheduler.wake(scheduler.tables_of(session_id, player_ids, table_ids)):
-        run_due.delay()
+    woken (`play.scheduler.wake`) and the first of them moved on at once, in the process
+    that made the change (a movement deals there); the schedulers of the ASGI processes
+    take any others within a quarter of a second."""
+    scheduler.run_now(scheduler.tables_of(session_id, player_ids, table_ids))

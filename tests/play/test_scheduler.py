@@ -9,9 +9,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from celery.app.task import Task
 from django.utils import timezone
 
-from play import scheduler, tasks
+from play import scheduler
 from play.models import LiveRound, TableDeadline
 from play.phases import SLACK, Phase
 from scoring.models import Game
@@ -78,7 +79,8 @@ def test_two_unattended_tables_play_a_whole_sitting_with_one_deadline_each(
     clock = Clock(timezone.now())
     monkeypatch.setattr(timezone, "now", clock)
     queued: list[Any] = []
-    monkeypatch.setattr(tasks.run_due, "delay", lambda *a, **k: queued.append(a))
+    # Any Celery task queued, eager or not.
+    monkeypatch.setattr(Task, "apply_async", lambda *a, **k: queued.append(a))
     grace = 20
     session = online_session(8, online_grace_seconds=grace, games_per_sitting=2)
     tables = list(Table.objects.filter(sitting__session=session).values_list("pk", flat=True))

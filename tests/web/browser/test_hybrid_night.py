@@ -72,28 +72,29 @@ def play_sitting(
     base: str, tokens: dict[str, str], tables: list[Table], absent: str | None, seed: int
 ) -> None:
     """The phones at the online tables play until each table's games of the sitting are
-    over; nobody plays for `absent` (the robot does, as the scheduler decides)."""
+    over; nobody plays for `absent` (the robot does, as the scheduler decides). Each
+    answer names who is to act next, whose phone reads its view and moves."""
     rng = random.Random(seed)
-    for _ in range(6_000):
-        busy = False
-        for table in tables:
-            game = Game.objects.filter(table=table).order_by("-number").first()
-            if game is None or game.status == Game.Status.FINISHED:
-                continue
-            busy = True
-            watch = selectors.watch_view(table.pk)
-            who = watch["to_act"]
+    for table in tables:
+        over = Game.objects.filter(table=table, status=Game.Status.FINISHED).count
+        who = selectors.watch_view(table.pk)["to_act"]
+        for _ in range(6_000):
+            if over() == table.sitting.games_per_sitting:
+                break
             if who is None or who == absent or who not in tokens:
+                time.sleep(0.05)  # the robot's turn: the scheduler's, or the next deal
+                who = selectors.watch_view(table.pk)["to_act"]
                 continue
             status, view = call(base, f"/api/play/{tokens[who]}/")
             assert status == 200, view
             if view["to_act"] != view["player"]:
+                who = view["to_act"]
                 continue
             status, answer = call(base, f"/api/play/{tokens[who]}/moves/", body_of(view, rng))
             assert status in (200, 409), answer  # 409: a robot moved first
-        if not busy:
-            return
-    raise AssertionError("the sitting did not end")
+            who = (answer.get("view") or answer)["to_act"]
+        else:
+            raise AssertionError("the sitting did not end")
 
 
 def play_paper(table: Table, seed: int) -> None:
