@@ -58,10 +58,20 @@ def body_of(view: dict[str, Any], entry: Any) -> dict[str, Any]:
     return {"move": view["move"], **entry}
 
 
+#: The most entries of one state sent through the API: Ten-Point Buck's bids are 221, every
+#: one of which the engine's property (tests/engine/test_online_legal.py) applies; here
+#: the first, the last and a seeded sample of the rest go through the whole stack.
+MOST_SENT = 24
+
+
 def every_entry_answers_200(phone: APIClient, token: str, view: dict[str, Any]) -> None:
-    """Send each entry of the view's `legal` in a savepoint rolled back after it: each
-    answers 200 and moves the table on."""
-    for entry in view["legal"]:
+    """Send each entry of the view's `legal` (at most `MOST_SENT`) in a savepoint rolled
+    back after it: each answers 200 and moves the table on."""
+    entries = list(view["legal"])
+    if len(entries) > MOST_SENT:
+        middle = random.Random(view["move"]).sample(entries[1:-1], MOST_SENT - 2)
+        entries = [entries[0], *middle, entries[-1]]
+    for entry in entries:
         body = body_of(view, entry)
         with transaction.atomic():
             answer = send(phone, token, body)
