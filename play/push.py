@@ -40,19 +40,6 @@ def _layer() -> Any:
         return None
 
 
-def table_changed(table_id: int) -> selectors.TableNow | None:
-    """Send every seat and watcher of the table its view now (after a commit), all from
-    one load of the table's state; what was sent, or None when nothing could be."""
-    if _layer() is None:
-        return None
-    try:
-        now = selectors.table_now(table_id)
-    except Exception:
-        logger.warning("the push of table %s failed", table_id, exc_info=True)
-        return None
-    return now if send(table_id, now) else None
-
-
 def seats_changed(
     sender: object,
     *,
@@ -84,8 +71,8 @@ async def _send_seats(layer: Any, now: seats.SeatsNow) -> None:
 
 
 def send(table_id: int, now: selectors.TableNow) -> bool:
-    """Send views already read (`table_changed` reads them; a move reads them under its
-    locks and sends them once committed); whether they went."""
+    """Send views already read (a change at a table reads them under its locks and sends
+    them once committed); whether they went."""
     layer = _layer()
     if layer is None:
         return False

@@ -75,7 +75,8 @@ def test_without_a_channel_layer_the_push_does_nothing(
     table: dict[str, Any], settings: Any
 ) -> None:
     settings.CHANNEL_LAYERS = {}
-    push.table_changed(table["table"].pk)  # no error, nothing sent
+    table_id = table["table"].pk
+    push.send(table_id, selectors.table_now(table_id))  # no error, nothing sent
 
 
 def test_a_token_opens_its_own_seat_only(table: dict[str, Any], phone: Any) -> None:
