@@ -7,11 +7,16 @@ Two consumers, routed in `huckley/asgi.py`:
   socket is closed with code 4404). It sends the seat's whole view on connect, and again
   after every change that concerns the seat (`play.push` sends it to the group
   `play.<token>`). `{"type": "ping"}` is answered `{"type": "pong"}` and marks the player
-  present (`play.presence.seen`). `{"type": "move", "move": k, ...}` makes a move through
-  the same service as `POST /api/play/{seat_token}/moves/` (`play.services.move_take`).
+  present (`play.presence.seen`). `{"type": "move", "move": k, ...}` makes a move, taken
+  where the socket is (`play.node`: the table's state held by this server process, the
+  engine, one write, one publish), checked as `POST /api/play/{seat_token}/moves/`
+  checks it.
 - `WatchConsumer` at `/ws/watch/<table_id>/`: the projector and a director watching a
-  table. The watcher's view only (`play.selectors.watch_view`: no hand at all), from the
-  group `watch.<table_id>`.
+  table. The watcher's view only (`play.selectors.watch_view`: no hand at all).
+
+Both are held by the node of their server process at their table (`play.node`), which
+sends each its own view after every change there; a change of seats comes on the
+groups `play.<token>` and `watch.<table_id>` of the channel layer (`play.push`).
 
 Neither keeps a timer: the deals, the robots' moves and the clocks are the scheduler's
 (`play.scheduler`), whose changes reach the sockets as pushes.
@@ -27,7 +32,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import ObjectDoesNotExist
 
 from common.errors import UserError
-from play import presence, push, selectors, services
+from play import node, presence, push, selectors, services
 from tournaments.models import Table
 from tournaments.permissions import as_actor, can_direct, can_view_session
 
@@ -112,39 +117,77 @@ def watch_read(table_id: int, user: Any = None) -> dict[str, Any]:
 
 
 class PlayConsumer(_LiveConsumer):
-    """One player's phone: the seat's own view, pushed after every change, and the
-    player's moves."""
+    """One player's phone: the seat's own view, sent after every change, and the
+    player's moves, taken here (`play.node`)."""
 
     token = ""
+    player_id: int | None = None
+    table_id: int | None = None
     takes = 'The socket takes {"type": "ping"} and {"type": "move", "move": k, ...}.'
 
     async def connect(self) -> None:
         self.token = str(self.scope["url_route"]["kwargs"]["seat_token"])
         try:
-            view = await database_sync_to_async(services.seat_read)(self.token)
+            place = await node.run(services.seat_place, self.token)
         except UserError:
             await self.refuse()
             return
+        self.player_id = place.player_id
+        view = None
+        if place.table_id is not None:
+            # Held (and heard) before its view is read: no change falls in between.
+            self.table_id = place.table_id
+            await node.node().join(place.table_id, self)
+            view = await node.node().view(place.table_id, self)
+        if view is None:
+            view = await node.run(services.seat_read, self.token)
         await self.joined(f"play.{self.token}", view)
 
+    async def disconnect(self, code: int) -> None:
+        await node.node().leave(self.table_id, self)
+        await super().disconnect(code)
+
+    async def deliver(self, text: str) -> None:
+        """A view from the table's node (`play.node`)."""
+        await self.send(text_data=text)
+
+    async def play_view(self, event: dict[str, Any]) -> None:
+        """The player's seats changed (`play.push.seats_changed`): their view, and the
+        socket follows them to the table they sit at now."""
+        await self.send(text_data=event["text"])
+        here = node.node()
+        table_id = event.get("table")
+        here.mark_stale(self.table_id)
+        if table_id != self.table_id:
+            await here.leave(self.table_id, self)
+            self.table_id = table_id
+            if table_id is not None:
+                await here.join(table_id, self)
+        here.mark_stale(table_id)
+
     async def pinged(self) -> None:
-        await database_sync_to_async(presence.seen)(self.token)
+        await node.run(presence.seen, self.token)
 
     async def moved(self, message: dict[str, Any]) -> bool:
-        """A move, as `POST /api/play/{seat_token}/moves/` takes it, through the same
-        service (`play.services.move_take`). Taken, the table's phones get their views
-        from the push, this one among them (its group); sent twice, this socket gets its
-        view now. Refused: `{"type": "refused"}` on this socket only, with the view for
-        a conflict (`stale_move`, `not_your_turn`, `no_game`)."""
+        """A move, as `POST /api/play/{seat_token}/moves/` takes it, taken by the node
+        (`play.node.Node.move`). Taken, the table's phones get their views, this one
+        among them; sent twice, this socket gets its view now. Refused:
+        `{"type": "refused"}` on this socket only, with the view for a conflict
+        (`stale_move`, `not_your_turn`, `no_game`)."""
         try:
-            moved = await database_sync_to_async(services.move_take)(token=self.token, body=message)
-        except services.MoveConflict as conflict:
-            await self.send_refused(conflict.code, conflict.message, conflict.view)
+            move, action = services.move_body(message)
         except UserError as refused:
             await self.send_refused(refused.code, refused.message)
-        else:
-            if not moved.pushed:
-                await self.send(text_data=push.view_text(moved.view))
+            return True
+        if self.table_id is None:
+            view = await node.run(services.seat_read, self.token)
+            await self.send_refused("no_game", node.NO_GAME, view)
+            return True
+        answer = await node.node().move(self, self.table_id, move, action)
+        if answer.again and answer.view is not None:
+            await self.send(text_data=push.view_text(answer.view))
+        elif answer.code is not None:
+            await self.send_refused(answer.code, answer.message, answer.view)
         return True
 
     async def send_refused(
@@ -160,6 +203,8 @@ class WatchConsumer(_LiveConsumer):
     """A watcher of one table (the projector, a director): never a hand."""
 
     table_id: int | None = None
+    player_id = None
+    token = ""
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -167,6 +212,15 @@ class WatchConsumer(_LiveConsumer):
             user = self.scope.get("user")
             view = await database_sync_to_async(watch_read)(self.table_id, user)
         except ObjectDoesNotExist:
+            self.table_id = None
             await self.refuse()
             return
+        await node.node().join(self.table_id, self)
         await self.joined(f"watch.{self.table_id}", view)
+
+    async def disconnect(self, code: int) -> None:
+        await node.node().leave(self.table_id, self)
+        await super().disconnect(code)
+
+    async def deliver(self, text: str) -> None:
+        await self.send(text_data=text)

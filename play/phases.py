@@ -16,6 +16,8 @@ scheduler) asks `phase_of`; the writes that move a table from one phase to the n
     TO_ACT    a person is to act; due when their grace time or move clock runs out
     ROBOT_DUE a robot is to act (a robot player, an absent player's cover, a clock that
               ran out): due at once
+    STORING   the round's last card is played and its record not stored yet: due at
+              once (the round's end is the scheduler's, off the card's path)
     FINISHED  the session is over
 """
 
@@ -40,11 +42,12 @@ class Phase(StrEnum):
     DEALING = "dealing"
     TO_ACT = "to_act"
     ROBOT_DUE = "robot_due"
+    STORING = "storing"
     FINISHED = "finished"
 
 
 #: The phases in which the scheduler has work the moment they begin.
-AT_ONCE = frozenset({Phase.DEALING, Phase.ROBOT_DUE})
+AT_ONCE = frozenset({Phase.DEALING, Phase.ROBOT_DUE, Phase.STORING})
 
 #: How long after a grace time or a clock runs out its deadline falls: the moment itself
 #: would find the player a hair inside it.
@@ -143,8 +146,11 @@ def phase_of(state: TableState, now: datetime | None = None) -> TablePhase:
         # A substitute took a seat mid-round: the hand is dealt again to who sits there.
         return TablePhase(Phase.DEALING, due=now)
     who = rnd.to_act()
-    if who is None or rnd.phase == END:
-        # A round over is stored, and the next dealt, in the move that ended it.
+    if rnd.phase == END:
+        # The last card is played and the round not stored yet (it would be numbered
+        # below): the scheduler stores it, then deals the next.
+        return TablePhase(Phase.STORING, due=now)
+    if who is None:
         return TablePhase(Phase.WAITING)
     player_id = state.player_of(who)
     if player_id is None:  # a reader that did not load the players (the projector's)

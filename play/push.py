@@ -1,17 +1,21 @@
 """The push of a table's change to its phones and watchers (docs/api.md, "WebSocket").
 
-After a change commits, every seat of the table gets its own view on the group
-`play.<token>` and the watchers the watcher's view on `watch.<table id>`, as
-`{"type": "play.view", "text": ...}` messages of the channel layer: `text` the socket's
-whole message (`{"type": "view", "view": ...}`) serialized once here, which the WebSocket
-consumers hand on as it is. Without a channel layer (Channels not configured) or with one
-that fails, the push is skipped: the phones that poll read the same views.
+A change at a table made under its locks (the deal, the robots' moves, a round stored,
+a move over HTTP) reads every seat's view and the watchers' there, and `send` publishes
+them once it commits, in one message on the table's channel (`play.bus`): each node
+holding sockets of the table sends each its own (`play.node`). A move taken on a socket
+is published by the node that took it. Each view is the socket's whole message
+(`{"type": "view", "view": ...}`), serialized once. Without a channel layer (Channels
+not configured) the push is skipped: the phones that poll read the same views.
 
 A change of seats, whatever write made it (the movement and its undo, a rebalance, a
 withdrawal, a switch online or to paper, a correction, the finish:
 `tournaments.signals.seats_changed`), is pushed the same way by `seats_changed`, the
 signal's receiver (connected in `play.apps`): each affected player's view of their new
-place, and each affected table's watchers' view (`play.seats`).
+place on the group `play.<token>` (with the table they sit at now, which their socket
+follows) and each affected table's watchers' view on `watch.<table id>`, as
+`{"type": "play.view", "text": ...}` messages of the channel layer; the nodes holding
+the affected tables are told to read them again (`stale`).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from play import seats, selectors
+from play import bus, seats, selectors
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +62,8 @@ def seats_changed(
         return
     try:
         now = seats.seats_now(session_id, player_ids, table_ids)
+        for table_id in now.tables:
+            bus.publish(table_id, {"kind": "stale"})
         _run(_send_seats(layer, now), layer)
     except Exception:
         logger.warning("the push of the seats of session %s failed", session_id, exc_info=True)
@@ -65,22 +71,29 @@ def seats_changed(
 
 async def _send_seats(layer: Any, now: seats.SeatsNow) -> None:
     """Every seat's and every watcher's message at once."""
-    sends = [(f"play.{token}", message(seat.view)) for token, seat in now.seats.items()]
+    sends = [
+        (f"play.{token}", message(seat.view, table=seat.table_id))
+        for token, seat in now.seats.items()
+    ]
     sends += [(f"watch.{table_id}", message(table.watch)) for table_id, table in now.tables.items()]
     await asyncio.gather(*(layer.group_send(group, sent) for group, sent in sends))
 
 
 def send(table_id: int, now: selectors.TableNow) -> bool:
-    """Send views already read (a change at a table reads them under its locks and sends
-    them once committed); whether they went."""
-    layer = _layer()
-    if layer is None:
+    """Publish views already read (a change at a table reads them under its locks and
+    sends them once committed) on the table's channel, once (`play.bus`): each node
+    holding the table's sockets sends each its own; whether a node may hear it (False
+    without a channel layer)."""
+    if _layer() is None:
         return False
-    try:
-        _run(_send_all(layer, table_id, now), layer)
-    except Exception:
-        logger.warning("the push of table %s failed", table_id, exc_info=True)
-        return False
+    bus.publish(
+        table_id,
+        {
+            "kind": "views",
+            "views": {token: view_text(view) for token, view in now.views.items()},
+            "watch": view_text(now.watch),
+        },
+    )
     return True
 
 
@@ -128,16 +141,10 @@ async def _await(coroutine: Coroutine[Any, Any, None]) -> None:
     await coroutine
 
 
-async def _send_all(layer: Any, table_id: int, now: selectors.TableNow) -> None:
-    """Every group's message at once: the channel layer's round trips overlap."""
-    groups = [(f"play.{token}", view) for token, view in now.views.items()]
-    groups.append((f"watch.{table_id}", now.watch))
-    await asyncio.gather(*(layer.group_send(group, message(view)) for group, view in groups))
-
-
-def message(view: dict[str, Any]) -> dict[str, Any]:
-    """The channel layer's message of one view (the module's docstring)."""
-    return {"type": "play.view", "text": view_text(view)}
+def message(view: dict[str, Any], *, table: int | None = None) -> dict[str, Any]:
+    """The channel layer's message of one view (the module's docstring), with the table
+    where the seat's player sits now (a seat's socket follows them there)."""
+    return {"type": "play.view", "text": view_text(view), "table": table}
 
 
 def view_text(view: dict[str, Any]) -> str:

@@ -2,8 +2,9 @@
 "Online play"): `lock` takes the locks of `scoring.locks` in their order (the session
 shared, the table, the game), then the table's `LiveRound`; `deal` deals the next round
 (shuffled by `secrets`, or by the duplicate sitting's key); `apply_move` makes and keeps a
-move; `store_round` stores a finished round through `scoring.services.round_submit` as
-the `ONLINE` actor and deals the next; `run_robots` makes the moves that fall to a robot.
+move; `run_robots` makes the moves that fall to a robot until a person is to act or the
+round is over; `finish` stores a round over through `scoring.services.round_submit` as
+the `ONLINE` actor and deals the next (`store_round`).
 Each runs under `lock`, inside the caller's transaction: the writes that call them, and
 push the change after the commit, are `play.services`.
 """
@@ -291,9 +292,21 @@ def run_robots(at: Locked, now: datetime) -> int:
         apply_move(at.live, rnd, who, rnd.robot_move(who), robot=found.reason, now=now)
         at.kept(rnd)
         made += 1
-        if rnd.phase == END:
-            store_round(at, rnd, now)
     return made
+
+
+def finish(at: Locked, now: datetime) -> bool:
+    """Store the round whose last card is played (`Phase.STORING`) and deal the next;
+    whether there was one. Under `lock`: the scheduler's step, so the last card is
+    pushed as fast as any other and the round is stored just after, exactly once (the
+    entry key), whichever process runs it and however often."""
+    rnd = at.round()
+    if rnd is None or rnd.phase != END or at.game is None or at.live is None:
+        return False
+    if at.live.number != at.game.round_count + 1 or at.game.status == Game.Status.FINISHED:
+        return False
+    store_round(at, rnd, now)
+    return True
 
 
 def _cover(at: Locked, who: str, now: datetime) -> None:

@@ -133,12 +133,44 @@ def _look() -> int:
         close_old_connections()
 
 
+#: Each running scheduler's wake-up, by event loop (`poke`).
+_pokes: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}
+
+
+def poke() -> None:
+    """Ask this process's scheduler to look now rather than at its next poll: a move on
+    a socket left its table something due at once (a robot to play, a round to store).
+    Called on the server's loop; nothing happens where no scheduler runs (its deadline
+    waits for another's)."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    event = _pokes.get(loop)
+    if event is not None:
+        event.set()
+
+
 async def run_forever(stop: asyncio.Event) -> None:
-    """The scheduler of one server process, until `stop` is set."""
-    while not stop.is_set():
-        try:
-            await sync_to_async(_look, thread_sensitive=False)()
-        except Exception:
-            logger.exception("the scheduler's look failed")
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), timeout=POLL_SECONDS)
+    """The scheduler of one server process, until `stop` is set: a look at the due
+    deadlines every `POLL_SECONDS`, or at once when poked."""
+    loop = asyncio.get_running_loop()
+    wake = _pokes[loop] = asyncio.Event()
+
+    async def stopping() -> None:
+        await stop.wait()
+        wake.set()
+
+    watcher = asyncio.ensure_future(stopping())
+    try:
+        while not stop.is_set():
+            wake.clear()
+            try:
+                await sync_to_async(_look, thread_sensitive=False)()
+            except Exception:
+                logger.exception("the scheduler's look failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), timeout=POLL_SECONDS)
+    finally:
+        watcher.cancel()
+        _pokes.pop(loop, None)

@@ -49,6 +49,7 @@ STATUS_OF = {
     Phase.DEALING: WAITING,
     Phase.TO_ACT: PLAYING,
     Phase.ROBOT_DUE: PLAYING,
+    Phase.STORING: PLAYING,
     Phase.FINISHED: FINISHED,
 }
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from common.errors import ConflictError, UserError
 from engine import online as engine_online
-from engine.online import END, MoveRefused
+from engine.online import MoveRefused
 from play import director_selectors, presence, push, rounds, selectors
 from play.models import LiveRound, SeatLink
 from play.phases import AT_ONCE, TablePhase
@@ -112,6 +112,9 @@ def move_make(*, token: str, move: Any, action: Mapping[str, Any]) -> Moved:
         raise _no_game(token)
     at = _move_locked(place, place.table_id, move, action)
     pushed = at.pushed if at is not None else None
+    if pushed is not None and pushed.phase.phase in AT_ONCE:
+        # The round's end (and what follows it) once the card is written and pushed.
+        advance(table_id=place.table_id)
     if pushed is not None and token in pushed.views:
         return Moved(pushed.views[token], pushed=True)
     return Moved(selectors.seat_view(token), pushed=False)
@@ -157,11 +160,17 @@ def _move_locked(
     except MoveRefused as refused:
         raise UserError(refused.code, refused.message) from None
     at.kept(rnd)
-    if rnd.phase == END:
-        rounds.store_round(at, rnd, now)
     rounds.run_robots(at, now)
     _changed(at)
     return at
+
+
+def seat_place(token: str) -> selectors.Place:
+    """Where the holder of `token` sits now (`selectors.place_of`: `no_such_seat`, 404,
+    for an unknown token), the player marked present: a socket's connect."""
+    place = selectors.place_of(token)
+    presence.seen(place.token)
+    return place
 
 
 def seat_read(token: str) -> dict[str, Any]:
@@ -180,9 +189,15 @@ def _no_game(token: str) -> MoveConflict:
     )
 
 
+#: The most steps (a round stored, a round dealt, the robots' moves) one `advance` makes:
+#: a table of robots plays on at the scheduler's next look.
+STEPS_PER_CALL = 12
+
+
 def advance(*, table_id: int) -> bool:
-    """Move the table on to its next phase when it has one due (`play.phases`): deal
-    its next round, make the robots' moves that are due (a robot player's at once, an
+    """Move the table on to its next phase when it has one due (`play.phases`): store
+    the round whose last card was played, deal its next round, make the robots' moves
+    that are due (a robot player's at once, an
     absent player's after the grace time and from then on at once, a move whose clock
     ran out); keep its one deadline; whether anything changed. The scheduler's step
     (`play.scheduler`), safe to call at any time and twice."""
@@ -192,8 +207,12 @@ def advance(*, table_id: int) -> bool:
             at = rounds.lock(table_id)
         except UserError:  # the table is gone
             return False
-        changed = rounds.deal(at, now)
-        changed = rounds.run_robots(at, now) > 0 or changed
+        changed = False
+        for _ in range(STEPS_PER_CALL):
+            step = rounds.finish(at, now) or rounds.deal(at, now) or rounds.run_robots(at, now) > 0
+            if not step:
+                break
+            changed = True
         if changed:
             _changed(at)
             return True

@@ -56,7 +56,8 @@ def hidden_from(view: Mapping[str, Any]) -> set[str]:
     if view.get("game") is None:
         return set()
     live = LiveRound.objects.filter(game_id=view["game"]).first()
-    if live is None:
+    if live is None or live.number != view.get("round"):
+        # The view's round is over and the next dealt: its cards are public now.
         return set()
     rnd = restore(Game.objects.get(pk=view["game"]).rules_id, live.state)
     s = rnd.s  # type: ignore[attr-defined]

@@ -1,0 +1,123 @@
+"""One publish per change of an online table (docs/architecture.md, "A move's path").
+
+Every change at a table is published once, on the table's channel, whichever process
+made it: a move taken on a socket (`play.node`), a deal, the robots' moves, a round
+stored (`play.services`, after the commit). Each server process that holds sockets of
+the table has subscribed to its channel (`play.node.Node`): it hears the change once
+and sends each of its sockets its own view. Nobody else hears it.
+
+With Redis (the channel layer's host, REDIS_URL) the channel is Redis pub/sub:
+`PUBLISH` from any process (a sync worker, Celery, an ASGI node's thread), one
+subscription per table on each node holding it. Without Redis (the embedded default,
+one process; the in-memory channel layer of the tests) the nodes of this process are
+called directly, each on its own event loop.
+
+A message is a JSON object (`kind`: `move`, a move taken, which each node applies to
+the round it holds; `views`, the views a change sent under its locks, each socket's
+own; `stale`, the table changed in a way its views do not show, such as a change of
+seats, pushed to each player on its own: read it again before the next move). A
+publish that fails is logged: the phones that poll, and the socket's next view, catch
+up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+
+logger = logging.getLogger(__name__)
+
+#: What hears a table's messages in this process without Redis: the nodes, by loop.
+Listener = Callable[[int, str], None]
+_listeners: dict[asyncio.AbstractEventLoop, Listener] = {}
+_listeners_lock = threading.Lock()
+
+
+def redis_url() -> str | None:
+    """The Redis that carries the messages: the channel layer's, or None (in-memory)."""
+    layer: dict[str, Any] = settings.CHANNEL_LAYERS.get("default", {})
+    if "channels_redis" not in layer.get("BACKEND", ""):
+        return None
+    hosts = layer.get("CONFIG", {}).get("hosts") or []
+    if not hosts:
+        return None
+    first = hosts[0]
+    return str(first["address"] if isinstance(first, dict) else first)
+
+
+def channel(table_id: int) -> str:
+    """A table's channel: Redis pub/sub has no databases, so the name carries the
+    deployment's prefix and the database's name (two sites, or two test databases, on
+    one Redis never hear each other)."""
+    prefix = os.getenv("CACHE_KEY_PREFIX", "huckley")
+    return f"{prefix}:{connection.settings_dict.get('NAME')}:table:{table_id}"
+
+
+def table_of(name: str | bytes) -> int:
+    """The table of a channel's name (`channel`)."""
+    text = name.decode() if isinstance(name, bytes) else name
+    return int(text.rsplit(":", 1)[1])
+
+
+_client: Any = None
+_client_key: tuple[int, str] | None = None
+
+
+def _redis(url: str) -> Any:
+    """This process's synchronous Redis client for publishing (one connection pool)."""
+    global _client, _client_key
+    key = (os.getpid(), url)
+    if _client is None or _client_key != key:
+        import redis
+
+        _client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        _client_key = key
+    return _client
+
+
+def publish(table_id: int, message: dict[str, Any]) -> None:
+    """Publish a change of the table (the module's docstring): one `PUBLISH`, or a call
+    to each node of this process. A failure is logged."""
+    text = json.dumps(message, separators=(",", ":"))
+    url = redis_url()
+    try:
+        if url is None:
+            _local(table_id, text)
+        else:
+            _redis(url).publish(channel(table_id), text)
+    except Exception:
+        logger.warning("the publish of table %s failed", table_id, exc_info=True)
+
+
+def listen(loop: asyncio.AbstractEventLoop, listener: Listener) -> None:
+    """A node of this process hears every table's messages without Redis (it keeps
+    those of the tables it holds)."""
+    with _listeners_lock:
+        for gone in [old for old in _listeners if old.is_closed()]:
+            del _listeners[gone]
+        _listeners[loop] = listener
+
+
+def _local(table_id: int, text: str) -> None:
+    with _listeners_lock:
+        listeners = [(loop, fn) for loop, fn in _listeners.items() if not loop.is_closed()]
+    for loop, fn in listeners:
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            fn(table_id, text)
+        else:
+            try:
+                loop.call_soon_threadsafe(fn, table_id, text)
+            except RuntimeError:  # closed meanwhile
+                continue

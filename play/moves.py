@@ -1,0 +1,102 @@
+"""A move taken on a socket, written (docs/architecture.md, "A move's path"): the round's
+new state and the move appended to its history, checked against the state number the
+move was made in and the mover's seat, and the table's one deadline moved to its new
+phase, in one statement on PostgreSQL (two in one transaction on SQLite).
+
+The statement takes the row locks of the `LiveRound`, then of the `TableDeadline`: the
+tail of the order of `scoring.locks` that every write at a table takes (the session,
+the table, the game, the live round, its deadline). A write that races it (another
+move, the robots, the deal, a switch to paper, the movement) either holds the live
+round's row first and changes its state number, so that this statement changes
+nothing and the move is answered as stale, or comes after it and finds it made.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, transaction
+
+from play.models import LiveRound, TableDeadline
+from play.phases import TablePhase
+from tournaments.models import Seating
+
+_LIVE = LiveRound._meta.db_table
+_DEADLINE = TableDeadline._meta.db_table
+_SEATING = Seating._meta.db_table
+
+_SEATED = (
+    f"EXISTS (SELECT 1 FROM {_SEATING} WHERE table_id = %s AND player_id = %s AND left_at IS NULL)"
+)
+
+_POSTGRES_MOVE = f"""
+WITH moved AS (
+    UPDATE {_LIVE} SET state = %s::jsonb, move = %s,
+        history = history || jsonb_build_array(%s::jsonb),
+        turn_started_at = %s, updated_at = %s
+    WHERE id = %s AND move = %s AND {_SEATED}
+    RETURNING id
+), planned AS (
+    {{plan}}
+)
+SELECT count(*) FROM moved
+"""
+_POSTGRES_PLAN = (
+    f"INSERT INTO {_DEADLINE} (table_id, due_at, phase) SELECT %s, %s, %s FROM moved"
+    " ON CONFLICT (table_id) DO UPDATE SET due_at = EXCLUDED.due_at, phase = EXCLUDED.phase"
+)
+_POSTGRES_UNPLAN = f"DELETE FROM {_DEADLINE} WHERE table_id = %s AND EXISTS (SELECT 1 FROM moved)"
+
+_SQLITE_MOVE = f"""
+UPDATE {_LIVE} SET state = %s, move = %s, history = json_insert(history, '$[#]', json(%s)),
+    turn_started_at = %s, updated_at = %s
+WHERE id = %s AND move = %s AND {_SEATED}
+"""
+_SQLITE_PLAN = (
+    f"INSERT INTO {_DEADLINE} (table_id, due_at, phase) VALUES (%s, %s, %s)"
+    " ON CONFLICT (table_id) DO UPDATE SET due_at = excluded.due_at, phase = excluded.phase"
+)
+_SQLITE_UNPLAN = f"DELETE FROM {_DEADLINE} WHERE table_id = %s"
+
+
+def write(
+    *,
+    live_id: int,
+    move: int,
+    state: dict[str, Any],
+    entry: dict[str, Any],
+    now: datetime,
+    table_id: int,
+    player_id: int,
+    phase: TablePhase,
+) -> bool:
+    """Write the move made in state `move` of the live round `live_id`: its new `state`,
+    the history's new `entry`, the turn started `now`, and the table's deadline at
+    `phase.due` (none when None). Whether it was written: False when the round is no
+    longer in state `move` or the mover no longer sits at the table."""
+    ops = connection.ops
+    at = ops.adapt_datetimefield_value(now)
+    due = ops.adapt_datetimefield_value(phase.due) if phase.due is not None else None
+    moved: list[Any] = [json.dumps(state), move + 1, json.dumps(entry), at, at, live_id, move]
+    seated: list[Any] = [table_id, player_id]
+    plan: list[Any]
+    if connection.vendor == "postgresql":
+        if due is None:
+            sql, plan = _POSTGRES_MOVE.format(plan=_POSTGRES_UNPLAN), [table_id]
+        else:
+            sql, plan = _POSTGRES_MOVE.format(plan=_POSTGRES_PLAN), [table_id, due, phase.phase]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*moved, *seated, *plan])
+            row = cursor.fetchone()
+            return bool(row and row[0])
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(_SQLITE_MOVE, [*moved, *seated])
+        if cursor.rowcount != 1:
+            return False
+        if due is None:
+            cursor.execute(_SQLITE_UNPLAN, [table_id])
+        else:
+            cursor.execute(_SQLITE_PLAN, [table_id, due, phase.phase])
+    return True

@@ -1,0 +1,483 @@
+"""The online tables a server process holds, and a move taken on a socket
+(docs/architecture.md, "A move's path").
+
+A node is one server process's event loop. It holds each table some of its sockets
+look at (`Held`): the table's state read once (`selectors.table_state`: its game, the
+round being played as the engine's object, who sits where, their links), and the
+sockets themselves. A move that arrives on a player's socket is taken here, where the
+socket is, with no request and no look-up: the socket knows its seat. Under the table's
+lock in this node, the move is checked against the state held (the state number, whose
+turn, the rules: the engine's), written in one statement (`play.moves`), published
+once (`play.bus`), and every socket of this node at the table sent its own view, from
+the state held. Each other node holding the table hears the publish and applies the
+same move to the round it holds: one publish a move, however many phones.
+
+What the node holds is a copy: the row is the truth. A write elsewhere (the deal, the
+robots, a round stored, by the scheduler; a move over HTTP; the movement) publishes its
+views with `views`, or `stale` for a change of seats, and the node reads the table again
+before its next move there. A move made on a copy that was behind (a publish not heard
+yet) finds the row at another state number and changes nothing: it is answered as
+stale, with the view read again. Nothing the node holds is ever shown but through the
+engine's views (a hand is a secret until its round ends).
+
+The round's end, the robots and the clocks are not a move's: the move plans the
+table's deadline and wakes the scheduler of this process (`play.scheduler.poke`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from django.db import close_old_connections
+from django.db.utils import Error as DatabaseError
+from django.utils import timezone
+
+from engine.online import MoveRefused
+from play import bus, moves, presence, push, scheduler, selectors
+from play.phases import AT_ONCE, Phase, TablePhase, TableState, phase_of
+from scoring.models import Game
+from scoring.rounds import entry_refusal
+from tournaments.models import Table
+
+logger = logging.getLogger(__name__)
+
+#: The one sentence a move that arrives late answers (`stale_move`).
+STALE = "Too late: the table had moved on; here is where it stands now."
+NO_GAME = "There is no online game at your seat now."
+
+
+class Socket(Protocol):
+    """A socket of the node at a table: a player's (`player_id` and `token`) or a
+    watcher's (`player_id` None)."""
+
+    player_id: int | None
+    token: str
+
+    async def deliver(self, text: str) -> None: ...
+
+
+@dataclass
+class Held:
+    """A table this node holds: its state (None until read, or read again when
+    `stale`) and its sockets here."""
+
+    table_id: int
+    sockets: set[Any] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    state: TableState | None = None
+    stale: bool = True
+    inbox: list[dict[str, Any]] = field(default_factory=list)
+    draining: bool = False
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the mover's socket is told besides the views: nothing (`code` None, the
+    move taken: its view comes with the table's), the view again (`again`: the same
+    move sent twice), or a refusal in words, with the view for a conflict."""
+
+    code: str | None = None
+    message: str = ""
+    view: dict[str, Any] | None = None
+    again: bool = False
+
+
+#: The node's database work (a table read, a move written): a few threads, each keeping
+#: its connection from one message to the next (docs/operations.md, "Connections").
+THREADS = 4
+_executor: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="huckley-node")
+    return _executor
+
+
+def _with_connection(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run `fn` on this thread's database connection, kept between calls; a connection
+    found broken is closed, so the next call opens a new one."""
+    try:
+        return fn(*args, **kwargs)
+    except DatabaseError:
+        close_old_connections()
+        from django.db import connection
+
+        if connection.connection is not None and not connection.is_usable():
+            connection.close()
+        raise
+
+
+async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """`fn` on one of the node's database threads."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_pool(), lambda: _with_connection(fn, *args, **kwargs))
+
+
+def read_table(table_id: int) -> TableState | None:
+    """The table's state from its rows (`selectors.table_state`), or None when it is
+    gone."""
+    table = Table.objects.select_related("sitting__session").filter(pk=table_id).first()
+    return None if table is None else selectors.table_state(table)
+
+
+def view_of(state: TableState, socket: Any) -> dict[str, Any] | None:
+    """What one socket of the table sees: a watcher's view, or the player's at their
+    seat (None: the player no longer sits here; the push of the seats tells them)."""
+    if socket.player_id is None:
+        view = selectors._view(state, None)
+        view["seat"] = None
+        return view
+    for seating in state.seated:
+        if seating.player_id == socket.player_id:
+            return selectors._seat_view(
+                state, seating.player_id, seating.seat, fallback=seating.player.name
+            )
+    return None
+
+
+class Node:
+    """The tables one event loop's sockets look at (the module's docstring)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.tables: dict[int, Held] = {}
+        self.url = bus.redis_url()
+        self._pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        if self.url is None:
+            bus.listen(loop, self.heard)
+
+    # Sockets come and go --------------------------------------------------------------
+
+    async def join(self, table_id: int, socket: Any) -> None:
+        """A socket looks at the table: held from now, heard from its channel."""
+        held = self.tables.get(table_id)
+        if held is None:
+            held = self.tables[table_id] = Held(table_id)
+            await self._subscribe(table_id)
+        held.sockets.add(socket)
+        state = held.state
+        if (
+            state is not None
+            and socket.player_id is not None
+            and all(s.player_id != socket.player_id for s in state.seated)
+        ):
+            held.stale = True  # seated there since it was read
+
+    async def leave(self, table_id: int | None, socket: Any) -> None:
+        held = self.tables.get(table_id) if table_id is not None else None
+        if held is None:
+            return
+        held.sockets.discard(socket)
+        if not held.sockets:
+            del self.tables[table_id]  # type: ignore[arg-type]
+            await self._unsubscribe(table_id)  # type: ignore[arg-type]
+
+    def mark_stale(self, table_id: int | None) -> None:
+        held = self.tables.get(table_id) if table_id is not None else None
+        if held is not None:
+            held.stale = True
+
+    async def _fresh(self, held: Held) -> TableState | None:
+        """The held state, read again when stale (under the table's lock)."""
+        if held.stale or held.state is None:
+            held.state = await run(read_table, held.table_id)
+            held.stale = False
+        return held.state
+
+    async def view(self, table_id: int, socket: Any) -> dict[str, Any] | None:
+        """The socket's view of the table as held (read first when stale), or None."""
+        held = self.tables.get(table_id)
+        if held is None:
+            return None
+        async with held.lock:
+            state = await self._fresh(held)
+            return view_of(state, socket) if state is not None else None
+
+    # A move ------------------------------------------------------------------------
+
+    async def move(
+        self, socket: Any, table_id: int, move: Any, action: Mapping[str, Any]
+    ) -> Answer:
+        """The move `action` of the socket's player, made in state `move` (the module's
+        docstring). The views go to the table's sockets; the answer says what else the
+        mover's socket is told."""
+        held = self.tables.get(table_id)
+        if held is None:
+            return Answer("no_game", NO_GAME)
+        async with held.lock:
+            state = await self._fresh(held)
+            answer, name = _check(state, socket, move, action)
+            if answer is not None:
+                return answer
+            assert state is not None
+            assert state.live is not None
+            assert state.round is not None
+            live, rnd = state.live, state.round
+            try:
+                rnd.apply(name, dict(action))
+            except MoveRefused as refused:
+                return Answer(refused.code, refused.message)
+            now = timezone.now()
+            entry = {
+                "move": live.move,
+                "player": name,
+                "action": dict(action),
+                "robot": False,
+                "reason": None,
+                "at": now.isoformat(),
+            }
+            try:
+                written, phase = await run(_take, state, socket.token, socket.player_id, entry, now)
+            except Exception:
+                held.stale = True
+                raise
+            if not written:
+                held.stale = True
+                state = await self._fresh(held)
+                view = view_of(state, socket) if state is not None else None
+                return Answer("stale_move", STALE, view)
+            await self._send_all(held)
+        if phase.phase in AT_ONCE:
+            scheduler.poke()
+        return Answer()
+
+    # What the table's channel says -----------------------------------------------------
+
+    def heard(self, table_id: int, text: str) -> None:
+        """A message on a table's channel (`play.bus`): kept in the table's inbox, read in
+        order under its lock."""
+        held = self.tables.get(table_id)
+        if held is None:
+            return
+        try:
+            held.inbox.append(json.loads(text))
+        except ValueError:
+            return
+        if not held.draining:
+            held.draining = True
+            self.loop.create_task(self._drain(held))
+
+    async def _drain(self, held: Held) -> None:
+        try:
+            while held.inbox:
+                message = held.inbox.pop(0)
+                async with held.lock:
+                    try:
+                        await self._apply(held, message)
+                    except Exception:
+                        held.stale = True
+                        logger.exception("table %s: a message was not applied", held.table_id)
+        finally:
+            held.draining = False
+
+    async def _apply(self, held: Held, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "stale":
+            held.stale = True
+            return
+        if kind == "views":
+            held.stale = True
+            views, watch = message.get("views", {}), message.get("watch")
+            for socket in list(held.sockets):
+                text = watch if socket.player_id is None else views.get(socket.token)
+                if text is not None:
+                    await _deliver(socket, text)
+            return
+        if kind != "move":
+            return
+        state = held.state
+        live = state.live if state is not None else None
+        if held.stale or state is None or live is None or state.round is None:
+            pass  # read below: the row has the move
+        elif live.move > message["move"]:
+            return  # this node's own move, or one already read from the row
+        elif live.move == message["move"]:
+            try:
+                state.round.apply(message["player"], message["action"])
+            except MoveRefused:
+                held.stale = True
+            else:
+                at = datetime.fromtimestamp(message["at"], tz=timezone.get_current_timezone())
+                live.move += 1
+                live.turn_started_at = at
+                live.history = [*live.history, message["entry"]]
+                state.now = at
+                state.seen = {
+                    token: datetime.fromtimestamp(stamp, tz=timezone.get_current_timezone())
+                    for token, stamp in message.get("seen", {}).items()
+                }
+        else:
+            held.stale = True
+        state = await self._fresh(held)
+        if state is not None:
+            await self._send_all(held)
+
+    async def _send_all(self, held: Held) -> None:
+        """Every socket of this node at the table, its own view of the held state."""
+        state = held.state
+        if state is None:
+            return
+        watch_text: str | None = None
+        for socket in list(held.sockets):
+            if socket.player_id is None:
+                if watch_text is None:
+                    view = view_of(state, socket)
+                    watch_text = push.view_text(view) if view is not None else ""
+                if watch_text:
+                    await _deliver(socket, watch_text)
+                continue
+            view = view_of(state, socket)
+            if view is not None:
+                await _deliver(socket, push.view_text(view))
+
+    # The table's channel on Redis ------------------------------------------------------
+
+    async def _subscribe(self, table_id: int) -> None:
+        if self.url is None:
+            return
+        if self._pubsub is None:
+            import redis.asyncio
+
+            client = redis.asyncio.Redis.from_url(self.url)
+            self._pubsub = client.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(bus.channel(table_id))
+        if self._reader is None or self._reader.done():
+            self._reader = self.loop.create_task(self._read())
+
+    async def _unsubscribe(self, table_id: int) -> None:
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.unsubscribe(bus.channel(table_id))
+
+    async def _read(self) -> None:
+        """The node's one reader of its tables' channels."""
+        pubsub = self._pubsub
+        while self.tables:
+            try:
+                message = await pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.warning("the node's subscription failed; subscribing again", exc_info=True)
+                await asyncio.sleep(0.5)
+                for held in self.tables.values():
+                    held.stale = True
+                with contextlib.suppress(Exception):
+                    await pubsub.subscribe(*(bus.channel(t) for t in self.tables))
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            self.heard(bus.table_of(message["channel"]), message["data"])
+
+
+async def _deliver(socket: Any, text: str) -> None:
+    with contextlib.suppress(Exception):
+        await socket.deliver(text)
+
+
+def _check(
+    state: TableState | None, socket: Any, move: Any, action: Mapping[str, Any]
+) -> tuple[Answer | None, str]:
+    """Why the move cannot be taken (an `Answer`), or the mover's name in the round."""
+    if state is None or socket.player_id is None:
+        return Answer("no_game", NO_GAME), ""
+    view = view_of(state, socket)
+    game, live, rnd = state.game, state.live, state.round
+    name = state.name_of(socket.player_id)
+    if (
+        view is None
+        or not state.table.online
+        or game is None
+        or live is None
+        or rnd is None
+        or name is None
+        or game.status == Game.Status.FINISHED
+        or entry_refusal(game) is not None
+        or live.number != game.round_count + 1
+    ):
+        return Answer("no_game", NO_GAME, view), ""
+    if move != live.move:
+        sent = dict(action)
+        if any(
+            h["move"] == move and h["player"] == name and h["action"] == sent for h in live.history
+        ):
+            return Answer(view=view, again=True), ""
+        return Answer("stale_move", STALE, view), ""
+    who = rnd.to_act()
+    if who != name:
+        words = (
+            f"It is {who}'s turn, not yours; wait for your turn." if who else "The round is over."
+        )
+        return Answer("not_your_turn", words, view), ""
+    return None, name
+
+
+def _take(
+    state: TableState, token: str, player_id: int, entry: dict[str, Any], now: datetime
+) -> tuple[bool, TablePhase]:
+    """On a database thread: the mover seen, the table's phase after the move (who is
+    present now), the move written (`play.moves`) and, once written, published."""
+    assert state.live is not None
+    assert state.round is not None
+    presence.seen(token, now)
+    live = state.live
+    made = live.move
+    # The held state becomes the move's: the views and the phase read it.
+    live.move = made + 1
+    live.turn_started_at = now
+    live.history = [*live.history, entry]
+    state.now = now
+    state.seen = presence.last_seen_many(list(state.tokens.values()))
+    phase = phase_of(state, now)
+    written = moves.write(
+        live_id=live.pk,
+        move=made,
+        state=state.round.to_json(),
+        entry=entry,
+        now=now,
+        table_id=state.table.pk,
+        player_id=player_id,
+        phase=phase,
+    )
+    if written:
+        bus.publish(
+            state.table.pk,
+            {
+                "kind": "move",
+                "move": made,
+                "player": entry["player"],
+                "action": entry["action"],
+                "entry": entry,
+                "at": now.timestamp(),
+                "seen": {token: stamp.timestamp() for token, stamp in state.seen.items()},
+            },
+        )
+    return written, phase
+
+
+_nodes: dict[asyncio.AbstractEventLoop, Node] = {}
+
+
+def node() -> Node:
+    """This event loop's node (made on first use)."""
+    loop = asyncio.get_running_loop()
+    found = _nodes.get(loop)
+    if found is None:
+        for gone in [old for old in _nodes if old.is_closed()]:
+            del _nodes[gone]
+        found = _nodes[loop] = Node(loop)
+    return found
+
+
+__all__ = ["Answer", "Node", "Phase", "node", "run"]
