@@ -8,13 +8,17 @@ line each; a process answers each step with one line of JSON on its standard out
 1. its slice (the first line): it opens its tables' echo sockets, and answers;
 2. `connect`: its phones connect (fifty at a time across all processes, as a room
    arrives), and it answers once all have read their first view;
-3. `play`: the phones play until their tables have played their rounds, the echo sockets
-   time their round trips meanwhile, and it answers with its tally (bench/phones.py) and
-   the CPU time it used while playing.
+3. `play`: the phones play, and the echo sockets time their round trips meanwhile; it
+   answers once all its tables have played their rounds;
+4. `end` (once every process has answered `play`): the phones read the last views for
+   two seconds more and close, and it answers with its tally (bench/phones.py) and the
+   CPU time it used while playing. Until then a phone whose table is done stays
+   connected, present and not moving, as a player waits for the other tables.
 
 Between the steps the bench reads the servers' memory and CPU: the echo sockets are open
-before it reads the memory the phones will be measured against, and the phones are all
-connected before the play's CPU is counted.
+before it reads the memory the phones will be measured against, the phones are all
+connected before the play's CPU is counted, and the play's cost is read once every table
+has played its rounds.
 """
 
 from __future__ import annotations
@@ -114,10 +118,11 @@ async def drive(part: dict[str, Any], out: IO[str]) -> None:
     answer(out, {"step": "echo"})
 
     await heard()  # connect
-    everyone = asyncio.Event()
+    everyone, leave = asyncio.Event(), asyncio.Event()
     connected = [asyncio.Event() for _ in phones]
     tasks = [
-        asyncio.create_task(ph.play(c, everyone)) for ph, c in zip(phones, connected, strict=True)
+        asyncio.create_task(ph.play(c, everyone, leave))
+        for ph, c in zip(phones, connected, strict=True)
     ]
     started = time.perf_counter()
     await asyncio.wait_for(asyncio.gather(*(c.wait() for c in connected)), timeout=600)
@@ -126,22 +131,43 @@ async def drive(part: dict[str, Any], out: IO[str]) -> None:
     await heard()  # play
     cpu_before = sum(os.times()[:2])
     echoing = [asyncio.create_task(echo.run()) for echo in echoes]
+    played = asyncio.Event()
+    echoing.append(asyncio.create_task(lag(tally, played)))
     everyone.set()
-    try:
-        ended = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 1800)
-        tally.failures += [f"a phone: {e!r}" for e in ended if isinstance(e, BaseException)]
-    except TimeoutError:
-        tally.failures.append("the play did not end within 30 minutes")
+    playing = asyncio.gather(*tasks, return_exceptions=True)
+    deadline = time.monotonic() + 1800
+    while not playing.done() and not all(t.finished(part["rounds"]) for t in tables.values()):
+        if time.monotonic() > deadline:
+            tally.failures.append("the play did not end within 30 minutes")
+            break
+        await asyncio.sleep(0.2)
+    cpu = sum(os.times()[:2]) - cpu_before
+    played.set()
+    answer(out, {"step": "played"})
+
+    await heard()  # end
+    await asyncio.sleep(2)  # the last views on their way
+    leave.set()
     for table in tables.values():
         table.over = True
         table.changed.set()
+    ended = await asyncio.wait_for(playing, timeout=60)
+    tally.failures += [f"a phone: {e!r}" for e in ended if isinstance(e, BaseException)]
     await asyncio.gather(*echoing)
-    cpu = sum(os.times()[:2]) - cpu_before
     for table in tables.values():
         table.deliveries(tally)
     # Field by field: `dataclasses.asdict` would rebuild the Counter from its items.
     found = {f.name: getattr(tally, f.name) for f in dataclasses.fields(tally)}
     answer(out, {"step": "done", "tally": found, "cpu_seconds": cpu})
+
+
+async def lag(tally: Tally, played: asyncio.Event) -> None:
+    """How late the process's loop wakes from a tenth of a second's sleep while the phones
+    play: a loop that cannot keep up with its phones delays what they time."""
+    while not played.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(0.1)
+        tally.lag.append(time.perf_counter() - started - 0.1)
 
 
 def main() -> None:

@@ -60,6 +60,7 @@ class Tally:
     robots: list[float] = field(default_factory=list)  # s, a card to the robots' answers
     echo: list[float] = field(default_factory=list)  # s, a bare echo's round trip
     answered: list[float] = field(default_factory=list)  # s, a move to its answer
+    lag: list[float] = field(default_factory=list)  # s, the client's loop late to wake
     last_answer: float = 0.0  # perf_counter of the last move taken
     duplicated: list[str] = field(default_factory=list)
     out_of_order: list[str] = field(default_factory=list)
@@ -73,7 +74,7 @@ class Tally:
         """Add another process's tally, as its JSON gives it."""
         self.statuses.update(other["statuses"])
         self.delivery += [(seconds, same) for seconds, same in other["delivery"]]
-        for name in ("robots", "echo", "answered", "duplicated", "out_of_order", "lost"):
+        for name in ("robots", "echo", "answered", "lag", "duplicated", "out_of_order", "lost"):
             getattr(self, name).extend(other[name])
         for name in ("server_errors", "refused", "failures"):
             getattr(self, name).extend(other[name])
@@ -192,7 +193,9 @@ class Phone:
         self.played: tuple[int, int, int] = (-1, -1, -1)  # the view I last moved in
         table.nodes[self.name] = phone["node"]
 
-    async def play(self, connected: asyncio.Event, everyone: asyncio.Event) -> None:
+    async def play(
+        self, connected: asyncio.Event, everyone: asyncio.Event, leave: asyncio.Event
+    ) -> None:
         import websockets
 
         url = f"ws://127.0.0.1:{self.port}/ws/play/{self.token}/"
@@ -204,15 +207,18 @@ class Phone:
             self.tally.failures.append(f"{self.name}: could not connect: {exc!r}")
             connected.set()
             return
-        async with self.ws:
-            connected.set()
+        connected.set()
+        try:
             await everyone.wait()
             self.receive(first["view"], initial=True)
             pinging = asyncio.get_running_loop().create_task(self.ping())
             try:
-                await self.listen()
+                await self.listen(leave)
             finally:
                 pinging.cancel()
+        finally:
+            async with self.door:  # and leave a few dozen at a time, as they came
+                await self.ws.close()
 
     async def ping(self) -> None:
         """Say "still here" as the seat page does, so the player is never taken for absent
@@ -221,17 +227,21 @@ class Phone:
             await asyncio.sleep(15)
             await self.ws.send(json.dumps({"type": "ping"}))
 
-    async def listen(self) -> None:
-        while True:
-            # Once the table has played its rounds, the last views still arrive: read them
-            # for ten seconds, then stop.
-            wait = 10 if self.table.finished(self.rounds) else 60
+    async def listen(self, leave: asyncio.Event) -> None:
+        """Read what the server sends until the play ends everywhere: a phone whose table
+        has played its rounds stays, present and not moving, as a player waits for the
+        other tables (gone, a robot would play for them after the grace time, and the
+        play's cost would count its moves)."""
+        heard = time.perf_counter()
+        while not leave.is_set():
             try:
-                message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout=wait))
+                message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout=1))
             except TimeoutError:
-                if not self.table.finished(self.rounds):
+                if not self.table.finished(self.rounds) and time.perf_counter() - heard > 60:
                     self.tally.failures.append(f"{self.name}: no view for 60 s at {self.last}")
-                return
+                    return
+                continue
+            heard = time.perf_counter()
             kind = message.get("type")
             if kind == "view":
                 self.receive(message["view"])

@@ -242,12 +242,14 @@ def crowd(
         cpu_before |= database_cpu_seconds()
         redis_before, pg_before = redis_calls(args.redis), postgres_counts(args.postgres)
         started = time.perf_counter()
-        done = clients.step("play")
+        clients.step("play")
+        cpu = {name: cpu_seconds(pids) for name, pids in processes.items()}
+        cpu |= database_cpu_seconds()
+        redis_after, pg_after = redis_calls(args.redis), postgres_counts(args.postgres)
+        done = clients.step("end")
     finally:
         clients.stop()
-    cpu = {name: cpu_seconds(pids) for name, pids in processes.items()} | database_cpu_seconds()
     cpu = {name: seconds - cpu_before[name] for name, seconds in cpu.items()}
-    redis_after, pg_after = redis_calls(args.redis), postgres_counts(args.postgres)
     tally = Tally()
     for answer in done:
         tally.merge(answer["tally"])
@@ -398,6 +400,11 @@ def main() -> None:
             "p95": p(tally.robots, 0.95),
             "max": p(tally.robots, 1.0),
             "n": len(tally.robots),
+        },
+        "client_loop_lag_ms": {
+            "p50": p(tally.lag, 0.5),
+            "p95": p(tally.lag, 0.95),
+            "max": p(tally.lag, 1.0),
         },
         "answers": dict(sorted(tally.statuses.items())),
         "lost": len(tally.lost),
