@@ -33,7 +33,10 @@ other, the next table the other way round). `--clients` processes of asyncio cli
    it is `POST /api/play/<token>/moves/`, answered with the view it made. Meanwhile
    each table's echo socket sends a short message once after each new view its table's
    phones receive (one at a time), and times its round trip: the floor, measured at the
-   tables' own pace, on the same nodes, under the same load.
+   tables' own pace, on the same nodes, under the same load. A phone whose table has
+   played its rounds stays connected and present, not moving, until every table has
+   (gone, a robot would play for it after the session's grace time); then the phones
+   leave fifty at a time, as they came.
 
 What it measures: a card's **delivery**, from the mover sending it to each other phone of
 the table receiving the view it made (the first view with a key at least that one's),
@@ -41,15 +44,19 @@ split into pairs of phones on the same node and on different nodes; a move's ans
 mover's own view back, or the POST's answer); a robot table's time from the player's card
 to the view in which it is the player's turn again (three robot moves); the echo's round
 trip, and a card's p95 over the echo's. The play's time runs from the first move to the
-last one taken; the moves taken a second. What a move costs: the CPU time each part used
-meanwhile (the ASGI nodes, each and in all; the HTTP workers with `--moves http`;
-PostgreSQL; Redis; the bench's own clients), per move taken, and all the servers' together
-(`server_total`, everything but the clients); the Redis commands per move (`INFO
-commandstats`, the total and the six most called: the whole Redis server's, so anything
-else using it meanwhile counts too); the transactions committed in the bench's database
-per move, and the connections opened to it (`pg_stat_database`: transactions, not
-statements; a statement in autocommit is one). The nodes' resident memory before the
-phones connect and once all are connected, per phone.
+last one taken; the moves taken a second. What a move costs, from the first move until
+every table has played its rounds: the CPU time each part used (the ASGI nodes, each and
+in all, the echo's bare round trips among it; the HTTP workers with `--moves http`;
+PostgreSQL; Redis; the bench's own clients), per move taken, and all the servers'
+together (`server_total`, everything but the clients); the Redis commands per move
+(`INFO commandstats`, the total and the six most called: the whole Redis server's, so
+anything else using it meanwhile counts too); the transactions committed in the bench's
+database per move, and the connections opened to it (`pg_stat_database`: transactions,
+not statements; a statement in autocommit is one). The nodes' resident memory before
+the phones connect and once all are connected, per phone (with few phones, the first
+connections' warming of each process weighs on it). How late the clients' event loops
+wake (`client_loop_lag_ms`): a few milliseconds say the clients keep up with their
+phones.
 
 Every view a phone receives is checked: a move taken whose view never reaches one of the
 other phones is **lost**; a view pushed twice to a phone is **duplicated** (not the push
