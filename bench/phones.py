@@ -1,7 +1,8 @@
-"""The phones of the online play bench (bench/play.py): each a player's WebSocket to the
-ASGI node, reading the views pushed to it and checking them (lost, duplicated, out of
-order), and sending its moves through gunicorn as soon as its view says it is its turn;
-what the phones of one table share, and the tally of the whole crowd."""
+"""The phones of the online play bench (bench/play.py, driven by bench/crowd.py): each a
+player's WebSocket to an ASGI node, reading the views pushed to it and checking them
+(lost, duplicated, out of order), and sending its moves as soon as its view says it is
+its turn, on the socket itself or through gunicorn; the bare echo socket of each table;
+what the phones of one table share, and the tally of a client process's phones."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
+
+#: The refusals of a move that are not a fault of the bench: the table moved on, or the
+#: turn passed, between the view the move was chosen in and the move reaching the server.
+CONFLICTS = ("stale_move", "not_your_turn")
 
 
 class Http:
@@ -46,13 +51,17 @@ def key(view: dict[str, Any]) -> tuple[int, int, int]:
 
 @dataclass
 class Tally:
+    """What a client process's phones measured and found; the processes' tallies are
+    merged (`merge`) into the run's."""
+
     statuses: Counter[str] = field(default_factory=Counter)
-    delivery: list[float] = field(default_factory=list)  # s, a card to another phone
+    # s, a card to another phone of the table, and whether that phone's node is the mover's
+    delivery: list[tuple[float, bool]] = field(default_factory=list)
     robots: list[float] = field(default_factory=list)  # s, a card to the robots' answers
-    echo: list[float] = field(default_factory=list)
-    posts: list[float] = field(default_factory=list)  # s, a move's POST answered
-    last_answer: float = 0.0  # perf_counter of the last move answered 200
-    think: float = 0.0  # s, a player's mean thinking time before a move
+    echo: list[float] = field(default_factory=list)  # s, a bare echo's round trip
+    answered: list[float] = field(default_factory=list)  # s, a move to its answer
+    lag: list[float] = field(default_factory=list)  # s, the client's loop late to wake
+    last_answer: float = 0.0  # perf_counter of the last move taken
     duplicated: list[str] = field(default_factory=list)
     out_of_order: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
@@ -61,95 +70,185 @@ class Tally:
     failures: list[str] = field(default_factory=list)
     moves: int = 0
 
+    def merge(self, other: dict[str, Any]) -> None:
+        """Add another process's tally, as its JSON gives it."""
+        self.statuses.update(other["statuses"])
+        self.delivery += [(seconds, same) for seconds, same in other["delivery"]]
+        for name in ("robots", "echo", "answered", "lag", "duplicated", "out_of_order", "lost"):
+            getattr(self, name).extend(other[name])
+        for name in ("server_errors", "refused", "failures"):
+            getattr(self, name).extend(other[name])
+        self.last_answer = max(self.last_answer, other["last_answer"])
+        self.moves += other["moves"]
+
 
 class Table:
-    """What the phones of one table share: when each move was sent and by whom, and which
-    views each phone received."""
+    """What the phones of one table share: when each move was sent and by whom, which
+    views each phone received, each phone's node, and the newest view any of them has
+    received (the table's echo socket sends once after each)."""
 
     def __init__(self) -> None:
         self.sent: dict[tuple[int, int, int], tuple[float, str]] = {}  # view made -> sent
         self.seen: dict[str, dict[tuple[int, int, int], float]] = {}  # phone -> view -> at
+        self.nodes: dict[str, int] = {}  # phone -> the node its socket is on
         self.rounds_done = 0
+        self.newest: tuple[int, int, int] = (0, 0, 0)
+        self.changed = asyncio.Event()
+        self.over = False  # the play has ended: the echo socket stops
 
     def finished(self, rounds: int) -> bool:
         return self.rounds_done >= rounds
+
+    def received(self, at: tuple[int, int, int]) -> None:
+        if at > self.newest:
+            self.newest = at
+            self.changed.set()
+
+    def deliveries(self, tally: Tally) -> None:
+        """Each move's delivery to each other phone of the table: from its sending to the
+        first view that phone received with a key at least the made view's. A made view
+        the phone never received is lost, even if a later one reached it."""
+        for made, (at, mover) in self.sent.items():
+            for name, seen in self.seen.items():
+                if name == mover:
+                    continue
+                if made not in seen:
+                    tally.lost.append(f"{name} never received the view of move {made}")
+                    continue
+                first = min(t for k, t in seen.items() if k >= made)
+                tally.delivery.append((first - at, self.nodes[name] == self.nodes[mover]))
+
+
+class Echo:
+    """A table's bare echo socket (`/ws/bench/echo/`, bench/asgi.py: no database, no
+    channel layer), on the same nodes as the phones and under the same load: once after
+    each new view its table's phones receive, it sends a short message and times its
+    round trip. One round trip at a time: the views that arrive meanwhile are answered
+    by one more."""
+
+    def __init__(self, port: int, table: Table, tally: Tally) -> None:
+        self.url = f"ws://127.0.0.1:{port}/ws/bench/echo/"
+        self.table = table
+        self.tally = tally
+        self.ws: Any = None
+
+    async def open(self) -> None:
+        import websockets
+
+        self.ws = await websockets.connect(self.url, open_timeout=120)
+
+    async def run(self) -> None:
+        n = 0
+        try:
+            while True:
+                await self.table.changed.wait()
+                self.table.changed.clear()
+                if self.table.over:
+                    return
+                started = time.perf_counter()
+                await self.ws.send(f"echo {n}")
+                await self.ws.recv()
+                self.tally.echo.append(time.perf_counter() - started)
+                n += 1
+        except Exception as exc:  # counted, reported after the run
+            self.tally.failures.append(f"echo: {exc!r}")
+        finally:
+            await self.ws.close()
 
 
 class Phone:
     def __init__(
         self,
-        ports: tuple[int, int],
         phone: dict[str, Any],
+        port: int,
         table: Table,
         tally: Tally,
+        *,
         rounds: int,
+        think: float,
+        http_port: int | None,
         door: asyncio.Semaphore,
     ) -> None:
-        self.port, http_port = ports  # the WebSocket node's, the HTTP node's
+        self.port = port  # its node's
         self.token = phone["token"]
         self.name = phone["name"]
         self.robot_table = phone["robot_table"]
         self.table = table
         self.tally = tally
         self.rounds = rounds
-        self.http = Http(http_port)
+        self.think = think  # s, a player's mean thinking time before a move
+        # Moves through gunicorn with --moves http, else on the socket.
+        self.http = Http(http_port) if http_port is not None else None
+        self.ws: Any = None
         self.rng = random.Random(self.token)
         self.last: tuple[int, int, int] | None = None
         self.pushed: set[tuple[int, int, int]] = set()  # the views pushed to this phone
         self.sending = False
+        # A move sent on the socket and not answered yet: when, and the view it was made in
+        self.pending: tuple[float, tuple[int, int, int]] | None = None
         self.waiting_since: float | None = None  # a robot table: my card sent, at
         self.door = door
         self.tasks: set[asyncio.Task[None]] = set()
         self.latest: tuple[tuple[int, int, int], dict[str, Any]] = ((0, 0, 0), {})
         self.played: tuple[int, int, int] = (-1, -1, -1)  # the view I last moved in
+        table.nodes[self.name] = phone["node"]
 
-    async def echo(self, times: int) -> None:
-        import websockets
-
-        async with websockets.connect(f"ws://127.0.0.1:{self.port}/ws/bench/echo/") as ws:
-            for n in range(times):
-                started = time.perf_counter()
-                await ws.send(str(n))
-                await ws.recv()
-                self.tally.echo.append(time.perf_counter() - started)
-
-    async def play(self, connected: asyncio.Event, everyone: asyncio.Event) -> None:
+    async def play(
+        self, connected: asyncio.Event, everyone: asyncio.Event, leave: asyncio.Event
+    ) -> None:
         import websockets
 
         url = f"ws://127.0.0.1:{self.port}/ws/play/{self.token}/"
-        async with self.door:  # the phones arrive a few dozen at a time, as a room does
-            ws = await websockets.connect(url, max_size=2**20, open_timeout=120)
-            first = json.loads(await ws.recv())
-        async with ws:
+        try:
+            async with self.door:  # the phones arrive a few dozen at a time, as a room does
+                self.ws = await websockets.connect(url, max_size=2**20, open_timeout=120)
+                first = json.loads(await self.ws.recv())
+        except Exception as exc:  # counted, reported after the run
+            self.tally.failures.append(f"{self.name}: could not connect: {exc!r}")
             connected.set()
+            return
+        connected.set()
+        try:
             await everyone.wait()
             self.receive(first["view"], initial=True)
-            pinging = asyncio.get_running_loop().create_task(self.ping(ws))
+            pinging = asyncio.get_running_loop().create_task(self.ping())
             try:
-                await self.listen(ws)
+                await self.listen(leave)
             finally:
                 pinging.cancel()
+        finally:
+            async with self.door:  # and leave a few dozen at a time, as they came
+                await self.ws.close()
 
-    async def ping(self, ws: Any) -> None:
+    async def ping(self) -> None:
         """Say "still here" as the seat page does, so the player is never taken for absent
         (a robot would play for them after the session's grace time)."""
         while True:
             await asyncio.sleep(15)
-            await ws.send(json.dumps({"type": "ping"}))
+            await self.ws.send(json.dumps({"type": "ping"}))
 
-    async def listen(self, ws: Any) -> None:
-        while True:
-            # Once the table has played its rounds, the last views still arrive: read them
-            # for ten seconds, then stop.
-            wait = 10 if self.table.finished(self.rounds) else 60
+    async def listen(self, leave: asyncio.Event) -> None:
+        """Read what the server sends until the play ends everywhere: a phone whose table
+        has played its rounds stays, present and not moving, as a player waits for the
+        other tables (gone, a robot would play for them after the grace time, and the
+        play's cost would count its moves)."""
+        heard = time.perf_counter()
+        while not leave.is_set():
             try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=wait))
+                message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout=1))
             except TimeoutError:
-                if not self.table.finished(self.rounds):
+                if not self.table.finished(self.rounds) and time.perf_counter() - heard > 60:
                     self.tally.failures.append(f"{self.name}: no view for 60 s at {self.last}")
-                return
-            if message.get("type") == "view":
+                    return
+                continue
+            heard = time.perf_counter()
+            kind = message.get("type")
+            if kind == "view":
                 self.receive(message["view"])
+            elif kind == "refused":
+                self.refused(message)
+            elif kind != "pong":
+                self.tally.failures.append(f"{self.name}: {str(message)[:200]}")
 
     def receive(self, view: dict[str, Any], *, initial: bool = False) -> None:
         now = time.perf_counter()
@@ -163,17 +262,52 @@ class Phone:
                 self.tally.duplicated.append(f"{self.name} {at}")
             elif self.last is not None and at < self.last:
                 self.tally.out_of_order.append(f"{self.name} {at} after {self.last}")
-        if not initial:
             self.pushed.add(at)
         seen.setdefault(at, now)
+        self.table.received(at)
         if self.last is None or at > self.last:
             self.last = at
+        if self.pending is not None and at > self.pending[1]:
+            self.taken(at, now)
         mine = view.get("to_act") == self.name and bool(view.get("legal"))
         if self.waiting_since is not None and (mine or self.table.finished(self.rounds)):
             self.tally.robots.append(now - self.waiting_since)
             self.waiting_since = None
         if at >= self.latest[0]:
             self.latest = (at, view)
+        self.maybe_move()
+
+    def taken(self, made: tuple[int, int, int], now: float) -> None:
+        """My move on the socket was taken: the first view I received after sending it
+        with a key past the one I moved in is the view it made."""
+        assert self.pending is not None
+        started, moved_in = self.pending
+        self.pending = None
+        self.sending = False
+        self.tally.statuses["move taken"] += 1
+        self.tally.moves += 1
+        self.tally.last_answer = now
+        self.tally.answered.append(now - started)
+        self.table.sent.setdefault(made, (started, self.name))
+        if made[:2] != moved_in[:2]:
+            self.table.rounds_done += 1
+
+    def refused(self, message: dict[str, Any]) -> None:
+        """My move on the socket was not taken. The table having moved on or the turn
+        having passed is counted; any other refusal of a move my view offered is a fault.
+        A refusal's view is the seat's current one: I move from it, but it is no push."""
+        code = message.get("code")
+        self.tally.statuses[f"refused {code}"] += 1
+        if self.pending is None:
+            self.tally.failures.append(f"{self.name}: {code} with no move of mine on its way")
+        elif code not in CONFLICTS:
+            self.tally.refused.append(f"{self.name} at {self.pending[1]}: {str(message)[:200]}")
+        self.pending = None
+        self.sending = False
+        self.waiting_since = None
+        view = message.get("view")
+        if isinstance(view, dict) and key(view) >= self.latest[0]:
+            self.latest = (key(view), view)
         self.maybe_move()
 
     def maybe_move(self) -> None:
@@ -192,41 +326,60 @@ class Phone:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
+    def body(self, view: dict[str, Any]) -> dict[str, Any]:
+        """A legal move of the view, chosen at random; a draw's discards picked from the
+        hand."""
+        choice = self.rng.choice(view["legal"])
+        body: dict[str, Any] = (
+            {"action": "play", "card": choice} if isinstance(choice, str) else dict(choice)
+        )
+        if "min_discard" in body:  # a draw that names its discards: pick them
+            low, high = body.pop("min_discard"), body.pop("max_discard")
+            body["discard"] = self.rng.sample(view["hand"], self.rng.randint(low, high))
+        body["move"] = view["move"]
+        return body
+
     async def move(self, view: dict[str, Any]) -> None:
         try:
-            if self.tally.think:  # a person thinks (between half and one and a half times)
-                await asyncio.sleep(self.tally.think * self.rng.uniform(0.5, 1.5))
-            choice = self.rng.choice(view["legal"])
-            body = {"action": "play", "card": choice} if isinstance(choice, str) else dict(choice)
-            if "min_discard" in body:  # a draw that names its discards: pick them
-                low, high = body.pop("min_discard"), body.pop("max_discard")
-                body["discard"] = self.rng.sample(view["hand"], self.rng.randint(low, high))
-            body["move"] = view["move"]
+            if self.think:  # a person thinks (between half and one and a half times)
+                await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+            body = self.body(view)
             started = time.perf_counter()
             if self.robot_table:
                 self.waiting_since = started
-            status, answer = await self.http.post(f"/api/play/{self.token}/moves/", body)
-            self.tally.posts.append(time.perf_counter() - started)
-            self.tally.statuses[f"move {status}"] += 1
-            if status >= 500:
-                self.tally.server_errors.append(f"{status} {str(answer)[:200]}")
-            elif status == 400:  # a move the view offered, refused: a fault
-                self.tally.refused.append(f"{body} -> {str(answer)[:200]}")
-            if status == 200:
-                self.tally.moves += 1
-                self.tally.last_answer = time.perf_counter()
-                made = key(answer)
-                self.table.sent.setdefault(made, (started, self.name))
-                if made[:2] != key(view)[:2]:
-                    self.table.rounds_done += 1
-            elif self.robot_table:
-                self.waiting_since = None
-            if status in (200, 409) and isinstance(answer, dict):
-                view_now = answer.get("view", answer)
-                if key(view_now) >= self.latest[0]:
-                    self.latest = (key(view_now), view_now)
+            if self.http is None:
+                # Its answer is the view it made, pushed to this socket as to the others
+                # (`taken`), or a refusal (`refused`): until then, no other move.
+                self.pending = (started, key(view))
+                await self.ws.send(json.dumps({"type": "move", **body}))
+                return
+            await self.post(view, body, started)
         except Exception as exc:  # counted, reported after the run
             self.tally.failures.append(f"{self.name}: {exc!r}")
-        finally:
-            self.sending = False
+            self.pending = None
+        self.sending = False
         self.maybe_move()
+
+    async def post(self, view: dict[str, Any], body: dict[str, Any], started: float) -> None:
+        """The move through gunicorn (`--moves http`): the answer is the view it made."""
+        assert self.http is not None
+        status, answer = await self.http.post(f"/api/play/{self.token}/moves/", body)
+        self.tally.answered.append(time.perf_counter() - started)
+        self.tally.statuses[f"move {status}"] += 1
+        if status >= 500:
+            self.tally.server_errors.append(f"{status} {str(answer)[:200]}")
+        elif status == 400:  # a move the view offered, refused: a fault
+            self.tally.refused.append(f"{body} -> {str(answer)[:200]}")
+        if status == 200:
+            self.tally.moves += 1
+            self.tally.last_answer = time.perf_counter()
+            made = key(answer)
+            self.table.sent.setdefault(made, (started, self.name))
+            if made[:2] != key(view)[:2]:
+                self.table.rounds_done += 1
+        elif self.robot_table:
+            self.waiting_since = None
+        if status in (200, 409) and isinstance(answer, dict):
+            view_now = answer.get("view", answer)
+            if key(view_now) >= self.latest[0]:
+                self.latest = (key(view_now), view_now)

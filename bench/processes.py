@@ -1,6 +1,7 @@
-"""What each part of a bench's machine costs, read from /proc (bench/play.py): the CPU
+"""What each part of a bench's machine costs (bench/play.py): read from /proc, the CPU
 time of a server and its workers, of PostgreSQL and of Redis, and a server's resident
-memory."""
+memory; read from the servers themselves, the commands Redis has run and the
+transactions and connections of a PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -79,3 +80,27 @@ def rss_kib(pid: int) -> int:
         except OSError:
             continue
     return total
+
+
+def redis_calls(url: str) -> dict[str, int]:
+    """The commands the Redis server at `url` has run so far, by command
+    (`INFO commandstats`): the whole server's, every database's."""
+    import redis
+
+    stats = redis.Redis.from_url(url).info("commandstats")
+    return {name.removeprefix("cmdstat_"): int(s["calls"]) for name, s in stats.items()}
+
+
+def postgres_counts(url: str) -> dict[str, int]:
+    """The transactions committed in the database `url` names so far, and the connections
+    opened to it (`pg_stat_database`: a backend reports its counts when it goes idle or
+    ends)."""
+    import psycopg
+
+    name = url.rpartition("/")[2]
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT xact_commit, sessions FROM pg_stat_database WHERE datname = %s", [name]
+        ).fetchone()
+    assert row is not None
+    return {"transactions": int(row[0]), "connections": int(row[1])}
