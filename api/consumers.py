@@ -123,6 +123,7 @@ class PlayConsumer(_LiveConsumer):
     token = ""
     player_id: int | None = None
     table_id: int | None = None
+    last_text = ""  # the last view sent: a view is never sent twice in a row
     takes = 'The socket takes {"type": "ping"} and {"type": "move", "move": k, ...}.'
 
     async def connect(self) -> None:
@@ -141,6 +142,7 @@ class PlayConsumer(_LiveConsumer):
             view = await node.node().view(place.table_id, self)
         if view is None:
             view = await node.run(services.seat_read, self.token)
+        self.last_text = push.view_text(view)
         await self.joined(f"play.{self.token}", view)
 
     async def disconnect(self, code: int) -> None:
@@ -148,12 +150,18 @@ class PlayConsumer(_LiveConsumer):
         await super().disconnect(code)
 
     async def deliver(self, text: str) -> None:
-        """A view from the table's node (`play.node`)."""
-        await self.send(text_data=text)
+        """A view from the table's node (`play.node`), unless it is the one this socket
+        was sent last."""
+        if text != self.last_text:
+            self.last_text = text
+            await self.send(text_data=text)
 
     async def play_view(self, event: dict[str, Any]) -> None:
         """The player's seats changed (`play.push.seats_changed`): their view, and the
-        socket follows them to the table they sit at now."""
+        socket follows them to the table they sit at now. The table's own changes go by
+        its channel, which the socket may join only now: its view is then read again
+        and sent when it has moved on."""
+        self.last_text = event["text"]
         await self.send(text_data=event["text"])
         here = node.node()
         table_id = event.get("table")
@@ -163,7 +171,11 @@ class PlayConsumer(_LiveConsumer):
             self.table_id = table_id
             if table_id is not None:
                 await here.join(table_id, self)
-        here.mark_stale(table_id)
+        if table_id is not None:
+            here.mark_stale(table_id)
+            view = await here.view(table_id, self)
+            if view is not None:
+                await self.deliver(push.view_text(view))
 
     async def pinged(self) -> None:
         await node.run(presence.seen, self.token)
@@ -216,11 +228,30 @@ class WatchConsumer(_LiveConsumer):
             await self.refuse()
             return
         await node.node().join(self.table_id, self)
+        self.last_text = push.view_text(view)
         await self.joined(f"watch.{self.table_id}", view)
 
     async def disconnect(self, code: int) -> None:
         await node.node().leave(self.table_id, self)
         await super().disconnect(code)
 
+    last_text = ""
+
     async def deliver(self, text: str) -> None:
-        await self.send(text_data=text)
+        """A view from the table's node (`play.node`), unless it is the one this socket
+        was sent last."""
+        if text != self.last_text:
+            self.last_text = text
+            await self.send(text_data=text)
+
+    async def play_view(self, event: dict[str, Any]) -> None:
+        """The table's seats changed (`play.push.seats_changed`): its view, then the
+        table's view read again (a change on the table's channel may have come first)."""
+        self.last_text = event["text"]
+        await self.send(text_data=event["text"])
+        if self.table_id is not None:
+            here = node.node()
+            here.mark_stale(self.table_id)
+            view = await here.view(self.table_id, self)
+            if view is not None:
+                await self.deliver(push.view_text(view))

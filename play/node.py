@@ -36,8 +36,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from django.db import close_old_connections
-from django.db.utils import Error as DatabaseError
+from django.db import connection
 from django.utils import timezone
 
 from engine.online import MoveRefused
@@ -90,8 +89,7 @@ class Answer:
     again: bool = False
 
 
-#: The node's database work (a table read, a move written): a few threads, each keeping
-#: its connection from one message to the next (docs/operations.md, "Connections").
+#: The node's database work (a table read, a move written): a few threads.
 THREADS = 4
 _executor: ThreadPoolExecutor | None = None
 
@@ -104,17 +102,12 @@ def _pool() -> ThreadPoolExecutor:
 
 
 def _with_connection(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run `fn` on this thread's database connection, kept between calls; a connection
-    found broken is closed, so the next call opens a new one."""
+    """Run `fn` on a database connection given back when done: to the process's pool on
+    PostgreSQL under the ASGI server (huckley/settings.py), so a move opens none."""
     try:
         return fn(*args, **kwargs)
-    except DatabaseError:
-        close_old_connections()
-        from django.db import connection
-
-        if connection.connection is not None and not connection.is_usable():
-            connection.close()
-        raise
+    finally:
+        connection.close()
 
 
 async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:

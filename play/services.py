@@ -113,8 +113,10 @@ def move_make(*, token: str, move: Any, action: Mapping[str, Any]) -> Moved:
     at = _move_locked(place, place.table_id, move, action)
     pushed = at.pushed if at is not None else None
     if pushed is not None and pushed.phase.phase in AT_ONCE:
-        # The round's end (and what follows it) once the card is written and pushed.
+        # The round's end (and what follows it) once the card is written and pushed;
+        # the mover's answer is their view after it, as a read would give it.
         advance(table_id=place.table_id)
+        return Moved(selectors.seat_view(token), pushed=True)
     if pushed is not None and token in pushed.views:
         return Moved(pushed.views[token], pushed=True)
     return Moved(selectors.seat_view(token), pushed=False)

@@ -9,10 +9,8 @@ import random
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
-from play import push, selectors
+from play import bus, push, selectors
 from play.models import LiveRound
 from tests.play.conftest import tokens_of
 from tests.play.helpers import choice_body, hidden_from, leaked, send, view_of
@@ -42,15 +40,12 @@ def test_a_watcher_sees_the_trick_and_no_hand(table: dict[str, Any], phone: Any)
 
 
 def test_the_push_sends_each_seat_its_own_view_and_the_watchers_theirs(
-    table: dict[str, Any], phone: Any, django_capture_on_commit_callbacks: Any
+    table: dict[str, Any], phone: Any, django_capture_on_commit_callbacks: Any, monkeypatch: Any
 ) -> None:
-    layer = get_channel_layer()
-    channels = {}
-    for token in table["tokens"].values():
-        channels[token] = async_to_sync(layer.new_channel)()
-        async_to_sync(layer.group_add)(f"play.{token}", channels[token])
-    watcher = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(f"watch.{table['table'].pk}", watcher)
+    published: list[tuple[int, dict[str, Any]]] = []
+    monkeypatch.setattr(
+        bus, "publish", lambda table_id, message: published.append((table_id, message))
+    )
     token = table["tokens"][table["view"]["to_act"]]
     mine = view_of(phone, token)
 
@@ -58,15 +53,18 @@ def test_the_push_sends_each_seat_its_own_view_and_the_watchers_theirs(
         answer = send(phone, token, choice_body(mine, mine["legal"][0], random.Random(1)))
     assert answer.status_code == 200
 
-    for seat_token, channel in channels.items():
-        message = async_to_sync(layer.receive)(channel)
-        assert message["type"] == "play.view"
-        sent = json.loads(message["text"])
+    # One message on the table's channel, carrying each seat's own view and the watchers'.
+    ((table_id, message),) = published
+    assert table_id == table["table"].pk
+    assert message["kind"] == "views"
+    assert set(message["views"]) == set(table["tokens"].values())
+    for seat_token, text in message["views"].items():
+        sent = json.loads(text)
         assert sent["type"] == "view"
         now = view_of(phone, seat_token)  # this read marks the seat seen: `away` changes
         assert {**sent["view"], "players": None} == {**now, "players": None}
         assert leaked(sent["view"]) == set()
-    watched = json.loads(async_to_sync(layer.receive)(watcher)["text"])["view"]
+    watched = json.loads(message["watch"])["view"]
     assert watched["hand"] is None
     assert watched["move"] == answer.json()["move"]
 
