@@ -221,8 +221,6 @@ if DATABASE_URL:
         )
     }
     if ASGI and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        from psycopg_pool import ConnectionPool
-
         # Connections that last on the ASGI node: each request, socket message and
         # scheduler look takes one from this process's pool and gives it back, so a
         # move opens no connection (docs/operations.md, "Connections").
@@ -230,7 +228,6 @@ if DATABASE_URL:
             "min_size": envint("DB_POOL_MIN", "2"),
             "max_size": envint("DB_POOL_MAX", "12"),
             "timeout": 10,
-            "check": ConnectionPool.check_connection,
         }
 else:
     # WAL lets phones read while a scorer writes; IMMEDIATE takes the write lock at the
