@@ -48,12 +48,6 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
 
     group = ""
 
-    async def joined(self, group: str, view: dict[str, Any]) -> None:
-        self.group = group
-        await self.channel_layer.group_add(group, self.channel_name)
-        await self.accept()
-        await self.send(text_data=push.view_text(view))
-
     async def refuse(self) -> None:
         """Accepted and closed at once with 4404: a refusal before `accept` reaches the
         client as a bare HTTP 403, which a phone cannot tell from a network fault."""
@@ -134,16 +128,13 @@ class PlayConsumer(_LiveConsumer):
             await self.refuse()
             return
         self.player_id = place.player_id
-        view = None
-        if place.table_id is not None:
-            # Held (and heard) before its view is read: no change falls in between.
-            self.table_id = place.table_id
-            await node.node().join(place.table_id, self)
-            view = await node.node().view(place.table_id, self)
-        if view is None:
-            view = await node.run(services.seat_read, self.token)
-        self.last_text = push.view_text(view)
-        await self.joined(f"play.{self.token}", view)
+        self.group = f"play.{self.token}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # Held (and heard) from the moment its view is sent: no change falls in between.
+        self.table_id = place.table_id
+        if place.table_id is None or not await node.node().join(place.table_id, self):
+            await self.deliver(push.view_text(await node.run(services.seat_read, self.token)))
 
     async def disconnect(self, code: int) -> None:
         await node.node().leave(self.table_id, self)
@@ -169,13 +160,10 @@ class PlayConsumer(_LiveConsumer):
         if table_id != self.table_id:
             await here.leave(self.table_id, self)
             self.table_id = table_id
-            if table_id is not None:
-                await here.join(table_id, self)
         if table_id is not None:
+            # Joined again: its view read again and sent, unless it is the one just sent.
             here.mark_stale(table_id)
-            view = await here.view(table_id, self)
-            if view is not None:
-                await self.deliver(push.view_text(view))
+            await here.join(table_id, self)
 
     async def pinged(self) -> None:
         await node.run(presence.seen, self.token)
@@ -227,9 +215,11 @@ class WatchConsumer(_LiveConsumer):
             self.table_id = None
             await self.refuse()
             return
-        await node.node().join(self.table_id, self)
-        self.last_text = push.view_text(view)
-        await self.joined(f"watch.{self.table_id}", view)
+        self.group = f"watch.{self.table_id}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        if not await node.node().join(self.table_id, self):
+            await self.deliver(push.view_text(view))
 
     async def disconnect(self, code: int) -> None:
         await node.node().leave(self.table_id, self)
@@ -252,6 +242,4 @@ class WatchConsumer(_LiveConsumer):
         if self.table_id is not None:
             here = node.node()
             here.mark_stale(self.table_id)
-            view = await here.view(self.table_id, self)
-            if view is not None:
-                await self.deliver(push.view_text(view))
+            await here.join(self.table_id, self)

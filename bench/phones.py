@@ -91,15 +91,22 @@ class Table:
         self.sent: dict[tuple[int, int, int], tuple[float, str]] = {}  # view made -> sent
         self.seen: dict[str, dict[tuple[int, int, int], float]] = {}  # phone -> view -> at
         self.nodes: dict[str, int] = {}  # phone -> the node its socket is on
-        self.rounds_done = 0
+        self.ended: set[tuple[int, int]] = set()  # the rounds seen over: (game, round)
         self.newest: tuple[int, int, int] = (0, 0, 0)
         self.changed = asyncio.Event()
         self.over = False  # the play has ended: the echo socket stops
 
     def finished(self, rounds: int) -> bool:
-        return self.rounds_done >= rounds
+        return len(self.ended) >= rounds
 
-    def received(self, at: tuple[int, int, int]) -> None:
+    def received(self, at: tuple[int, int, int], view: dict[str, Any]) -> None:
+        """A view one of the table's phones received: a round is over when a view shows
+        its last card played (the scheduler stores it and deals the next just after) or
+        a later round."""
+        if view.get("phase") in ("end", "done"):
+            self.ended.add(at[:2])
+        elif self.newest[:2] != (0, 0) and at[:2] > self.newest[:2]:
+            self.ended.add(self.newest[:2])
         if at > self.newest:
             self.newest = at
             self.changed.set()
@@ -264,7 +271,7 @@ class Phone:
                 self.tally.out_of_order.append(f"{self.name} {at} after {self.last}")
             self.pushed.add(at)
         seen.setdefault(at, now)
-        self.table.received(at)
+        self.table.received(at, view)
         if self.last is None or at > self.last:
             self.last = at
         if self.pending is not None and at > self.pending[1]:
@@ -281,7 +288,7 @@ class Phone:
         """My move on the socket was taken: the first view I received after sending it
         with a key past the one I moved in is the view it made."""
         assert self.pending is not None
-        started, moved_in = self.pending
+        started = self.pending[0]
         self.pending = None
         self.sending = False
         self.tally.statuses["move taken"] += 1
@@ -289,8 +296,6 @@ class Phone:
         self.tally.last_answer = now
         self.tally.answered.append(now - started)
         self.table.sent.setdefault(made, (started, self.name))
-        if made[:2] != moved_in[:2]:
-            self.table.rounds_done += 1
 
     def refused(self, message: dict[str, Any]) -> None:
         """My move on the socket was not taken. The table having moved on or the turn
@@ -375,8 +380,6 @@ class Phone:
             self.tally.last_answer = time.perf_counter()
             made = key(answer)
             self.table.sent.setdefault(made, (started, self.name))
-            if made[:2] != key(view)[:2]:
-                self.table.rounds_done += 1
         elif self.robot_table:
             self.waiting_since = None
         if status in (200, 409) and isinstance(answer, dict):

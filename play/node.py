@@ -152,20 +152,29 @@ class Node:
 
     # Sockets come and go --------------------------------------------------------------
 
-    async def join(self, table_id: int, socket: Any) -> None:
-        """A socket looks at the table: held from now, heard from its channel."""
+    async def join(self, table_id: int, socket: Any) -> bool:
+        """An accepted socket looks at the table: held from now, heard from its channel,
+        and sent its view of the table as held (read first when stale). The view is sent
+        under the table's lock, so every change heard after it comes after it. Whether a
+        view was sent (not when the player does not sit there)."""
         held = self.tables.get(table_id)
         if held is None:
             held = self.tables[table_id] = Held(table_id)
             await self._subscribe(table_id)
-        held.sockets.add(socket)
-        state = held.state
-        if (
-            state is not None
-            and socket.player_id is not None
-            and all(s.player_id != socket.player_id for s in state.seated)
-        ):
-            held.stale = True  # seated there since it was read
+        async with held.lock:
+            state = held.state
+            if (
+                state is not None
+                and socket.player_id is not None
+                and all(s.player_id != socket.player_id for s in state.seated)
+            ):
+                held.stale = True  # seated there since it was read
+            held.sockets.add(socket)
+            state = await self._fresh(held)
+            view = view_of(state, socket) if state is not None else None
+            if view is not None:
+                await _deliver(socket, push.view_text(view))
+            return view is not None
 
     async def leave(self, table_id: int | None, socket: Any) -> None:
         held = self.tables.get(table_id) if table_id is not None else None
@@ -187,15 +196,6 @@ class Node:
             held.state = await run(read_table, held.table_id)
             held.stale = False
         return held.state
-
-    async def view(self, table_id: int, socket: Any) -> dict[str, Any] | None:
-        """The socket's view of the table as held (read first when stale), or None."""
-        held = self.tables.get(table_id)
-        if held is None:
-            return None
-        async with held.lock:
-            state = await self._fresh(held)
-            return view_of(state, socket) if state is not None else None
 
     # A move ------------------------------------------------------------------------
 
