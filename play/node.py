@@ -147,6 +147,9 @@ class Node:
         self.url = bus.redis_url()
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
+        # One subscription change at a time: the pub/sub object opens its connection on
+        # the first, and two at once would each open one, leaving one unread.
+        self._subscribing = asyncio.Lock()
         if self.url is None:
             bus.listen(loop, self.heard)
 
@@ -339,19 +342,21 @@ class Node:
     async def _subscribe(self, table_id: int) -> None:
         if self.url is None:
             return
-        if self._pubsub is None:
-            import redis.asyncio
+        async with self._subscribing:
+            if self._pubsub is None:
+                import redis.asyncio
 
-            client = redis.asyncio.Redis.from_url(self.url)
-            self._pubsub = client.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(bus.channel(table_id))
-        if self._reader is None or self._reader.done():
-            self._reader = self.loop.create_task(self._read())
+                client = redis.asyncio.Redis.from_url(self.url)
+                self._pubsub = client.pubsub(ignore_subscribe_messages=True)
+            await self._pubsub.subscribe(bus.channel(table_id))
+            if self._reader is None or self._reader.done():
+                self._reader = self.loop.create_task(self._read())
 
     async def _unsubscribe(self, table_id: int) -> None:
         if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.unsubscribe(bus.channel(table_id))
+            async with self._subscribing:
+                with contextlib.suppress(Exception):
+                    await self._pubsub.unsubscribe(bus.channel(table_id))
 
     async def _read(self) -> None:
         """The node's one reader of its tables' channels."""
