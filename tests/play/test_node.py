@@ -1,0 +1,90 @@
+"""A move taken where its socket is (play/node.py; docs/architecture.md, "A move's
+path"): one write for the move, views from the state held, and a copy that fell behind
+never overwrites the row."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+from django.db.backends.utils import CursorWrapper
+
+from play import bus, selectors
+from play import services as play_services
+from play.models import LiveRound
+from tests.play.conftest import tokens_of
+from tests.play.helpers import choice_body
+from tests.play.sockets import next_view, opened, phone, run
+from tests.play.test_websocket import to_act
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
+
+#: The statements of an ordinary move on the socket: the round's state and history and
+#: the table's deadline in one on PostgreSQL; on SQLite the same two writes, one each.
+MOVE_STATEMENTS = {"postgresql": 1, "sqlite": 2}
+
+
+def test_a_socket_move_is_one_write_and_every_view_comes_from_memory(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    tokens = tokens_of(online_session(4), director)
+    statements: list[str] = []
+    execute = CursorWrapper.execute
+
+    def counted(self: Any, sql: str, params: Any = None) -> Any:
+        if not sql.startswith("BEGIN"):  # SQLite's transaction opens with a statement
+            statements.append(sql)
+        return execute(self, sql, params)
+
+    async def scenario() -> None:
+        phones = {token: phone(token) for token in tokens.values()}
+        first = {token: await opened(socket) for token, socket in phones.items()}
+        mover, view = await database_sync_to_async(to_act)(tokens)
+        body = choice_body(view, view["legal"][0])
+
+        monkeypatch.setattr(CursorWrapper, "execute", counted)  # every thread's cursor
+        await phones[mover].send_json_to({"type": "move", **body})
+        got = {token: await next_view(socket) for token, socket in phones.items()}
+        monkeypatch.setattr(CursorWrapper, "execute", execute)
+
+        assert len(statements) == MOVE_STATEMENTS[connection.vendor], statements
+        for token, seen in got.items():
+            assert seen["move"] == first[token]["move"] + 1
+            assert seen == await database_sync_to_async(selectors.seat_view)(token)
+        for socket in phones.values():
+            await socket.disconnect()
+
+    run(scenario)
+
+
+def test_a_move_on_a_copy_that_fell_behind_is_stale_and_writes_nothing(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    tokens = tokens_of(online_session(4), director)
+
+    async def scenario() -> None:
+        mover, view = await database_sync_to_async(to_act)(tokens)
+        socket = phone(mover)
+        await opened(socket)  # the node holds the table at this state
+        # The same seat's move is taken elsewhere (another device, over HTTP) and its
+        # publish never heard here: the node's copy is one move behind.
+        monkeypatch.setattr(bus, "publish", lambda table_id, message: None)
+        first = choice_body(view, view["legal"][0])
+        await database_sync_to_async(play_services.move_make)(
+            token=mover, move=view["move"], action={k: v for k, v in first.items() if k != "move"}
+        )
+        row = await database_sync_to_async(LiveRound.objects.get)()
+
+        other = choice_body(view, view["legal"][-1])
+        await socket.send_json_to({"type": "move", **other})
+        answer = await socket.receive_json_from(timeout=10)
+
+        assert (answer["type"], answer["code"]) == ("refused", "stale_move")
+        assert answer["view"] == await database_sync_to_async(selectors.seat_view)(mover)
+        after = await database_sync_to_async(LiveRound.objects.get)()
+        assert (after.move, after.history, after.state) == (row.move, row.history, row.state)
+        await socket.disconnect()
+
+    run(scenario)
