@@ -19,13 +19,14 @@ from tests.play.helpers import choice_body
 from tests.play.sockets import next_view, opened, phone, run
 from tests.play.test_websocket import to_act
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 #: The statements of an ordinary move on the socket: the round's state and history and
 #: the table's deadline in one on PostgreSQL; on SQLite the same two writes, one each.
 MOVE_STATEMENTS = {"postgresql": 1, "sqlite": 2}
 
 
+@pytest.mark.usefixtures("in_memory_layer")
 def test_a_socket_move_is_one_write_and_every_view_comes_from_memory(
     online_session: Any, director: Any, monkeypatch: Any
 ) -> None:
@@ -59,6 +60,7 @@ def test_a_socket_move_is_one_write_and_every_view_comes_from_memory(
     run(scenario)
 
 
+@pytest.mark.usefixtures("in_memory_layer")
 def test_a_move_on_a_copy_that_fell_behind_is_stale_and_writes_nothing(
     online_session: Any, director: Any, monkeypatch: Any
 ) -> None:
@@ -86,5 +88,40 @@ def test_a_move_on_a_copy_that_fell_behind_is_stale_and_writes_nothing(
         after = await database_sync_to_async(LiveRound.objects.get)()
         assert (after.move, after.history, after.state) == (row.move, row.history, row.state)
         await socket.disconnect()
+
+    run(scenario)
+
+
+@pytest.mark.postgres
+def test_a_socket_move_sends_three_redis_commands_on_the_production_path(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """On Redis (the cache and the table's channel): the mover seen, who is present read
+    for the table's phase, the move published once; however many phones."""
+    import redis
+
+    tokens = tokens_of(online_session(4), director)
+    commands: list[str] = []
+    execute = redis.Redis.execute_command
+
+    def counted(self: Any, *args: Any, **options: Any) -> Any:
+        commands.append(str(args[0]).upper())
+        return execute(self, *args, **options)
+
+    async def scenario() -> None:
+        phones = {token: phone(token) for token in tokens.values()}
+        first = {token: await opened(socket) for token, socket in phones.items()}
+        mover, view = await database_sync_to_async(to_act)(tokens)
+        body = choice_body(view, view["legal"][0])
+
+        monkeypatch.setattr(redis.Redis, "execute_command", counted)
+        await phones[mover].send_json_to({"type": "move", **body})
+        got = {token: await next_view(socket) for token, socket in phones.items()}
+        monkeypatch.setattr(redis.Redis, "execute_command", execute)
+
+        assert sorted(commands) == ["MGET", "PUBLISH", "SET"], commands
+        assert all(seen["move"] == first[t]["move"] + 1 for t, seen in got.items())
+        for socket in phones.values():
+            await socket.disconnect()
 
     run(scenario)
