@@ -47,6 +47,8 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
     answers to what a client sends."""
 
     group = ""
+    table_id: int | None = None  # the table the socket looks at (held by its node)
+    last_text = ""  # the last view sent: a view is never sent twice in a row
 
     async def refuse(self) -> None:
         """Accepted and closed at once with 4404: a refusal before `accept` reaches the
@@ -55,8 +57,16 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         await self.close(code=CLOSE_NOT_FOUND)
 
     async def disconnect(self, code: int) -> None:
+        await node.node().leave(self.table_id, self)
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def deliver(self, text: str) -> None:
+        """A view from the table's node (`play.node`), unless it is the one this socket
+        was sent last."""
+        if text != self.last_text:
+            self.last_text = text
+            await self.send(text_data=text)
 
     async def play_view(self, event: dict[str, Any]) -> None:
         """A change at the table (`play.push`): the socket's message, serialized once by
@@ -116,8 +126,6 @@ class PlayConsumer(_LiveConsumer):
 
     token = ""
     player_id: int | None = None
-    table_id: int | None = None
-    last_text = ""  # the last view sent: a view is never sent twice in a row
     takes = 'The socket takes {"type": "ping"} and {"type": "move", "move": k, ...}.'
 
     async def connect(self) -> None:
@@ -135,17 +143,6 @@ class PlayConsumer(_LiveConsumer):
         self.table_id = place.table_id
         if place.table_id is None or not await node.node().join(place.table_id, self):
             await self.deliver(push.view_text(await node.run(services.seat_read, self.token)))
-
-    async def disconnect(self, code: int) -> None:
-        await node.node().leave(self.table_id, self)
-        await super().disconnect(code)
-
-    async def deliver(self, text: str) -> None:
-        """A view from the table's node (`play.node`), unless it is the one this socket
-        was sent last."""
-        if text != self.last_text:
-            self.last_text = text
-            await self.send(text_data=text)
 
     async def play_view(self, event: dict[str, Any]) -> None:
         """The player's seats changed (`play.push.seats_changed`): their view, and the
@@ -202,7 +199,6 @@ class PlayConsumer(_LiveConsumer):
 class WatchConsumer(_LiveConsumer):
     """A watcher of one table (the projector, a director): never a hand."""
 
-    table_id: int | None = None
     player_id = None
     token = ""
 
@@ -220,19 +216,6 @@ class WatchConsumer(_LiveConsumer):
         await self.accept()
         if not await node.node().join(self.table_id, self):
             await self.deliver(push.view_text(view))
-
-    async def disconnect(self, code: int) -> None:
-        await node.node().leave(self.table_id, self)
-        await super().disconnect(code)
-
-    last_text = ""
-
-    async def deliver(self, text: str) -> None:
-        """A view from the table's node (`play.node`), unless it is the one this socket
-        was sent last."""
-        if text != self.last_text:
-            self.last_text = text
-            await self.send(text_data=text)
 
     async def play_view(self, event: dict[str, Any]) -> None:
         """The table's seats changed (`play.push.seats_changed`): its view, then the

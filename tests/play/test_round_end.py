@@ -20,17 +20,10 @@ from scoring.records import game_record
 from tests.play.conftest import tokens_of
 from tests.play.helpers import choice_body
 from tests.play.sockets import a_view, socket_to
+from tests.play.test_websocket import to_act
 from tests.servers import gunicorn_nodes, needs_gunicorn, stop_group
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-
-def to_act(tokens: dict[str, str]) -> tuple[str, dict[str, Any]]:
-    for token in tokens.values():
-        view = selectors.seat_view(token)
-        if view["to_act"] == view["player"] and view["legal"]:
-            return token, view
-    raise AssertionError("nobody is to act")
 
 
 def test_the_round_is_stored_once_after_the_node_that_took_its_last_card_dies(
