@@ -127,12 +127,10 @@ def view_of(state: TableState, socket: Any) -> dict[str, Any] | None:
     """What one socket of the table sees: a watcher's view, or the player's at their
     seat (None: the player no longer sits here; the push of the seats tells them)."""
     if socket.player_id is None:
-        view = selectors._view(state, None)
-        view["seat"] = None
-        return view
+        return selectors.watcher_view(state)
     for seating in state.seated:
         if seating.player_id == socket.player_id:
-            return selectors._seat_view(
+            return selectors.player_view(
                 state, seating.player_id, seating.seat, fallback=seating.player.name
             )
     return None

@@ -335,6 +335,19 @@ def _seat_view(state: TableState, player_id: int, seat: int, *, fallback: str) -
     return view
 
 
+def player_view(state: TableState, player_id: int, seat: int, *, fallback: str) -> dict[str, Any]:
+    """The view of the player seated at `seat` from a table's state in hand (a node's,
+    `play.node`); `fallback` their name when the game does not list them."""
+    return _seat_view(state, player_id, seat, fallback=fallback)
+
+
+def watcher_view(state: TableState) -> dict[str, Any]:
+    """A watcher's view from a table's state in hand: no hand at all."""
+    view = _view(state, None)
+    view["seat"] = None
+    return view
+
+
 def table_views(table_id: int) -> dict[str, dict[str, Any]]:
     """Every seat's view at the table, by seat token (the players with a link), from one
     load of the state."""

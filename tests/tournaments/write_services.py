@@ -436,6 +436,8 @@ TAKES_NO_CALLER: dict[Function, str] = {
     seat_keep.plays_online: "read: whether a night plays online at any table",
     play.seat_read: "read: a seat's view for its token's holder (the reads of the API, the "
     "seat page and the WebSocket); it marks the player present and writes nothing else",
+    play.seat_place: "read: where a seat token's holder sits now, for a WebSocket's connect; "
+    "it marks the player present and writes nothing else",
     seat_calls.seat_call_make: "a player calls the director to the table they sit at now: "
     "the seat token is the credential (an unknown one is a 404) and names the table; the "
     "call's own rules are director_call_make's (tests/play/test_seat_calls.py)",
