@@ -217,7 +217,9 @@ if DATABASE_URL:
             # up until PostgreSQL refuses more clients. The ASGI server takes its
             # connections from a pool instead (below).
             conn_max_age=0 if ASGI else envint("CONN_MAX_AGE", "60"),
-            conn_health_checks=not ASGI,
+            # Under ASGI the pool checks each connection it hands out the same way, so a
+            # connection PostgreSQL dropped while it sat in the pool is never used.
+            conn_health_checks=True,
         )
     }
     if ASGI and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
