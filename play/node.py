@@ -41,16 +41,13 @@ from django.utils import timezone
 
 from engine.online import MoveRefused
 from play import bus, moves, presence, push, scheduler, selectors
-from play.phases import AT_ONCE, Phase, TablePhase, TableState, phase_of
+from play.phases import AT_ONCE, TablePhase, TableState, phase_of
+from play.services import NO_GAME, STALE
 from scoring.models import Game
 from scoring.rounds import entry_refusal
 from tournaments.models import Table
 
 logger = logging.getLogger(__name__)
-
-#: The one sentence a move that arrives late answers (`stale_move`).
-STALE = "Too late: the table had moved on; here is where it stands now."
-NO_GAME = "There is no online game at your seat now."
 
 
 class Socket(Protocol):
@@ -474,6 +471,3 @@ def node() -> Node:
             del _nodes[gone]
         found = _nodes[loop] = Node(loop)
     return found
-
-
-__all__ = ["Answer", "Node", "Phase", "node", "run"]

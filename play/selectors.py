@@ -377,9 +377,7 @@ def table_now_of(state: TableState) -> TableNow:
         token = state.tokens.get(s.player_id)
         if token is not None:
             views[token] = _seat_view(state, s.player_id, s.seat, fallback=s.player.name)
-    watch = _view(state, None)
-    watch["seat"] = None
-    return TableNow(views=views, watch=watch, phase=phase_of(state))
+    return TableNow(views=views, watch=watcher_view(state), phase=phase_of(state))
 
 
 #: The keys of a watcher's view that `tricks_of` gives: the round's public play.
@@ -432,9 +430,7 @@ def tricks_of(sitting: Sitting) -> list[tuple[Table, dict[str, Any]]]:
 def watch_view(table_id: int) -> dict[str, Any]:
     """What a watcher of the table sees: the engine's `view(None)`, no hand at all."""
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
-    view = _view(table_state(table), None)
-    view["seat"] = None
-    return view
+    return watcher_view(table_state(table))
 
 
 def round_ended(state: TableState) -> bool:

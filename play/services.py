@@ -52,6 +52,8 @@ class MoveConflict(ConflictError):
 
 #: The one sentence a move that arrives late answers (`stale_move`).
 STALE = "Too late: the table had moved on; here is where it stands now."
+#: What a move at a seat with no online game now answers (`no_game`).
+NO_GAME = "There is no online game at your seat now."
 
 
 def _changed(at: rounds.Locked) -> None:
@@ -186,9 +188,7 @@ def seat_read(token: str) -> dict[str, Any]:
 
 
 def _no_game(token: str) -> MoveConflict:
-    return MoveConflict(
-        "no_game", "There is no online game at your seat now.", selectors.seat_view(token)
-    )
+    return MoveConflict("no_game", NO_GAME, selectors.seat_view(token))
 
 
 #: The most steps (a round stored, a round dealt, the robots' moves) one `advance` makes:
