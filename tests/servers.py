@@ -102,7 +102,14 @@ def database_url() -> str:
 
 
 def node_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "HUCKLEY_STRICT"))}
+    # HUCKLEY_ASGI is this process's own once a test imported huckley.asgi: a sync node
+    # inheriting it would take its connections from the ASGI node's pool (the ASGI node
+    # sets it for itself).
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTEST", "HUCKLEY_STRICT")) and k != "HUCKLEY_ASGI"
+    }
     env.update(
         DATABASE_URL=database_url(),
         REDIS_URL=settings.REDIS_URL,
@@ -333,7 +340,7 @@ def venue_env(home: Path, port: int, **extra: str) -> dict[str, str]:
     """The environment of a venue on a laptop, on `port`: a SQLite file (`venue.sqlite3`)
     and a var directory (secret key, backups) under `home`; nothing of the suite's
     database, Redis, settings module or pytest."""
-    dropped = {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG"}
+    dropped = {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "HUCKLEY_ASGI"}
     env = {
         k: v
         for k, v in os.environ.items()

@@ -135,12 +135,15 @@ def test_killing_the_apps_database_connections_under_load_loses_and_breaks_nothi
                 kills.append(kill_app_backends(db))
 
     failures: list[BaseException] = []
+    failed_at: list[str] = []
+    started = time.monotonic()
 
     def guarded(work: Callable[[int], None], arg: int) -> None:
         try:
             work(arg)
         except BaseException as exc:  # reported on the test's thread
             failures.append(exc)
+            failed_at.append(f"{work.__name__} {arg} at {time.monotonic() - started:.1f} s")
 
     threads = [threading.Thread(target=guarded, args=(scorer, g.pk)) for g in games]
     threads += [threading.Thread(target=guarded, args=(reader, i)) for i in range(4)]
@@ -153,7 +156,7 @@ def test_killing_the_apps_database_connections_under_load_loses_and_breaks_nothi
     stop.set()
     kill_thread.join(timeout=10)
 
-    assert not failures, failures
+    assert not failures, (failures, failed_at, kills, node.log.read_text(errors="replace")[-4000:])
     server_errors = [(what, status) for what, status in answers if status >= 500]
     assert not server_errors, (server_errors, node.log.read_text(errors="replace")[-3000:])
     assert sum(kills) >= MIN_KILLS, f"only {sum(kills)} backends were killed: it proved little"
