@@ -214,23 +214,13 @@ if DATABASE_URL:
             DATABASE_URL,
             # Under ASGI (huckley/asgi.py) Django runs each request's code in a thread of
             # its own, and a kept connection belongs to its thread: kept, they would pile
-            # up until PostgreSQL refuses more clients. The ASGI server takes its
-            # connections from a pool instead (below).
+            # up until PostgreSQL refuses more clients. The ASGI node's few threads that
+            # take the moves keep theirs instead (play/node.py, docs/operations.md,
+            # "Connections").
             conn_max_age=0 if ASGI else envint("CONN_MAX_AGE", "60"),
-            # Under ASGI the pool checks each connection it hands out the same way, so a
-            # connection PostgreSQL dropped while it sat in the pool is never used.
-            conn_health_checks=True,
+            conn_health_checks=not ASGI,
         )
     }
-    if ASGI and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # Connections that last on the ASGI node: each request, socket message and
-        # scheduler look takes one from this process's pool and gives it back, so a
-        # move opens no connection (docs/operations.md, "Connections").
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": envint("DB_POOL_MIN", "2"),
-            "max_size": envint("DB_POOL_MAX", "12"),
-            "timeout": 10,
-        }
 else:
     # WAL lets phones read while a scorer writes; IMMEDIATE takes the write lock at the
     # start of a transaction, so two writers queue on the busy timeout instead of failing

@@ -36,9 +36,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.utils import timezone
 
+from common.retry import connection_lost
 from engine.online import MoveRefused
 from play import bus, moves, presence, push, scheduler, selectors
 from play.phases import AT_ONCE, TablePhase, TableState, phase_of
@@ -98,17 +99,25 @@ def _pool() -> ThreadPoolExecutor:
     return _executor
 
 
-def _with_connection(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run `fn` on a database connection given back when done: to the process's pool on
-    PostgreSQL under the ASGI server (huckley/settings.py), so a move opens none."""
+def _with_connection(fn: Any, *args: Any, again: bool = True, **kwargs: Any) -> Any:
+    """Run `fn` on this node thread's own database connection, kept across calls (the
+    node's few threads hold one each, so a move opens none). One that PostgreSQL
+    dropped (a restart, a failover, a killed backend) is closed and, `again`, the call
+    runs once more on a new one: a read, or a write that holds only at its state number
+    (`_take` runs its write again itself)."""
     try:
         return fn(*args, **kwargs)
-    finally:
+    except DatabaseError as exc:
+        if not connection_lost(exc):
+            raise
         connection.close()
+        if not again:
+            raise
+    return fn(*args, **kwargs)
 
 
 async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """`fn` on one of the node's database threads."""
+    """`fn` on one of the node's database threads (`_with_connection`)."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_pool(), lambda: _with_connection(fn, *args, **kwargs))
 
@@ -229,7 +238,9 @@ class Node:
                 "at": now.isoformat(),
             }
             try:
-                written, phase = await run(_take, state, socket.token, socket.player_id, entry, now)
+                written, phase = await run(
+                    _take, state, socket.token, socket.player_id, entry, now, again=False
+                )
             except Exception:
                 held.stale = True
                 raise
@@ -433,7 +444,11 @@ def _take(
     state.now = now
     state.seen = presence.last_seen_many(list(state.tokens.values()))
     phase = phase_of(state, now)
-    written = moves.write(
+    # A connection lost on the write: once more on a new one. Had the first committed,
+    # the second finds the next state number and writes nothing: the move is answered
+    # as stale, with the view read again, which shows it.
+    written = _with_connection(
+        moves.write,
         live_id=live.pk,
         move=made,
         state=state.round.to_json(),

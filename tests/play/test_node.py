@@ -125,3 +125,42 @@ def test_a_socket_move_sends_three_redis_commands_on_the_production_path(
             await socket.disconnect()
 
     run(scenario)
+
+
+@pytest.mark.postgres
+@pytest.mark.usefixtures("in_memory_layer")
+def test_a_move_after_postgresql_dropped_the_nodes_connections_is_taken(
+    online_session: Any, director: Any
+) -> None:
+    """The node's threads keep their connections; one PostgreSQL dropped between two
+    moves (a restart, a failover, a killed backend) is replaced on the next move, which
+    is taken and pushed as any other, not refused."""
+    tokens = tokens_of(online_session(4), director)
+    with connection.cursor() as cursor:  # the test's own, kept
+        cursor.execute("SELECT pg_backend_pid()")
+        test_pid = cursor.fetchone()[0]
+
+    def kill_the_others() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), %s)",
+                [test_pid],
+            )
+            return int(cursor.fetchone()[0])
+
+    async def scenario() -> None:
+        phones = {token: phone(token) for token in tokens.values()}
+        views = {token: await opened(socket) for token, socket in phones.items()}
+        for step in range(2):
+            mover, view = await database_sync_to_async(to_act)(tokens)
+            if step == 1:
+                assert await database_sync_to_async(kill_the_others)() >= 1
+            await phones[mover].send_json_to({"type": "move", **choice_body(view, view["legal"][0])})
+            got = {token: await next_view(socket) for token, socket in phones.items()}
+            assert all(seen["move"] == views[t]["move"] + 1 for t, seen in got.items()), got
+            views = got
+        for socket in phones.values():
+            await socket.disconnect()
+
+    run(scenario)
