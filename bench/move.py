@@ -130,7 +130,7 @@ class Table:
                 for w in waits:
                     w.cancel()
                 return
-            done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            _, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             for w in pending:
                 w.cancel()
 
@@ -154,10 +154,12 @@ class Table:
 
     async def dealt(self, round_number: int) -> None:
         await self.until(
-            lambda views: all(v.get("round") == round_number for v in views)
-            and any(
-                v.get("to_act") == p.name and v.get("legal")
-                for v, p in zip(views, self.phones, strict=True)
+            lambda views: (
+                all(v.get("round") == round_number for v in views)
+                and any(
+                    v.get("to_act") == p.name and v.get("legal")
+                    for v, p in zip(views, self.phones, strict=True)
+                )
             )
         )
 
@@ -173,7 +175,8 @@ class Table:
     async def ordinary(self, count: int, round_number: int) -> None:
         for _ in range(count):
             view = await self.one_move()
-            assert view.get("round") == round_number and view.get("phase") != "end", view
+            assert view.get("round") == round_number, view
+            assert view.get("phase") != "end", view
 
     async def to_next_round(self, round_number: int) -> int:
         """Play until round `round_number + 1` is dealt; the moves it took."""
@@ -187,9 +190,11 @@ class Table:
                 made += 1
             else:
                 await self.until(
-                    lambda vs: self.mover() is not None
-                    and all(v.get("round") in (round_number, round_number + 1) for v in vs)
-                    and len({v.get("round") for v in vs}) == 1
+                    lambda vs: (
+                        self.mover() is not None
+                        and all(v.get("round") in (round_number, round_number + 1) for v in vs)
+                        and len({v.get("round") for v in vs}) == 1
+                    )
                 )
 
 
@@ -260,9 +265,7 @@ async def play(args: argparse.Namespace, built: dict[str, Any]) -> dict[str, Any
         after = cpu()
         rest = sum(made)
         whole = per(after, before, len(tables))  # a round's rest, per table
-        ending = {
-            k: round(whole[k] - ordinary[k] * (rest / len(tables) - 1), 3) for k in ordinary
-        }
+        ending = {k: round(whole[k] - ordinary[k] * (rest / len(tables) - 1), 3) for k in ordinary}
         results.append(
             {
                 "round": number,

@@ -156,7 +156,8 @@ def test_a_move_after_postgresql_dropped_the_nodes_connections_is_taken(
             mover, view = await database_sync_to_async(to_act)(tokens)
             if step == 1:
                 assert await database_sync_to_async(kill_the_others)() >= 1
-            await phones[mover].send_json_to({"type": "move", **choice_body(view, view["legal"][0])})
+            body = choice_body(view, view["legal"][0])
+            await phones[mover].send_json_to({"type": "move", **body})
             got = {token: await next_view(socket) for token, socket in phones.items()}
             assert all(seen["move"] == views[t]["move"] + 1 for t, seen in got.items()), got
             views = got
