@@ -2,104 +2,81 @@
 the round stored and the next one dealt by the scheduler), all server work included.
 
 Run: .venv/bin/python bench/move.py [--tables 20] [--rounds 2] [--ordinary 10]
-     [--postgres URL] [--redis URL] [--profile FILE]
+     [--postgres URL] [--redis URL] [--json FILE]
 
-In one process, as the ASGI node runs it: Django with `HUCKLEY_ASGI` (the psycopg pool),
-PostgreSQL (`--postgres`, dropped and made afresh) and Redis (`--redis`, flushed: cache,
-channel layer and the tables' channels), the ASGI application with its scheduler running
-on the loop. Every seat of `--tables` online Huckley Buck tables is a phone: Channels'
-test communicator against the whole application (the consumer, the node, the engine,
-the write, the publish heard back on the node's subscription, every phone's view), so
-what is left out is only the server's WebSocket framing (bench/play.py measures the
-servers whole, with uvicorn and real sockets; its echo's figure is that framing's).
+One ASGI node as deploy/huckley-ws.service runs it (gunicorn, one uvicorn worker, DEBUG
+off, its scheduler on), on PostgreSQL (`--postgres`, dropped and made afresh) and Redis
+(`--redis`, flushed: cache, channel layer and the tables' channels). Every seat of
+`--tables` online Huckley Buck tables is a phone on its own WebSocket, driven from this
+process. For each of `--rounds` rounds, once every table has its deal:
 
-For each of `--rounds` rounds, once every table has its deal:
 1. **Ordinary moves**: every table plays its first `--ordinary` moves of the round (none
-   of which can end it), all tables at once, each move sent when the phone whose turn it
-   is has its view and answered when all four phones have the view it made.
-2. **The round's end**: every table plays on until its next round is dealt. The CPU of
-   this part less its ordinary moves at the ordinary moves' rate is the cost of a round's
-   end: the last card, the scheduler storing the round (the standings, the ratings' and
-   pages' work queued) and dealing the next one.
+   of which can end it), all tables at once; a move is sent when the phone whose turn it
+   is has its view, and is done when all four phones have the view it made.
+2. **The round's end**: every table plays on until its next round is dealt. This part's
+   CPU less its ordinary moves at the ordinary rate is the cost of a round's end: the
+   last card, the scheduler storing the round (standings, the ratings' and pages' work
+   queued) and dealing the next one.
 
-CPU is read before and after each part: this process's (every thread: the loop, the
-node's threads, the scheduler; the phones' own work is in it too, a few JSON decodes a
-move), PostgreSQL's (every backend's) and Redis's. Also counted: the SQL statements and
-Redis commands of the ordinary moves (the whole process's). `--profile FILE` writes a
-cProfile of the ordinary moves (CPU clock). docs/performance.md has runs.
+CPU is read before and after each part, for the server (its processes), PostgreSQL
+(every backend) and Redis; the clients are not counted. Also: PostgreSQL's transactions
+in the database and Redis's commands per ordinary move (the whole server's).
+docs/performance.md has runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import cProfile
 import json
-import os
-import platform
+import random
 import sys
-import time
+import tempfile
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.processes import database_cpu_seconds  # noqa: E402
+from bench.processes import (  # noqa: E402
+    cpu_seconds,
+    database_cpu_seconds,
+    postgres_counts,
+    redis_calls,
+    tree,
+)
+from bench.servers import (  # noqa: E402
+    build_in_child,
+    free_port,
+    machine,
+    server_env,
+    start_asgi,
+    stop,
+)
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/huckley_move"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/12"
 
 
-def setup(postgres: str, redis_url: str) -> None:
-    os.environ.update(
-        DEBUG="0",
-        DATABASE_URL=postgres,
-        REDIS_URL=redis_url,
-        HUCKLEY_ASGI="true",
-        DJANGO_SETTINGS_MODULE="huckley.settings",
-        CELERY_TASK_ALWAYS_EAGER="false",
-    )
-    import psycopg
-    import redis
-
-    base, _, name = postgres.rpartition("/")
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    redis.Redis.from_url(redis_url).flushdb()
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-
-
 class Phone:
     """One seat's socket: its newest view, kept by a reader task."""
 
-    def __init__(self, token: str, name: str) -> None:
-        from channels.testing import WebsocketCommunicator
-
-        from huckley.asgi import application
-
+    def __init__(self, port: int, token: str, name: str) -> None:
+        self.url = f"ws://127.0.0.1:{port}/ws/play/{token}/"
         self.name = name
-        self.socket = WebsocketCommunicator(
-            application, f"/ws/play/{token}/", headers=[(b"origin", b"http://127.0.0.1")]
-        )
         self.view: dict[str, Any] = {}
         self.changed = asyncio.Event()
         self.refused: list[dict[str, Any]] = []
 
     async def open(self) -> None:
-        connected, _ = await self.socket.connect(timeout=30)
-        assert connected, self.name
+        import websockets
+
+        self.ws = await websockets.connect(self.url, max_size=2**20, open_timeout=60)
         self.reader = asyncio.ensure_future(self.read())
 
     async def read(self) -> None:
-        while True:
-            message = json.loads(await self.socket.receive_from(timeout=3600))
+        async for text in self.ws:
+            message = json.loads(text)
             if message.get("type") == "view":
                 self.view = message["view"]
                 self.changed.set()
@@ -114,29 +91,25 @@ def key(view: dict[str, Any]) -> tuple[int, int, int]:
 
 class Table:
     def __init__(self, phones: list[Phone], seed: int) -> None:
-        import random
-
         self.phones = phones
         self.rng = random.Random(seed)
-        self.moves = 0
 
     async def until(self, ready: Any) -> None:
         """Until `ready(views)` holds for the four phones' newest views."""
-        while not ready([p.view for p in self.phones]):
-            waits = [asyncio.ensure_future(p.changed.wait()) for p in self.phones]
+        while True:
             for p in self.phones:
                 p.changed.clear()
             if ready([p.view for p in self.phones]):
-                for w in waits:
-                    w.cancel()
                 return
-            _, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            waits = [asyncio.ensure_future(p.changed.wait()) for p in self.phones]
+            _, pending = await asyncio.wait(waits, timeout=60, return_when=asyncio.FIRST_COMPLETED)
             for w in pending:
                 w.cancel()
+            if len(pending) == len(waits):
+                raise TimeoutError([p.view.get("phase") for p in self.phones])
 
-    def mover(self) -> Phone | None:
-        for p in self.phones:
-            v = p.view
+    def mover(self, views: list[dict[str, Any]] | None = None) -> Phone | None:
+        for p, v in zip(self.phones, views or [p.view for p in self.phones], strict=True):
             if v.get("to_act") == p.name and v.get("legal") and v.get("status") == "playing":
                 return p
         return None
@@ -146,182 +119,146 @@ class Table:
         body: dict[str, Any] = (
             {"action": "play", "card": choice} if isinstance(choice, str) else dict(choice)
         )
-        if "min_discard" in body:
+        if "min_discard" in body:  # a draw that names its discards: pick them
             low, high = body.pop("min_discard"), body.pop("max_discard")
             body["discard"] = self.rng.sample(view["hand"], self.rng.randint(low, high))
         body["move"] = view["move"]
         return body
 
-    async def dealt(self, round_number: int) -> None:
+    async def dealt(self, number: int) -> None:
         await self.until(
             lambda views: (
-                all(v.get("round") == round_number for v in views)
-                and any(
-                    v.get("to_act") == p.name and v.get("legal")
-                    for v, p in zip(views, self.phones, strict=True)
-                )
+                all(v.get("round") == number for v in views) and self.mover(views) is not None
             )
         )
 
     async def one_move(self) -> dict[str, Any]:
         phone = self.mover()
-        assert phone is not None, [p.view.get("phase") for p in self.phones]
+        assert phone is not None
         before = key(phone.view)
-        await phone.socket.send_to(text_data=json.dumps({"type": "move", **self.body(phone.view)}))
+        await phone.ws.send(json.dumps({"type": "move", **self.body(phone.view)}))
         await self.until(lambda views: all(key(v) > before for v in views))
-        self.moves += 1
         return phone.view
 
-    async def ordinary(self, count: int, round_number: int) -> None:
+    async def ordinary(self, count: int, number: int) -> None:
         for _ in range(count):
             view = await self.one_move()
-            assert view.get("round") == round_number, view
+            assert view.get("round") == number, view
             assert view.get("phase") != "end", view
 
-    async def to_next_round(self, round_number: int) -> int:
-        """Play until round `round_number + 1` is dealt; the moves it took."""
+    async def to_next_round(self, number: int) -> int:
+        """Play until round `number + 1` is dealt; the moves it took."""
         made = 0
         while True:
             views = [p.view for p in self.phones]
-            if all(v.get("round") == round_number + 1 for v in views) and self.mover():
+            rounds = {v.get("round") for v in views}
+            if self.mover(views) is not None and rounds == {number + 1}:
                 return made
-            if self.mover() and all(v.get("round") == round_number for v in views):
+            if self.mover(views) is not None and rounds == {number}:
                 await self.one_move()
                 made += 1
-            else:
-                await self.until(
-                    lambda vs: (
-                        self.mover() is not None
-                        and all(v.get("round") in (round_number, round_number + 1) for v in vs)
-                        and len({v.get("round") for v in vs}) == 1
-                    )
+                continue
+            await self.until(
+                lambda vs: (
+                    self.mover(vs) is not None
+                    and len({v.get("round") for v in vs}) == 1
+                    and vs[0].get("round") in (number, number + 1)
                 )
+            )
 
 
-def cpu() -> dict[str, float]:
+def cpu(server: int) -> dict[str, float]:
     db = database_cpu_seconds()
-    return {"node": time.process_time(), "postgres": db["postgres"], "redis": db["redis"]}
+    return {"asgi": cpu_seconds(tree(server)), "postgres": db["postgres"], "redis": db["redis"]}
 
 
 def per(after: dict[str, float], before: dict[str, float], count: float) -> dict[str, float]:
     parts = {k: (after[k] - before[k]) * 1000 / count for k in after}
     parts["total"] = sum(parts.values())
-    return {k: round(v, 3) for k, v in parts.items()}
+    return {k: round(v, 2) for k, v in parts.items()}
 
 
-async def play(args: argparse.Namespace, built: dict[str, Any]) -> dict[str, Any]:
-    from django.db.backends.utils import CursorWrapper
-
-    from play import scheduler
-
-    stop = asyncio.Event()
-    runner = asyncio.ensure_future(scheduler.run_forever(stop))
+async def play(args: argparse.Namespace, built: dict[str, Any], port: int, server: int) -> Any:
     by_table: dict[int, list[Phone]] = {}
     for seat in built["phones"]:
-        by_table.setdefault(seat["table"], []).append(Phone(seat["token"], seat["name"]))
+        by_table.setdefault(seat["table"], []).append(Phone(port, seat["token"], seat["name"]))
     tables = [Table(phones, seed=i) for i, phones in enumerate(by_table.values())]
     for table in tables:
         for p in table.phones:
             await p.open()
-    results: list[dict[str, Any]] = []
-    statements = [0]
-    execute = CursorWrapper.execute
-
-    def counted(self: Any, sql: str, params: Any = None) -> Any:
-        statements[0] += 1
-        return execute(self, sql, params)
-
-    import redis
-
-    commands = [0]
-    redis_execute = redis.Redis.execute_command
-
-    def redis_counted(self: Any, *a: Any, **kw: Any) -> Any:
-        commands[0] += 1
-        return redis_execute(self, *a, **kw)
-
-    profiler = cProfile.Profile(time.process_time) if args.profile else None
+    results = []
     for number in range(1, args.rounds + 1):
         await asyncio.gather(*(t.dealt(number) for t in tables))
-        await asyncio.sleep(0.5)  # the deal's own work settles
-        CursorWrapper.execute = counted  # type: ignore[method-assign]
-        redis.Redis.execute_command = redis_counted  # type: ignore[method-assign]
-        statements[0] = commands[0] = 0
-        if profiler:
-            profiler.enable()
-        before, started = cpu(), time.perf_counter()
-        await asyncio.gather(*(t.ordinary(args.ordinary, number) for t in tables))
-        after, seconds = cpu(), time.perf_counter() - started
-        if profiler:
-            profiler.disable()
-        CursorWrapper.execute = execute  # type: ignore[method-assign]
-        redis.Redis.execute_command = redis_execute  # type: ignore[method-assign]
+        await asyncio.sleep(1.0)  # the deal's own work settles
         count = args.ordinary * len(tables)
+        calls, txs = redis_calls(args.redis), postgres_counts(args.postgres)
+        before, started = cpu(server), asyncio.get_running_loop().time()
+        await asyncio.gather(*(t.ordinary(args.ordinary, number) for t in tables))
+        after, seconds = cpu(server), asyncio.get_running_loop().time() - started
+        calls_after, txs_after = redis_calls(args.redis), postgres_counts(args.postgres)
         ordinary = per(after, before, count)
-        sql, cmds = statements[0] / count, commands[0] / count
 
-        before = cpu()
+        before = cpu(server)
         made = await asyncio.gather(*(t.to_next_round(number) for t in tables))
-        after = cpu()
-        rest = sum(made)
-        whole = per(after, before, len(tables))  # a round's rest, per table
-        ending = {k: round(whole[k] - ordinary[k] * (rest / len(tables) - 1), 3) for k in ordinary}
+        after = cpu(server)
+        rest = sum(made) / len(tables)
+        whole = per(after, before, len(tables))  # the rest of a round, per table
+        ending = {k: round(whole[k] - ordinary[k] * (rest - 1), 2) for k in ordinary}
         results.append(
             {
                 "round": number,
                 "ordinary_moves": count,
                 "ordinary_ms": ordinary,
                 "ordinary_moves_per_s": round(count / seconds, 1),
-                "sql_per_ordinary_move": round(sql, 2),
-                "redis_commands_per_ordinary_move": round(cmds, 2),
-                "rest_moves_per_table": round(rest / len(tables), 1),
+                "redis_commands_per_ordinary_move": round(
+                    sum(n - calls.get(c, 0) for c, n in calls_after.items() if c != "info") / count,
+                    2,
+                ),
+                "postgres_transactions_per_ordinary_move": round(
+                    (txs_after["transactions"] - txs["transactions"]) / count, 2
+                ),
+                "moves_to_the_next_deal": rest,
                 "round_end_ms": ending,
             }
         )
         print(json.dumps(results[-1]), flush=True)
-    if profiler:
-        profiler.dump_stats(args.profile)
-    stop.set()
-    await runner
     for table in tables:
         for p in table.phones:
-            p.reader.cancel()
-            await p.socket.disconnect()
-    return {"rounds": results}
+            await p.ws.close()
+    return results
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--ordinary", type=int, default=10)
     parser.add_argument("--postgres", default=DEFAULT_PG)
     parser.add_argument("--redis", default=DEFAULT_REDIS)
-    parser.add_argument("--profile", default="")
-    parser.add_argument("--json", default="")
+    parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    setup(args.postgres, args.redis)
-    from asgiref.sync import async_to_sync, sync_to_async
-
-    from bench.play import build
-
-    built = build(args.tables, 0)
-
-    async def whole() -> dict[str, Any]:
-        await sync_to_async(lambda: None)()
-        return await play(args, built)
-
-    out = async_to_sync(whole)()
-    out["machine"] = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores"
-    out["command"] = " ".join(sys.argv)
-    rounds = out["rounds"]
+    env = server_env(args.postgres, args.redis, settings="bench.settings", log_level="ERROR")
+    built = build_in_child(str(ROOT / "bench" / "play.py"), env, f"--build={args.tables},0")
+    port = free_port()
+    log = Path(tempfile.gettempdir()) / f"huckley-move-{port}.log"
+    server = start_asgi(env, port, 1, log)
+    try:
+        results = asyncio.run(play(args, built, port, server.pid))
+    finally:
+        stop(server)
+    report = {
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "machine": machine(),
+        "tables": args.tables,
+        "rounds": results,
+    }
     for name in ("ordinary_ms", "round_end_ms"):
-        out[name] = {
-            k: round(sum(r[name][k] for r in rounds) / len(rounds), 3) for k in rounds[0][name]
+        report[name] = {
+            k: round(sum(r[name][k] for r in results) / len(results), 2) for k in results[0][name]
         }
-    print(json.dumps({k: v for k, v in out.items() if k != "rounds"}, indent=1))
+    print(json.dumps({k: v for k, v in report.items() if k != "rounds"}, indent=1))
     if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=1))
+        args.json.write_text(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":
