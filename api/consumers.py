@@ -25,17 +25,26 @@ Neither keeps a timer: the deals, the robots' moves and the clocks are the sched
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import ObjectDoesNotExist
+from django.db import DatabaseError
 
 from common.errors import UserError
 from play import node, presence, push, selectors, services
 from tournaments.models import Table
 from tournaments.permissions import as_actor, can_direct, can_view_session
 
+logger = logging.getLogger(__name__)
+
+#: A move that met a database error (`database_unavailable`, as the HTTP 503 says it).
+UNAVAILABLE = (
+    "The database could not be reached just now, so your move may not have been taken. "
+    "Try again in a moment."
+)
 #: The close code of an unknown seat token or table (the HTTP 404 of the socket).
 CLOSE_NOT_FOUND = 4404
 #: The longest text message a client may send; a ping is 16 bytes, a move under 200.
@@ -180,7 +189,14 @@ class PlayConsumer(_LiveConsumer):
             view = await node.run(services.seat_read, self.token)
             await self.send_refused("no_game", services.NO_GAME, view)
             return True
-        answer = await node.node().move(self, self.table_id, move, action)
+        try:
+            answer = await node.node().move(self, self.table_id, move, action)
+        except DatabaseError:
+            # Lost twice (`play.node`): said on this socket, which stays open; the node
+            # reads the table again, and the next view shows whether the move was taken.
+            logger.warning("seat %s: a move met a database error", self.player_id, exc_info=True)
+            await self.send_refused("database_unavailable", UNAVAILABLE)
+            return True
         if answer.again and answer.view is not None:
             await self.send(text_data=push.view_text(answer.view))
         elif answer.code is not None:

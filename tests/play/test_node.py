@@ -165,3 +165,36 @@ def test_a_move_after_postgresql_dropped_the_nodes_connections_is_taken(
             await socket.disconnect()
 
     run(scenario)
+
+
+@pytest.mark.usefixtures("in_memory_layer")
+def test_a_move_that_cannot_be_written_is_refused_in_words_and_the_socket_stays_open(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    from django.db import OperationalError
+
+    from play import moves
+
+    tokens = tokens_of(online_session(4), director)
+
+    def unreachable(**kwargs: Any) -> bool:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    async def scenario() -> None:
+        mover, view = await database_sync_to_async(to_act)(tokens)
+        socket = phone(mover)
+        await opened(socket)
+        monkeypatch.setattr(moves, "write", unreachable)
+        await socket.send_json_to({"type": "move", **choice_body(view, view["legal"][0])})
+        answer = await socket.receive_json_from(timeout=10)
+        assert (answer["type"], answer["code"]) == ("refused", "database_unavailable")
+        assert "could not be reached" in answer["message"]
+        assert (
+            await database_sync_to_async(LiveRound.objects.values_list("move", flat=True).get)()
+            == view["move"]
+        )
+        await socket.send_json_to({"type": "ping"})
+        assert await socket.receive_json_from(timeout=10) == {"type": "pong"}
+        await socket.disconnect()
+
+    run(scenario)
