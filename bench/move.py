@@ -38,6 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.phones import key, move_body  # noqa: E402
 from bench.processes import (  # noqa: E402
     cpu_seconds,
     database_cpu_seconds,
@@ -85,10 +86,6 @@ class Phone:
                 self.changed.set()
 
 
-def key(view: dict[str, Any]) -> tuple[int, int, int]:
-    return (view.get("game") or 0, view.get("round") or 0, view.get("move") or 0)
-
-
 class Table:
     def __init__(self, phones: list[Phone], seed: int) -> None:
         self.phones = phones
@@ -114,17 +111,6 @@ class Table:
                 return p
         return None
 
-    def body(self, view: dict[str, Any]) -> dict[str, Any]:
-        choice = self.rng.choice(view["legal"])
-        body: dict[str, Any] = (
-            {"action": "play", "card": choice} if isinstance(choice, str) else dict(choice)
-        )
-        if "min_discard" in body:  # a draw that names its discards: pick them
-            low, high = body.pop("min_discard"), body.pop("max_discard")
-            body["discard"] = self.rng.sample(view["hand"], self.rng.randint(low, high))
-        body["move"] = view["move"]
-        return body
-
     async def dealt(self, number: int) -> None:
         await self.until(
             lambda views: (
@@ -136,7 +122,7 @@ class Table:
         phone = self.mover()
         assert phone is not None
         before = key(phone.view)
-        await phone.ws.send(json.dumps({"type": "move", **self.body(phone.view)}))
+        await phone.ws.send(json.dumps({"type": "move", **move_body(phone.view, self.rng)}))
         await self.until(lambda views: all(key(v) > before for v in views))
         return phone.view
 

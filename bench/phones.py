@@ -44,6 +44,20 @@ class Http:
         return status, json.loads(payload or b"null")
 
 
+def move_body(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A legal move of the view, chosen at random; a draw's discards picked from the
+    hand."""
+    choice = rng.choice(view["legal"])
+    body: dict[str, Any] = (
+        {"action": "play", "card": choice} if isinstance(choice, str) else dict(choice)
+    )
+    if "min_discard" in body:  # a draw that names its discards: pick them
+        low, high = body.pop("min_discard"), body.pop("max_discard")
+        body["discard"] = rng.sample(view["hand"], rng.randint(low, high))
+    body["move"] = view["move"]
+    return body
+
+
 def key(view: dict[str, Any]) -> tuple[int, int, int]:
     """A view's place in its table's play: (game, round, move)."""
     return (view.get("game") or 0, view.get("round") or 0, view.get("move") or 0)
@@ -332,17 +346,7 @@ class Phone:
             task.add_done_callback(self.tasks.discard)
 
     def body(self, view: dict[str, Any]) -> dict[str, Any]:
-        """A legal move of the view, chosen at random; a draw's discards picked from the
-        hand."""
-        choice = self.rng.choice(view["legal"])
-        body: dict[str, Any] = (
-            {"action": "play", "card": choice} if isinstance(choice, str) else dict(choice)
-        )
-        if "min_discard" in body:  # a draw that names its discards: pick them
-            low, high = body.pop("min_discard"), body.pop("max_discard")
-            body["discard"] = self.rng.sample(view["hand"], self.rng.randint(low, high))
-        body["move"] = view["move"]
-        return body
+        return move_body(view, self.rng)
 
     async def move(self, view: dict[str, Any]) -> None:
         try:
