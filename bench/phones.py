@@ -116,10 +116,11 @@ class Table:
     def received(self, at: tuple[int, int, int], view: dict[str, Any]) -> None:
         """A view one of the table's phones received: a round is over when a view shows
         its last card played (the scheduler stores it and deals the next just after) or
-        a later round."""
-        if view.get("phase") in ("end", "done"):
+        a later round (not the first deal, which a phone connected before it waits
+        for)."""
+        if view.get("phase") in ("end", "done") and at[1]:
             self.ended.add(at[:2])
-        elif self.newest[:2] != (0, 0) and at[:2] > self.newest[:2]:
+        elif self.newest[1] and at[:2] > self.newest[:2]:  # not the wait for the first deal
             self.ended.add(self.newest[:2])
         if at > self.newest:
             self.newest = at
