@@ -135,7 +135,13 @@ class Table:
                 if name == mover:
                     continue
                 if made not in seen:
-                    tally.lost.append(f"{name} never received the view of move {made}")
+                    before = max((k for k in seen if k < made), default=None)
+                    after = min((k for k in seen if k > made), default=None)
+                    tally.lost.append(
+                        f"{name} never received the view of move {made} (it had {before}, "
+                        f"then {after}; same node as the mover: "
+                        f"{self.nodes[name] == self.nodes[mover]})"
+                    )
                     continue
                 first = min(t for k, t in seen.items() if k >= made)
                 tally.delivery.append((first - at, self.nodes[name] == self.nodes[mover]))

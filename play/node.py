@@ -40,6 +40,7 @@ from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from common.retry import connection_lost
+from engine import online as engine_online
 from engine.online import MoveRefused
 from play import bus, moves, presence, push, scheduler, selectors
 from play.phases import AT_ONCE, TablePhase, TableState, phase_of
@@ -323,6 +324,7 @@ class Node:
             held.stale = True
         state = await self._fresh(held)
         if state is not None:
+            _rewind(state, message)
             await self._send_all(held)
 
     async def _send_all(self, held: Held) -> None:
@@ -383,6 +385,31 @@ class Node:
             if message is None or message.get("type") != "message":
                 continue
             self.heard(bus.table_of(message["channel"]), message["data"])
+
+
+def _rewind(state: TableState, message: dict[str, Any]) -> None:
+    """A copy read again from the row while moves were still on their way to this node
+    (it was behind, busy, or had just heard a deal's views) may be past the move heard:
+    set back to the state that move made (the message carries it), so that this node's
+    sockets get that move's view, and then the next ones' as they are heard. Another
+    round since (the row's is not the message's) leaves the copy as read."""
+    live = state.live
+    made = message.get("move")
+    if (
+        live is None
+        or state.game is None
+        or not isinstance(made, int)
+        or live.pk != message.get("live")
+        or live.move <= made + 1
+        or not isinstance(message.get("state"), dict)
+    ):
+        return
+    at = datetime.fromtimestamp(message["at"], tz=timezone.get_current_timezone())
+    state.round = engine_online.restore(state.game.rules_id, message["state"])
+    live.move = made + 1
+    live.history = [h for h in live.history if h.get("move", made) <= made]
+    live.turn_started_at = at
+    state.now = at
 
 
 async def _deliver(socket: Any, text: str) -> None:
@@ -447,11 +474,12 @@ def _take(
     # A connection lost on the write: once more on a new one. Had the first committed,
     # the second finds the next state number and writes nothing: the move is answered
     # as stale, with the view read again, which shows it.
+    after = state.round.to_json()
     written = _with_connection(
         moves.write,
         live_id=live.pk,
         move=made,
-        state=state.round.to_json(),
+        state=after,
         entry=entry,
         now=now,
         table_id=state.table.pk,
@@ -463,7 +491,9 @@ def _take(
             state.table.pk,
             {
                 "kind": "move",
+                "live": live.pk,
                 "move": made,
+                "state": after,
                 "player": entry["player"],
                 "action": entry["action"],
                 "entry": entry,

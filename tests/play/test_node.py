@@ -17,7 +17,7 @@ from play.models import LiveRound
 from tests.play.conftest import tokens_of
 from tests.play.helpers import choice_body
 from tests.play.sockets import next_view, opened, phone, run
-from tests.play.test_websocket import to_act
+from tests.play.test_websocket import a_move, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -198,3 +198,41 @@ def test_a_move_that_cannot_be_written_is_refused_in_words_and_the_socket_stays_
         await socket.disconnect()
 
     run(scenario)
+
+
+def test_a_copy_read_past_the_move_heard_is_set_back_to_the_state_that_move_made(
+    online_session: Any, director: Any
+) -> None:
+    """A node that read its table again while moves were still on their way to it (it
+    was busy, or had just heard a deal) finds the row past the move it hears: set back
+    by the move's message, its sockets get that move's view, then the next one's, and
+    skip none."""
+    from types import SimpleNamespace
+
+    from play import node as nodes
+
+    tokens = tokens_of(online_session(4), director)
+    a_move(tokens)
+    first = LiveRound.objects.get()
+    views_after_first = {t: selectors.seat_view(t) for t in tokens.values()}
+    a_move(tokens)
+
+    state = nodes.read_table(first.game.table_id)
+    assert state is not None
+    assert state.live is not None
+    assert state.live.move == first.move + 1  # read past the first move
+    message = {
+        "kind": "move",
+        "live": first.pk,
+        "move": first.move - 1,
+        "state": first.state,
+        "at": first.turn_started_at.timestamp(),
+    }
+    nodes._rewind(state, message)
+
+    for player_id, token in state.tokens.items():
+        view = nodes.view_of(state, SimpleNamespace(player_id=player_id, token=token))
+        assert view is not None
+        expected = views_after_first[token]
+        for key in ("move", "hand", "legal", "to_act", "trick", "phase", "turn_started_at"):
+            assert view[key] == expected[key], (key, token)
