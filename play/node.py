@@ -74,6 +74,9 @@ class Held:
     stale: bool = True
     inbox: list[dict[str, Any]] = field(default_factory=list)
     draining: bool = False
+    # Set once Redis has confirmed the table's subscription (at once without Redis): a
+    # read before it could miss a change published in between, and hold it for good.
+    subscribed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,8 @@ class Answer:
     again: bool = False
 
 
+#: How long a socket's join waits for Redis to confirm its table's subscription.
+SUBSCRIBE_SECONDS = 5
 #: The node's database work (a table read, a move written): a few threads.
 THREADS = 4
 _executor: ThreadPoolExecutor | None = None
@@ -168,7 +173,11 @@ class Node:
         held = self.tables.get(table_id)
         if held is None:
             held = self.tables[table_id] = Held(table_id)
-            await self._subscribe(table_id)
+            await self._subscribe(held)
+        try:
+            await asyncio.wait_for(held.subscribed.wait(), SUBSCRIBE_SECONDS)
+        except TimeoutError:
+            logger.warning("table %s: Redis did not confirm the subscription", table_id)
         async with held.lock:
             state = held.state
             if (
@@ -347,16 +356,19 @@ class Node:
 
     # The table's channel on Redis ------------------------------------------------------
 
-    async def _subscribe(self, table_id: int) -> None:
+    async def _subscribe(self, held: Held) -> None:
+        """The table's channel subscribed; `held.subscribed` is set when Redis confirms
+        it (the reader sees the confirmation)."""
         if self.url is None:
+            held.subscribed.set()
             return
         async with self._subscribing:
             if self._pubsub is None:
                 import redis.asyncio
 
                 client = redis.asyncio.Redis.from_url(self.url)
-                self._pubsub = client.pubsub(ignore_subscribe_messages=True)
-            await self._pubsub.subscribe(bus.channel(table_id))
+                self._pubsub = client.pubsub()
+            await self._pubsub.subscribe(bus.channel(held.table_id))
             if self._reader is None or self._reader.done():
                 self._reader = self.loop.create_task(self._read())
 
@@ -382,9 +394,15 @@ class Node:
                 with contextlib.suppress(Exception):
                     await pubsub.subscribe(*(bus.channel(t) for t in self.tables))
                 continue
-            if message is None or message.get("type") != "message":
+            if message is None:
                 continue
-            self.heard(bus.table_of(message["channel"]), message["data"])
+            table_id = bus.table_of(message["channel"])
+            if message.get("type") == "subscribe":
+                confirmed = self.tables.get(table_id)
+                if confirmed is not None:
+                    confirmed.subscribed.set()
+            elif message.get("type") == "message":
+                self.heard(table_id, message["data"])
 
 
 def _rewind(state: TableState, message: dict[str, Any]) -> None:

@@ -170,3 +170,113 @@ def test_phones_the_scheduler_and_a_switch_to_paper_race_into_one_story(
     assert not TableDeadline.objects.filter(table_id=game.table_id).exists()
     game.refresh_from_db()
     assert engine.check(game_record(game))["valid"]
+
+
+def socket_phone(
+    token: str, seed: int, stop: threading.Event, codes: list[str], failures: list[BaseException]
+) -> None:
+    """A phone on its own socket and its own event loop (so its own node, as if on
+    another server process: the nodes of one process hear each other through
+    `play.bus`), sending its move twice at once whenever its view says it is its turn."""
+    import asyncio
+    import json
+
+    from asgiref.sync import async_to_sync
+
+    from tests.play.sockets import opened, phone
+
+    async def play() -> None:
+        socket = phone(token)
+        view = await opened(socket)
+        rng = random.Random(seed)
+        while not stop.is_set():
+            if view["status"] == "playing" and view["to_act"] == view["player"] and view["legal"]:
+                body = choice_body(view, rng.choice(view["legal"]), rng)
+                for _ in range(2):
+                    await socket.send_json_to({"type": "move", **body})
+            try:  # the queue itself: a communicator's own timeout would end the app
+                sent = await asyncio.wait_for(socket.output_queue.get(), 0.5)
+            except TimeoutError:
+                continue
+            message = json.loads(sent["text"])
+            if message["type"] == "refused":
+                codes.append(message["code"])
+            view = message.get("view") or view
+        await socket.disconnect()
+
+    try:
+        async_to_sync(play)()
+    except BaseException as e:
+        failures.append(e)
+    finally:
+        connection.close()
+
+
+@pytest.mark.usefixtures("in_memory_layer")  # Channels' Redis layer takes one loop a process
+def test_socket_moves_the_scheduler_a_movement_and_a_switch_to_paper_race_into_one_story(
+    online_session: Any, director: Any
+) -> None:
+    """The moves taken on the sockets (play.node: one conditional write, no lock but the
+    row's) against every write at the same table and session: each other (the same move
+    twice at once, from four nodes), two schedulers storing, dealing and playing robots,
+    the movement of the session (refused: the sitting is being played) and, last, the
+    switch of the table to paper."""
+    from play import services as play_services
+    from play.models import TableDeadline
+    from tests.play.helpers import settle
+
+    session = online_session(4, seed=31)
+    settle(session.pk)
+    tokens = tokens_of(session, director)
+    game = Game.objects.get(table__sitting__session=session, number=1)
+    before = deadlocks()
+    stop = threading.Event()
+    codes: list[str] = []
+    failures: list[BaseException] = []
+    threads = [
+        threading.Thread(target=socket_phone, args=(token, i, stop, codes, failures))
+        for i, token in enumerate(tokens.values())
+    ]
+    threads += [
+        threading.Thread(target=scheduler_loop, args=(game.table_id, stop, failures))
+        for _ in range(2)
+    ]
+    for t in threads:
+        t.start()
+    refused = 0
+    for _ in range(3):
+        try:
+            movements.sitting_move_players(session_id=session.pk, sitting_number=1, user=director)
+        except ConflictError as e:
+            refused += e.code == "sitting_unfinished"
+    for _ in range(600):
+        if Round.objects.filter(game=game).count() >= 2:
+            break
+        threading.Event().wait(0.1)
+    stored = Round.objects.filter(game=game).count()
+    live = LiveRound.objects.get(game=game)
+    numbers = [h["move"] for h in live.history]
+
+    play_services.table_online_set(
+        table_id=game.table_id, online=False, user=director, confirm=True
+    )
+    threading.Event().wait(1)
+    stop.set()
+    for t in threads:
+        t.join(timeout=60)
+
+    assert not any(t.is_alive() for t in threads)
+    assert failures == []
+    assert refused == 3
+    assert stored >= 2, "the sockets' moves did not play two rounds in a minute"
+    # Each move of the round being played is taken once, in turn, numbered in order; the
+    # move sent twice at once is refused (stale) or answered again, nothing else.
+    assert numbers == sorted(set(numbers))
+    assert set(codes) <= {"stale_move", "not_your_turn", "no_game"}, sorted(set(codes))
+    assert deadlocks() == before
+    assert not LiveRound.objects.filter(game__table_id=game.table_id).exists()
+    assert not TableDeadline.objects.filter(table_id=game.table_id).exists()
+    game.refresh_from_db()
+    verdict = engine.check(game_record(game))
+    assert verdict["valid"], verdict["errors"]
+    assert game.round_count == Round.objects.filter(game=game).count() >= stored
