@@ -43,7 +43,7 @@ from common.retry import connection_lost
 from engine import online as engine_online
 from engine.online import MoveRefused
 from play import bus, moves, presence, push, scheduler, selectors
-from play.phases import AT_ONCE, TablePhase, TableState, phase_of
+from play.phases import AT_ONCE, Phase, TablePhase, TableState, phase_of
 from play.services import NO_GAME, STALE
 from scoring.models import Game
 from scoring.rounds import entry_refusal
@@ -91,6 +91,9 @@ class Answer:
     again: bool = False
 
 
+#: The most robot moves a move on the socket is followed by here (a trick's worth and
+#: more: the rest is the scheduler's).
+ROBOT_MOVES = 16
 #: How long a socket's join waits for Redis to confirm its table's subscription.
 SUBSCRIBE_SECONDS = 5
 #: The node's database work (a table read, a move written): a few threads.
@@ -260,9 +263,60 @@ class Node:
                 view = view_of(state, socket) if state is not None else None
                 return Answer("stale_move", STALE, view)
             await self._send_all(held)
+            phase = await self._robots(held, phase)
         if phase.phase in AT_ONCE:
             scheduler.poke()
         return Answer()
+
+    async def _robots(self, held: Held, phase: TablePhase) -> TablePhase:
+        """The robot players' moves that follow a move, taken here as a player's move is
+        (the engine's choice for the robot, one write, one publish each), while a robot
+        player is to act; the table's phase after them. A robot covering an absent
+        player, or a move clock run out, stays the scheduler's (the cover is marked on
+        the player's link): so does a robot's move this node could not write."""
+        for _ in range(ROBOT_MOVES):
+            state = held.state
+            if (
+                state is None
+                or state.live is None
+                or state.round is None
+                or phase.phase != Phase.ROBOT_DUE
+                or phase.reason != "robot"
+                or phase.to_act is None
+            ):
+                break
+            who = phase.to_act
+            player_id = state.player_of(who)
+            if player_id is None:
+                break
+            live, rnd = state.live, state.round
+            action = dict(rnd.robot_move(who))
+            try:
+                rnd.apply(who, action)
+            except MoveRefused:
+                held.stale = True
+                break
+            now = timezone.now()
+            entry = {
+                "move": live.move,
+                "player": who,
+                "action": action,
+                "robot": True,
+                "reason": "robot",
+                "at": now.isoformat(),
+            }
+            try:
+                written, after = await run(_take, state, None, player_id, entry, now, again=False)
+            except DatabaseError:
+                held.stale = True
+                logger.warning("table %s: a robot's move was not written", held.table_id)
+                break
+            if not written:
+                held.stale = True
+                break
+            phase = after
+            await self._send_all(held)
+        return phase
 
     # What the table's channel says -----------------------------------------------------
 
@@ -473,13 +527,16 @@ def _check(
 
 
 def _take(
-    state: TableState, token: str, player_id: int, entry: dict[str, Any], now: datetime
+    state: TableState, token: str | None, player_id: int, entry: dict[str, Any], now: datetime
 ) -> tuple[bool, TablePhase]:
-    """On a database thread: the mover seen, the table's phase after the move (who is
-    present now), the move written (`play.moves`) and, once written, published."""
+    """On a database thread: the mover seen (a person's `token`; None for a robot, which
+    changes nobody's presence), the table's phase after the move (who is present now),
+    the move written (`play.moves`) and, once written, published."""
     assert state.live is not None
     assert state.round is not None
-    presence.seen(token, now)
+    if token is not None:
+        presence.seen(token, now)
+        state.seen = presence.last_seen_many(list(state.tokens.values()))
     live = state.live
     made = live.move
     # The held state becomes the move's: the views and the phase read it.
@@ -487,7 +544,6 @@ def _take(
     live.turn_started_at = now
     live.history = [*live.history, entry]
     state.now = now
-    state.seen = presence.last_seen_many(list(state.tokens.values()))
     phase = phase_of(state, now)
     # A connection lost on the write: once more on a new one. Had the first committed,
     # the second finds the next state number and writes nothing: the move is answered
