@@ -209,7 +209,7 @@ def test_a_copy_read_past_the_move_heard_is_set_back_to_the_state_that_move_made
     skip none."""
     from types import SimpleNamespace
 
-    from play import node as nodes
+    from play import taking
 
     tokens = tokens_of(online_session(4), director)
     a_move(tokens)
@@ -217,7 +217,7 @@ def test_a_copy_read_past_the_move_heard_is_set_back_to_the_state_that_move_made
     views_after_first = {t: selectors.seat_view(t) for t in tokens.values()}
     a_move(tokens)
 
-    state = nodes.read_table(first.game.table_id)
+    state = taking.read_table(first.game.table_id)
     assert state is not None
     assert state.live is not None
     assert state.live.move == first.move + 1  # read past the first move
@@ -228,10 +228,10 @@ def test_a_copy_read_past_the_move_heard_is_set_back_to_the_state_that_move_made
         "state": first.state,
         "at": first.turn_started_at.timestamp(),
     }
-    nodes._rewind(state, message)
+    taking.rewind(state, message)
 
     for player_id, token in state.tokens.items():
-        view = nodes.view_of(state, SimpleNamespace(player_id=player_id, token=token))
+        view = taking.view_of(state, SimpleNamespace(player_id=player_id, token=token))
         assert view is not None
         expected = views_after_first[token]
         for key in ("move", "hand", "legal", "to_act", "trick", "phase", "turn_started_at"):

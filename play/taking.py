@@ -1,0 +1,187 @@
+"""A move taken on a table's state held in memory (`play.node`; docs/architecture.md,
+"A move's path"): the table read, each socket's view of it, the move checked against
+it, written in one statement (`play.moves`) and published once (`play.bus`), and a
+copy read past a move heard set back to the state that move made. What runs here runs
+on one of the node's database threads, on that thread's own connection, kept."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import DatabaseError, connection
+from django.utils import timezone
+
+from common.retry import connection_lost
+from engine import online as engine_online
+from play import bus, moves, presence, selectors
+from play.phases import TablePhase, TableState, phase_of
+from play.services import NO_GAME, STALE
+from scoring.models import Game
+from scoring.rounds import entry_refusal
+from tournaments.models import Table
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the mover's socket is told besides the views: nothing (`code` None, the
+    move taken: its view comes with the table's), the view again (`again`: the same
+    move sent twice), or a refusal in words, with the view for a conflict."""
+
+    code: str | None = None
+    message: str = ""
+    view: dict[str, Any] | None = None
+    again: bool = False
+
+
+def with_connection(fn: Any, *args: Any, again: bool = True, **kwargs: Any) -> Any:
+    """Run `fn` on this node thread's own database connection, kept across calls (the
+    node's few threads hold one each, so a move opens none). One that PostgreSQL
+    dropped (a restart, a failover, a killed backend) is closed and, `again`, the call
+    runs once more on a new one: a read, or a write that holds only at its state number
+    (`take` runs its write again itself)."""
+    try:
+        return fn(*args, **kwargs)
+    except DatabaseError as exc:
+        if not connection_lost(exc):
+            raise
+        connection.close()
+        if not again:
+            raise
+    return fn(*args, **kwargs)
+
+
+def read_table(table_id: int) -> TableState | None:
+    """The table's state from its rows (`selectors.table_state`), or None when it is
+    gone."""
+    table = Table.objects.select_related("sitting__session").filter(pk=table_id).first()
+    return None if table is None else selectors.table_state(table)
+
+
+def view_of(state: TableState, socket: Any) -> dict[str, Any] | None:
+    """What one socket of the table sees: a watcher's view, or the player's at their
+    seat (None: the player no longer sits here; the push of the seats tells them)."""
+    if socket.player_id is None:
+        return selectors.watcher_view(state)
+    for seating in state.seated:
+        if seating.player_id == socket.player_id:
+            return selectors.player_view(
+                state, seating.player_id, seating.seat, fallback=seating.player.name
+            )
+    return None
+
+
+def rewind(state: TableState, message: dict[str, Any]) -> None:
+    """A copy read again from the row while moves were still on their way to this node
+    (it was behind, busy, or had just heard a deal's views) may be past the move heard:
+    set back to the state that move made (the message carries it), so that this node's
+    sockets get that move's view, and then the next ones' as they are heard. Another
+    round since (the row's is not the message's) leaves the copy as read."""
+    live = state.live
+    made = message.get("move")
+    if (
+        live is None
+        or state.game is None
+        or not isinstance(made, int)
+        or live.pk != message.get("live")
+        or live.move <= made + 1
+        or not isinstance(message.get("state"), dict)
+    ):
+        return
+    at = datetime.fromtimestamp(message["at"], tz=timezone.get_current_timezone())
+    state.round = engine_online.restore(state.game.rules_id, message["state"])
+    live.move = made + 1
+    live.history = [h for h in live.history if h.get("move", made) <= made]
+    live.turn_started_at = at
+    state.now = at
+
+
+def check(
+    state: TableState | None, socket: Any, move: Any, action: Mapping[str, Any]
+) -> tuple[Answer | None, str]:
+    """Why the move cannot be taken (an `Answer`), or the mover's name in the round."""
+    if state is None or socket.player_id is None:
+        return Answer("no_game", NO_GAME), ""
+    view = view_of(state, socket)
+    game, live, rnd = state.game, state.live, state.round
+    name = state.name_of(socket.player_id)
+    if (
+        view is None
+        or not state.table.online
+        or game is None
+        or live is None
+        or rnd is None
+        or name is None
+        or game.status == Game.Status.FINISHED
+        or entry_refusal(game) is not None
+        or live.number != game.round_count + 1
+    ):
+        return Answer("no_game", NO_GAME, view), ""
+    if move != live.move:
+        sent = dict(action)
+        if any(
+            h["move"] == move and h["player"] == name and h["action"] == sent for h in live.history
+        ):
+            return Answer(view=view, again=True), ""
+        return Answer("stale_move", STALE, view), ""
+    who = rnd.to_act()
+    if who != name:
+        words = (
+            f"It is {who}'s turn, not yours; wait for your turn." if who else "The round is over."
+        )
+        return Answer("not_your_turn", words, view), ""
+    return None, name
+
+
+def take(
+    state: TableState, token: str | None, player_id: int, entry: dict[str, Any], now: datetime
+) -> tuple[bool, TablePhase]:
+    """On a database thread: the mover seen (a person's `token`; None for a robot, which
+    changes nobody's presence), the table's phase after the move (who is present now),
+    the move written (`play.moves`) and, once written, published."""
+    assert state.live is not None
+    assert state.round is not None
+    if token is not None:
+        presence.seen(token, now)
+        state.seen = presence.last_seen_many(list(state.tokens.values()))
+    live = state.live
+    made = live.move
+    # The held state becomes the move's: the views and the phase read it.
+    live.move = made + 1
+    live.turn_started_at = now
+    live.history = [*live.history, entry]
+    state.now = now
+    phase = phase_of(state, now)
+    # A connection lost on the write: once more on a new one. Had the first committed,
+    # the second finds the next state number and writes nothing: the move is answered
+    # as stale, with the view read again, which shows it.
+    after = state.round.to_json()
+    written = with_connection(
+        moves.write,
+        live_id=live.pk,
+        move=made,
+        state=after,
+        entry=entry,
+        now=now,
+        table_id=state.table.pk,
+        player_id=player_id,
+        phase=phase,
+    )
+    if written:
+        bus.publish(
+            state.table.pk,
+            {
+                "kind": "move",
+                "live": live.pk,
+                "move": made,
+                "state": after,
+                "player": entry["player"],
+                "action": entry["action"],
+                "entry": entry,
+                "at": now.timestamp(),
+                "seen": {token: stamp.timestamp() for token, stamp in state.seen.items()},
+            },
+        )
+    return written, phase
