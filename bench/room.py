@@ -163,8 +163,12 @@ class Room:
         self.links: dict[int, str] = {}
         self.links_lock = threading.Lock()
 
-    def get(self, path: str) -> Any:
+    def get(self, path: str, *, gone_ok: bool = False) -> Any:
+        """The director's GET; with `gone_ok`, None for a 404 (the other director's undo
+        took that sitting's table or game away meanwhile)."""
         status, body = call(self.base, "GET", path, self.director)
+        if status == 404 and gone_ok:
+            return None
         if status != 200:
             raise RuntimeError(f"GET {path}: {status} {body}")
         return body
@@ -274,9 +278,9 @@ class Room:
 
     def _a_game(self, rng: random.Random) -> dict[str, Any] | None:
         _, tables = self.current_tables()
-        table = rng.choice(tables)
-        games = [g for g in self.get(f"/api/tables/{table['id']}/")["games"] if g["round_count"]]
-        return self.get(f"/api/games/{rng.choice(games)['id']}/") if games else None
+        table = self.get(f"/api/tables/{rng.choice(tables)['id']}/", gone_ok=True)
+        games = [g for g in table["games"] if g["round_count"]] if table else []
+        return self.get(f"/api/games/{rng.choice(games)['id']}/", gone_ok=True) if games else None
 
     def correct(self, rng: random.Random) -> None:
         game = self._a_game(rng)
@@ -291,7 +295,7 @@ class Room:
         game = self._a_game(rng)
         if game is None:
             return
-        changes = self.get(f"/api/games/{game['id']}/changes/")
+        changes = self.get(f"/api/games/{game['id']}/changes/", gone_ok=True) or []
         open_ = [c for c in changes if c["action"] in ("edit", "delete") and not c["restored_at"]]
         if open_:
             change = rng.choice(open_)["id"]
