@@ -107,6 +107,33 @@ def test_four_phones_racing_and_a_movement_leave_one_consistent_story(
     assert other.sittings.count() == 2
 
 
+def to_paper_and_stop(
+    game: Game, director: Any, stop: threading.Event, threads: list[threading.Thread]
+) -> None:
+    """The director switches the table to paper while the racers run; then they stop."""
+    from play import services as play_services
+
+    play_services.table_online_set(
+        table_id=game.table_id, online=False, user=director, confirm=True
+    )
+    threading.Event().wait(1)
+    stop.set()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads)
+
+
+def on_paper(game: Game) -> None:
+    """On paper now: no round on the phones, no deadline, and the stored rounds valid."""
+    from play.models import TableDeadline
+
+    assert not LiveRound.objects.filter(game__table_id=game.table_id).exists()
+    assert not TableDeadline.objects.filter(table_id=game.table_id).exists()
+    game.refresh_from_db()
+    verdict = engine.check(game_record(game))
+    assert verdict["valid"], verdict["errors"]
+
+
 def scheduler_loop(table_id: int, stop: threading.Event, failures: list[BaseException]) -> None:
     """The scheduler looking at the table again and again, as the ASGI processes do."""
     from play import scheduler
@@ -124,8 +151,6 @@ def scheduler_loop(table_id: int, stop: threading.Event, failures: list[BaseExce
 def test_phones_the_scheduler_and_a_switch_to_paper_race_into_one_story(
     online_session: Any, director: Any
 ) -> None:
-    from play import services as play_services
-    from play.models import TableDeadline
     from tests.play.helpers import settle
 
     session = online_session(4, seed=23, online_grace_seconds=5)
@@ -153,23 +178,12 @@ def test_phones_the_scheduler_and_a_switch_to_paper_race_into_one_story(
             break
         threading.Event().wait(0.1)
 
-    play_services.table_online_set(
-        table_id=game.table_id, online=False, user=director, confirm=True
-    )
-    threading.Event().wait(1)
-    stop.set()
-    for t in threads:
-        t.join(timeout=60)
+    to_paper_and_stop(game, director, stop, threads)
 
-    assert not any(t.is_alive() for t in threads)
     assert failures == []
     assert set(answers) <= {200, 409}, sorted(set(answers))
     assert deadlocks() == before
-    # On paper now: no round on the phones, no deadline, and the stored rounds are valid.
-    assert not LiveRound.objects.filter(game__table_id=game.table_id).exists()
-    assert not TableDeadline.objects.filter(table_id=game.table_id).exists()
-    game.refresh_from_db()
-    assert engine.check(game_record(game))["valid"]
+    on_paper(game)
 
 
 def socket_phone(
@@ -221,8 +235,6 @@ def test_socket_moves_the_scheduler_a_movement_and_a_switch_to_paper_race_into_o
     twice at once, from four nodes), two schedulers storing, dealing and playing robots,
     the movement of the session (refused: the sitting is being played) and, last, the
     switch of the table to paper."""
-    from play import services as play_services
-    from play.models import TableDeadline
     from tests.play.helpers import settle
 
     session = online_session(4, seed=31)
@@ -257,15 +269,8 @@ def test_socket_moves_the_scheduler_a_movement_and_a_switch_to_paper_race_into_o
     live = LiveRound.objects.get(game=game)
     numbers = [h["move"] for h in live.history]
 
-    play_services.table_online_set(
-        table_id=game.table_id, online=False, user=director, confirm=True
-    )
-    threading.Event().wait(1)
-    stop.set()
-    for t in threads:
-        t.join(timeout=60)
+    to_paper_and_stop(game, director, stop, threads)
 
-    assert not any(t.is_alive() for t in threads)
     assert failures == []
     assert refused == 3
     assert stored >= 2, "the sockets' moves did not play two rounds in a minute"
@@ -274,9 +279,5 @@ def test_socket_moves_the_scheduler_a_movement_and_a_switch_to_paper_race_into_o
     assert numbers == sorted(set(numbers))
     assert set(codes) <= {"stale_move", "not_your_turn", "no_game"}, sorted(set(codes))
     assert deadlocks() == before
-    assert not LiveRound.objects.filter(game__table_id=game.table_id).exists()
-    assert not TableDeadline.objects.filter(table_id=game.table_id).exists()
-    game.refresh_from_db()
-    verdict = engine.check(game_record(game))
-    assert verdict["valid"], verdict["errors"]
+    on_paper(game)
     assert game.round_count == Round.objects.filter(game=game).count() >= stored
