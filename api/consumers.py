@@ -68,7 +68,10 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
     async def disconnect(self, code: int) -> None:
         await node.node().leave(self.table_id, self)
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            except Exception:  # the socket is gone either way; its group entry expires
+                logger.warning("%s: leaving the group failed", self.group, exc_info=True)
 
     async def deliver(self, text: str) -> None:
         """A view from the table's node (`play.node`), unless it is the one this socket

@@ -276,7 +276,9 @@ if REDIS_URL:
                 # redis-py 8 reads with a 5 s socket timeout by default, the same as the
                 # layer's blocking pop (BZPOPMIN, 5 s): every idle receive timed out and
                 # closed the socket. A longer read timeout still notices a dead Redis.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                # redis-py 8 also caps a pool at 100 connections in use, and a room of
+                # phones leaving at once (each socket's group left) went past it: 500.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "max_connections": 500}],
                 "prefix": os.getenv("CACHE_KEY_PREFIX", "huckley"),
             },
         }
