@@ -70,8 +70,8 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         if self.group:
             try:
                 await self.channel_layer.group_discard(self.group, self.channel_name)
-            except Exception:  # the socket is gone either way; its group entry expires
-                logger.warning("%s: leaving the group failed", self.group, exc_info=True)
+            except Exception as exc:  # the socket is gone either way; its entry expires
+                logger.warning("%s: leaving the group failed: %r", self.group, exc)
 
     async def deliver(self, text: str) -> None:
         """A view from the table's node (`play.node`), unless it is the one this socket
