@@ -73,9 +73,6 @@ class Held:
     # Set once Redis has confirmed the table's subscription (at once without Redis): a
     # read before it could miss a change published in between, and hold it for good.
     subscribed: asyncio.Event = field(default_factory=asyncio.Event)
-    # The newest state (its number, `move`) this node's sockets at the table were sent:
-    # the node never sends them one again (a change heard late, after a read that had it).
-    sent: int = -1
 
 
 #: The most robot moves a move on the socket is followed by here (a trick's worth and
@@ -304,17 +301,11 @@ class Node:
             return
         if kind == "views":
             held.stale = True
-            number = message.get("move")
-            if isinstance(number, int) and number <= held.sent:
-                return  # this node sent that state already, or a newer one
             views, watch = message.get("views", {}), message.get("watch")
             for socket in list(held.sockets):
                 text = watch if socket.player_id is None else views.get(socket.token)
                 if text is not None:
                     await _deliver(socket, text)
-            # No state number: no round now (the table on paper); the next one may
-            # start lower.
-            held.sent = number if isinstance(number, int) else -1
             return
         if kind != "move":
             return
@@ -351,11 +342,6 @@ class Node:
         state = held.state
         if state is None:
             return
-        number = state.live.move if state.live is not None else None
-        if number is not None:
-            if number <= held.sent:
-                return  # sent already (its views heard, or read again after them)
-            held.sent = number
         watch_text: str | None = None
         for socket in list(held.sockets):
             if socket.player_id is None:

@@ -86,16 +86,12 @@ def send(table_id: int, now: selectors.TableNow) -> bool:
     without a channel layer)."""
     if _layer() is None:
         return False
-    numbers = [
-        v["move"] for v in [*now.views.values(), now.watch] if isinstance(v.get("move"), int)
-    ]
     bus.publish(
         table_id,
         {
             "kind": "views",
             "views": {token: view_text(view) for token, view in now.views.items()},
             "watch": view_text(now.watch),
-            "move": max(numbers, default=None),
         },
     )
     return True
