@@ -41,6 +41,7 @@ from django.utils import timezone
 from engine.online import MoveRefused
 from play import bus, push, scheduler, taking
 from play.phases import AT_ONCE, TableState
+from play.selectors import mark_of
 from play.services import NO_GAME, STALE
 from play.taking import Answer, check, read_table, rewind, take, view_of
 
@@ -72,6 +73,15 @@ class Held:
     # Set once Redis has confirmed the table's subscription (at once without Redis): a
     # read before it could miss a change published in between, and hold it for good.
     subscribed: asyncio.Event = field(default_factory=asyncio.Event)
+    # The state of the live round last sent to the table's sockets here (`mark_of`): a
+    # state heard twice (a deal's views, then a late move whose read already held it)
+    # or one already passed is not sent again.
+    sent: tuple[int, int] | None = None
+
+    def passed(self, mark: tuple[int, int] | None) -> bool:
+        """Whether the sockets here were sent this state of the round, or a later one."""
+        sent = self.sent
+        return mark is not None and sent is not None and sent[0] == mark[0] and mark[1] <= sent[1]
 
 
 #: How long a socket's join waits for Redis to confirm its table's subscription.
@@ -246,6 +256,10 @@ class Node:
             return
         if kind == "views":
             held.stale = True
+            mark = _mark(message.get("mark"))
+            if held.passed(mark):
+                return
+            held.sent = mark or held.sent
             views, watch = message.get("views", {}), message.get("watch")
             for socket in list(held.sockets):
                 text = watch if socket.player_id is None else views.get(socket.token)
@@ -287,6 +301,10 @@ class Node:
         state = held.state
         if state is None:
             return
+        mark = mark_of(state)
+        if held.passed(mark):
+            return
+        held.sent = mark or held.sent
         watch_text: str | None = None
         for socket in list(held.sockets):
             if socket.player_id is None:
@@ -349,6 +367,13 @@ class Node:
                     confirmed.subscribed.set()
             elif message.get("type") == "message":
                 self.heard(table_id, message["data"])
+
+
+def _mark(sent: Any) -> tuple[int, int] | None:
+    """A views message's `mark`, as JSON carried it."""
+    if isinstance(sent, list) and len(sent) == 2 and all(isinstance(n, int) for n in sent):
+        return (sent[0], sent[1])
+    return None
 
 
 async def _deliver(socket: Any, text: str) -> None:

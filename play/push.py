@@ -92,6 +92,7 @@ def send(table_id: int, now: selectors.TableNow) -> bool:
             "kind": "views",
             "views": {token: view_text(view) for token, view in now.views.items()},
             "watch": view_text(now.watch),
+            "mark": now.mark,
         },
     )
     return True

@@ -358,11 +358,13 @@ def table_views(table_id: int) -> dict[str, dict[str, Any]]:
 class TableNow:
     """Everything a change at a table sends, from one load of its state: each seat's
     view (by token), the watchers' view, and the table's phase (`play.phases`), whose
-    `due` the scheduler keeps."""
+    `due` the scheduler keeps; and which state of the live round they show (`mark`).
+    """
 
     views: dict[str, dict[str, Any]]
     watch: dict[str, Any]
     phase: TablePhase
+    mark: tuple[int, int] | None = None
 
 
 def table_now(table_id: int) -> TableNow:
@@ -377,7 +379,18 @@ def table_now_of(state: TableState) -> TableNow:
         token = state.tokens.get(s.player_id)
         if token is not None:
             views[token] = _seat_view(state, s.player_id, s.seat, fallback=s.player.name)
-    return TableNow(views=views, watch=watcher_view(state), phase=phase_of(state))
+    return TableNow(
+        views=views, watch=watcher_view(state), phase=phase_of(state), mark=mark_of(state)
+    )
+
+
+def mark_of(state: TableState) -> tuple[int, int] | None:
+    """Which state of the table's live round a view of `state` shows: the round's row
+    and its state number (None with no round dealt). A live round's number only grows
+    (each move, each deal of the game's next round), so two marks of one row are
+    ordered; a row made since (another game) is another round."""
+    live = state.live
+    return None if live is None or live.pk is None else (live.pk, live.move)
 
 
 #: The keys of a watcher's view that `tricks_of` gives: the round's public play.

@@ -4,6 +4,7 @@ never overwrites the row."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -236,3 +237,74 @@ def test_a_copy_read_past_the_move_heard_is_set_back_to_the_state_that_move_made
         expected = views_after_first[token]
         for key in ("move", "hand", "legal", "to_act", "trick", "phase", "turn_started_at"):
             assert view[key] == expected[key], (key, token)
+
+
+@pytest.mark.usefixtures("in_memory_layer")
+def test_a_state_heard_twice_a_deals_views_then_a_late_move_is_sent_once(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """A change's views, then a move's message whose read of the row already holds that
+    change (the move's publish was late): each phone gets the state once, though the
+    two renderings of it differ (the views were read at another moment: here, the same
+    view written with other spacing)."""
+    tokens = tokens_of(online_session(4), director)
+    published: list[tuple[int, dict[str, Any]]] = []
+    publish = bus.publish
+
+    async def scenario() -> None:
+        phones = {token: phone(token) for token in tokens.values()}
+        for socket in phones.values():
+            await opened(socket)
+        monkeypatch.setattr(bus, "publish", lambda table_id, m: published.append((table_id, m)))
+        mover, view = await database_sync_to_async(to_act)(tokens)
+        body = choice_body(view, view["legal"][0])
+        await database_sync_to_async(play_services.move_make)(
+            token=mover, move=body.pop("move"), action=body
+        )
+        row = await database_sync_to_async(LiveRound.objects.get)()
+        [(table_id, views)] = published
+        assert views["kind"] == "views"
+        assert tuple(views["mark"]) == (row.pk, row.move)
+        late_move = {
+            "kind": "move",
+            "live": row.pk,
+            "move": row.move - 1,
+            "state": row.state,
+            "player": row.history[-1]["player"],
+            "action": row.history[-1]["action"],
+            "entry": row.history[-1],
+            "at": row.turn_started_at.timestamp(),
+        }
+        monkeypatch.setattr(bus, "publish", publish)
+        views["views"] = {
+            token: json.dumps(json.loads(text), indent=1) for token, text in views["views"].items()
+        }
+
+        bus.publish(table_id, views)
+        got = {token: await next_view(socket) for token, socket in phones.items()}
+        assert {seen["move"] for seen in got.values()} == {row.move}
+        bus.publish(table_id, late_move)
+        for socket in phones.values():
+            assert await socket.receive_nothing(timeout=1)
+            await socket.disconnect()
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("sent", "mark", "passed"),
+    [
+        (None, (7, 3), False),  # nothing sent yet
+        ((7, 3), (7, 4), False),  # the next state
+        ((7, 3), (7, 3), True),  # the same state again
+        ((7, 3), (7, 2), True),  # an earlier state of the same round
+        ((7, 30), (8, 2), False),  # another game's round: its own numbers
+        ((7, 3), None, False),  # no round dealt: nothing to compare
+    ],
+)
+def test_a_node_sends_a_state_of_a_round_once_and_never_one_it_passed(
+    sent: tuple[int, int] | None, mark: tuple[int, int] | None, passed: bool
+) -> None:
+    from play.node import Held
+
+    assert Held(1, sent=sent).passed(mark) is passed
