@@ -136,14 +136,16 @@ def check(
 
 
 def take(
-    state: TableState, token: str, player_id: int, entry: dict[str, Any], now: datetime
+    state: TableState, token: str | None, player_id: int, entry: dict[str, Any], now: datetime
 ) -> tuple[bool, TablePhase]:
-    """On a database thread: the mover seen, the table's phase after the move (who is
-    present now), the move written (`play.moves`) and, once written, published."""
+    """On a database thread: the mover seen (a person's `token`; None for a robot, which
+    changes nobody's presence), the table's phase after the move (who is present now),
+    the move written (`play.moves`) and, once written, published."""
     assert state.live is not None
     assert state.round is not None
-    presence.seen(token, now)
-    state.seen = presence.last_seen_many(list(state.tokens.values()))
+    if token is not None:
+        presence.seen(token, now)
+        state.seen = presence.last_seen_many(list(state.tokens.values()))
     live = state.live
     made = live.move
     # The held state becomes the move's: the views and the phase read it.
