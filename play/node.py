@@ -36,11 +36,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from django.db import DatabaseError
 from django.utils import timezone
 
 from engine.online import MoveRefused
 from play import bus, push, scheduler, taking
-from play.phases import AT_ONCE, TableState
+from play.phases import AT_ONCE, Phase, TablePhase, TableState
 from play.selectors import mark_of
 from play.services import NO_GAME, STALE
 from play.taking import Answer, check, read_table, rewind, take, view_of
@@ -84,6 +85,9 @@ class Held:
         return mark is not None and sent is not None and sent[0] == mark[0] and mark[1] <= sent[1]
 
 
+#: The most robot moves a move on the socket is followed by here (a trick's worth and
+#: more: the rest is the scheduler's).
+ROBOT_MOVES = 16
 #: How long a socket's join waits for Redis to confirm its table's subscription.
 SUBSCRIBE_SECONDS = 5
 #: The node's database work (a table read, a move written): a few threads.
@@ -216,9 +220,60 @@ class Node:
                 view = view_of(state, socket) if state is not None else None
                 return Answer("stale_move", STALE, view)
             await self._send_all(held)
+            phase = await self._robots(held, phase)
         if phase.phase in AT_ONCE:
             scheduler.poke()
         return Answer()
+
+    async def _robots(self, held: Held, phase: TablePhase) -> TablePhase:
+        """The robot players' moves that follow a move, taken here as a player's move is
+        (the engine's choice for the robot, one write, one publish each), while a robot
+        player is to act; the table's phase after them. A robot covering an absent
+        player, or a move clock run out, stays the scheduler's (the cover is marked on
+        the player's link): so does a robot's move this node could not write."""
+        for _ in range(ROBOT_MOVES):
+            state = held.state
+            if (
+                state is None
+                or state.live is None
+                or state.round is None
+                or phase.phase != Phase.ROBOT_DUE
+                or phase.reason != "robot"
+                or phase.to_act is None
+            ):
+                break
+            who = phase.to_act
+            player_id = state.player_of(who)
+            if player_id is None:
+                break
+            live, rnd = state.live, state.round
+            action = dict(rnd.robot_move(who))
+            try:
+                rnd.apply(who, action)
+            except MoveRefused:
+                held.stale = True
+                break
+            now = timezone.now()
+            entry = {
+                "move": live.move,
+                "player": who,
+                "action": action,
+                "robot": True,
+                "reason": "robot",
+                "at": now.isoformat(),
+            }
+            try:
+                written, after = await run(take, state, None, player_id, entry, now, again=False)
+            except DatabaseError:
+                held.stale = True
+                logger.warning("table %s: a robot's move was not written", held.table_id)
+                break
+            if not written:
+                held.stale = True
+                break
+            phase = after
+            await self._send_all(held)
+        return phase
 
     # What the table's channel says -----------------------------------------------------
 

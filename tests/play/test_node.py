@@ -308,3 +308,52 @@ def test_a_node_sends_a_state_of_a_round_once_and_never_one_it_passed(
     from play.node import Held
 
     assert Held(1, sent=sent).passed(mark) is passed
+
+
+def test_a_robot_players_moves_follow_a_socket_move_on_the_node_with_no_scheduler(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """A robot player to act after a move on the socket plays at once where the move was
+    taken (its move chosen by the engine, one write each), and the phones get each view;
+    the scheduler, which would take it otherwise, is not asked."""
+    from play import scheduler
+    from tests.play.helpers import settle
+    from tournaments.models import Player
+    from workflow.session import start_finish
+
+    session = online_session(4, start=False)
+    robot = session.entries.order_by("player__name").first().player
+    Player.objects.filter(pk=robot.pk).update(is_robot=True)
+    start_finish.session_start(session_id=session.pk, user=director)
+    settle(session.pk)  # the deal (and the robot's moves if it opens)
+    tokens = tokens_of(session, director)
+    humans = {name: token for name, token in tokens.items() if name != robot.name}
+    monkeypatch.setattr(scheduler, "run_due", lambda *a, **k: pytest.fail("the scheduler ran"))
+
+    def robot_moves() -> list[dict[str, Any]]:
+        return [h for h in LiveRound.objects.get().history if h["robot"]]
+
+    async def scenario() -> None:
+        phones = {token: phone(token) for token in humans.values()}
+        views = {token: await opened(socket) for token, socket in phones.items()}
+        for _ in range(8):  # until a human's move hands the turn to the robot
+            mover, view = await database_sync_to_async(to_act)(humans)
+            await phones[mover].send_json_to(
+                {"type": "move", **choice_body(view, view["legal"][0])}
+            )
+            for token, socket in phones.items():  # each view, in order, up to a human's turn
+                while True:
+                    seen = await next_view(socket)
+                    assert seen["move"] == views[token]["move"] + 1, (seen["move"], token)
+                    views[token] = seen
+                    if seen["to_act"] != robot.name:
+                        break
+            if await database_sync_to_async(robot_moves)():
+                break
+        made = await database_sync_to_async(robot_moves)()
+        assert made, "the robot never had the turn"
+        assert {(h["player"], h["reason"]) for h in made} == {(robot.name, "robot")}
+        for socket in phones.values():
+            await socket.disconnect()
+
+    run(scenario)
