@@ -20,8 +20,11 @@ yet) finds the row at another state number and changes nothing: it is answered a
 stale, with the view read again. Nothing the node holds is ever shown but through the
 engine's views (a hand is a secret until its round ends).
 
-The round's end, the robots and the clocks are not a move's: the move plans the
-table's deadline and wakes the scheduler of this process (`play.scheduler.poke`).
+The robot players' moves that follow a move are taken here too, each as a person's.
+The round's end, a robot covering an absent player and the clocks are not a move's: the
+move plans the table's deadline and wakes the scheduler of this process
+(`play.scheduler.poke`). The sockets here are sent each state of the round once
+(`Held.sent`), whichever way it reached this node.
 """
 
 from __future__ import annotations
