@@ -289,6 +289,7 @@ def _board_context(session: Session, sitting: Sitting | None, query: str) -> dic
         else [],
         "query": query,
         "query_url": quote(query, safe="/"),
+        "not_counted": club_selectors.session_not_counted(session),
     }
 
 
@@ -320,6 +321,7 @@ def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
         "prizes": prizes if prizes.pays else None,
         # Robots that took a seat: marked apart, never ranked (docs/tournament.md).
         "robots": robots,
+        "not_counted": club_selectors.session_not_counted(session),
     }
     return render(request, "tournaments/standings.html", context)
 

@@ -28,11 +28,13 @@ from common.errors import ConflictError, UserError
 from common.tasks import enqueue_on_commit
 from ratings import selectors as rating_selectors
 from scoring.locks import lock_session
+from scoring.models import Game
 from scoring.tables import tables_start_first_games
 from tournaments import audit, pagecache
 from tournaments import format as fmt
 from tournaments.models import (
     BigLoserAward,
+    Placing,
     Player,
     Season,
     Seating,
@@ -263,7 +265,10 @@ def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Ses
             "sitting_unfinished",
             "Some tables still have games to play. Confirm that you want to end the session early.",
         )
-    standings = selectors.session_standings(session)
+    # Only finished games count: a player with none has no place, and a session ended
+    # before any game finished keeps no standing and no placing (docs/tournament.md).
+    standings = selectors.session_standings(session, final=True)
+    _last_placings_record(sitting)
     SessionStanding.objects.bulk_create(
         SessionStanding(
             session=session,
@@ -295,6 +300,37 @@ def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Ses
     enqueue_on_commit(club_tasks.season_standings_refresh, season_id)
     backup_on_commit("session-finish")
     return session
+
+
+def _last_placings_record(sitting: Sitting) -> None:
+    """Each player's place at their table after the session's last sitting, which no
+    movement records: the player page counts every sitting's place. Only the tables that
+    finished a game have places; nobody moves on, so each stays at its table's rank."""
+    played = set(
+        Game.objects.filter(table__sitting=sitting, status=Game.Status.FINISHED).values_list(
+            "table_id", flat=True
+        )
+    )
+    order = selectors.sitting_order(sitting, fmt.format_for(sitting.session.rules_id))
+    Placing.objects.bulk_create(
+        Placing(
+            sitting=sitting,
+            table_id=table.table_id,
+            player_id=pl.player,
+            place=pl.place,
+            score=pl.result.score,
+            games_won=pl.result.games_won,
+            hooks=pl.result.hooks,
+            last_game_score=pl.result.last_game_score,
+            decided_by=pl.decided_by or "",
+            direction=Placing.Direction.STAY,
+            to_rank=table.rank,
+            reason=f"the session ended after this sitting; {pl.reason}"[:300],
+        )
+        for table in order.tables
+        if table.table_id in played
+        for pl in table.placings
+    )
 
 
 @transaction.atomic
