@@ -48,6 +48,7 @@ from tournaments.models import (
 from tournaments.permissions import Caller, as_actor, require_director
 from tournaments.signals import seats_changed_on_commit
 from workflow.club import seating_wishes
+from workflow.club import services as club_services
 from workflow.club import tasks as club_tasks
 from workflow.session import robots, selectors
 from workflow.tables import links as table_links
@@ -335,13 +336,39 @@ def _last_placings_record(sitting: Sitting) -> None:
 
 @transaction.atomic
 def big_loser_award(
-    *, season_id: int, player_id: int, note: str = "", user: Caller
+    *,
+    season_id: int,
+    player_id: int | None = None,
+    name: str = "",
+    new_anyway: bool = False,
+    note: str = "",
+    user: Caller,
 ) -> BigLoserAward:
-    season = Season.objects.select_for_update().get(pk=season_id)
+    """Record the season's Big Loser, who starts the next season's sessions at the bottom
+    table: any player of the club, whether or not they played the season (a new club
+    records last year's, from before it used the app). A `name` typed instead is the
+    club's player of that name (any case), or a new player of the club for someone who
+    left or was never entered (`player_add`'s rules: a look-alike of a club player's name
+    asks "Did you mean …?" unless `new_anyway`)."""
+    season = Season.objects.get(pk=season_id)
     require_director(user, season.club_id, to="award the Big Loser")
-    player = Player.objects.filter(club=season.club_id, pk=player_id).first()
-    if player is None:
-        raise UserError("unknown_player", "That player is not in this club.", field="player")
+    name = " ".join(name.split())
+    if name:
+        player = Player.objects.filter(club=season.club_id, name__iexact=name).first()
+        if player is None:
+            # Its own write, audited as "player.add"; it locks the club, before the season.
+            player = club_services.player_add(
+                club_id=season.club_id, name=name, new_anyway=new_anyway, user=user
+            )
+    else:
+        player = Player.objects.filter(club=season.club_id, pk=player_id, is_robot=False).first()
+        if player is None:
+            raise UserError(
+                "unknown_player",
+                "Choose a player of this club, or type the name of one who is not listed.",
+                field="player",
+            )
+    season = Season.objects.select_for_update().get(pk=season_id)
     previous = BigLoserAward.objects.filter(season=season).select_related("player").first()
     award, _ = BigLoserAward.objects.update_or_create(
         season=season,
