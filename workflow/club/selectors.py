@@ -156,7 +156,9 @@ def season_standings(season_id: int) -> list[SeasonRow]:
     for player_id, session_id, _position, points, won, hooks, rules_id, *_club in rows:
         place[session_id] += 1
         nights[player_id].append(
-            _Night(place[session_id], field[session_id], points, won, hooks, rules_id in lower_rules)
+            _Night(
+                place[session_id], field[session_id], points, won, hooks, rules_id in lower_rules
+            )
         )
     all_lower = bool(rows) and all(r[6] in lower_rules for r in rows)
     players = Player.objects.in_bulk(list(nights))

@@ -167,5 +167,6 @@ def test_a_player_who_played_then_sat_out_keeps_a_place_for_the_games_played(
     rows = selectors.session_standings(session)
     assert [r.position for r in rows] == [1, 2, 3, 4]
     assert idle not in {r.player_id for r in rows}
-    assert rows[-1].player_id == resting and rows[-1].sitting_out
+    assert rows[-1].player_id == resting
+    assert rows[-1].sitting_out
     assert rows[-1].games_played == 2
