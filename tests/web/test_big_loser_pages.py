@@ -99,3 +99,14 @@ def test_a_user_who_does_not_direct_the_club_is_refused(
     assert not Player.objects.filter(name="Old Tom").exists()
     page = stranger.get(reverse("tournaments:club", args=[club.slug]), {"season": last_year.pk})
     assert 'id="bl-player"' not in page.content.decode()
+
+
+def test_neither_a_player_chosen_nor_a_name_typed_says_what_to_do(
+    directing: Client, club: Any, season: Any
+) -> None:
+    last_year = open_last_year(directing, club)
+    PlayerFactory(club=club, name="Cy")
+    url = reverse("tournaments:big_loser", args=[last_year.pk])
+    page = directing.post(url, {"player": "", "name": "  ", "note": ""}, follow=True)
+    assert "Choose a player of this club, or type the name" in page.content.decode()
+    assert not BigLoserAward.objects.exists()

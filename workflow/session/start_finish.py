@@ -361,7 +361,11 @@ def big_loser_award(
                 club_id=season.club_id, name=name, new_anyway=new_anyway, user=user
             )
     else:
-        player = Player.objects.filter(club=season.club_id, pk=player_id, is_robot=False).first()
+        player = (
+            Player.objects.filter(club=season.club_id, pk=player_id, is_robot=False).first()
+            if player_id is not None
+            else None
+        )
         if player is None:
             raise UserError(
                 "unknown_player",
