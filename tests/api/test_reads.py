@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -64,8 +65,10 @@ def test_season_standings_count_finished_sessions(
 
     from workflow.club import selectors as club_selectors
     from workflow.session import start_finish
+    from workflow.session.simulation import finish_sitting_unplayed
 
     session = make_session(8)
+    finish_sitting_unplayed(session.sittings.get(), random.Random(7))
     start_finish.session_finish(session_id=session.pk, early=True, user=director)
     cache.delete(club_selectors.season_cache_key(season.pk))  # ids repeat across tests
     rows = APIClient().get(f"/api/seasons/{season.pk}/standings/").json()

@@ -23,6 +23,7 @@ from tournaments.models import (
     Sitting,
 )
 from workflow.session.simulation import finish_sitting_unplayed as fake_results
+from workflow.session.simulation import play_game
 
 pytestmark = pytest.mark.django_db
 
@@ -158,10 +159,13 @@ def test_finishing_needs_early_while_games_are_unplayed(
     url = f"/api/sessions/{running.pk}/finish/"
     refused = as_director.post(url, {}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (409, "sitting_unfinished")
+    # The top table finished its first game: only its four players have a place.
+    top = Game.objects.get(table__sitting__session=running, table__rank=1, number=1)
+    play_game(top, seed=3)
     finished = as_director.post(url, {"early": True}, format="json")
     assert finished.status_code == 200
     assert (finished.json()["status"], finished.json()["ended_early"]) == ("finished", True)
-    assert SessionStanding.objects.filter(session=running).count() == 8
+    assert SessionStanding.objects.filter(session=running).count() == 4
 
 
 def test_scorer_links_are_handed_out_listed_and_revoked(top: Game, as_director: APIClient) -> None:

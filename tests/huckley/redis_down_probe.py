@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import sys
 import time
 from pathlib import Path
@@ -37,7 +38,7 @@ def main() -> None:
     from tests.factories import ClubFactory, SeasonFactory, UserFactory
     from workflow.club import selectors as club_selectors
     from workflow.session import services, start_finish
-    from workflow.session.simulation import generated_names
+    from workflow.session.simulation import finish_sitting_unplayed, generated_names
 
     assert not settings.CELERY_TASK_ALWAYS_EAGER, "the probe needs a real (unreachable) broker"
     director = UserFactory(username="probe-director")
@@ -61,6 +62,8 @@ def main() -> None:
     )
     session.entries.update(checked_in=True)
     start_finish.session_start(session_id=session.pk, user=director)
+    # A night counts on the ladder once a game of it finished.
+    finish_sitting_unplayed(session.sittings.get(), random.Random(7))
 
     client = Client(raise_request_exception=False)
     out: dict[str, Any] = {}

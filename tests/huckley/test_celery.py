@@ -3,6 +3,7 @@ embedded default, on the real broker and worker in CI."""
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -15,10 +16,13 @@ from tournaments.models import Session
 from tournaments.permissions import SYSTEM
 from workflow.club import selectors as club_selectors
 from workflow.session import start_finish
+from workflow.session.simulation import finish_sitting_unplayed
 
 
 def finish(make_session: Callable[..., Session]) -> Session:
     session = make_session(8)
+    # Only a night with a finished game counts on the ladder.
+    finish_sitting_unplayed(session.sittings.get(), random.Random(1))
     cache.delete(club_selectors.season_cache_key(session.season_id))
     start_finish.session_finish(session_id=session.pk, early=True, user=SYSTEM)
     return session

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -26,6 +27,7 @@ from tournaments.models import Session
 from tournaments.permissions import SYSTEM
 from workflow.club import selectors as club_selectors
 from workflow.session import start_finish
+from workflow.session.simulation import finish_sitting_unplayed
 
 REPO = Path(__file__).resolve().parents[2]
 PROBE = Path(__file__).with_name("redis_down_probe.py")
@@ -237,6 +239,8 @@ def test_the_season_ladder_is_current_even_if_the_refresh_task_never_ran(
         session.season_id
     )  # cached, as the club page does
     assert before == []
+    # A night counts on the ladder once a game of it finished.
+    finish_sitting_unplayed(session.sittings.get(), random.Random(7))
     # Finished with its on-commit refresh never run (this test's transaction never
     # commits): what a worker killed mid-task, or a lost task, leaves behind.
     start_finish.session_finish(session_id=session.pk, early=True, user=SYSTEM)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -22,7 +23,7 @@ from tests.huckley.test_faults import own_redis  # noqa: F401 (a fixture)
 from tournaments import pagecache
 from tournaments.models import Seating, Session
 from workflow.session import movements, start_finish, withdrawals
-from workflow.session.simulation import play_game, play_sitting
+from workflow.session.simulation import finish_sitting_unplayed, play_game, play_sitting
 
 pytestmark = pytest.mark.django_db
 
@@ -307,6 +308,7 @@ def test_a_renamed_player_shows_on_a_finished_sessions_standings(
     from workflow.club import services as club_services
 
     session = make_session(13)
+    finish_sitting_unplayed(session.sittings.get(), random.Random(7))
     start_finish.session_finish(session_id=session.pk, user=director, early=True)
     player = session.entries.first().player  # type: ignore[union-attr]
     url = reverse("tournaments:standings", args=[session.pk])

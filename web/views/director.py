@@ -389,7 +389,9 @@ def big_loser(request: HttpRequest, season_pk: int) -> HttpResponse:
     try:
         start_finish.big_loser_award(
             season_id=season.pk,
-            player_id=to_int(request.POST.get("player")),
+            player_id=to_int(request.POST["player"]) if request.POST.get("player") else None,
+            name=request.POST.get("name", ""),
+            new_anyway=request.POST.get("new_anyway") == "1",
             note=request.POST.get("note", "")[:200],
             user=request.user,
         )

@@ -289,6 +289,7 @@ def _board_context(session: Session, sitting: Sitting | None, query: str) -> dic
         else [],
         "query": query,
         "query_url": quote(query, safe="/"),
+        "not_counted": club_selectors.session_not_counted(session),
     }
 
 
@@ -320,6 +321,7 @@ def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
         "prizes": prizes if prizes.pays else None,
         # Robots that took a seat: marked apart, never ranked (docs/tournament.md).
         "robots": robots,
+        "not_counted": club_selectors.session_not_counted(session),
     }
     return render(request, "tournaments/standings.html", context)
 
@@ -385,6 +387,10 @@ def _season_context(
         if season and may_direct
         else [],
         "award": next((a for a in awards if season and a.season_id == season.pk), None),
+        # Any player of the club may be a season's Big Loser, played that season or not.
+        "big_loser_choices": club.players.filter(is_robot=False).order_by("name", "pk")
+        if season and may_direct
+        else [],
         "season_awards": club_selectors.season_awards(season.pk, rows) if season else None,
         "season_closed": bool(season and season.ends_on < timezone.localdate()),
     }

@@ -55,9 +55,10 @@ def season_cache_key(season_id: int) -> str:
         scoring=Max("session__club__ladder_scoring"),
         best=Max("session__club__ladder_best_nights"),
     )
-    # v2: the rows carry the ladder scoring's fields (`counted`, `score`).
+    # v2: the rows carry the ladder scoring's fields (`counted`, `score`); v3: only the
+    # nights with a finished game count.
     return (
-        f"season-standings:v2:{season_id}:{seen['rows']}:{seen['newest'] or 0}:"
+        f"season-standings:v3:{season_id}:{seen['rows']}:{seen['newest'] or 0}:"
         f"{seen['scoring'] or ''}:{seen['best'] or ''}"
     )
 
@@ -132,10 +133,13 @@ def season_standings(season_id: int) -> list[SeasonRow]:
     # The club's choice rides along on every row: no query more than before. A robot is
     # never on the ladder, nor awarded (a night kept before robots left the standings may
     # have kept one).
+    # Only a night with a finished game counts, and a place only for a player who finished
+    # one (docs/tournament.md, Standings): rows kept before that rule gave others a place
+    # too, so the places left are counted again, in their order.
     rows = list(
         SessionStanding.objects.filter(
-            session__season_id=season_id, player__is_robot=False
-        ).values_list(
+            session__season_id=season_id, player__is_robot=False, games_played__gt=0
+        ).order_by("session_id", "position").values_list(
             "player_id", "session_id", "position", "points", "games_won", "hooks",
             "session__rules_id", "session__club__ladder_scoring",
             "session__club__ladder_best_nights",
@@ -148,9 +152,13 @@ def season_standings(season_id: int) -> list[SeasonRow]:
     for row in rows:
         field[row[1]] += 1
     nights: dict[int, list[_Night]] = defaultdict(list)
-    for player_id, session_id, position, points, won, hooks, rules_id, *_club in rows:
+    place: dict[int, int] = defaultdict(int)
+    for player_id, session_id, _position, points, won, hooks, rules_id, *_club in rows:
+        place[session_id] += 1
         nights[player_id].append(
-            _Night(position, field[session_id], points, won, hooks, rules_id in lower_rules)
+            _Night(
+                place[session_id], field[session_id], points, won, hooks, rules_id in lower_rules
+            )
         )
     all_lower = bool(rows) and all(r[6] in lower_rules for r in rows)
     players = Player.objects.in_bulk(list(nights))
@@ -200,6 +208,17 @@ def big_loser_suggestion(season_id: int, criterion: str) -> list[SeasonRow]:
     return rows[:3]
 
 
+def session_not_counted(session: Session) -> bool:
+    """A finished session in which no game finished: it gives no places and counts
+    nowhere in the season (its page says so, docs/tournament.md)."""
+    return (
+        session.status == Session.Status.FINISHED
+        and not Game.objects.filter(
+            table__sitting__session=session, status=Game.Status.FINISHED
+        ).exists()
+    )
+
+
 @dataclass(frozen=True)
 class PlayerPage:
     """What a signed-in player sees of their own: where they sit now, their latest
@@ -228,7 +247,7 @@ def player_page(players: list[Player], *, limit: int = 30) -> PlayerPage:
         .order_by("-game__finished_at")[:limit]
     )
     history = (
-        SessionStanding.objects.filter(player__in=players)
+        SessionStanding.objects.filter(player__in=players, games_played__gt=0)
         .select_related("session__club")
         .order_by("-session__date")[:limit]
     )

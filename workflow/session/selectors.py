@@ -376,16 +376,23 @@ def session_robots(session: Session) -> list[str]:
     )
 
 
-def session_standings(session: Session) -> list[StandingRow]:
+def session_standings(session: Session, *, final: bool | None = None) -> list[StandingRow]:
     """The session ladder: the table a player sits at in the latest sitting (1 = best),
     then their place at that table (`ladder_order`: on that sitting's results, or on the
     session's totals so far while the table has none); players who withdrew follow.
     Totals count every finished game of the session. Robots are never in it: not ranked,
-    kept, awarded or paid (`session_robots` names them)."""
-    return standings_and_robots(session)[0]
+    kept, awarded or paid (`session_robots` names them).
+
+    The final standings (`final`; by default those of a finished session) place only the
+    players who finished a game (docs/tournament.md, Standings): whoever sat out every
+    finished game, or sat at a table that finished none, has no place, and a session
+    ended before any game finished has no standings at all."""
+    return standings_and_robots(session, final=final)[0]
 
 
-def standings_and_robots(session: Session) -> tuple[list[StandingRow], list[str]]:
+def standings_and_robots(
+    session: Session, *, final: bool | None = None
+) -> tuple[list[StandingRow], list[str]]:
     """`session_standings` and `session_robots` from one read of the roster: the
     standings page's."""
     totals = {
@@ -445,6 +452,8 @@ def standings_and_robots(session: Session) -> tuple[list[StandingRow], list[str]
         key=by_points,
     )
     ordered += [(pid, None, None) for pid in rest]
+    if final or (final is None and session.status == Session.Status.FINISHED):
+        ordered = [entry for entry in ordered if entry[0] in totals]
     rows = []
     no_games: dict[str, int | None] = {}
     for position, (pid, table_rank, place) in enumerate(ordered, start=1):

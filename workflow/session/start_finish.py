@@ -28,11 +28,13 @@ from common.errors import ConflictError, UserError
 from common.tasks import enqueue_on_commit
 from ratings import selectors as rating_selectors
 from scoring.locks import lock_session
+from scoring.models import Game
 from scoring.tables import tables_start_first_games
 from tournaments import audit, pagecache
 from tournaments import format as fmt
 from tournaments.models import (
     BigLoserAward,
+    Placing,
     Player,
     Season,
     Seating,
@@ -46,6 +48,7 @@ from tournaments.models import (
 from tournaments.permissions import Caller, as_actor, require_director
 from tournaments.signals import seats_changed_on_commit
 from workflow.club import seating_wishes
+from workflow.club import services as club_services
 from workflow.club import tasks as club_tasks
 from workflow.session import robots, selectors
 from workflow.tables import links as table_links
@@ -263,7 +266,10 @@ def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Ses
             "sitting_unfinished",
             "Some tables still have games to play. Confirm that you want to end the session early.",
         )
-    standings = selectors.session_standings(session)
+    # Only finished games count: a player with none has no place, and a session ended
+    # before any game finished keeps no standing and no placing (docs/tournament.md).
+    standings = selectors.session_standings(session, final=True)
+    _last_placings_record(sitting)
     SessionStanding.objects.bulk_create(
         SessionStanding(
             session=session,
@@ -297,15 +303,76 @@ def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Ses
     return session
 
 
+def _last_placings_record(sitting: Sitting) -> None:
+    """Each player's place at their table after the session's last sitting, which no
+    movement records: the player page counts every sitting's place. Only the tables that
+    finished a game have places; nobody moves on, so each stays at its table's rank."""
+    played = set(
+        Game.objects.filter(table__sitting=sitting, status=Game.Status.FINISHED).values_list(
+            "table_id", flat=True
+        )
+    )
+    order = selectors.sitting_order(sitting, fmt.format_for(sitting.session.rules_id))
+    Placing.objects.bulk_create(
+        Placing(
+            sitting=sitting,
+            table_id=table.table_id,
+            player_id=pl.player,
+            place=pl.place,
+            score=pl.result.score,
+            games_won=pl.result.games_won,
+            hooks=pl.result.hooks,
+            last_game_score=pl.result.last_game_score,
+            decided_by=pl.decided_by or "",
+            direction=Placing.Direction.STAY,
+            to_rank=table.rank,
+            reason=f"the session ended after this sitting; {pl.reason}"[:300],
+        )
+        for table in order.tables
+        if table.table_id in played
+        for pl in table.placings
+    )
+
+
 @transaction.atomic
 def big_loser_award(
-    *, season_id: int, player_id: int, note: str = "", user: Caller
+    *,
+    season_id: int,
+    player_id: int | None = None,
+    name: str = "",
+    new_anyway: bool = False,
+    note: str = "",
+    user: Caller,
 ) -> BigLoserAward:
-    season = Season.objects.select_for_update().get(pk=season_id)
+    """Record the season's Big Loser, who starts the next season's sessions at the bottom
+    table: any player of the club, whether or not they played the season (a new club
+    records last year's, from before it used the app). A `name` typed instead is the
+    club's player of that name (any case), or a new player of the club for someone who
+    left or was never entered (`player_add`'s rules: a look-alike of a club player's name
+    asks "Did you mean …?" unless `new_anyway`)."""
+    season = Season.objects.get(pk=season_id)
     require_director(user, season.club_id, to="award the Big Loser")
-    player = Player.objects.filter(club=season.club_id, pk=player_id).first()
-    if player is None:
-        raise UserError("unknown_player", "That player is not in this club.", field="player")
+    name = " ".join(name.split())
+    if name:
+        player = Player.objects.filter(club=season.club_id, name__iexact=name).first()
+        if player is None:
+            # Its own write, audited as "player.add"; it locks the club, before the season.
+            player = club_services.player_add(
+                club_id=season.club_id, name=name, new_anyway=new_anyway, user=user
+            )
+    else:
+        player = (
+            Player.objects.filter(club=season.club_id, pk=player_id, is_robot=False).first()
+            if player_id is not None
+            else None
+        )
+        if player is None:
+            raise UserError(
+                "unknown_player",
+                "Choose a player of this club, or type the name of one who is not listed.",
+                field="player",
+            )
+    season = Season.objects.select_for_update().get(pk=season_id)
     previous = BigLoserAward.objects.filter(season=season).select_related("player").first()
     award, _ = BigLoserAward.objects.update_or_create(
         season=season,

@@ -15,6 +15,7 @@ from tournaments.models import Seating, Session, SessionPlayer, SessionStanding
 from tournaments.permissions import SYSTEM
 from workflow.session import movements, selectors, services, start_finish, withdrawals
 from workflow.session.simulation import finish_sitting_unplayed as fake_results
+from workflow.session.simulation import play_game
 
 pytestmark = pytest.mark.django_db
 
@@ -105,6 +106,8 @@ def test_a_stale_rebalance_is_refused(make_session: Any) -> None:
 
 def test_finishing_early_needs_confirmation_and_fixes_standings(make_session: Any) -> None:
     session = make_session(8)
+    top = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)
+    play_game(top, seed=3)
     with pytest.raises(UserError) as caught:
         start_finish.session_finish(session_id=session.pk, user=SYSTEM)
     assert caught.value.code == "sitting_unfinished"
@@ -112,7 +115,8 @@ def test_finishing_early_needs_confirmation_and_fixes_standings(make_session: An
     session.refresh_from_db()
     assert session.status == Session.Status.FINISHED
     assert session.ended_early
-    assert SessionStanding.objects.filter(session=session).count() == 8
+    # Only the top table finished a game: only its four players are placed.
+    assert SessionStanding.objects.filter(session=session).count() == 4
 
 
 def test_standings_follow_the_tables_after_a_full_session(make_session: Any) -> None:
