@@ -19,7 +19,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WALL = {"width": 1920, "height": 1080}
 
-#: Names as clubs have them: long, with hyphens, and one long word with no break in it.
+#: Names as clubs have them: long, with hyphens and apostrophes, some words longer than
+#: a narrow column of the wall.
 LONG_NAMES = [
     "Anne-Marie Costello-Fitzgerald",
     "Pádraig Mac Giolla Easpaig",
