@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from ratings.models import Rating, RatingHistory
 from scoring.models import Game, GamePlayer
@@ -19,6 +19,28 @@ def club_ratings(club_id: int, rules_id: str) -> list[Rating]:
         Rating.objects.filter(club_id=club_id, rules_id=rules_id)
         .select_related("player")
         .order_by("-ordinal", "player__name", "player_id")
+    )
+
+
+def club_usual_rules(club_id: int) -> str | None:
+    """The rules the club has finished the most games under (on a tie, those played most
+    recently): what its ratings page opens on. With no finished game, the rules of its
+    last session; None for a club with no session."""
+    played = (
+        Game.objects.filter(table__sitting__session__club_id=club_id, status=Game.Status.FINISHED)
+        .values("rules_id")
+        .annotate(games=Count("pk"), last=Max("table__sitting__session__date"))
+        .order_by("-games", "-last", "rules_id")
+        .values_list("rules_id", flat=True)
+        .first()
+    )
+    if played is not None:
+        return played
+    return (
+        Session.objects.filter(club_id=club_id)
+        .order_by("-date", "-pk")
+        .values_list("rules_id", flat=True)
+        .first()
     )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from scoring import compare, corrections, records, rounds
+from scoring import compare, corrections, records, rounds, services
 from scoring.games import GameFamily, RoundForm, family_for, in_seat_order
 from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tournaments.permissions import Actor, can_direct, can_score
@@ -156,6 +156,7 @@ def history(game: Game, players: Sequence[str], *, may_restore: bool) -> list[di
             "after": compact(c.after, players, family),
             "removed": c.removed,
             "restorable": may_restore and corrections.restorable(c),
+            "online": c.action == RoundChange.Action.ENTER and c.note == services.PLAYED_ONLINE,
         }
         for c in RoundChange.objects.filter(game=game).select_related("user", "scorer_link")[:20]
     ]

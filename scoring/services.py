@@ -25,6 +25,10 @@ from tournaments.models import ScorerLink
 from tournaments.permissions import ONLINE, Actor
 from tournaments.signals import seats_changed_on_commit
 
+#: The note of a round the players played on their phones (the `ONLINE` actor): nobody
+#: typed it in, and the score sheet's history says so in words of its own.
+PLAYED_ONLINE = "played online"
+
 Who = kernel.Who
 
 
@@ -83,7 +87,7 @@ def round_submit(
     if actor is ONLINE:
         # Dealt and played card by card on the players' phones (the app `play`): the
         # engine checked every move, so double entry has nothing to compare.
-        note = "played online"
+        note = PLAYED_ONLINE
     elif game.table.sitting.session.double_entry:
         pending = list(PendingRound.objects.filter(game=game, number=number))
         others = [p for p in pending if p.device != who.device]

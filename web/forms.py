@@ -29,6 +29,14 @@ def _model_choices(form: forms.Form, name: str, model: type[M]) -> forms.ModelCh
     return cast("forms.ModelChoiceField[M]", form.fields[name])
 
 
+class SeasonField(forms.ModelChoiceField[Season]):
+    """A season of the club, named by its own name alone: the page is the club's already,
+    so the club's name before each would only repeat itself."""
+
+    def label_from_instance(self, obj: Season) -> str:
+        return obj.name
+
+
 # Name fields keep what was typed (strip=False): the service refuses a hidden character
 # (common/text.py) wherever it stands, and folds plain spaces itself. Django's stripping
 # would silently drop a line separator or a NEXT LINE at either end.
@@ -39,7 +47,7 @@ class SessionForm(forms.Form):
     date = forms.DateField(
         initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"})
     )
-    season = forms.ModelChoiceField(queryset=Season.objects.none())
+    season = SeasonField(queryset=Season.objects.none())
     rules_id = forms.ChoiceField(choices=rules_choices, label="Rules", initial="huckley-buck")
     games_per_sitting = forms.TypedChoiceField(
         choices=[(2, "2 games"), (3, "3 games")], coerce=int, initial=2, label="Games per sitting"
@@ -126,7 +134,7 @@ class SessionForm(forms.Form):
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # A closed season takes no new session; an inactive player is left off the roster.
-        open_seasons = club.seasons.filter(closed_at__isnull=True)
+        open_seasons = club.seasons.filter(closed_at__isnull=True).order_by("-starts_on", "-pk")
         _model_choices(self, "season", Season).queryset = open_seasons
         _model_choices(self, "players", Player).queryset = club.players.filter(active=True)
         latest = open_seasons.first()

@@ -248,7 +248,7 @@ def test_it_ranks_by_total_score() -> None:
         ("cy", 3, "score"),
     ]
     assert placings[0].reason == "1st: 14 points"
-    assert placings[1].reason == "2nd: 9 points; behind bob on points (9 vs 14)"
+    assert placings[1].reason == "2nd: 9 points; behind bob on points (9 against 14)"
 
 
 def test_it_breaks_a_tie_on_points_by_games_won() -> None:
@@ -260,7 +260,7 @@ def test_it_breaks_a_tie_on_points_by_games_won() -> None:
     assert [p.player for p in placings] == ["bob", "ann"]
     assert placings[1].decided_by == "games_won"
     assert placings[1].reason == (
-        "2nd: 9 points; level with bob on points, behind on fewer games won (0 vs 1)"
+        "2nd: 9 points; level with bob on points, behind on games won (0 against 1)"
     )
 
 
@@ -273,7 +273,8 @@ def test_it_breaks_a_tie_on_games_won_by_fewer_hooks() -> None:
     assert [p.player for p in placings] == ["Ann", "Bob"]
     assert placings[1].decided_by == "hooks"
     assert placings[0].reason == (
-        "1st: 9 points; level with Bob on points and games won, ahead on fewer hooks (1 vs 2)"
+        "1st: 9 points; level with Bob on points and games won, ahead with fewer hooks "
+        "(1 against 2)"
     )
 
 
@@ -285,7 +286,7 @@ def test_it_breaks_a_tie_on_hooks_by_the_last_game() -> None:
     )
     assert [p.player for p in placings] == ["bob", "ann"]
     assert placings[1].decided_by == "last_game_score"
-    assert "behind on a worse last game (4 vs 11)" in placings[1].reason
+    assert "behind on the last game (4 against 11)" in placings[1].reason
 
 
 def test_it_breaks_a_complete_tie_by_a_seeded_coin_flip() -> None:
@@ -330,7 +331,7 @@ def test_it_names_players_through_the_callback() -> None:
         rng=make_rng(1),
         name=names.__getitem__,
     )
-    assert placings[1].reason == "2nd: 3 points; behind Bob on points (3 vs 8)"
+    assert placings[1].reason == "2nd: 3 points; behind Bob on points (3 against 8)"
 
 
 def test_it_refuses_a_player_twice_at_a_table() -> None:

@@ -251,7 +251,7 @@ def test_one_point_is_one_point_and_two_are_points() -> None:
     placings = order_table(results, lower_is_better=False, rng=make_rng(1, "coin", 1, 1))
     assert [p.reason for p in placings] == [
         "1st: 2 points",
-        "2nd: 1 point; behind Ann on points (1 vs 2)",
+        "2nd: 1 point; behind Ann on points (1 against 2)",
     ]
 
 
@@ -270,10 +270,11 @@ def test_a_table_of_five_reads_as_the_rule_text_example() -> None:
     loser_of_the_flip = placings[4].player
     assert [p.reason for p in placings] == [
         "1st: 12 points",
-        "2nd: 9 points; behind Cy on points (9 vs 12); level with Bob on points and games "
-        "won, ahead on fewer hooks (1 vs 2)",
-        "3rd: 9 points; level with Ann on points and games won, behind on more hooks (2 vs 1)",
-        f"4th: 3 points; behind Bob on points (3 vs 9); level with {loser_of_the_flip} on "
+        "2nd: 9 points; behind Cy on points (9 against 12); level with Bob on points and games "
+        "won, ahead with fewer hooks (1 against 2)",
+        "3rd: 9 points; level with Ann on points and games won, behind with more hooks "
+        "(2 against 1)",
+        f"4th: 3 points; behind Bob on points (3 against 9); level with {loser_of_the_flip} on "
         "points, games won, hooks and last game, won the coin flip",
         f"5th: 3 points; level with {winner_of_the_flip} on points, games won, hooks and "
         "last game, lost the coin flip",

@@ -139,6 +139,44 @@ def test_the_club_ratings_page_lists_the_best_first_and_refuses_unknown_rules(
     assert "poker" in refused.content.decode()
 
 
+def shown_rules(page: str) -> str:
+    """The rules the ratings page's menu stands on."""
+    found = re.search(r'<option value="([^"]+)" selected>', page)
+    assert found is not None
+    return found[1]
+
+
+def test_the_club_ratings_page_opens_on_the_game_the_club_plays_most(
+    rclub: Club, rseason: Season, people: list[Player], helpers: Any
+) -> None:
+    """Hucklebuck most nights; a Ten-Point Buck night, later, with one game; the next
+    night set up (under the form's first choice) and not played yet."""
+    a, b, c = people[:3]
+    for day in (date(2026, 3, 1), date(2026, 3, 8)):
+        night = helpers.session(rclub, rseason, day=day, rules_id="hucklebuck")
+        helpers.game(night, [(a, 1, False), (b, 15, True)])
+    helpers.game(
+        helpers.session(rclub, rseason, day=date(2026, 3, 15), rules_id="ten-point-buck"),
+        [(a, 10, True), (c, 3, False)],
+    )
+    helpers.session(rclub, rseason, day=date(2026, 3, 22), rules_id="bluke")
+    services.ratings_rebuild(club_id=rclub.pk, user=SYSTEM)
+    page = Client().get(reverse("ratings:club", args=[rclub.slug])).content.decode()
+    assert shown_rules(page) == "hucklebuck"
+    assert b.name in page
+    assert "No finished game under these rules yet." not in page
+    asked = Client().get(reverse("ratings:club", args=[rclub.slug]) + "?rules=ten-point-buck")
+    assert shown_rules(asked.content.decode()) == "ten-point-buck"
+
+
+def test_with_no_finished_game_the_ratings_page_opens_on_the_last_sessions_game(
+    rclub: Club, rseason: Season, helpers: Any
+) -> None:
+    helpers.session(rclub, rseason, day=date(2026, 3, 1), rules_id="buck-euchre")
+    page = Client().get(reverse("ratings:club", args=[rclub.slug])).content.decode()
+    assert shown_rules(page) == "buck-euchre"
+
+
 def test_the_club_page_and_standings_link_to_player_pages(make_session: Any, director: Any) -> None:
     import random
 

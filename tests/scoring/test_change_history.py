@@ -13,7 +13,7 @@ from scoring import services
 from scoring.models import Game, Round, RoundChange
 from tests.scoring.helpers import MakeSession, scorer, signed_in, split, top_game
 from tests.snapshots import changed_tables, db_snapshot
-from tournaments.permissions import SYSTEM
+from tournaments.permissions import ONLINE, SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -88,6 +88,16 @@ def test_the_score_sheet_lists_the_history_newest_first(game: Game, director: An
     entered_2 = text.index(f"round 2 entered by {director.username}")
     entered_1 = text.index("round 1 entered by someone")
     assert deleted < entered_2 < entered_1
+
+
+def test_a_round_played_online_says_so_rather_than_who_typed_it(game: Game, director: Any) -> None:
+    """Nobody typed a round the players played on their phones: the history says it was
+    played online at the table, not that "someone" entered it."""
+    services.round_submit(game_id=game.pk, number=1, data=split(game, 3, 2), actor=ONLINE)
+    page = signed_in(director).get(reverse("scoring:table", args=[game.table_id]))
+    text = page.content.decode()
+    assert "round 1 played online at the table" in text
+    assert "entered by someone" not in text
 
 
 def test_the_history_is_shown_to_the_tables_scorer_only(game: Game, director: Any) -> None:

@@ -204,7 +204,7 @@ def test_the_new_clubs_page_says_the_next_steps() -> None:
     assert reverse("tournaments:session_new", args=["thursdays"]) in page
     # The first season is there, so the session form offers it at once.
     form = client.get(reverse("tournaments:session_new", args=["thursdays"])).content.decode()
-    assert f">Thursday Bucks {timezone.localdate().year}</option>" in form
+    assert f">{timezone.localdate().year}</option>" in form
 
 
 def test_a_typed_web_address_is_kept() -> None:

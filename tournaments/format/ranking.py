@@ -42,7 +42,9 @@ class Placing(Generic[K]):
 CRITERIA = ("score", "games_won", "hooks", "last_game_score")
 
 # For the reason text: what a level criterion is called, and how the better and the worse
-# side of a difference read ("ahead on fewer hooks (1 vs 2)", "behind on more hooks (2 vs 1)").
+# side of a difference read ("ahead with fewer hooks (1 against 2)", "behind on games won
+# (0 against 1)"): the words name the criterion once, and "against" sets the two numbers
+# side by side as a person says them.
 _LEVEL_WORDS = {
     "score": "points",
     "games_won": "games won",
@@ -50,14 +52,14 @@ _LEVEL_WORDS = {
     "last_game_score": "last game",
 }
 _AHEAD_WORDS = {
-    "games_won": "more games won",
-    "hooks": "fewer hooks",
-    "last_game_score": "a better last game",
+    "games_won": "ahead on games won",
+    "hooks": "ahead with fewer hooks",
+    "last_game_score": "ahead on the last game",
 }
 _BEHIND_WORDS = {
-    "games_won": "fewer games won",
-    "hooks": "more hooks",
-    "last_game_score": "a worse last game",
+    "games_won": "behind on games won",
+    "hooks": "behind with more hooks",
+    "last_game_score": "behind on the last game",
 }
 
 
@@ -81,14 +83,14 @@ def _compare(
     """How `this` compares with the neighbour `other`, separated by `decided_by`."""
     if decided_by == "score":
         side = "ahead of" if ahead else "behind"
-        return f"{side} {other_name} on points ({this.score} vs {other.score})"
+        return f"{side} {other_name} on points ({this.score} against {other.score})"
     level = CRITERIA if decided_by == "coin_flip" else CRITERIA[: CRITERIA.index(decided_by)]
     text = f"level with {other_name} on {_join([_LEVEL_WORDS[c] for c in level])}"
     if decided_by == "coin_flip":
         return f"{text}, {'won' if ahead else 'lost'} the coin flip"
     mine, theirs = getattr(this, decided_by), getattr(other, decided_by)
     words = _AHEAD_WORDS if ahead else _BEHIND_WORDS
-    return f"{text}, {'ahead' if ahead else 'behind'} on {words[decided_by]} ({mine} vs {theirs})"
+    return f"{text}, {words[decided_by]} ({mine} against {theirs})"
 
 
 def order_by_totals(

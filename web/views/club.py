@@ -89,8 +89,12 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"Season {season.name} opened.")
             return redirect(_url("club_seasons", club))
-    listed = club.seasons.select_related("big_loser__player").annotate(
-        session_count=Count("sessions")
+    # Newest first, as the club's page picks them; said outright, because a query with
+    # an aggregate leaves out the model's own ordering.
+    listed = (
+        club.seasons.select_related("big_loser__player")
+        .annotate(session_count=Count("sessions"))
+        .order_by("-starts_on", "-pk")
     )
     context = {"club": club, "form": form, "season_list": listed}
     status = 400 if form.is_bound and form.errors else 200

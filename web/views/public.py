@@ -349,7 +349,7 @@ def _standings_rows(session: Session) -> tuple[tuple[lists.Row, ...], tuple[str,
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     use_time_zone(club)
-    seasons = list(club.seasons.all())
+    seasons = list(club.seasons.order_by("-starts_on", "-pk"))  # newest first
     wanted = request.GET.get("season")
     season = next((s for s in seasons if str(s.pk) == wanted), seasons[0] if seasons else None)
     may_direct = can_direct(request.user, club)

@@ -43,8 +43,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
 def club_ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     wanted = request.GET.get("rules")
-    latest = club.sessions.order_by("-date", "-id").values_list("rules_id", flat=True).first()
-    rules_id = wanted or latest or "huckley-buck"
+    rules_id = wanted or selectors.club_usual_rules(club.pk) or "huckley-buck"
     names = dict(rules_choices())
     if rules_id not in names:
         known = ", ".join(names)
