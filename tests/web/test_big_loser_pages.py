@@ -110,3 +110,27 @@ def test_neither_a_player_chosen_nor_a_name_typed_says_what_to_do(
     page = directing.post(url, {"player": "", "name": "  ", "note": ""}, follow=True)
     assert "Choose a player of this club, or type the name" in page.content.decode()
     assert not BigLoserAward.objects.exists()
+
+
+def test_a_refused_award_comes_back_with_the_name_and_note_as_typed(
+    directing: Client, club: Any, season: Any
+) -> None:
+    """A look-alike's "Did you mean …?", or a note too long: refused in words, and the
+    form shows what was typed, whole, for the director to change."""
+    last_year = open_last_year(directing, club)
+    PlayerFactory(club=club, name="Rosa Díaz")
+    url = reverse("tournaments:big_loser", args=[last_year.pk])
+    page = directing.post(url, {"player": "", "name": "Rosa Diaz", "note": "hooked"}, follow=True)
+    html = page.content.decode()
+    assert "did you mean Rosa Díaz?" in html
+    assert 'value="Rosa Diaz"' in html
+    assert 'value="hooked"' in html
+    assert not BigLoserAward.objects.exists()
+
+    note = "Lost every hand of the Christmas night. " * 6  # 240 characters
+
+    page = directing.post(url, {"player": "", "name": "Rosa Díaz", "note": note}, follow=True)
+    html = page.content.decode()
+    assert "keep it to 200" in html
+    assert f'value="{note}"' in html
+    assert not BigLoserAward.objects.exists()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -392,13 +393,21 @@ def big_loser(request: HttpRequest, season_pk: int) -> HttpResponse:
             player_id=to_int(request.POST["player"]) if request.POST.get("player") else None,
             name=request.POST.get("name", ""),
             new_anyway=request.POST.get("new_anyway") == "1",
-            note=request.POST.get("note", "")[:200],
+            note=request.POST.get("note", ""),
             user=request.user,
         )
     except UserError as e:
         messages.error(request, e.message)
-    else:
-        messages.success(request, f"Big Loser of {season.name} recorded.")
+        # Refused: the form comes back with what was typed in it.
+        typed = urlencode(
+            {
+                "season": season.pk,
+                "bl_name": request.POST.get("name", ""),
+                "bl_note": request.POST.get("note", ""),
+            }
+        )
+        return redirect(f"{reverse('tournaments:club', args=[season.club.slug])}?{typed}#big-loser")
+    messages.success(request, f"Big Loser of {season.name} recorded.")
     return redirect(f"{reverse('tournaments:club', args=[season.club.slug])}?season={season.pk}")
 
 

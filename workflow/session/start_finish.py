@@ -334,6 +334,10 @@ def _last_placings_record(sitting: Sitting) -> None:
     )
 
 
+#: The longest note on a Big Loser award (`BigLoserAward.note`).
+NOTE_LENGTH = 200
+
+
 @transaction.atomic
 def big_loser_award(
     *,
@@ -352,6 +356,12 @@ def big_loser_award(
     asks "Did you mean …?" unless `new_anyway`)."""
     season = Season.objects.get(pk=season_id)
     require_director(user, season.club_id, to="award the Big Loser")
+    if len(note) > NOTE_LENGTH:
+        raise UserError(
+            "note_too_long",
+            f"The note is {len(note)} characters long; keep it to {NOTE_LENGTH}.",
+            field="note",
+        )
     name = " ".join(name.split())
     if name:
         player = Player.objects.filter(club=season.club_id, name__iexact=name).first()
