@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 #: Keys shorter than this allow one typo for a near miss; longer ones two.
 TWO_TYPOS_FROM = 8
@@ -39,6 +40,8 @@ def _kept(char: str) -> bool:
     return unicodedata.category(char)[0] in {"L", "N"}
 
 
+# Kept for the names of a club or a night, compared again for each name typed.
+@lru_cache(maxsize=8192)
 def match_key(name: str) -> str:
     """The form of `name` that two names share when they are the same name."""
     # Decomposed on both sides of the case fold: a compatibility form may decompose to a

@@ -101,7 +101,9 @@ def test_mc_and_mac_are_different_names_added_without_asking(
     club: Club, season: Season, director: Any
 ) -> None:
     session = create(club, season, director, ["Ewan McDonald", "Ann", "Bob", "Cy"])
-    services.session_add_players(session_id=session.pk, new_names=["Ewan Mac Donald"], user=director)
+    services.session_add_players(
+        session_id=session.pk, new_names=["Ewan Mac Donald"], user=director
+    )
     assert session.entries.filter(player__name="Ewan Mac Donald").exists()
 
 

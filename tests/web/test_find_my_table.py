@@ -148,7 +148,9 @@ def test_a_near_miss_asks_did_you_mean_with_every_close_name_as_a_link(
     # The link finds the name it offers.
     assert "Rosa Díaz</strong>: table" in find(client, session, "Rosa Díaz")
     # The poll's fragment answers the same.
-    found = client.get(reverse("tournaments:session_found", args=[session.pk]), {"name": "Rosa Dias"})
+    found = client.get(
+        reverse("tournaments:session_found", args=[session.pk]), {"name": "Rosa Dias"}
+    )
     assert "Did you mean" in found.content.decode()
 
 
