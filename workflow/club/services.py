@@ -135,8 +135,8 @@ def _name_taken(club_id: int, name: str, *, besides: int | None = None) -> Playe
     # Names written alike (`common.matching.spelled`: only case and spaces differ) are one
     # name, as typing names on a session's roster has it; in Python, since a database's
     # case-insensitive match may know only ASCII's cases.
-    players = Player.objects.filter(club_id=club_id).exclude(pk=besides).only("pk", "name")
-    return next((p for p in players.order_by("pk") if spelled(p.name) == spelled(name)), None)
+    players = Player.objects.filter(club_id=club_id).only("pk", "name").order_by("pk")
+    return next((p for p in players if p.pk != besides and spelled(p.name) == spelled(name)), None)
 
 
 @transaction.atomic
