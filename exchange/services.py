@@ -118,7 +118,9 @@ def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[Pre
     # (`common.matching.spelled`) wins. A match on a name written otherwise says so in the
     # preview ("did you mean"), which the director confirms: never a second player, never a
     # silent merge. A new name a typo or two from a player's says so too (`_near_note`).
-    by_name = {match_key(p.name): p for p in sorted(players, key=lambda p: p.pk)}
+    by_name: dict[str, list[Player]] = {}
+    for p in sorted(players, key=lambda p: p.pk):
+        by_name.setdefault(match_key(p.name), []).append(p)
     written = {spelled(p.name): p for p in players}
     by_external = {p.external_id: p for p in players if p.external_id}
     claimed: dict[int, int] = {}
@@ -143,7 +145,17 @@ def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[Pre
         player = by_external.get(row.external_id) if row.external_id else None
         how = "by external id"
         if player is None:
-            player = written.get(spelled(row.name)) or by_name.get(match_key(row.name))
+            player = written.get(spelled(row.name))
+            same = by_name.get(match_key(row.name), [])
+            if player is None and len(same) > 1:
+                names = " and ".join(p.name for p in same)
+                reason = (
+                    f"the club has {len(same)} players of that name ({names}): write it as "
+                    "the club writes the one it is"
+                )
+                result.append(preview("refuse", reason=reason))
+                continue
+            player = player or (same[0] if same else None)
             how = "by name"
             if player is not None and spelled(player.name) != spelled(row.name):
                 how = f"by name written otherwise: did you mean {player.name}?"
