@@ -1,10 +1,15 @@
 """Reading a roster file: the bytes a director uploads, turned into rows or refused.
 
 Plain Python (no database): `parse_roster` refuses a file that cannot be read at all
-(too large, binary, not UTF-8, wrong columns, no players) with a `UserError`, and
-otherwise returns every row with its line number, each row either clean or carrying the
-reason it is refused. Matching the rows to the club's players is the service's job
-(`exchange.services`).
+(too large, binary, not UTF-8, no name column, a column twice, no players) with a
+`UserError`, and otherwise returns every row with its line number, each row either clean
+or carrying the reason it is refused. Matching the rows to the club's players is the
+service's job (`exchange.services`).
+
+Columns are found by their headings as clubs write them (`ALIASES`: "Player", "E-mail",
+"Member No", a name in "First name" and "Surname" columns ...); a column with any other
+heading is not read, and named in the preview (`RosterFile.ignored`), never a reason to
+refuse the file.
 
 Excel's "CSV UTF-8" starts the file with a byte order mark and, in many locales, writes
 semicolons; the delimiter is read from the header line.
@@ -21,7 +26,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
 from common.errors import UserError
-from common.matching import match_key
+from common.matching import match_key, spelled
 from common.text import character_name, hidden_character, shown
 
 MAX_BYTES = 1024 * 1024
@@ -31,18 +36,41 @@ EMAIL_MAX = 254
 EXTERNAL_ID_MAX = 64
 DELIMITERS = (",", ";", "\t")
 
-# The columns a roster file may have, and the spellings a spreadsheet header may use.
+# The columns a roster file may have, and the headings a club's spreadsheet gives them.
+# A heading is read by its match key (`common.matching.match_key`: case, accents, spaces
+# and punctuation do not count), so "E-mail", "EMAIL" and "e mail" are all the email.
 COLUMNS = ("name", "email", "external_id", "rating")
-ALIASES = {
-    "name": "name",
-    "player": "name",
-    "email": "email",
-    "e-mail": "email",
-    "external_id": "external_id",
-    "external id": "external_id",
-    "external-id": "external_id",
-    "rating": "rating",
+#: A name kept in two columns, joined "first last" into the name.
+NAME_PARTS = ("first_name", "last_name")
+ALIASES: dict[str, tuple[str, ...]] = {
+    "name": ("name", "player", "player name", "full name", "member name", "names"),
+    "first_name": ("first name", "first", "forename", "forenames", "given name"),
+    "last_name": ("last name", "last", "surname", "family name"),
+    "email": ("email", "email address", "mail", "mail address"),
+    "external_id": (
+        "external id",
+        "member no",
+        "member number",
+        "member id",
+        "membership no",
+        "membership number",
+        "membership id",
+        "club id",
+    ),
+    "rating": ("rating", "seed rating", "starting rating", "elo"),
 }
+#: What each column is called where a message names it.
+SAID = {
+    "name": "the player's name",
+    "first_name": "the first name",
+    "last_name": "the last name",
+    "email": "the email",
+    "external_id": "the external id",
+    "rating": "the rating",
+}
+_BY_KEY = {match_key(alias): column for column, aliases in ALIASES.items() for alias in aliases}
+assert len(_BY_KEY) == sum(map(len, ALIASES.values())), "two columns share a heading"
+EXPECTED = "name (or first name and last name), email, external_id, rating"
 
 
 @dataclass(frozen=True)
@@ -59,9 +87,12 @@ class RosterRow:
 
 @dataclass(frozen=True)
 class RosterFile:
+    #: The known columns the file has, in its order.
     columns: tuple[str, ...]
     delimiter: str
     rows: tuple[RosterRow, ...]
+    #: The headings of the columns it has that are not read, as the file writes them.
+    ignored: tuple[str, ...] = ()
 
 
 def too_large_message(size: int) -> str:
@@ -105,42 +136,75 @@ def _delimiter(header: str) -> str:
     return best if counts[best] else ","
 
 
-def _columns(header: list[str]) -> tuple[str, ...]:
-    columns: list[str] = []
-    expected = ", ".join(COLUMNS)
+def _heading(raw: str) -> str:
+    return " ".join(raw.split())
+
+
+def _fields(header: list[str]) -> tuple[str | None, ...]:
+    """The known column of each heading, by position (None: not read); a file whose
+    headings cannot be read as one column each is refused, saying which."""
+    fields: list[str | None] = []
+    first: dict[str, str] = {}
     for raw in header:
-        label = " ".join(raw.strip().lower().split())
-        column = ALIASES.get(label)
+        column = _BY_KEY.get(match_key(raw))
+        fields.append(column)
         if column is None:
-            shown = raw.strip() or "(an empty heading)"
+            continue
+        if column in first:
+            earlier = first[column]
             raise UserError(
                 "roster_columns",
-                f"Unknown column {shown!r}. The first line must name the columns: {expected} "
-                "(only name is required). Nothing was imported.",
+                (
+                    f"The column “{_heading(raw)}” appears twice in the first line."
+                    if spelled(earlier) == spelled(raw)
+                    else f"The columns “{earlier}” and “{_heading(raw)}” both hold "
+                    f"{SAID[column]}: keep one, and delete or rename the other."
+                )
+                + " Nothing was imported.",
             )
-        if column in columns:
-            raise UserError(
-                "roster_columns",
-                f"The column {column!r} appears twice in the first line. Nothing was imported.",
-            )
-        columns.append(column)
-    if "name" not in columns:
+        first[column] = _heading(raw)
+    parts = [first[c] for c in NAME_PARTS if c in first]
+    if "name" in first and parts:
         raise UserError(
             "roster_columns",
-            f"The first line must name the columns, with at least a name column: {expected}. "
+            f"The columns “{first['name']}” and “{parts[0]}” both hold the player's name: "
+            "keep either one name column or the first and last name columns. "
             "Nothing was imported.",
         )
-    return tuple(columns)
+    if "name" not in first and not parts:
+        raise UserError(
+            "roster_columns",
+            f"The first line must name the columns, with at least a name column: {EXPECTED}. "
+            "Nothing was imported.",
+        )
+    return tuple(fields)
 
 
-def _row(line: int, cells: list[str], columns: tuple[str, ...]) -> RosterRow:
-    if len(cells) > len(columns) and any(c.strip() for c in cells[len(columns) :]):
+def _ignored(header: list[str], fields: tuple[str | None, ...], body: list[list[str]]) -> list[str]:
+    """The headings of the columns not read; a column with no heading is named only when
+    some row has something in it (a spreadsheet often saves empty ones)."""
+    ignored = []
+    for i, (raw, column) in enumerate(zip(header, fields, strict=True)):
+        if column is not None:
+            continue
+        if raw.strip():
+            ignored.append(_heading(raw))
+        elif any(i < len(cells) and cells[i].strip() for cells in body):
+            ignored.append(f"column {i + 1} (no heading)")
+    return ignored
+
+
+def _row(line: int, cells: list[str], fields: tuple[str | None, ...]) -> RosterRow:
+    raw = {c: v for c, v in zip(fields, cells, strict=False) if c is not None}
+    if "name" not in fields:
+        # First and last names, each as the file has it (the rule below reads them so).
+        raw["name"] = " ".join(raw[c] for c in NAME_PARTS if raw.get(c, "").strip())
+    if len(cells) > len(fields) and any(c.strip() for c in cells[len(fields) :]):
         return RosterRow(
             line=line,
-            name=cells[0].strip() if cells else "",
-            error=f"{len(cells)} cells where the first line names {len(columns)} columns",
+            name=" ".join(raw.get("name", "").split()),
+            error=f"{len(cells)} cells where the first line names {len(fields)} columns",
         )
-    raw = dict(zip(columns, cells, strict=False))
     values = {c: " ".join(v.split()) for c, v in raw.items()}
     name = values.get("name", "")
     email = values.get("email", "")
@@ -190,7 +254,7 @@ def parse_roster(data: bytes) -> RosterFile:
     if not lines or not lines[0].strip():
         raise UserError(
             "roster_columns",
-            "The first line must name the columns (name, email, external_id, rating); "
+            f"The first line must name the columns ({EXPECTED}); "
             "this file's first line is empty. Nothing was imported.",
         )
     delimiter = _delimiter(lines[0])
@@ -208,7 +272,8 @@ def parse_roster(data: bytes) -> RosterFile:
             "roster_unreadable",
             f"Line {start} cannot be read as CSV ({e}). Nothing was imported.",
         ) from None
-    columns = _columns(records[0][1])
+    header = records[0][1]
+    fields = _fields(header)
     # Spreadsheets often save blank rows (or rows of bare delimiters) after the last
     # player: those are dropped. A blank row between players is refused, as it usually
     # means a row was cleared by mistake.
@@ -232,7 +297,7 @@ def parse_roster(data: bytes) -> RosterFile:
         if not any(cell.strip() for cell in cells):
             rows.append(RosterRow(line=line, name="", error="an empty line between players"))
             continue
-        row = _row(line, cells, columns)
+        row = _row(line, cells, fields)
         if row.error is None:
             key = match_key(row.name)
             if key in seen_names:
@@ -250,4 +315,9 @@ def parse_roster(data: bytes) -> RosterFile:
                 if row.external_id:
                     seen_ids[row.external_id] = line
         rows.append(row)
-    return RosterFile(columns=columns, delimiter=delimiter, rows=tuple(rows))
+    return RosterFile(
+        columns=tuple(c for c in fields if c is not None),
+        delimiter=delimiter,
+        rows=tuple(rows),
+        ignored=tuple(_ignored(header, fields, [cells for _, cells in body])),
+    )

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils.translation import ngettext
 
 from common.errors import ConflictError, UserError
-from common.matching import match_key
+from common.matching import match_key, near_misses, spelled
 from exchange.roster import RosterRow, parse_roster
 from tournaments import audit
 from tournaments.models import Club, Player
@@ -34,7 +34,7 @@ class PreviewRow:
     name: str
     action: Action
     player_id: int | None = None
-    # Refused: why. Matched: how (by external id or by name).
+    # Refused: why. Matched: how (by external id or by name). Added: a near miss, if any.
     reason: str = ""
     # Matched: what confirming changes on the player, in words.
     changes: tuple[str, ...] = ()
@@ -47,6 +47,8 @@ class PreviewRow:
 class RosterPreview:
     rows: tuple[PreviewRow, ...]
     columns: tuple[str, ...] = field(default=())
+    #: The file's columns that are not read, by their headings ("Phone", "Notes").
+    ignored: tuple[str, ...] = field(default=())
 
     def of(self, action: Action) -> list[PreviewRow]:
         return [r for r in self.rows if r.action == action]
@@ -76,6 +78,7 @@ class RosterPreview:
     def as_dict(self) -> dict[str, Any]:
         return {
             "columns": list(self.columns),
+            "ignored_columns": list(self.ignored),
             "can_confirm": self.can_confirm,
             "fingerprint": self.fingerprint(),
             "added": len(self.added),
@@ -93,25 +96,36 @@ def _shown(value: object) -> str:
     return str(value)
 
 
-def _name_key(name: str) -> str:
-    # The club's one rule for the same name (case, accents, punctuation, spaces).
-    return match_key(name)
+#: Near misses are looked for while the new rows times the club's players stay below this:
+#: a first import of thousands into a club of thousands is not held up by them.
+NEAR_MISS_BUDGET = 250_000
 
 
-def _spelled_as(name: str) -> str:
-    return " ".join(name.split()).casefold()
+def _near_note(name: str, players: Sequence[Player]) -> str:
+    """What an added row says when the name is a typo or two from a player's."""
+    near = near_misses(name, [p.name for p in players], limit=3)
+    if not near:
+        return ""
+    return (
+        f"a new player; did you mean {' or '.join(near)}? Write the name as the club "
+        "has it to match that player"
+    )
 
 
 def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[PreviewRow, ...]:
     # Names match by `common.matching.match_key` (case, accents, punctuation and spacing do
-    # not count); of two stored names that differ only so, the one spelled as in the file
-    # wins. A match on a name written otherwise says so in the preview ("did you mean"),
-    # which the director confirms: never a second player, never a silent merge.
-    by_name = {_name_key(p.name): p for p in sorted(players, key=lambda p: p.pk)}
-    exact = {p.name: p for p in players}
+    # not count); of two stored names that differ only so, the one written as in the file
+    # (`common.matching.spelled`) wins. A match on a name written otherwise says so in the
+    # preview ("did you mean"), which the director confirms: never a second player, never a
+    # silent merge. A new name a typo or two from a player's says so too (`_near_note`).
+    by_name: dict[str, list[Player]] = {}
+    for p in sorted(players, key=lambda p: p.pk):
+        by_name.setdefault(match_key(p.name), []).append(p)
+    written = {spelled(p.name): p for p in players}
     by_external = {p.external_id: p for p in players if p.external_id}
     claimed: dict[int, int] = {}
     result: list[PreviewRow] = []
+    near = len(rows) * len(players) <= NEAR_MISS_BUDGET
     for row in rows:
 
         def preview(action: Action, row: RosterRow = row, **kw: Any) -> PreviewRow:
@@ -131,12 +145,22 @@ def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[Pre
         player = by_external.get(row.external_id) if row.external_id else None
         how = "by external id"
         if player is None:
-            player = exact.get(row.name) or by_name.get(_name_key(row.name))
+            player = written.get(spelled(row.name))
+            same = by_name.get(match_key(row.name), [])
+            if player is None and len(same) > 1:
+                names = " and ".join(p.name for p in same)
+                reason = (
+                    f"the club has {len(same)} players of that name ({names}): write it as "
+                    "the club writes the one it is"
+                )
+                result.append(preview("refuse", reason=reason))
+                continue
+            player = player or (same[0] if same else None)
             how = "by name"
-            if player is not None and _spelled_as(player.name) != _spelled_as(row.name):
+            if player is not None and spelled(player.name) != spelled(row.name):
                 how = f"by name written otherwise: did you mean {player.name}?"
         if player is None:
-            result.append(preview("add"))
+            result.append(preview("add", reason=_near_note(row.name, players) if near else ""))
             continue
         if player.pk in claimed:
             reason = f"matches the same player ({player.name}) as line {claimed[player.pk]}"
@@ -157,7 +181,7 @@ def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[Pre
             changes.append(f"external id: {_shown(player.external_id)} → {row.external_id}")
         if row.rating is not None and row.rating != player.seed_rating:
             changes.append(f"rating: {_shown(player.seed_rating)} → {_shown(row.rating)}")
-        if how == "by external id" and _name_key(player.name) != _name_key(row.name):
+        if how == "by external id" and match_key(player.name) != match_key(row.name):
             how += f" (the name stays {player.name})"
         result.append(preview("match", player_id=player.pk, reason=how, changes=tuple(changes)))
     return tuple(result)
@@ -168,7 +192,9 @@ def roster_preview(*, club: Club, content: bytes) -> RosterPreview:
     all raises `UserError`."""
     parsed = parse_roster(content)
     players = list(Player.objects.filter(club=club))
-    return RosterPreview(rows=_classify(parsed.rows, players), columns=parsed.columns)
+    return RosterPreview(
+        rows=_classify(parsed.rows, players), columns=parsed.columns, ignored=parsed.ignored
+    )
 
 
 @dataclass(frozen=True)
@@ -195,7 +221,9 @@ def roster_import(
     Club.objects.select_for_update().get(pk=club_id)
     players = {p.pk: p for p in Player.objects.select_for_update().filter(club_id=club_id)}
     preview = RosterPreview(
-        rows=_classify(parsed.rows, list(players.values())), columns=parsed.columns
+        rows=_classify(parsed.rows, list(players.values())),
+        columns=parsed.columns,
+        ignored=parsed.ignored,
     )
     if preview.refused:
         lines = ", ".join(str(r.line) for r in preview.refused[:10])
@@ -247,6 +275,7 @@ def roster_import(
             "added": [p.name for p in new],
             "updated": [{"id": p.pk, "name": p.name} for p in updated],
             "unchanged": result.unchanged,
+            "ignored_columns": list(parsed.ignored),
         },
     )
     return result

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from common.errors import UserError
+from common.matching import spelled
 from common.text import refuse_hidden_characters
 
 
@@ -21,5 +22,5 @@ def clean_names(names: Sequence[str]) -> list[str]:
             continue
         if len(name) > 60:
             raise UserError("name_too_long", f"“{name[:20]}…” is longer than 60 characters.")
-        seen.setdefault(name.casefold(), name)
+        seen.setdefault(spelled(name), name)  # written alike: the same name
     return list(seen.values())

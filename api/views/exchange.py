@@ -180,6 +180,10 @@ class RosterRowSerializer(serializers.Serializer[Data]):
 
 class RosterPreviewSerializer(serializers.Serializer[Data]):
     columns = serializers.ListField(child=serializers.CharField())
+    ignored_columns = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='The headings of the file\'s columns that are not read ("Phone").',
+    )
     can_confirm = serializers.BooleanField()
     fingerprint = serializers.CharField()
     added = serializers.IntegerField()
@@ -199,9 +203,10 @@ class RosterImport(ClubView):
         csv = serializers.CharField(
             max_length=MAX_BYTES,
             trim_whitespace=False,
-            help_text="The roster file's text: a header line naming the columns (name, and "
-            "any of email, external_id, rating), then one player per line; commas, "
-            "semicolons or tabs.",
+            help_text="The roster file's text: a header line naming the columns (name, or "
+            "first and last name, and any of email, external_id, rating, under the headings "
+            "of docs/tournament.md's column table; other columns are not read), then one "
+            "player per line; commas, semicolons or tabs.",
         )
         confirm = serializers.BooleanField(
             default=False, help_text="false: preview only. true: import, all or nothing."

@@ -42,8 +42,8 @@ class SessionRegistrations(ApiView):
             max_length=200,
             trim_whitespace=False,
             help_text="As the club knows the player: matched to its players regardless of "
-            "case, accents and punctuation (as find my table matches); a name the club does "
-            "not know becomes a new player of the club.",
+            "case, accents, punctuation and spaces (as find my table matches); a name the "
+            "club does not know becomes a new player of the club.",
         )
         email = serializers.CharField(
             max_length=254,

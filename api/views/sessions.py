@@ -129,7 +129,9 @@ class ClubSessions(ApiView):
             max_length=MAX_LIST,
             default=list,
             help_text="Names typed in: a name matching a club player regardless of case "
-            "and spacing is that player; others become new players.",
+            "and spacing is that player; one that is a player's name written otherwise "
+            "(accents, punctuation, spaces) is refused with 409 `player_name_looks_like` "
+            "unless `new_anyway`; others become new players.",
         )
         new_anyway = serializers.BooleanField(
             default=False,

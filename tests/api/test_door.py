@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tournaments.models import Session, SessionPlayer
+from tournaments.models import Player, Session, SessionPlayer
 from workflow.front import door
 
 pytestmark = pytest.mark.django_db
@@ -146,3 +146,20 @@ def test_the_schema_documents_the_endpoint() -> None:
     assert set(request["required"]) == {"name", "door_code"}
     detail = schema["components"]["schemas"]["SessionDetail"]["properties"]
     assert detail["door_code"]["nullable"] is True
+
+
+def test_a_name_typed_as_people_type_it_checks_in_and_a_near_miss_asks_which(
+    setup: Session,
+) -> None:
+    entries = list(setup.entries.select_related("player").order_by("player__name"))
+    entries[0].player.name, entries[1].player.name = "Pádraig McGettigan", "Rosa Díaz"
+    Player.objects.bulk_update([entries[0].player, entries[1].player], ["name"])
+    done = APIClient().post(
+        url(setup), {"name": "padraig mc gettigan", "door_code": "3141"}, format="json"
+    )
+    assert done.status_code == 200
+    assert done.json()["name"] == "Pádraig McGettigan"
+    asked = APIClient().post(url(setup), {"name": "Rosa Dias", "door_code": "3141"}, format="json")
+    assert asked.status_code == 400
+    assert asked.json()["code"] == "which_name"
+    assert asked.json()["choices"] == ["Rosa Díaz"]

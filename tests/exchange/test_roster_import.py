@@ -91,7 +91,7 @@ def test_blank_lines_after_the_last_player_are_dropped() -> None:
 @pytest.mark.parametrize(
     ("content", "code", "words"),
     [
-        (b"player name,phone\nAnn,555\n", "roster_columns", "Unknown column"),
+        (b"phone,notes\n555,x\n", "roster_columns", "at least a name column"),
         (b"email,rating\nann@example.org,1\n", "roster_columns", "at least a name column"),
         (b"name,name\nAnn,Ann\n", "roster_columns", "appears twice"),
         (b"\nname\nAnn\n", "roster_columns", "first line is empty"),

@@ -79,7 +79,8 @@ def test_the_page_shows_each_refused_line_and_offers_no_confirmation(
 @pytest.mark.parametrize(
     ("content", "words"),
     [
-        (b"nom,courriel\nAnn,a@example.org\n", "Unknown column"),
+        (b"nom,courriel\nAnn,a@example.org\n", "at least a name column"),
+        (b"Name,Player\nAnn,Ann\n", "The columns “Name” and “Player” both hold the player"),
         (b"name\nAnn\nBo\nann\n", "the same name as line 2"),
         (b"name\n\nAnn\n", "an empty line between players"),
         (b"\x00\x01\x02\x03binary\xff\xfe", "binary data"),
@@ -215,6 +216,32 @@ def test_the_api_previews_then_imports(api: APIClient, club: Club) -> None:
     assert done.status_code == 201
     assert done.json() == {"added": 2, "updated": 0, "unchanged": 0}
     assert len(snapshot(club)) == 2
+
+
+def test_the_page_names_the_columns_it_ignores_and_imports_the_rest(
+    dclient: Client, club: Club
+) -> None:
+    content = b"Player,Phone,E-mail,Member No,Notes\nAnn Lee,555,ann@example.org,7,vegan\n"
+    preview = upload(dclient, club, content)
+    assert preview.status_code == 200
+    page = preview.content.decode()
+    assert "Ignored columns: Phone, Notes. Their cells are not read." in page
+    dclient.post(url(club), {"token": token_in(preview)})
+    assert snapshot(club) == [("Ann Lee", "ann@example.org", "7", None)]
+
+
+def test_the_page_says_when_a_new_name_is_a_near_miss(dclient: Client, club: Club) -> None:
+    PlayerFactory.create(club=club, name="Rosa Díaz")
+    page = upload(dclient, club, b"name\nRosa Dias\n").content.decode()
+    assert "a new player; did you mean Rosa Díaz? Write the name as the club has it" in page
+
+
+def test_the_api_names_the_ignored_columns(api: APIClient, club: Club) -> None:
+    path = f"/api/clubs/{club.slug}/roster-import/"
+    body = api.post(path, {"csv": "Full name;Phone\nAnn;555\n"}, format="json").json()
+    assert body["columns"] == ["name"]
+    assert body["ignored_columns"] == ["Phone"]
+    assert body["added"] == 1
 
 
 def test_the_api_refuses_a_file_with_a_refused_row(api: APIClient, club: Club) -> None:

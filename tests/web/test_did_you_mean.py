@@ -5,6 +5,7 @@ and says so in its preview."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -74,6 +75,36 @@ def test_a_late_arrival_typed_otherwise_is_asked_about(
             session_id=session.pk, new_names=["Pete OBrien"], user=director
         )
     assert SessionPlayer.objects.filter(session=session).count() == 4
+
+
+@pytest.mark.parametrize(
+    ("stored", "typed"),
+    [
+        ("Anne-Marie Costello", "ANNE MARIE COSTELLO"),
+        ("Pádraig McGettigan", "padraig mc gettigan"),
+        ("Pete O'Brien", "Pete O Brien"),
+        ("Ewan MacDonald", "Ewan Mac Donald"),
+    ],
+)
+def test_a_name_typed_with_other_hyphens_spaces_or_mc_joins_is_asked_about(
+    club: Club, season: Season, director: Any, stored: str, typed: str
+) -> None:
+    session = create(club, season, director, [stored, "Ann", "Bob", "Cy"])
+    with pytest.raises(ConflictError, match=re.escape(f"For “{typed}”, did you mean {stored}?")):
+        services.session_add_players(session_id=session.pk, new_names=[typed], user=director)
+    with pytest.raises(ConflictError, match=re.escape(f"did you mean {stored}?")):
+        club_services.player_add(club_id=club.pk, name=typed, user=director)
+    assert Player.objects.filter(club=club).count() == 4
+
+
+def test_mc_and_mac_are_different_names_added_without_asking(
+    club: Club, season: Season, director: Any
+) -> None:
+    session = create(club, season, director, ["Ewan McDonald", "Ann", "Bob", "Cy"])
+    services.session_add_players(
+        session_id=session.pk, new_names=["Ewan Mac Donald"], user=director
+    )
+    assert session.entries.filter(player__name="Ewan Mac Donald").exists()
 
 
 def test_the_manage_page_offers_to_insist(

@@ -167,9 +167,21 @@ def _answer_html(
         undrawn = " yet: the tables have not been drawn" if sitting is None else ""
         parts.append(
             f'<p class="card error">Nobody named “{escape(query)}” is seated in this '
-            f"session{undrawn}.</p>\n"
+            f"session{undrawn}.{_did_you_mean(session, found.near)}</p>\n"
         )
     return "".join(parts)
+
+
+def _did_you_mean(session: Session, near: tuple[str, ...]) -> str:
+    """ "Did you mean …?" with a link per name the typed one nearly is: a typo or two
+    (`common.matching.near_misses`), every close name offered, none guessed."""
+    if not near:
+        return ""
+    url = reverse("tournaments:session", args=[session.pk])
+    links = " or ".join(
+        f'<a href="{url}?name={quote(name, safe="")}">{escape(name)}</a>' for name in near
+    )
+    return f" Did you mean {links}?"
 
 
 def _how(session: Session, seat: find_selectors.FoundSeat, hybrid: bool) -> str:

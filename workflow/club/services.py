@@ -25,7 +25,7 @@ from django.db.models import ForeignObjectRel
 from django.utils import timezone
 
 from common.errors import ConflictError, UserError
-from common.matching import did_you_mean, look_alikes
+from common.matching import did_you_mean, look_alikes, spelled
 from common.text import refuse_hidden_characters
 from scoring.locks import lock_session
 from scoring.models import GamePlayer
@@ -132,9 +132,11 @@ def season_close(*, season_id: int, user: Caller) -> Season:
 
 
 def _name_taken(club_id: int, name: str, *, besides: int | None = None) -> Player | None:
-    # Names match regardless of case, as typing names on a session's roster does.
-    players = Player.objects.filter(club_id=club_id, name__iexact=name)
-    return (players.exclude(pk=besides) if besides is not None else players).first()
+    # Names written alike (`common.matching.spelled`: only case and spaces differ) are one
+    # name, as typing names on a session's roster has it; in Python, since a database's
+    # case-insensitive match may know only ASCII's cases.
+    players = Player.objects.filter(club_id=club_id).only("pk", "name").order_by("pk")
+    return next((p for p in players if p.pk != besides and spelled(p.name) == spelled(name)), None)
 
 
 @transaction.atomic

@@ -22,7 +22,6 @@ call `require_director` first; taking a check-in back is the director's existing
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import secrets
 import time
@@ -35,7 +34,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ConflictError, UserError
-from common.matching import match_key
+from common.matching import match_key, near_misses, spelled
 from common.text import refuse_hidden_characters
 from scoring.locks import lock_session
 from tournaments import audit, pagecache
@@ -186,15 +185,11 @@ def door_refusal(session: Session) -> ConflictError | None:
     return None
 
 
-def _norm(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
 def _find(typed: str, roster: list[SessionPlayer]) -> SessionPlayer | None:
     """The roster's player the typed name is, or None when it is nobody on the roster.
     A name the roster has twice by its match key, a part of a name ("rosa") or a near
-    miss ("Rosa Dias") asks which (`WhichName`)."""
-    exact = [e for e in roster if _norm(e.player.name) == _norm(typed)]
+    miss ("Rosa Dias", `common.matching.near_misses`) asks which (`WhichName`)."""
+    exact = [e for e in roster if spelled(e.player.name) == spelled(typed)]
     if len(exact) == 1:
         return exact[0]
     key = match_key(typed)
@@ -206,13 +201,10 @@ def _find(typed: str, roster: list[SessionPlayer]) -> SessionPlayer | None:
         return same[0]
     if same:
         raise WhichName(typed, sorted(e.player.name for e in same)[:CHOICES_LIMIT])
-    near = sorted(k for k in by_key if key and key in k) or difflib.get_close_matches(
-        key, list(by_key), n=CHOICES_LIMIT, cutoff=0.8
-    )
+    part = sorted(e.player.name for k in by_key if key and key in k for e in by_key[k])
+    near = part or near_misses(typed, [e.player.name for e in roster], limit=CHOICES_LIMIT)
     if near:
-        raise WhichName(
-            typed, sorted(e.player.name for k in near for e in by_key[k])[:CHOICES_LIMIT]
-        )
+        raise WhichName(typed, near[:CHOICES_LIMIT])
     return None
 
 

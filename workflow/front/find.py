@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from common.matching import match_key
+from common.matching import match_key, near_misses
 from tournaments import format as fmt
 from tournaments.models import Session, Sitting
 from workflow.session.screen import ScreenTable, sitting_screen
@@ -62,6 +62,9 @@ class Found:
     sitting_out: list[tuple[str, int]]
     #: Some table of the sitting plays online (`FindIndex.any_online`).
     any_online: bool = False
+    #: Nobody found: the names of the sitting the typed name nearly is (a typo or two,
+    #: `common.matching.near_misses`), for "Did you mean …?".
+    near: tuple[str, ...] = ()
 
 
 #: The most seats "find my table" lists for a part of a name ("Ann" for every Ann).
@@ -118,7 +121,8 @@ def _matching(keys: Collection[str], key: str) -> list[str]:
 def find_in(index: FindIndex, query: str) -> Found:
     """ "Find my table" for a typed name, by the names' match keys (case, accents,
     punctuation and spaces do not count): where each matching player sits, with their
-    table's game, and which matching players sit out this sitting."""
+    table's game, and which matching players sit out this sitting; for a name that is
+    nobody's, the names it nearly is ("Did you mean …?")."""
     key = match_key(query)
     if not key:
         return Found(seats=[], sitting_out=[])
@@ -130,4 +134,14 @@ def find_in(index: FindIndex, query: str) -> Found:
     resting = [
         name for k in _matching(index.sitting_out.keys(), key) for name in index.sitting_out[k]
     ]
-    return Found(seats=seats, sitting_out=resting[:FIND_LIMIT], any_online=index.any_online)
+    near: list[str] = []
+    if not seats and not resting:
+        names = [s.name for seated in index.seated.values() for s in seated]
+        names += [name for out in index.sitting_out.values() for name, _ in out]
+        near = near_misses(query, names)
+    return Found(
+        seats=seats,
+        sitting_out=resting[:FIND_LIMIT],
+        any_online=index.any_online,
+        near=tuple(near),
+    )

@@ -32,7 +32,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from common.errors import ConflictError, NotFoundError, UserError
-from common.matching import match_key
+from common.matching import match_key, spelled
 from common.tasks import enqueue_on_commit
 from common.text import refuse_hidden_characters
 from common.tokens import is_token
@@ -186,10 +186,11 @@ def _clean_email(email: str, email_assignment: bool) -> str:
 
 def _player_for(club: Club, name: str) -> Player:
     """The club's player this name is, matched as "find my table" matches (case, accents,
-    punctuation: `common.matching.match_key`), or a new player with the name as typed."""
+    punctuation, spaces, Mc/Mac joins: `common.matching.match_key`), or a new player with
+    the name as typed. Of two players of that key, the one written as typed."""
     key = match_key(name)
     same = [p for p in Player.objects.filter(club=club) if match_key(p.name) == key]
-    exact = [p for p in same if p.name.casefold() == name.casefold()]
+    exact = [p for p in same if spelled(p.name) == spelled(name)]
     if len(same) > 1 and len(exact) != 1:
         raise ConflictError(
             "name_ambiguous",

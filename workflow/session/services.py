@@ -31,7 +31,7 @@ from django.db.models import Max
 
 import engine
 from common.errors import ConflictError, UserError
-from common.matching import did_you_mean, look_alikes
+from common.matching import did_you_mean, look_alikes, spelled
 from common.text import refuse_hidden_characters
 from scoring.locks import lock_session
 from scoring.models import Game
@@ -70,22 +70,23 @@ def players_get_or_create(
     *, club: Club, names: Sequence[str], new_anyway: bool = False
 ) -> list[Player]:
     """Players of the club by name, creating the ones the club does not know yet.
-    Names match regardless of case and extra spaces; an inactive player named is active
-    again. A new name that is a player's name written with other accents or punctuation
-    ("rosa diaz" for Rosa Díaz, `common.matching`) is refused with "Did you mean …?"
+    Names written alike (only case and extra spaces differ, `common.matching.spelled`) are
+    the same player; an inactive player named is active again. A new name that is a
+    player's name written otherwise ("rosa diaz" for Rosa Díaz, "ANNE MARIE COSTELLO" for
+    Anne-Marie Costello: the same `common.matching.match_key`) is refused with "Did you mean …?"
     unless `new_anyway` (the director confirmed they are new players): never a second
     player by mistake, never one merged into another without asking."""
     wanted = clean_names(names)
-    known = {p.name.casefold(): p for p in Player.objects.filter(club=club)}
+    known = {spelled(p.name): p for p in Player.objects.filter(club=club)}
     if not new_anyway:
-        _refuse_look_alikes([n for n in wanted if n.casefold() not in known], known)
+        _refuse_look_alikes([n for n in wanted if spelled(n) not in known], known)
     new = Player.objects.bulk_create(
-        [Player(club=club, name=name) for name in wanted if name.casefold() not in known]
+        [Player(club=club, name=name) for name in wanted if spelled(name) not in known]
     )
     if any(p.pk is None for p in new):  # a backend that returns no ids from bulk_create
         new = list(Player.objects.filter(club=club, name__in=[p.name for p in new]))
-    known.update((p.name.casefold(), p) for p in new)
-    chosen = [known[name.casefold()] for name in wanted]
+    known.update((spelled(p.name), p) for p in new)
+    chosen = [known[spelled(name)] for name in wanted]
     # Typing the name of someone marked inactive means they are back: active again.
     if back := [p.pk for p in chosen if not p.active]:
         Player.objects.filter(pk__in=back).update(active=True)

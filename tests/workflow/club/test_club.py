@@ -185,6 +185,26 @@ def test_a_director_adds_and_renames_a_player(club: Club, director: Any) -> None
     assert player.name == "Ada King"
 
 
+def test_a_name_is_taken_whatever_the_case_of_its_accented_letters(
+    club: Club, director: Any
+) -> None:
+    PlayerFactory(club=club, name="Émile Ó Súilleabháin")
+    bob = PlayerFactory(club=club, name="Bob")
+    refused(
+        "player_name_taken",
+        lambda: club_services.player_add(
+            club_id=club.pk, name="ÉMILE  ó súilleabháin", user=director
+        ),
+    )
+    refused(
+        "player_name_taken",
+        lambda: club_services.player_rename(
+            player_id=bob.pk, name="émile ó súilleabháin", user=director
+        ),
+    )
+    assert club.players.count() == 2
+
+
 def test_a_name_the_club_already_has_is_refused_whatever_its_case(
     club: Club, director: Any
 ) -> None:

@@ -120,6 +120,33 @@ def test_a_name_is_matched_as_find_my_table_matches(night: Session) -> None:
     assert Player.objects.get(pk=rosa.pk).name == "Rosa Díaz"
 
 
+@pytest.mark.parametrize(
+    ("stored", "typed"),
+    [
+        ("Anne-Marie Costello", "ANNE MARIE COSTELLO"),
+        ("Pádraig McGettigan", "padraig mc gettigan"),
+        ("Pete O'Brien", "pete o\u2019brien"),
+        ("Ewan MacDonald", "Ewan Mac Donald"),
+    ],
+)
+def test_a_name_typed_with_other_hyphens_spaces_or_apostrophes_is_the_club_player(
+    night: Session, stored: str, typed: str
+) -> None:
+    player = PlayerFactory.create(club=night.club, name=stored)
+    assert sign(night, typed).player == player
+    assert Player.objects.filter(club=night.club).count() == 1
+    with pytest.raises(ConflictError) as refused:  # the same player twice: refused
+        sign(night, stored)
+    assert refused.value.code == "already_registered"
+
+
+def test_mc_and_mac_are_two_players_at_sign_up(night: Session) -> None:
+    mc = PlayerFactory.create(club=night.club, name="Ewan McDonald")
+    mac = sign(night, "Ewan Mac Donald").player
+    assert mac != mc
+    assert mac.name == "Ewan Mac Donald"
+
+
 def test_a_new_name_makes_a_new_club_player(night: Session) -> None:
     signed = sign(night, "Newcomer Nell")
     assert signed.player.club == night.club
