@@ -53,6 +53,7 @@ from typing import Any, Protocol, TypeVar, cast
 from django.conf import settings
 from django.core.cache import cache
 from django.db import models, transaction
+from django.utils import translation
 
 from tournaments.models import Session
 
@@ -251,11 +252,13 @@ def kept(session_id: int, name: str, build: Callable[[], T], *, current: str | N
     """What `fragment` does for a value that is not HTML: rows that every request pages
     through or searches (the standings, the movement preview's tables), built once per
     generation and kept as they are in this process (no copy, no unpickling per
-    request), pickled in the shared cache. The value must not be changed by its users."""
+    request), pickled in the shared cache. The value must not be changed by its users.
+    Kept per language (the active one): what it holds may carry words in it."""
     current = current or generation(session_id)
     if current is None:
         return build()
-    key = f"kept:{name}:{session_id}"
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    key = f"kept:{name}:{language}:{session_id}"
     found = LOCAL.get(key)
     if not (isinstance(found, Kept) and found.generation == current):
         shared_copy = cache.get(key)

@@ -461,3 +461,20 @@ def test_with_https_required_a_plain_request_is_redirected_and_https_gets_its_ow
     assert _early(hit)
     assert hit["Strict-Transport-Security"] == full["Strict-Transport-Security"]
     assert dict(hit.headers) == dict(full.headers)
+
+
+def test_what_is_kept_for_a_session_is_kept_per_language(db: Any) -> None:
+    """A part of a page kept once per generation is kept for each language apart: a
+    Spanish reader is never served the English copy, nor the other way round."""
+    from django.utils import translation
+
+    from tests.factories import SessionFactory
+
+    session = SessionFactory()
+    with translation.override("en-us"):
+        english = pagecache.fragment(session.pk, "words", lambda: "Table")
+    with translation.override("es"):
+        spanish = pagecache.fragment(session.pk, "words", lambda: "Mesa")
+    with translation.override("en-us"):
+        again = pagecache.fragment(session.pk, "words", lambda: "built again")
+    assert (english, spanish, again) == ("Table", "Mesa", "Table")

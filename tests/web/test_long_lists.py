@@ -299,4 +299,4 @@ def test_pages_are_shared_between_processes_and_searches_are_not(
     with CaptureQueriesContext(connection) as rebuilt:
         assert client.get(standings_url(big), {"q": name}).status_code == 200
     assert len(rebuilt) > 0  # rendered again: a searched page is never in the shared cache
-    assert cache.get(f"kept:standings-and-robots:{big.pk}") is not None
+    assert cache.get(f"kept:standings-and-robots:en-us:{big.pk}") is not None
