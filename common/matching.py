@@ -13,6 +13,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
+from django.utils.translation import gettext
+
 
 def _kept(char: str) -> bool:
     """Letters, digits and spaces stay; combining marks (the accents NFKD split off),
@@ -38,7 +40,8 @@ def look_alikes(name: str, known: Iterable[str]) -> list[str]:
 def did_you_mean(look: dict[str, list[str]]) -> str:
     """The question for typed names that look like names already known, in plain words."""
     asked = "; ".join(
-        f"for “{typed}”, did you mean {' or '.join(sorted(found))}?"
+        gettext("for “%(typed)s”, did you mean %(names)s?")
+        % {"typed": typed, "names": gettext(" or ").join(sorted(found))}
         for typed, found in look.items()
     )
     return asked[0].upper() + asked[1:]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext
+
 from common.errors import UserError
 from common.text import refuse_hidden_characters
 
@@ -20,6 +22,9 @@ def clean_names(names: Sequence[str]) -> list[str]:
         if not name:
             continue
         if len(name) > 60:
-            raise UserError("name_too_long", f"“{name[:20]}…” is longer than 60 characters.")
+            raise UserError(
+                "name_too_long",
+                gettext("“%(name)s…” is longer than 60 characters.") % {"name": name[:20]},
+            )
         seen.setdefault(name.casefold(), name)
     return list(seen.values())

@@ -23,6 +23,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import ForeignObjectRel
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, UserError
 from common.matching import did_you_mean, look_alikes
@@ -48,10 +49,15 @@ def _clean_name(raw: str, *, what: str = "player") -> str:
     refuse_hidden_characters(raw, what=f"{what.capitalize()} names", field="name")
     name = " ".join(raw.split())
     if not name:
-        raise UserError("name_required", f"Give the {what} a name.", field="name")
+        raise UserError(
+            "name_required", gettext("Give the %(what)s a name.") % {"what": what}, field="name"
+        )
     if len(name) > NAME_MAX:
         raise UserError(
-            "name_too_long", f"A {what} name has at most {NAME_MAX} characters.", field="name"
+            "name_too_long",
+            gettext("A %(what)s name has at most %(NAME_MAX)s characters.")
+            % {"what": what, "NAME_MAX": NAME_MAX},
+            field="name",
         )
     return name
 
@@ -76,11 +82,13 @@ def season_open(*, club_id: int, name: str, starts_on: Date, ends_on: Date, user
     name = _clean_name(name, what="season")
     if ends_on < starts_on:
         raise UserError(
-            "season_dates", "A season ends on or after the day it starts.", field="ends_on"
+            "season_dates", gettext("A season ends on or after the day it starts."), field="ends_on"
         )
     if club.seasons.filter(name__iexact=name).exists():
         raise ConflictError(
-            "season_name_taken", f"The club already has a season called “{name}”.", field="name"
+            "season_name_taken",
+            gettext("The club already has a season called “%(name)s”.") % {"name": name},
+            field="name",
         )
     season = Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
     audit.record(
@@ -104,7 +112,10 @@ def season_close(*, season_id: int, user: Caller) -> Season:
     season = Season.objects.select_for_update().get(pk=season_id)
     require_director(user, season.club_id, to="close its seasons")
     if season.closed_at is not None:
-        raise ConflictError("season_closed", f"The season {season.name} is already closed.")
+        raise ConflictError(
+            "season_closed",
+            gettext("The season %(season)s is already closed.") % {"season": season.name},
+        )
     open_sessions = list(
         season.sessions.filter(
             status__in=[Session.Status.SETUP, Session.Status.RUNNING]
@@ -114,7 +125,8 @@ def season_close(*, season_id: int, user: Caller) -> Season:
         names = "; ".join(f"{n} ({d:%Y-%m-%d})" for n, d in open_sessions)
         raise ConflictError(
             "season_has_open_sessions",
-            f"Finish or cancel these sessions before closing the season: {names}.",
+            gettext("Finish or cancel these sessions before closing the season: %(names)s.")
+            % {"names": names},
         )
     season.closed_at = timezone.now()
     season.save(update_fields=["closed_at"])
@@ -149,15 +161,18 @@ def player_add(*, club_id: int, name: str, new_anyway: bool = False, user: Calle
     if (other := _name_taken(club.pk, name)) is not None:
         raise ConflictError(
             "player_name_taken",
-            f"The club already has a player called “{other.name}”.",
+            gettext("The club already has a player called “%(other)s”.") % {"other": other.name},
             field="name",
         )
     known = Player.objects.filter(club=club).values_list("name", flat=True)
     if not new_anyway and (found := look_alikes(name, known)):
         raise ConflictError(
             "player_name_looks_like",
-            f"{did_you_mean({name: found})} The club has that player already; confirm that "
-            f"“{name}” is a different person to add them.",
+            gettext(
+                "%(did_you_mean)s The club has that player already; confirm that "
+                "“%(name)s” is a different person to add them."
+            )
+            % {"did_you_mean": did_you_mean({name: found}), "name": name},
             field="name",
         )
     player = Player.objects.create(club=club, name=name)
@@ -188,8 +203,11 @@ def player_rename(*, player_id: int, name: str, user: Caller) -> Player:
     if (other := _name_taken(player.club_id, name, besides=player.pk)) is not None:
         raise ConflictError(
             "player_name_taken",
-            f"The club already has a player called “{other.name}”. If they are the same "
-            "person, merge the two records instead.",
+            gettext(
+                "The club already has a player called “%(other)s”. If they are the same "
+                "person, merge the two records instead."
+            )
+            % {"other": other.name},
             field="name",
         )
     before = player.name
@@ -216,7 +234,10 @@ def player_set_active(*, player_id: int, active: bool, user: Caller) -> Player:
     require_director(user, player.club_id, to="change its players")
     if player.active == active:
         state = "active" if active else "inactive"
-        raise ConflictError("player_unchanged", f"{player.name} is already {state}.")
+        raise ConflictError(
+            "player_unchanged",
+            gettext("%(player)s is already %(state)s.") % {"player": player.name, "state": state},
+        )
     player.active = active
     player.save(update_fields=["active"])
     _record_player(
@@ -255,9 +276,9 @@ def merge_refusal(kept: Player, merged: Player) -> UserError | None:
     """Why `merged` cannot be folded into `kept`, or None. Asked by the confirmation page
     and by `player_merge`."""
     if kept.pk == merged.pk:
-        return UserError("merge_same_player", "Pick two different records to merge.")
+        return UserError("merge_same_player", gettext("Pick two different records to merge."))
     if kept.club_id != merged.club_id:
-        return UserError("merge_other_club", "Both records must belong to the same club.")
+        return UserError("merge_other_club", gettext("Both records must belong to the same club."))
     # The game first: it says more precisely where the two sat together.
     game = (
         GamePlayer.objects.filter(player=kept, game__game_players__player=merged)
@@ -268,8 +289,16 @@ def merge_refusal(kept: Player, merged: Player) -> UserError | None:
         session = game.game.table.sitting.session
         return UserError(
             "merge_same_game",
-            f"{kept.name} and {merged.name} sat at the same game (game {game.game.number} "
-            f"of “{session.name}”): they are two people, not one.",
+            gettext(
+                "%(kept)s and %(merged)s sat at the same game (game %(game_number)s of "
+                "“%(session)s”): they are two people, not one."
+            )
+            % {
+                "kept": kept.name,
+                "merged": merged.name,
+                "game_number": game.game.number,
+                "session": session.name,
+            },
         )
     shared = (
         Session.objects.filter(entries__player=kept)
@@ -280,14 +309,25 @@ def merge_refusal(kept: Player, merged: Player) -> UserError | None:
     if shared is not None:
         return UserError(
             "merge_same_session",
-            f"{kept.name} and {merged.name} both played in “{shared.name}” on "
-            f"{shared.date:%Y-%m-%d}: they are two people, not one.",
+            gettext(
+                "%(kept)s and %(merged)s both played in “%(shared)s” on %(date)s: they "
+                "are two people, not one."
+            )
+            % {
+                "kept": kept.name,
+                "merged": merged.name,
+                "shared": shared.name,
+                "date": format(shared.date, "%Y-%m-%d"),
+            },
         )
     if kept.user_id and merged.user_id and kept.user_id != merged.user_id:
         return UserError(
             "merge_two_accounts",
-            f"{kept.name} and {merged.name} are linked to two different accounts; "
-            "a person has one account.",
+            gettext(
+                "%(kept)s and %(merged)s are linked to two different accounts; a person "
+                "has one account."
+            )
+            % {"kept": kept.name, "merged": merged.name},
         )
     return None
 
@@ -314,7 +354,7 @@ def player_merge(*, kept_id: int, merged_id: int, user: Caller) -> Player:
         # by `merge_refusal` below, in words.
         require_director(user, players[kept_id].club_id, to="merge its players")
     if kept_id not in players or merged_id not in players:
-        raise UserError("unknown_player", "That player is not in this club.")
+        raise UserError("unknown_player", gettext("That player is not in this club."))
     kept, merged = players[kept_id], players[merged_id]
     if (refusal := merge_refusal(kept, merged)) is not None:
         raise refusal
@@ -333,7 +373,8 @@ def player_merge(*, kept_id: int, merged_id: int, user: Caller) -> Player:
         except IntegrityError:
             raise UserError(
                 "merge_conflict",
-                f"Both records have {model._meta.verbose_name_plural} that cannot be joined.",
+                gettext("Both records have %(verbose_name_plural)s that cannot be joined.")
+                % {"verbose_name_plural": model._meta.verbose_name_plural},
             ) from None
     if merged.user_id and not kept.user_id:
         kept.user_id = merged.user_id
@@ -363,11 +404,13 @@ def session_cancel(*, session_id: int, user: Caller) -> Session:
     session = lock_session(session_id)
     require_director(user, session.club_id, to="cancel its sessions")
     if session.status == Session.Status.CANCELLED:
-        raise ConflictError("session_cancelled", "This session is already cancelled.")
+        raise ConflictError("session_cancelled", gettext("This session is already cancelled."))
     if session.status != Session.Status.SETUP:
         raise ConflictError(
             "session_started",
-            "This session has started: it cannot be cancelled. Finish it (early, if need be).",
+            gettext(
+                "This session has started: it cannot be cancelled. Finish it (early, if need be)."
+            ),
         )
     session.status = Session.Status.CANCELLED
     session.save(update_fields=["status"])
@@ -394,8 +437,10 @@ def session_delete(*, session_id: int, user: Caller) -> None:
     ):
         raise ConflictError(
             "session_not_empty",
-            "Only a session that never started can be deleted; a started or finished "
-            "session stays in the club's history.",
+            gettext(
+                "Only a session that never started can be deleted; a started or "
+                "finished session stays in the club's history."
+            ),
         )
     # Its entries stay with the club: the session's name and date are in their details.
     audit.record(
@@ -421,8 +466,11 @@ def club_set_time_zone(*, club_id: int, time_zone: str, user: Caller) -> Club:
     except ValidationError:
         raise UserError(
             "bad_time_zone",
-            f"“{time_zone}” is not a time zone name; use one such as Europe/London or "
-            "America/Chicago.",
+            gettext(
+                "“%(time_zone)s” is not a time zone name; use one such as Europe/London "
+                "or America/Chicago."
+            )
+            % {"time_zone": time_zone},
             field="time_zone",
         ) from None
     changed = audit.changes({"time_zone": club.time_zone}, {"time_zone": time_zone})

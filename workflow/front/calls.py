@@ -25,6 +25,7 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, UserError
 from common.text import refuse_hidden_characters
@@ -47,8 +48,11 @@ def _already_called(call: DirectorCall, session: Session) -> ConflictError:
     reason = call.get_reason_display().lower()
     return ConflictError(
         "director_already_called",
-        f"The director has already been called to this table ({reason}, at {when}) and "
-        "will come; there is no need to call again.",
+        gettext(
+            "The director has already been called to this table (%(reason)s, at "
+            "%(when)s) and will come; there is no need to call again."
+        )
+        % {"reason": reason, "when": when},
     )
 
 
@@ -56,21 +60,24 @@ def _clean_text(reason: str, text: str) -> str:
     if reason not in REASONS:
         raise UserError(
             "call_reason_unknown",
-            "Choose why you call the director: a dispute, a misdeal, a renege, a question "
-            "or other.",
+            gettext(
+                "Choose why you call the director: a dispute, a misdeal, a renege, a "
+                "question or other."
+            ),
             field="reason",
         )
     text = text.strip()
     if reason == DirectorCall.Reason.OTHER and not text:
         raise UserError(
             "call_text_required",
-            "Say in a few words what the director is needed for.",
+            gettext("Say in a few words what the director is needed for."),
             field="text",
         )
     if len(text) > DirectorCall.TEXT_MAX:
         raise UserError(
             "call_text_too_long",
-            f"Keep it short: at most {DirectorCall.TEXT_MAX} characters (this is {len(text)}).",
+            gettext("Keep it short: at most %(TEXT_MAX)s characters (this is %(n_text)s).")
+            % {"TEXT_MAX": DirectorCall.TEXT_MAX, "n_text": len(text)},
             field="text",
         )
     refuse_hidden_characters(text, what="A call", field="text")
@@ -82,7 +89,7 @@ def director_call_make(*, table_id: int, reason: str, text: str, user: Caller) -
     """Call the director to a table of the current sitting of a running session."""
     table = Table.objects.select_related("sitting__session").filter(pk=table_id).first()
     if table is None:
-        raise UserError("table_not_found", "There is no such table.")
+        raise UserError("table_not_found", gettext("There is no such table."))
     require_caller(user, table)
     session_id = table.sitting.session_id
     locks.share_session(session_id)
@@ -91,22 +98,29 @@ def director_call_make(*, table_id: int, reason: str, text: str, user: Caller) -
     except Table.DoesNotExist:  # an undone movement took the table away while we waited
         raise ConflictError(
             "table_gone",
-            "This table is no longer played (the movement was undone): scan the card on "
-            "your table and call from there.",
+            gettext(
+                "This table is no longer played (the movement was undone): scan the "
+                "card on your table and call from there."
+            ),
         ) from None
     table = Table.objects.select_related("sitting__session__club").get(pk=table.pk)
     session = table.sitting.session
     if session.status != Session.Status.RUNNING:
         raise ConflictError(
             "session_not_running",
-            f"The session is {session.get_status_display().lower()}: there is no director "
-            "to call through Huckley. Ask the director in person.",
+            gettext(
+                "The session is %(lower)s: there is no director to call through "
+                "Huckley. Ask the director in person."
+            )
+            % {"lower": session.get_status_display().lower()},
         )
     if table.sitting.moved_at is not None:
         raise ConflictError(
             "sitting_moved_on",
-            "This table's sitting has moved on: open your new table (scan the card on it) "
-            "and call from there.",
+            gettext(
+                "This table's sitting has moved on: open your new table (scan the card "
+                "on it) and call from there."
+            ),
         )
     text = _clean_text(reason, text)
     open_call = DirectorCall.objects.filter(table=table, handled_at__isnull=True).first()
@@ -140,7 +154,7 @@ def _lock_call(call_id: int) -> DirectorCall:
         .first()
     )
     if call is None:
-        raise UserError("call_not_found", "There is no such call.")
+        raise UserError("call_not_found", gettext("There is no such call."))
     return call
 
 
@@ -178,7 +192,7 @@ def director_call_reopen(*, call_id: int, user: Caller) -> DirectorCall:
     if newer is not None:
         raise ConflictError(
             "call_reopen_newer_open",
-            "This table has called again since; handle or read that call instead.",
+            gettext("This table has called again since; handle or read that call instead."),
         )
     call.handled_at = None
     call.handled_by = None

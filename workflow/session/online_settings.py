@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import overload
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 import engine
 from common.errors import ConflictError, UserError
@@ -82,7 +83,8 @@ def check_online(rules_id: str, *, field: str = "online") -> None:
     if not engine_online.playable(rules_id):
         raise UserError(
             "not_playable_online",
-            f"{engine.RULES[rules_id].name} cannot be played online yet.",
+            gettext("%(RULES)s cannot be played online yet.")
+            % {"RULES": engine.RULES[rules_id].name},
             field=field,
         )
 
@@ -100,8 +102,10 @@ def check_fill(
     if not online:
         raise UserError(
             "fill_needs_online",
-            "Robots fill seats only when every table plays online: make the session online "
-            "too, or leave “fill with robots” off.",
+            gettext(
+                "Robots fill seats only when every table plays online: make the session "
+                "online too, or leave “fill with robots” off."
+            ),
             field=field,
         )
 
@@ -131,7 +135,9 @@ def apply_online_settings(
         if session.status != Session.Status.SETUP:
             raise ConflictError(
                 "session_started",
-                "The session has started: switch its tables online or to paper one by one.",
+                gettext(
+                    "The session has started: switch its tables online or to paper one by one."
+                ),
                 field="online",
             )
         if online:
@@ -178,7 +184,9 @@ def session_online_settings(
     grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
     clock = read_seconds(move_clock_seconds, field="move_clock_seconds", empty=None)
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
-        raise ConflictError("session_over", "This session is over: its settings no longer change.")
+        raise ConflictError(
+            "session_over", gettext("This session is over: its settings no longer change.")
+        )
     before = {f: getattr(session, f) for f in _SAVED}
     session.online_grace_seconds = grace
     session.move_clock_seconds = clock

@@ -22,6 +22,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from common.backups import backup_on_commit
 from common.errors import ConflictError, UserError
@@ -72,14 +73,22 @@ def start_refusal(session: Session, checked_in: int) -> UserError | None:
     if checked_in == 0:
         return ConflictError(
             "nobody_checked_in",
-            "Nobody is checked in yet. Check players in as they arrive (or “Check everyone "
-            "in”), then start.",
+            gettext(
+                "Nobody is checked in yet. Check players in as they arrive (or “Check "
+                "everyone in”), then start."
+            ),
         )
     if checked_in < need:
         return ConflictError(
             "too_few_players",
-            f"Only {checked_in} player{'s are' if checked_in != 1 else ' is'} checked in; "
-            f"a table needs at least {need}. Check in more players, or add them to the roster.",
+            ngettext(
+                "Only %(checked_in)s player is checked in; a table needs at least "
+                "%(need)s. Check in more players, or add them to the roster.",
+                "Only %(checked_in)s players are checked in; a table needs at least "
+                "%(need)s. Check in more players, or add them to the roster.",
+                checked_in,
+            )
+            % {"checked_in": checked_in, "need": need},
         )
     return None
 
@@ -94,9 +103,9 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
     session = lock_session(session_id)
     require_director(user, session.club_id, to="start its sessions")
     if session.status == Session.Status.CANCELLED:
-        raise ConflictError("session_cancelled", "This session is cancelled.")
+        raise ConflictError("session_cancelled", gettext("This session is cancelled."))
     if session.status != Session.Status.SETUP:
-        raise ConflictError("session_started", "This session has already started.")
+        raise ConflictError("session_started", gettext("This session has already started."))
     rules = fmt.format_for(session.rules_id)
     fill = robots.fills_with_robots(session)
     entries = SessionPlayer.objects.filter(
@@ -255,13 +264,18 @@ def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Ses
     session = lock_session(session_id)
     require_director(user, session.club_id, to="finish its sessions")
     if session.status != Session.Status.RUNNING:
-        raise ConflictError("session_not_running", "Only a running session can be finished.")
+        raise ConflictError(
+            "session_not_running", gettext("Only a running session can be finished.")
+        )
     sitting = selectors.require_current_sitting(session)
     unfinished = [p for p in selectors.sitting_progress(sitting) if not p.finished]
     if unfinished and not early:
         raise ConflictError(
             "sitting_unfinished",
-            "Some tables still have games to play. Confirm that you want to end the session early.",
+            gettext(
+                "Some tables still have games to play. Confirm that you want to end the "
+                "session early."
+            ),
         )
     standings = selectors.session_standings(session)
     SessionStanding.objects.bulk_create(
@@ -305,7 +319,9 @@ def big_loser_award(
     require_director(user, season.club_id, to="award the Big Loser")
     player = Player.objects.filter(club=season.club_id, pk=player_id).first()
     if player is None:
-        raise UserError("unknown_player", "That player is not in this club.", field="player")
+        raise UserError(
+            "unknown_player", gettext("That player is not in this club."), field="player"
+        )
     previous = BigLoserAward.objects.filter(season=season).select_related("player").first()
     award, _ = BigLoserAward.objects.update_or_create(
         season=season,
