@@ -20,6 +20,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import engine
 from common.errors import ConflictError, UserError
@@ -116,7 +117,11 @@ def correction_preview(*, game_id: int, number: int, data: Mapping[str, Any] | N
     game = Game.objects.select_related("table__sitting").get(pk=game_id)
     stored = list(game.rounds.all())
     if not any(r.number == number for r in stored):
-        raise UserError("no_such_round", f"Game {game.number} has no round {number}.")
+        raise UserError(
+            "no_such_round",
+            gettext("Game %(game_number)s has no round %(number)s.")
+            % {"game_number": game.number, "number": number},
+        )
     before = game_check(game)
     if data is None:
         rounds = [r.data for r in stored if r.number != number]
@@ -194,15 +199,17 @@ def round_change_restore(*, change_id: int, actor: kernel.Who) -> RoundChange:
 def _lock_restorable(change_id: int, actor: kernel.Who) -> tuple[Game, RoundChange]:
     change = RoundChange.objects.select_related("game__table__sitting__session").get(pk=change_id)
     if not can_direct(actor, change.game.table.sitting.session.club_id):
-        raise PermissionDenied("Only a director of this club may restore a change.")
+        raise PermissionDenied(gettext("Only a director of this club may restore a change."))
     game = kernel.lock_for_change(change.game_id)
     change = RoundChange.objects.select_for_update().get(pk=change_id)
     if not restorable(change):
         raise ConflictError(
             "not_restorable",
-            "This change was restored already."
-            if change.restored_at
-            else "Only a correction or a deletion can be restored.",
+            (
+                gettext("This change was restored already.")
+                if change.restored_at
+                else gettext("Only a correction or a deletion can be restored.")
+            ),
         )
     return game, change
 
@@ -215,14 +222,20 @@ def _rounds_after_restore(
         if not any(r.number == number for r in stored):
             raise UserError(
                 "no_such_round",
-                f"Game {game.number} has no round {number} any more; it cannot be restored.",
+                gettext(
+                    "Game %(game_number)s has no round %(number)s any more; it cannot be restored."
+                )
+                % {"game_number": game.number, "number": number},
             )
         return [data if r.number == number else r.data for r in stored]
     if number > len(stored) + 1:
         count = f"{len(stored)} round{'s' if len(stored) != 1 else ''}"
         raise UserError(
             "no_such_round",
-            f"Game {game.number} has only {count} now; round {number} cannot be put back.",
+            gettext(
+                "Game %(game_number)s has only %(count)s now; round %(number)s cannot be put back."
+            )
+            % {"game_number": game.number, "count": count, "number": number},
         )
     rounds = [r.data for r in stored]
     rounds.insert(number - 1, data)
@@ -253,14 +266,20 @@ def _restore_next_game(game: Game, removed: Mapping[str, Any], who: Any) -> None
     if next_game is None or next_game.first_dealer.name != removed.get("first_dealer"):
         raise ConflictError(
             "next_game_changed",
-            f"Game {number} no longer starts as it did (its first dealer changed), so its "
-            "rounds cannot be put back.",
+            gettext(
+                "Game %(number)s no longer starts as it did (its first dealer changed), "
+                "so its rounds cannot be put back."
+            )
+            % {"number": number},
         )
     if next_game.round_count:
         raise ConflictError(
             "next_game_started",
-            f"Game {number} has rounds entered since; delete them first to restore the "
-            "ones taken off.",
+            gettext(
+                "Game %(number)s has rounds entered since; delete them first to restore "
+                "the ones taken off."
+            )
+            % {"number": number},
         )
     rounds = [dict(r) for r in removed["rounds"]]
     output = kernel.recheck(next_game, rounds, changed=1, verb="restored")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 TRICKS = 5
 #: The longest upcard the form takes. A card is two or three characters (9H, 10H, BH);
@@ -55,7 +56,7 @@ class RoundForm(forms.Form):
     entry_key = forms.RegexField(
         regex=r"^[A-Za-z0-9_-]{1,64}$", required=False, widget=forms.HiddenInput
     )
-    dealer = forms.ChoiceField(label="Dealer")
+    dealer = forms.ChoiceField(label=gettext_lazy("Dealer"))
 
     #: Round-level fields, shown above the players (names of form fields).
     top: ClassVar[tuple[str, ...]] = ("dealer",)
@@ -141,7 +142,9 @@ class DropsAndTricksForm(RoundForm):
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
         if prefix == "out":
-            return forms.BooleanField(required=False, label=f"{name} dropped")
+            return forms.BooleanField(
+                required=False, label=gettext("%(name)s dropped") % {"name": name}
+            )
         return number_field(
             f"Tricks taken by {name}",
             invalid=f"Tricks are whole numbers from 0 to {TRICKS}.",

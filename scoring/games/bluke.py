@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from engine import EngineUsageError
 from engine.games.bluke import schedule
@@ -30,14 +31,16 @@ class BlukeRoundForm(RoundForm):
         "Cards dealt",
         invalid="The cards dealt are a whole number, like 7.",
         low=1,
-        help_text="Leave empty to use the schedule's hand size.",
+        help_text=gettext_lazy("Leave empty to use the schedule's hand size."),
     )
     upcard = forms.CharField(
         required=False,
         max_length=UPCARD_MAX,
-        label="Upcard",
-        help_text="BH or BL for a Bluke (no trump).",
-        error_messages={"max_length": "The upcard is one card, like 7H, or BH or BL for a Bluke."},
+        label=gettext_lazy("Upcard"),
+        help_text=gettext_lazy("BH or BL for a Bluke (no trump)."),
+        error_messages={
+            "max_length": gettext_lazy("The upcard is one card, like 7H, or BH or BL for a Bluke.")
+        },
     )
     top = ("dealer", "cards", "upcard")
     columns = (("Bid", "bids"), ("Tricks", "tricks"))

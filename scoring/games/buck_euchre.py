@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from scoring.games._base import UPCARD_MAX, DropsAndTricksForm, GameFamily, PrintColumn
 
@@ -25,25 +26,25 @@ class BuckEuchreRoundForm(DropsAndTricksForm):
     upcard = forms.CharField(
         required=False,
         max_length=UPCARD_MAX,
-        label="Upcard",
-        help_text="For example JC or 9H.",
-        error_messages={"max_length": "The upcard is one card, like JC or 9H."},
+        label=gettext_lazy("Upcard"),
+        help_text=gettext_lazy("For example JC or 9H."),
+        error_messages={"max_length": gettext_lazy("The upcard is one card, like JC or 9H.")},
     )
     trump = forms.ChoiceField(
         required=False,
-        label="Trump",
-        help_text="Leave empty only when the upcard is a club (dirty clubs).",
+        label=gettext_lazy("Trump"),
+        help_text=gettext_lazy("Leave empty only when the upcard is a club (dirty clubs)."),
         choices=[
             ("", "—"),
-            ("S", "Spades"),
-            ("H", "Hearts"),
-            ("D", "Diamonds"),
-            ("C", "Clubs"),
-            (NO_TRUMP, "No trump (everyone passed)"),
+            ("S", gettext_lazy("Spades")),
+            ("H", gettext_lazy("Hearts")),
+            ("D", gettext_lazy("Diamonds")),
+            ("C", gettext_lazy("Clubs")),
+            (NO_TRUMP, gettext_lazy("No trump (everyone passed)")),
         ],
     )
-    declarer = forms.ChoiceField(required=False, label="Declarer")
-    misdeal = forms.BooleanField(required=False, label="Misdeal", label_suffix="")
+    declarer = forms.ChoiceField(required=False, label=gettext_lazy("Declarer"))
+    misdeal = forms.BooleanField(required=False, label=gettext_lazy("Misdeal"), label_suffix="")
     top = ("dealer", "upcard", "trump", "declarer", "misdeal")
     plain_messages = {"trump_missing": TRUMP_MISSING}
 

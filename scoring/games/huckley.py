@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from engine.games.huckley.fields import DROPS_FROM
 from scoring.games._base import TRICKS, DropsAndTricksForm, GameFamily, PrintColumn
@@ -30,7 +31,7 @@ class TrickRoundForm(DropsAndTricksForm):
 
     misdeal = forms.BooleanField(
         required=False,
-        label="Misdeal (thrown in; the dealer is hooked and loses the deal)",
+        label=gettext_lazy("Misdeal (thrown in; the dealer is hooked and loses the deal)"),
         label_suffix="",
     )
     top = ("dealer", "misdeal")
@@ -40,14 +41,20 @@ class TrickRoundForm(DropsAndTricksForm):
         super().__init__(*args, players=players, **kwargs)
         for k in range(1, PENALTY_ROWS + 1):
             self.fields[f"penalty_player_{k}"] = forms.ChoiceField(
-                required=False, choices=[("", "—"), *self.choices], label=f"Penalty {k}: player"
+                required=False,
+                choices=[("", "—"), *self.choices],
+                label=gettext("Penalty %(k)s: player") % {"k": k},
             )
             self.fields[f"penalty_kind_{k}"] = forms.ChoiceField(
-                required=False, choices=PENALTY_KINDS, label=f"Penalty {k}: kind"
+                required=False,
+                choices=PENALTY_KINDS,
+                label=gettext("Penalty %(k)s: kind") % {"k": k},
             )
         for t in range(1, TRICKS + 1):
             self.fields[f"trick_{t}"] = forms.ChoiceField(
-                required=False, choices=[("", "—"), *self.choices], label=f"Trick {t} won by"
+                required=False,
+                choices=[("", "—"), *self.choices],
+                label=gettext("Trick %(t)s won by") % {"t": t},
             )
 
     def visible_columns(self) -> tuple[tuple[str, str], ...]:
@@ -79,11 +86,13 @@ class TrickRoundForm(DropsAndTricksForm):
             if bool(who) != bool(kind):
                 self.add_error(
                     f"penalty_kind_{k}" if who else f"penalty_player_{k}",
-                    "Give both the player and the kind of penalty, or neither.",
+                    gettext("Give both the player and the kind of penalty, or neither."),
                 )
         order = [data.get(f"trick_{t}") for t in range(1, TRICKS + 1)]
         if any(order) and not all(order):
-            self.add_error("trick_1", "Give the winner of every trick, or leave the order empty.")
+            self.add_error(
+                "trick_1", gettext("Give the winner of every trick, or leave the order empty.")
+            )
         return data
 
     def to_round(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from engine.games.ten_point_buck.cards import DECK_POINTS
 from engine.games.ten_point_buck.rounds import MAX_BID
@@ -16,7 +17,9 @@ from scoring.games._base import GameFamily, PrintColumn, RoundForm, in_seat_orde
 class TenPointRoundForm(RoundForm):
     """Bids, card points and the Doe bonus."""
 
-    doe_bonus = forms.ChoiceField(required=False, label="Doe bonus (the Doe beat the Buck)")
+    doe_bonus = forms.ChoiceField(
+        required=False, label=gettext_lazy("Doe bonus (the Doe beat the Buck)")
+    )
     top = ("dealer", "doe_bonus")
     columns = (("Bid", "bids"), ("Card points", "points"))
 
