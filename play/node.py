@@ -170,7 +170,7 @@ class Node:
         mover's socket is told."""
         held = self.tables.get(table_id)
         if held is None:
-            return Answer("no_game", NO_GAME)
+            return Answer("no_game", str(NO_GAME))
         async with held.lock:
             state = await self._fresh(held)
             answer, name = check(state, socket, move, action)
@@ -204,7 +204,7 @@ class Node:
                 held.stale = True
                 state = await self._fresh(held)
                 view = view_of(state, socket) if state is not None else None
-                return Answer("stale_move", STALE, view)
+                return Answer("stale_move", str(STALE), view)
             await self._send_all(held)
         if phase.phase in AT_ONCE:
             scheduler.poke()

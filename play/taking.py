@@ -103,7 +103,7 @@ def check(
 ) -> tuple[Answer | None, str]:
     """Why the move cannot be taken (an `Answer`), or the mover's name in the round."""
     if state is None or socket.player_id is None:
-        return Answer("no_game", NO_GAME), ""
+        return Answer("no_game", str(NO_GAME)), ""
     view = view_of(state, socket)
     game, live, rnd = state.game, state.live, state.round
     name = state.name_of(socket.player_id)
@@ -118,14 +118,14 @@ def check(
         or entry_refusal(game) is not None
         or live.number != game.round_count + 1
     ):
-        return Answer("no_game", NO_GAME, view), ""
+        return Answer("no_game", str(NO_GAME), view), ""
     if move != live.move:
         sent = dict(action)
         if any(
             h["move"] == move and h["player"] == name and h["action"] == sent for h in live.history
         ):
             return Answer(view=view, again=True), ""
-        return Answer("stale_move", STALE, view), ""
+        return Answer("stale_move", str(STALE), view), ""
     who = rnd.to_act()
     if who != name:
         words = (
