@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils.translation import gettext
 
 from common.errors import UserError
 from common.matching import match_key
@@ -65,10 +66,9 @@ class RosterFile:
 
 
 def too_large_message(size: int) -> str:
-    return (
-        f"The file is {size / 1024 / 1024:.1f} MB; a roster file may be at most "
-        f"{MAX_BYTES // 1024 // 1024} MB. Nothing was imported."
-    )
+    return gettext(
+        "The file is %(size)s MB; a roster file may be at most %(max)s MB. Nothing was imported."
+    ) % {"size": f"{size / 1024 / 1024:.1f}", "max": MAX_BYTES // 1024 // 1024}
 
 
 def _text(data: bytes) -> str:
@@ -77,8 +77,10 @@ def _text(data: bytes) -> str:
     if b"\x00" in data:
         raise UserError(
             "roster_not_text",
-            "This is not a CSV file (it holds binary data). Save the roster from your "
-            "spreadsheet as CSV and upload that. Nothing was imported.",
+            gettext(
+                "This is not a CSV file (it holds binary data). Save the roster from "
+                "your spreadsheet as CSV and upload that. Nothing was imported."
+            ),
         )
     try:
         # utf-8-sig drops the byte order mark Excel puts at the start of "CSV UTF-8".
@@ -86,14 +88,19 @@ def _text(data: bytes) -> str:
     except UnicodeDecodeError as e:
         raise UserError(
             "roster_not_utf8",
-            f"The file is not UTF-8 text (byte {e.start + 1} cannot be read). In Excel, "
-            'save it as "CSV UTF-8 (Comma delimited)". Nothing was imported.',
+            gettext(
+                "The file is not UTF-8 text (byte %(start)s cannot be read). In Excel, "
+                'save it as "CSV UTF-8 (Comma delimited)". Nothing was imported.'
+            )
+            % {"start": e.start + 1},
         ) from None
     if any(ord(ch) < 32 and ch not in "\t\r\n" for ch in text):
         raise UserError(
             "roster_not_text",
-            "This is not a CSV file (it holds control characters). Save the roster from "
-            "your spreadsheet as CSV and upload that. Nothing was imported.",
+            gettext(
+                "This is not a CSV file (it holds control characters). Save the roster "
+                "from your spreadsheet as CSV and upload that. Nothing was imported."
+            ),
         )
     return text
 
@@ -115,20 +122,29 @@ def _columns(header: list[str]) -> tuple[str, ...]:
             shown = raw.strip() or "(an empty heading)"
             raise UserError(
                 "roster_columns",
-                f"Unknown column {shown!r}. The first line must name the columns: {expected} "
-                "(only name is required). Nothing was imported.",
+                gettext(
+                    "Unknown column %(shown)r. The first line must name the columns: "
+                    "%(expected)s (only name is required). Nothing was imported."
+                )
+                % {"shown": shown, "expected": expected},
             )
         if column in columns:
             raise UserError(
                 "roster_columns",
-                f"The column {column!r} appears twice in the first line. Nothing was imported.",
+                gettext(
+                    "The column %(column)r appears twice in the first line. Nothing was imported."
+                )
+                % {"column": column},
             )
         columns.append(column)
     if "name" not in columns:
         raise UserError(
             "roster_columns",
-            f"The first line must name the columns, with at least a name column: {expected}. "
-            "Nothing was imported.",
+            gettext(
+                "The first line must name the columns, with at least a name column: "
+                "%(expected)s. Nothing was imported."
+            )
+            % {"expected": expected},
         )
     return tuple(columns)
 
@@ -190,8 +206,10 @@ def parse_roster(data: bytes) -> RosterFile:
     if not lines or not lines[0].strip():
         raise UserError(
             "roster_columns",
-            "The first line must name the columns (name, email, external_id, rating); "
-            "this file's first line is empty. Nothing was imported.",
+            gettext(
+                "The first line must name the columns (name, email, external_id, "
+                "rating); this file's first line is empty. Nothing was imported."
+            ),
         )
     delimiter = _delimiter(lines[0])
     # csv.reader counts physical lines (a quoted cell may span several): remember the
@@ -206,7 +224,8 @@ def parse_roster(data: bytes) -> RosterFile:
     except csv.Error as e:
         raise UserError(
             "roster_unreadable",
-            f"Line {start} cannot be read as CSV ({e}). Nothing was imported.",
+            gettext("Line %(start)s cannot be read as CSV (%(e)s). Nothing was imported.")
+            % {"start": start, "e": e},
         ) from None
     columns = _columns(records[0][1])
     # Spreadsheets often save blank rows (or rows of bare delimiters) after the last
@@ -217,13 +236,17 @@ def parse_roster(data: bytes) -> RosterFile:
         body.pop()
     if not body:
         raise UserError(
-            "roster_empty", "The file names its columns but has no players. Nothing was imported."
+            "roster_empty",
+            gettext("The file names its columns but has no players. Nothing was imported."),
         )
     if len(body) > MAX_ROWS:
         raise UserError(
             "roster_too_large",
-            f"The file has {len(body)} rows; a roster file may have at most {MAX_ROWS}. "
-            "Nothing was imported.",
+            gettext(
+                "The file has %(n_body)s rows; a roster file may have at most "
+                "%(MAX_ROWS)s. Nothing was imported."
+            )
+            % {"n_body": len(body), "MAX_ROWS": MAX_ROWS},
         )
     rows: list[RosterRow] = []
     seen_names: dict[str, int] = {}
