@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.translation import gettext, ngettext
+
 import engine
 from common.errors import UserError
 from scoring.games import PrintColumn, family_for
@@ -58,13 +60,17 @@ def pick_sitting(session: Session, number: int | None) -> Sitting:
     if sitting is None:
         count = session.sittings.count()
         has = (
-            "has not started yet"
+            gettext("There is no sitting %(number)s: this session has not started yet.")
             if count == 0
-            else f"has {count} sitting{'s' if count != 1 else ''} so far"
+            else ngettext(
+                "There is no sitting %(number)s: this session has %(count)s sitting so far.",
+                "There is no sitting %(number)s: this session has %(count)s sittings so far.",
+                count,
+            )
         )
         raise SittingNotFound(
             "sitting_not_found",
-            f"There is no sitting {number}: this session {has}.",
+            has % {"number": number, "count": count},
             field="sitting",
         )
     return sitting
