@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions
@@ -91,7 +92,7 @@ def sitting_number(request: Request) -> int | None:
     if not text.isascii() or not text.isdigit() or len(text) > 100 or int(text) < 1:
         raise UserError(
             "sitting_invalid",
-            "The sitting is a whole number from 1 (for example ?sitting=2).",
+            gettext("The sitting is a whole number from 1 (for example ?sitting=2)."),
             field="sitting",
         )
     return int(text)
@@ -229,8 +230,8 @@ class UnknownSheet(SessionSheet):
     )
     def get(self, request: Request, session_id: int, sheet: str) -> HttpResponse:
         raise exceptions.NotFound(
-            f"There is no sheet “{sheet[:40]}”: print one of {', '.join(SHEETS[:-1])} "
-            f"or {SHEETS[-1]}.",
+            gettext("There is no sheet “%(sheet)s”: print one of %(sheets)s or %(last)s.")
+            % {"sheet": sheet[:40], "sheets": ", ".join(SHEETS[:-1]), "last": SHEETS[-1]},
             code="sheet_unknown",
         )
 
