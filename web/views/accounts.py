@@ -25,6 +25,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -104,7 +105,9 @@ class PasswordResetView(auth_views.PasswordResetView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if _over_limit(request, "reset", settings.HUCKLEY_RESETS_PER_HOUR):
             form = self.get_form()
-            form.add_error(None, "Too many reset emails from here in the last hour; try later.")
+            form.add_error(
+                None, gettext("Too many reset emails from here in the last hour; try later.")
+            )
             return self.render_to_response(self.get_context_data(form=form), status=429)
         _count(request, "reset")
         return super().post(request, *args, **kwargs)

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import condition, require_POST
 
 from common.errors import UserError
@@ -107,7 +108,7 @@ def manage_calls(request: HttpRequest, session: Session) -> dict[str, Any]:
 def _calls_etag(request: HttpRequest, pk: int) -> str:
     session = get_object_or_404(Session, pk=pk)
     if not can_direct(request.user, session.club_id):
-        raise PermissionDenied("Only a director of this club may see its calls.")
+        raise PermissionDenied(gettext("Only a director of this club may see its calls."))
     return live_version(session)
 
 

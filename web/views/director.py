@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -35,7 +35,7 @@ from workflow.tables import links as table_links
 def session_new(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     if not can_direct(request.user, club):
-        raise PermissionDenied("Only a director of this club may create its sessions.")
+        raise PermissionDenied(gettext("Only a director of this club may create its sessions."))
     form = SessionForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         try:
@@ -385,7 +385,7 @@ def _finish_confirm(request: HttpRequest, session: Session) -> HttpResponse:
 def big_loser(request: HttpRequest, season_pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("club"), pk=season_pk)
     if not can_direct(request.user, season.club):
-        raise PermissionDenied("Only a director of this club may award the Big Loser.")
+        raise PermissionDenied(gettext("Only a director of this club may award the Big Loser."))
     try:
         start_finish.big_loser_award(
             season_id=season.pk,
@@ -406,7 +406,7 @@ def scorer_links(request: HttpRequest, pk: int) -> HttpResponse:
     """A table's scorer link and QR code, for the director to hand out or revoke."""
     table = get_object_or_404(Table.objects.select_related("sitting__session__club"), pk=pk)
     if not can_direct(request.user, table.sitting.session.club_id):
-        raise PermissionDenied("Only a director of this club may hand out scorer links.")
+        raise PermissionDenied(gettext("Only a director of this club may hand out scorer links."))
     use_time_zone(table.sitting.session.club)
     if request.method == "POST":
         try:

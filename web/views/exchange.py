@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import ConflictError, UserError
@@ -39,7 +40,7 @@ def _token(club: Club, content: bytes, preview: services.RosterPreview) -> str:
 def _upload(request: HttpRequest) -> bytes:
     upload = request.FILES.get("file")
     if upload is None:
-        raise UserError("roster_no_file", "Choose a CSV file to upload.", field="file")
+        raise UserError("roster_no_file", gettext("Choose a CSV file to upload."), field="file")
     size = upload.size or 0
     if size > roster.MAX_BYTES:
         # Refused on its size alone: a large file is never read into memory.
@@ -122,7 +123,7 @@ def _int_or_none(text: str) -> int | None:
     except ValueError:
         raise UserError(
             "ladder_best_nights_invalid",
-            "Best nights must be a whole number, or empty for every night.",
+            gettext("Best nights must be a whole number, or empty for every night."),
             field="best_nights",
         ) from None
 

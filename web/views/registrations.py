@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -69,7 +70,9 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
     refusal = registrations.signup_refusal(session)
     throttled = request.method == "POST" and _over_limit(request, session)
     if throttled:
-        form.add_error(None, "Too many sign-ups from here in the last hour; try again later.")
+        form.add_error(
+            None, gettext("Too many sign-ups from here in the last hour; try again later.")
+        )
     elif request.method == "POST" and refusal is None and form.is_valid():
         d = form.cleaned_data
         try:

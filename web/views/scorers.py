@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 
 from common.errors import UserError
 from tournaments.models import ClubTableCard, ScorerLink, TableCard
@@ -30,9 +31,11 @@ def scorer_open(request: HttpRequest, token: str) -> HttpResponse:
     if link is None:
         error = UserError(
             "scorer_link_expired",
-            "This scorer link has expired (the sitting has moved on or the session "
-            "ended) or was revoked. Scan the card on your table, or ask the director for "
-            "a new link.",
+            gettext(
+                "This scorer link has expired (the sitting has moved on or the session "
+                "ended) or was revoked. Scan the card on your table, or ask the "
+                "director for a new link."
+            ),
         )
         return render(request, "error.html", {"error": error}, status=410)
     return _let_score(request, link, link.table.number)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from common.errors import UserError
@@ -30,7 +31,9 @@ def minutes_from(value: str | None) -> int | None:
     # a whole day's worth of them: the service bounds the minutes.
     if not (text.isascii() and text.isdigit()) or len(text) > 6:
         raise UserError(
-            "timer_minutes", f"“{text[:10]}” is not a number of minutes; type a whole number."
+            "timer_minutes",
+            gettext("“%(text)s” is not a number of minutes; type a whole number.")
+            % {"text": text[:10]},
         )
     return int(text)
 
