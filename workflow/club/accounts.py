@@ -25,7 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from common.text import refuse_hidden_characters
@@ -184,7 +184,7 @@ def player_invitation(*, player_id: int, user: Caller) -> Invitation:
     """A one-time link for the person behind a player record to link it to their account.
     Only a director of the player's club may make one; it writes nothing."""
     player = Player.objects.select_related("club").get(pk=player_id)
-    require_director(user, player.club, to="invite its players")
+    require_director(user, player.club, to=gettext_noop("invite its players"))
     if player.user_id is not None:
         raise ConflictError(
             "player_linked",
@@ -281,7 +281,7 @@ def player_unlink(*, player_id: int, user: Caller) -> Player:
     """Undo a claim (the wrong person claimed the record, or an account changed hands):
     the player keeps every game, and can be invited again."""
     player = Player.objects.select_for_update().select_related("club").get(pk=player_id)
-    require_director(user, player.club, to="unlink its players")
+    require_director(user, player.club, to=gettext_noop("unlink its players"))
     if player.user_id is None:
         raise ConflictError(
             "player_not_linked",

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from tournaments import audit
@@ -62,7 +62,7 @@ def director_invite(*, club_id: int, login: str, create: bool = False, user: Cal
     `create`, an unknown username becomes a new account without a password, and the
     inviter gets a one-time link for its owner to set one."""
     club = Club.objects.select_for_update().get(pk=club_id)
-    require_director(user, club, to="invite its directors")
+    require_director(user, club, to=gettext_noop("invite its directors"))
     account = _account(login)
     created = False
     if account is None:
@@ -124,7 +124,7 @@ def _create_account(login: str) -> Any:
 @transaction.atomic
 def director_remove(*, club_id: int, user_id: int, user: Caller) -> None:
     club = Club.objects.select_for_update().get(pk=club_id)
-    require_director(user, club, to="remove its directors")
+    require_director(user, club, to=gettext_noop("remove its directors"))
     directors = list(club.directors.order_by("pk"))
     account = next((d for d in directors if d.pk == user_id), None)
     if account is None:

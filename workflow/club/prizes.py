@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import F
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from common.errors import ConflictError, UserError
 from common.text import refuse_hidden_characters
@@ -68,7 +68,7 @@ def session_prizes_set(
     share of the fees collected (empty: all of them) or a fixed amount, split by a payout
     table of the club (empty: the club's default)."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="set its entry fees and prizes")
+    require_director(user, session.club_id, to=gettext_noop("set its entry fees and prizes"))
     if session.status == Session.Status.CANCELLED:
         raise ConflictError("session_cancelled", gettext("This session is cancelled."))
     fee = _amount(entry_fee, what="The entry fee", field="entry_fee")
@@ -175,7 +175,7 @@ def session_mark_paid(
     before, during or after the session. All or nothing: if one of them is not on the
     roster, nobody changes. Refused on a free session."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="record who paid")
+    require_director(user, session.club_id, to=gettext_noop("record who paid"))
     if session.status == Session.Status.CANCELLED:
         raise ConflictError("session_cancelled", gettext("This session is cancelled."))
     if (refusal := fees_refusal(session)) is not None:
@@ -282,7 +282,7 @@ def payout_table_create(
 ) -> PayoutTable:
     """A new payout table of the club. The club's first table is its default."""
     club = _lock_club(club_id)
-    require_director(user, club, to="change its payout tables")
+    require_director(user, club, to=gettext_noop("change its payout tables"))
     name, percents, big_loser, most_hooks = _checked_table(
         club=club,
         name=name,
@@ -327,7 +327,7 @@ def payout_table_update(
     if found is None:
         raise UserError("unknown_payout_table", gettext("There is no such payout table."))
     club = _lock_club(found)
-    require_director(user, club, to="change its payout tables")
+    require_director(user, club, to=gettext_noop("change its payout tables"))
     table = PayoutTable.objects.select_for_update().get(pk=table_id)
     name, percents, big_loser, most_hooks = _checked_table(
         club=club,
@@ -374,7 +374,7 @@ def payout_table_delete(*, table_id: int, user: Caller) -> None:
     if found is None:
         raise UserError("unknown_payout_table", gettext("There is no such payout table."))
     club = _lock_club(found)
-    require_director(user, club, to="change its payout tables")
+    require_director(user, club, to=gettext_noop("change its payout tables"))
     table = PayoutTable.objects.get(pk=table_id)
     using = Session.objects.filter(payout_table=table).count()
     if using:
@@ -408,7 +408,7 @@ def club_set_money(*, club_id: int, currency: str, money_unit: str, user: Caller
     """The club's currency (a symbol such as £ or a code such as EUR, up to 8 characters;
     empty: none) and the unit its prizes are rounded to (`cent` or `whole`)."""
     club = _lock_club(club_id)
-    require_director(user, club, to="set its currency")
+    require_director(user, club, to=gettext_noop("set its currency"))
     refuse_hidden_characters(currency, what="Currencies", field="currency")
     currency = currency.strip()
     if len(currency) > 8:

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, NotFoundError, UserError
 from scoring.locks import lock_session
@@ -53,7 +53,7 @@ def keep_apart_add(*, club_id: int, players: Sequence[Any], user: Caller) -> Kee
     words: anything but two player ids, a player paired with themself, a player of
     another club (or none), a pair the club keeps apart already."""
     club = Club.objects.select_for_update().get(pk=club_id)
-    require_director(user, club, to="keep players apart")
+    require_director(user, club, to=gettext_noop("keep players apart"))
     if not isinstance(players, list | tuple) or len(players) != 2:
         raise _refuse("keep_apart_two_players", "Choose two players to keep apart.")
     ids: list[int] = []
@@ -101,7 +101,7 @@ def keep_apart_add(*, club_id: int, players: Sequence[Any], user: Caller) -> Kee
 def keep_apart_remove(*, club_id: int, pair_id: int, user: Caller) -> None:
     """Stop keeping a pair apart. A pair that is not the club's is a 404 (`no_such_pair`)."""
     club = Club.objects.select_for_update().get(pk=club_id)
-    require_director(user, club, to="keep players apart")
+    require_director(user, club, to=gettext_noop("keep players apart"))
     pair = KeepApart.objects.filter(club=club, pk=pair_id).select_related("first", "second").first()
     if pair is None:
         raise NotFoundError(
@@ -192,7 +192,7 @@ def session_set_fixed_table(
     numbers. Refused: a player not on the roster, a table that is not a whole number from
     1 to 99, a session that is over."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="seat its players")
+    require_director(user, session.club_id, to=gettext_noop("seat its players"))
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
         raise ConflictError(
             "session_over", gettext("This session is over: its tables no longer change.")

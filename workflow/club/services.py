@@ -23,7 +23,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import ForeignObjectRel
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from common.matching import did_you_mean, look_alikes
@@ -78,7 +78,7 @@ def _refresh_seasons(season_ids: set[int]) -> None:
 @transaction.atomic
 def season_open(*, club_id: int, name: str, starts_on: Date, ends_on: Date, user: Caller) -> Season:
     club = _lock_club(club_id)
-    require_director(user, club, to="open its seasons")
+    require_director(user, club, to=gettext_noop("open its seasons"))
     name = _clean_name(name, what="season")
     if ends_on < starts_on:
         raise UserError(
@@ -110,7 +110,7 @@ def season_close(*, season_id: int, user: Caller) -> Season:
     """A closed season takes no new session. Its sessions must be finished (or called off)
     first, so that its ladder is final."""
     season = Season.objects.select_for_update().get(pk=season_id)
-    require_director(user, season.club_id, to="close its seasons")
+    require_director(user, season.club_id, to=gettext_noop("close its seasons"))
     if season.closed_at is not None:
         raise ConflictError(
             "season_closed",
@@ -156,7 +156,7 @@ def player_add(*, club_id: int, name: str, new_anyway: bool = False, user: Calle
     asks "Did you mean …?" unless `new_anyway` (the director confirmed a different
     person)."""
     club = _lock_club(club_id)
-    require_director(user, club, to="add its players")
+    require_director(user, club, to=gettext_noop("add its players"))
     name = _clean_name(name)
     if (other := _name_taken(club.pk, name)) is not None:
         raise ConflictError(
@@ -198,7 +198,7 @@ def player_rename(*, player_id: int, name: str, user: Caller) -> Player:
     # rows that refer to the player (a movement seating them) are not held up.
     _lock_club(Player.objects.values_list("club_id", flat=True).get(pk=player_id))
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
-    require_director(user, player.club_id, to="rename its players")
+    require_director(user, player.club_id, to=gettext_noop("rename its players"))
     name = _clean_name(name)
     if (other := _name_taken(player.club_id, name, besides=player.pk)) is not None:
         raise ConflictError(
@@ -231,7 +231,7 @@ def player_rename(*, player_id: int, name: str, user: Caller) -> Player:
 @transaction.atomic
 def player_set_active(*, player_id: int, active: bool, user: Caller) -> Player:
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
-    require_director(user, player.club_id, to="change its players")
+    require_director(user, player.club_id, to=gettext_noop("change its players"))
     if player.active == active:
         state = "active" if active else "inactive"
         raise ConflictError(
@@ -352,7 +352,7 @@ def player_merge(*, kept_id: int, merged_id: int, user: Caller) -> Player:
     if kept_id in players:
         # The kept record's club is the one merging; a record of another club is refused
         # by `merge_refusal` below, in words.
-        require_director(user, players[kept_id].club_id, to="merge its players")
+        require_director(user, players[kept_id].club_id, to=gettext_noop("merge its players"))
     if kept_id not in players or merged_id not in players:
         raise UserError("unknown_player", gettext("That player is not in this club."))
     kept, merged = players[kept_id], players[merged_id]
@@ -402,7 +402,7 @@ def player_merge(*, kept_id: int, merged_id: int, user: Caller) -> Player:
 def session_cancel(*, session_id: int, user: Caller) -> Session:
     """Call off a session that has not started: it stays on record as cancelled."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="cancel its sessions")
+    require_director(user, session.club_id, to=gettext_noop("cancel its sessions"))
     if session.status == Session.Status.CANCELLED:
         raise ConflictError("session_cancelled", gettext("This session is already cancelled."))
     if session.status != Session.Status.SETUP:
@@ -431,7 +431,7 @@ def session_delete(*, session_id: int, user: Caller) -> None:
     """Delete a session that never started (no sitting). A started or finished session is
     part of the club's history and is never deleted."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="delete its sessions")
+    require_director(user, session.club_id, to=gettext_noop("delete its sessions"))
     if session.status in (Session.Status.RUNNING, Session.Status.FINISHED) or (
         session.sittings.exists()
     ):
@@ -459,7 +459,7 @@ def session_delete(*, session_id: int, user: Caller) -> None:
 @transaction.atomic
 def club_set_time_zone(*, club_id: int, time_zone: str, user: Caller) -> Club:
     club = _lock_club(club_id)
-    require_director(user, club, to="set its time zone")
+    require_director(user, club, to=gettext_noop("set its time zone"))
     time_zone = time_zone.strip()
     try:
         validate_time_zone(time_zone)

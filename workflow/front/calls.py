@@ -25,7 +25,7 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from common.text import refuse_hidden_characters
@@ -162,7 +162,7 @@ def _lock_call(call_id: int) -> DirectorCall:
 def director_call_handle(*, call_id: int, user: Caller) -> DirectorCall:
     """Mark a call handled. Handling it again changes nothing."""
     call = _lock_call(call_id)
-    require_director(user, call.session.club_id, to="handle calls to the director")
+    require_director(user, call.session.club_id, to=gettext_noop("handle calls to the director"))
     if call.handled_at is not None:
         return call
     call.handled_at = timezone.now()
@@ -185,7 +185,7 @@ def director_call_reopen(*, call_id: int, user: Caller) -> DirectorCall:
     """Take back "handled": the call is open again. Refused when the table has called
     again since (one open call per table)."""
     call = _lock_call(call_id)
-    require_director(user, call.session.club_id, to="handle calls to the director")
+    require_director(user, call.session.club_id, to=gettext_noop("handle calls to the director"))
     if call.handled_at is None:
         return call
     newer = DirectorCall.objects.filter(table_id=call.table_id, handled_at__isnull=True).first()

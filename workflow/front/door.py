@@ -33,7 +33,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from common.errors import ConflictError, UserError
 from common.matching import match_key
@@ -334,7 +334,7 @@ def door_code_change(*, session_id: int, code: str = "", user: Caller) -> Sessio
     `code` is empty, four drawn with `secrets`. The projector shows it at once; the count
     of wrong codes starts again."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="change its door code")
+    require_director(user, session.club_id, to=gettext_noop("change its door code"))
     new = _clean_code(code) if code.strip() else new_door_code()
     session.door_code = new
     session.save(update_fields=["door_code"])
@@ -358,7 +358,7 @@ def door_settings_update(
     """Open or close self check-in at the door, and allow or refuse walk-ins (names not
     on the roster). Either applies to the next player at the door."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="change how players check in")
+    require_director(user, session.club_id, to=gettext_noop("change how players check in"))
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
         raise ConflictError(f"session_{session.status}", f"This session is {session.status}.")
     changed = audit.changes(

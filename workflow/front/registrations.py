@@ -30,7 +30,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, NotFoundError, UserError
 from common.matching import match_key
@@ -261,7 +261,9 @@ def registration_create(
     session = lock_session(session_id)
     if not may_sign_up(user, session, invite):
         raise PermissionDenied(
-            "This night is private: sign up with the invitation link the director gave you."
+            gettext(
+                "This night is private: sign up with the invitation link the director gave you."
+            )
         )
     refusal = signup_refusal(session)
     if refusal is not None:
@@ -368,7 +370,7 @@ def registration_remove(*, registration_id: int, user: Caller) -> Registration:
     if session_id is None:
         raise NotFoundError("registration_not_found", gettext("There is no such sign-up."))
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="cancel sign-ups")
+    require_director(user, session.club_id, to=gettext_noop("cancel sign-ups"))
     cancelled = _cancel(session, registration_id)
     audit.record(
         user,
@@ -410,7 +412,7 @@ def session_registration_settings(
     read as a whole number, as a person typed it). A higher capacity (or none) moves the
     waitlist up at once; a lower one than the roster drops nobody."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="change its sessions")
+    require_director(user, session.club_id, to=gettext_noop("change its sessions"))
     capacity = _capacity(capacity)
     if capacity is not None and not 1 <= capacity <= MAX_CAPACITY:
         raise UserError(

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Count, Max
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from common.backups import backup_on_commit
 from common.errors import ConflictError, UserError
@@ -142,7 +142,7 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
     # Exclusive: it waits for every round being stored in the session, and none starts
     # until it commits (scoring.locks).
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="move its players")
+    require_director(user, session.club_id, to=gettext_noop("move its players"))
     refusal = movement_refusal(session)
     if refusal is not None:
         raise refusal
@@ -286,7 +286,7 @@ def sitting_undo_movement(*, session_id: int, user: Caller) -> Sitting:
     """Take back the last movement while no game of the new sitting has a round."""
     # Exclusive, so that no round slips in between the check and the delete.
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="undo a movement")
+    require_director(user, session.club_id, to=gettext_noop("undo a movement"))
     latest = selectors.current_sitting(session)
     refusal = movement_undo_refusal(session, latest)
     if refusal is not None:
@@ -328,7 +328,7 @@ def session_rebalance(
     """Apply the proposed moves the director saw. If the tables changed since, the
     proposal is refused so that the director looks again."""
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="rebalance its tables")
+    require_director(user, session.club_id, to=gettext_noop("rebalance its tables"))
     if session.status != Session.Status.RUNNING:
         raise ConflictError("session_not_running", gettext("This session is not running."))
     proposal = rebalance_proposal(session=session)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import overload
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 import engine
 from common.errors import ConflictError, UserError
@@ -180,7 +180,7 @@ def session_online_settings(
     to the sittings made after, and `fill_with_robots` (None: as it is), from the start or
     the next movement (`check_fill`). A finished session keeps its own."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="change its sessions")
+    require_director(user, session.club_id, to=gettext_noop("change its sessions"))
     grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
     clock = read_seconds(move_clock_seconds, field="move_clock_seconds", empty=None)
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):

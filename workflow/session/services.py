@@ -28,7 +28,7 @@ from datetime import date as Date
 
 from django.db import transaction
 from django.db.models import Max
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 import engine
 from common.errors import ConflictError, UserError
@@ -169,7 +169,7 @@ def session_create(
     fill_with_robots: bool = False,
     user: Caller,
 ) -> Session:
-    require_director(user, club, to="create its sessions")
+    require_director(user, club, to=gettext_noop("create its sessions"))
     if season.club_id != club.pk:
         raise UserError(
             "season_not_in_club", gettext("That season belongs to another club."), field="season"
@@ -284,7 +284,7 @@ def session_update_settings(
     deals from the next sitting made (the first, before the start); robots that fill
     seats from the start, or the next movement once it runs."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="change its sessions")
+    require_director(user, session.club_id, to=gettext_noop("change its sessions"))
     before = {f: getattr(session, f) for f in _SETTINGS}
     if seeding is not None and seeding != session.seeding:
         _check_seeding(seeding)
@@ -369,7 +369,7 @@ def session_add_players(
     """Add players to the roster. Before the start they wait to be checked in; once the
     session runs they are late arrivals and join the bottom table (format rule 7)."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="add players to its sessions")
+    require_director(user, session.club_id, to=gettext_noop("add players to its sessions"))
     if session.status == Session.Status.FINISHED:
         raise ConflictError("session_finished", gettext("This session is finished."))
     if session.status == Session.Status.CANCELLED:
@@ -455,7 +455,7 @@ def session_check_in(
     changes. `paid` records at the same time whether they paid the entry fee (None:
     unchanged; refused on a free session, `workflow.club.prizes`)."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="check players in")
+    require_director(user, session.club_id, to=gettext_noop("check players in"))
     if session.status == Session.Status.CANCELLED:
         raise ConflictError("session_cancelled", gettext("This session is cancelled."))
     if session.status != Session.Status.SETUP:

@@ -22,7 +22,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from common.backups import backup_on_commit
 from common.errors import ConflictError, UserError
@@ -101,7 +101,7 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
     nobody sits out: robots take the seats the format leaves them (`format.robot_split`),
     after the players of the bottom tables."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="start its sessions")
+    require_director(user, session.club_id, to=gettext_noop("start its sessions"))
     if session.status == Session.Status.CANCELLED:
         raise ConflictError("session_cancelled", gettext("This session is cancelled."))
     if session.status != Session.Status.SETUP:
@@ -262,7 +262,7 @@ def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Ses
     """Finish the session and keep its standings for the season ladder. Ending before
     every game is finished needs `early=True`; unfinished games do not count."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="finish its sessions")
+    require_director(user, session.club_id, to=gettext_noop("finish its sessions"))
     if session.status != Session.Status.RUNNING:
         raise ConflictError(
             "session_not_running", gettext("Only a running session can be finished.")
@@ -316,7 +316,7 @@ def big_loser_award(
     *, season_id: int, player_id: int, note: str = "", user: Caller
 ) -> BigLoserAward:
     season = Season.objects.select_for_update().get(pk=season_id)
-    require_director(user, season.club_id, to="award the Big Loser")
+    require_director(user, season.club_id, to=gettext_noop("award the Big Loser"))
     player = Player.objects.filter(club=season.club_id, pk=player_id).first()
     if player is None:
         raise UserError(

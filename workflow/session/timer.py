@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from scoring import locks
@@ -86,7 +86,7 @@ def _minutes(value: int | None, *, what: str) -> int:
 
 def _directed(session_id: int, user: Caller) -> Session:
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="run its timer")
+    require_director(user, session.club_id, to=gettext_noop("run its timer"))
     return session
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from scoring import locks, substitutes
@@ -80,7 +80,7 @@ def session_withdraw(
     name; the substitute plays on with the seat's score, and that game counts for them.
     A substitute may also take the seat between games. Returns the substitute, if any."""
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="withdraw its players")
+    require_director(user, session.club_id, to=gettext_noop("withdraw its players"))
     entry = (
         SessionPlayer.objects.select_related("player")
         .filter(session=session, player_id=player_id)

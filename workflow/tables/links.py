@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, NotFoundError, UserError
 from scoring.locks import lock_session
@@ -54,7 +54,7 @@ def scorer_link_create(*, table_id: int, user: Caller) -> ScorerLink:
     """A new scorer link for a table of the running sitting."""
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
     session = lock_session(table.sitting.session_id)
-    require_director(user, session.club_id, to="hand out scorer links")
+    require_director(user, session.club_id, to=gettext_noop("hand out scorer links"))
     if session.status != Session.Status.RUNNING or table.sitting.moved_at is not None:
         raise ConflictError(
             "sitting_closed",
@@ -74,7 +74,7 @@ def scorer_link_revoke(*, table_id: int, user: Caller) -> int:
     """Revoke every live link of a table; whoever holds one can no longer enter results.
     A table card keeps working: it makes a new link the next time it is opened."""
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
-    require_director(user, table.sitting.session.club_id, to="revoke scorer links")
+    require_director(user, table.sitting.session.club_id, to=gettext_noop("revoke scorer links"))
     revoked = ScorerLink.objects.filter(
         table_id=table.pk, revoked_at__isnull=True, card__isnull=True, club_card__isnull=True
     ).update(revoked_at=timezone.now())
@@ -147,7 +147,7 @@ def table_card_replace(*, session_id: int, number: int, user: Caller) -> TableCa
     """A new card for one table number in place of its live one: the old card stops
     opening the table at once and its page says when it was replaced."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="replace its table cards")
+    require_director(user, session.club_id, to=gettext_noop("replace its table cards"))
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
         raise ConflictError(
             "session_over",
@@ -184,7 +184,7 @@ def table_card_replace(*, session_id: int, number: int, user: Caller) -> TableCa
 def club_cards_issue(*, club_id: int, count: int, user: Caller) -> list[ClubTableCard]:
     """Issue the club's cards for tables 1 to `count`, replacing every live one: the
     one action that rotates the club's cards (the old ones say they were replaced)."""
-    require_director(user, club_id, to="issue its table cards")
+    require_director(user, club_id, to=gettext_noop("issue its table cards"))
     if not 1 <= count <= CLUB_CARDS_MAX:
         raise UserError(
             "card_count",
