@@ -6,7 +6,7 @@ import re
 import zoneinfo
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django import forms
 from django.db.models import Model, QuerySet
@@ -14,6 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.models import Club, Player, Season, Session, rules_choices
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 M = TypeVar("M", bound=Model)
 
@@ -299,7 +302,7 @@ class TimeZoneInput(forms.TextInput):
         return context
 
 
-def time_zone_field(*, help_text: str) -> forms.CharField:
+def time_zone_field(*, help_text: StrOrPromise) -> forms.CharField:
     return forms.CharField(
         max_length=64, label=gettext_lazy("Time zone"), help_text=help_text, widget=TimeZoneInput()
     )

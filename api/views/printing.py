@@ -173,7 +173,7 @@ class Assignments(SessionSheet):
         def draw() -> bytes:
             heading = sheets.session_heading(self.session, sitting)
             rows = sheets.assignments(sitting)
-            line = f"Where to sit · sitting {sitting.number}"
+            line = gettext("Where to sit · sitting %(number)s") % {"number": sitting.number}
             return pdf.assignments_pdf(rows, paper, heading, line)
 
         content = self.drawn(draw, paper, sitting.number)
@@ -193,7 +193,7 @@ class Standings(SessionSheet):
         paper = paper_of(request, self.session.club)
 
         def draw() -> bytes:
-            return pdf.ladder_pdf(sheets.session_ladder(self.session), paper, "Standings")
+            return pdf.ladder_pdf(sheets.session_ladder(self.session), paper, gettext("Standings"))
 
         return self.respond(self.drawn(draw, paper))
 
@@ -214,7 +214,7 @@ class TableCards(SessionSheet):
         paper = paper_of(request, self.session.club)
         cards = sheets.table_cards(self.session, request.build_absolute_uri)
         heading = sheets.session_heading(self.session)
-        empty = "This session has no table yet: its cards print once it has started."
+        empty = gettext("This session has no table yet: its cards print once it has started.")
         return self.respond(pdf.table_cards_pdf(cards, paper, heading, empty=empty))
 
 
@@ -252,7 +252,7 @@ class SeasonStandings(ApiView):
     def get(self, request: Request, season_id: int) -> HttpResponse:
         season = self.target.obj_as(Season)
         paper = paper_of(request, season.club)
-        content = pdf.ladder_pdf(sheets.season_ladder(season), paper, "Season standings")
+        content = pdf.ladder_pdf(sheets.season_ladder(season), paper, gettext("Season standings"))
         return pdf_response(content, season.club.slug, "season", season.name, "standings")
 
 
@@ -273,6 +273,6 @@ class ClubTableCards(ApiView):
         paper = paper_of(request, club)
         cards = sheets.club_cards(club, request.build_absolute_uri)
         heading = sheets.Heading(title=club.name, subtitle="the club's table cards")
-        empty = "The club has no table cards yet: issue them on the club's page first."
+        empty = gettext("The club has no table cards yet: issue them on the club's page first.")
         content = pdf.table_cards_pdf(cards, paper, heading, empty=empty)
         return pdf_response(content, club.slug, "table-cards")

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 TRICKS = 5
 #: The longest upcard the form takes. A card is two or three characters (9H, 10H, BH);
@@ -18,7 +21,12 @@ UPCARD_MAX = 20
 
 
 def number_field(
-    label: str, *, invalid: str, low: int = 0, high: int | None = None, help_text: str = ""
+    label: StrOrPromise,
+    *,
+    invalid: StrOrPromise,
+    low: int = 0,
+    high: int | None = None,
+    help_text: StrOrPromise = "",
 ) -> forms.Field:
     """A whole number a scorer types (tricks, a bid, card points, the cards dealt).
 
@@ -61,11 +69,11 @@ class RoundForm(forms.Form):
     #: Round-level fields, shown above the players (names of form fields).
     top: ClassVar[tuple[str, ...]] = ("dealer",)
     #: Per-player columns: (header, field prefix).
-    columns: ClassVar[tuple[tuple[str, str], ...]] = ()
+    columns: ClassVar[tuple[tuple[StrOrPromise, str], ...]] = ()
     #: A template with the family's own fields, rendered under the players' table.
     extra_template: ClassVar[str | None] = None
     #: The engine's error codes a scorer reads in the family's own words, by code.
-    plain_messages: ClassVar[Mapping[str, str]] = {}
+    plain_messages: ClassVar[Mapping[str, StrOrPromise]] = {}
 
     def __init__(self, *args: Any, players: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -78,7 +86,7 @@ class RoundForm(forms.Form):
             for _header, prefix in self.visible_columns():
                 self.fields[f"{prefix}_{i}"] = self.player_field(prefix, name)
 
-    def visible_columns(self) -> tuple[tuple[str, str], ...]:
+    def visible_columns(self) -> tuple[tuple[StrOrPromise, str], ...]:
         return self.columns
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
@@ -94,7 +102,7 @@ class RoundForm(forms.Form):
         ]
 
     def headers(self) -> list[str]:
-        return [header for header, _ in self.visible_columns()]
+        return [str(header) for header, _ in self.visible_columns()]
 
     def per_player(self, prefix: str, *, keep_zero: bool = True) -> dict[str, Any]:
         d = self.cleaned_data
@@ -138,7 +146,7 @@ class DropsAndTricksForm(RoundForm):
     """Games where players may drop and the rest share five tricks (Huckley Buck,
     Hucklebuck, Buck Euchre)."""
 
-    columns = (("Dropped", "out"), ("Tricks", "tricks"))
+    columns = ((gettext_lazy("Dropped"), "out"), (gettext_lazy("Tricks"), "tricks"))
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
         if prefix == "out":
@@ -146,8 +154,8 @@ class DropsAndTricksForm(RoundForm):
                 required=False, label=gettext("%(name)s dropped") % {"name": name}
             )
         return number_field(
-            f"Tricks taken by {name}",
-            invalid=f"Tricks are whole numbers from 0 to {TRICKS}.",
+            gettext("Tricks taken by %(name)s") % {"name": name},
+            invalid=gettext("Tricks are whole numbers from 0 to %(high)s.") % {"high": TRICKS},
             high=TRICKS,
         )
 
@@ -182,7 +190,7 @@ class PrintColumn:
     #: The round field the column records (`tricks`, `bids`, `trump`), or `hooks` and
     #: `score` for what the scorer marks from the engine's rules.
     key: str
-    header: str
+    header: StrOrPromise
     #: One cell per player in the round's row, or one cell for the whole round.
     per_player: bool = True
     #: What the cell holds: a number, a tick ("mark"), or a short text (a card, a name).
@@ -218,7 +226,7 @@ class GameFamily:
     rules_ids: tuple[str, ...]
     form: type[RoundForm]
     #: What the marks on the score sheet mean, after "D marks the dealer, ".
-    legend: str = ""
+    legend: StrOrPromise = ""
     #: The game's own fields of a round, as a line under the round on the score sheet.
     details: Callable[[Mapping[str, Any], Sequence[str]], str] = no_details
     print_columns: tuple[PrintColumn, ...] = ()

@@ -7,7 +7,7 @@ the form and the score sheet. Rules: docs/rules.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
@@ -15,13 +15,16 @@ from django.utils.translation import gettext, gettext_lazy
 from engine.games.huckley.fields import DROPS_FROM
 from scoring.games._base import TRICKS, DropsAndTricksForm, GameFamily, PrintColumn
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 PENALTY_KINDS = [
     ("", "—"),
-    ("misdeal", "Misdeal"),
-    ("renege", "Renege"),
-    ("incorrect_hand", "Incorrect hand"),
-    ("wrong_discards", "Wrong number of discards"),
-    ("undeclared_draw", "Dealer did not announce the draw"),
+    ("misdeal", gettext_lazy("Misdeal")),
+    ("renege", gettext_lazy("Renege")),
+    ("incorrect_hand", gettext_lazy("Incorrect hand")),
+    ("wrong_discards", gettext_lazy("Wrong number of discards")),
+    ("undeclared_draw", gettext_lazy("Dealer did not announce the draw")),
 ]
 PENALTY_ROWS = 3
 
@@ -57,7 +60,7 @@ class TrickRoundForm(DropsAndTricksForm):
                 label=gettext("Trick %(t)s won by") % {"t": t},
             )
 
-    def visible_columns(self) -> tuple[tuple[str, str], ...]:
+    def visible_columns(self) -> tuple[tuple[StrOrPromise, str], ...]:
         return self.columns if len(self.players) >= DROPS_FROM else (("Tricks", "tricks"),)
 
     def penalty_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
@@ -142,11 +145,11 @@ FAMILY = GameFamily(
     name="huckley",
     rules_ids=("huckley-buck", "hucklebuck"),
     form=TrickRoundForm,
-    legend="* a hook (-3, never below 0)",
+    legend=gettext_lazy("* a hook (-3, never below 0)"),
     print_columns=(
-        PrintColumn("out", "Dropped", kind="mark", min_players=DROPS_FROM),
-        PrintColumn("tricks", "Tricks"),
-        PrintColumn("hooks", "Hook", kind="mark"),
-        PrintColumn("score", "Score"),
+        PrintColumn("out", gettext_lazy("Dropped"), kind="mark", min_players=DROPS_FROM),
+        PrintColumn("tricks", gettext_lazy("Tricks")),
+        PrintColumn("hooks", gettext_lazy("Hook"), kind="mark"),
+        PrintColumn("score", gettext_lazy("Score")),
     ),
 )
