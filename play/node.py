@@ -43,6 +43,7 @@ from play import bus, push, scheduler, taking
 from play.phases import AT_ONCE, TableState
 from play.services import NO_GAME, STALE
 from play.taking import Answer, check, read_table, rewind, take, view_of
+from scoring import engine_words
 
 logger = logging.getLogger(__name__)
 
@@ -183,7 +184,9 @@ class Node:
             try:
                 rnd.apply(name, dict(action))
             except MoveRefused as refused:
-                return Answer(refused.code, refused.message)
+                return Answer(
+                    refused.code, engine_words.move_message(refused.code, refused.message)
+                )
             now = timezone.now()
             entry = {
                 "move": live.move,

@@ -29,7 +29,7 @@ from engine.online import MoveRefused
 from play import director_selectors, presence, push, rounds, selectors
 from play.models import LiveRound, SeatLink
 from play.phases import AT_ONCE, TablePhase
-from scoring import locks
+from scoring import engine_words, locks
 from scoring.models import Game
 from scoring.rounds import entry_refusal
 from scoring.tables import table_current_game
@@ -171,7 +171,9 @@ def _move_locked(
     try:
         rounds.apply_move(live, rnd, name, action, robot=None, now=now)
     except MoveRefused as refused:
-        raise UserError(refused.code, refused.message) from None
+        raise UserError(
+            refused.code, engine_words.move_message(refused.code, refused.message)
+        ) from None
     at.kept(rnd)
     rounds.run_robots(at, now)
     _changed(at)

@@ -33,7 +33,7 @@ from django.utils.translation import gettext, ngettext
 
 import engine
 from common.errors import ConflictError, UserError
-from scoring import locks
+from scoring import engine_words, locks
 from scoring.models import Game, GamePlayer
 from scoring.records import game_record
 from scoring.signals import game_result_changed
@@ -186,7 +186,7 @@ def clean_round(data: Mapping[str, Any], *, rules_id: str) -> dict[str, Any]:
 
 
 def _refusal(output: engine.Verdict, *, changed: int, verb: str) -> UserError:
-    errors = list(output["errors"])
+    errors = engine_words.problems_in_words(list(output["errors"]))
     where = errors[0].get("round") if errors else None
     text = "; ".join(e["message"] for e in errors)
     if verb == "deleted" and where is not None:

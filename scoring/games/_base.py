@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
+from scoring import engine_words
+
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
@@ -128,7 +130,8 @@ class RoundForm(forms.Form):
         """Put each engine error beside the field it concerns; the rest above the form."""
         for error in errors:
             target = self.field_for(error)
-            message = self.plain_messages.get(str(error.get("code")), str(error.get("message")))
+            code = str(error.get("code"))
+            message = self.plain_messages.get(code) or engine_words.problem_message(error)
             self.add_error(target if target in self.fields else None, message)
 
     def field_for(self, error: Mapping[str, Any]) -> str | None:
