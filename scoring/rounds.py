@@ -29,7 +29,7 @@ from typing import Any
 
 from django.contrib.auth.models import User as Account
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 import engine
 from common.errors import ConflictError, UserError
@@ -185,6 +185,15 @@ def clean_round(data: Mapping[str, Any], *, rules_id: str) -> dict[str, Any]:
     return dict(data)
 
 
+#: What was done to a round, as a refusal says it was not done ("Round 3 was not entered").
+VERBS = {
+    "entered": pgettext_lazy("a round was not …", "entered"),
+    "corrected": pgettext_lazy("a round was not …", "corrected"),
+    "deleted": pgettext_lazy("a round was not …", "deleted"),
+    "restored": pgettext_lazy("a round was not …", "restored"),
+}
+
+
 def _refusal(output: engine.Verdict, *, changed: int, verb: str) -> UserError:
     errors = engine_words.problems_in_words(list(output["errors"]))
     where = errors[0].get("round") if errors else None
@@ -203,7 +212,7 @@ def _refusal(output: engine.Verdict, *, changed: int, verb: str) -> UserError:
         return UserError(
             "round_invalid",
             gettext("Round %(changed)s was not %(verb)s: %(text)s")
-            % {"changed": changed, "verb": verb, "text": text},
+            % {"changed": changed, "verb": VERBS.get(verb, verb), "text": text},
             details=errors,
         )
     return UserError(
@@ -212,7 +221,7 @@ def _refusal(output: engine.Verdict, *, changed: int, verb: str) -> UserError:
             "Round %(changed)s was not %(verb)s: round %(where)s would then be "
             "wrong (%(text)s). Correct round %(where)s first, or delete it."
         )
-        % {"changed": changed, "verb": verb, "where": where, "text": text},
+        % {"changed": changed, "verb": VERBS.get(verb, verb), "where": where, "text": text},
         details=errors,
     )
 

@@ -76,7 +76,7 @@ def round_submit(
             f"round {game.round_count + 1}. Reload the score sheet.",
         )
     if not (isinstance(actor, Actor) and actor.is_system):  # the phones (ONLINE), a script
-        _refuse_online(game, f"type round {number} in")
+        _refuse_online(game, gettext("type round %(number)s in") % {"number": number})
     rounds = [r.data for r in game.rounds.all()] + [cleaned]
     output = kernel.recheck(game, rounds, changed=number, verb="entered")
     note = ""
@@ -205,7 +205,7 @@ def round_delete(*, game_id: int, number: int, actor: Who, confirm: bool = False
     game = kernel.lock_for_change(game_id)
     who = kernel.author_of(actor, game)
     if not (isinstance(actor, Actor) and actor.is_system):
-        _refuse_online(game, f"delete round {number}")
+        _refuse_online(game, gettext("delete round %(number)s") % {"number": number})
     stored = list(game.rounds.all())
     target = next((r for r in stored if r.number == number), None)
     if target is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import UserError
 from common.text import refuse_hidden_characters
@@ -17,7 +17,7 @@ def clean_names(names: Sequence[str]) -> list[str]:
     for raw in names:
         # The rule reads the name as typed: folding spaces first would turn a line
         # separator or a NEXT LINE (U+0085) into a space and hide it.
-        refuse_hidden_characters(raw, what="Player names")
+        refuse_hidden_characters(raw, what=gettext_noop("Player names"))
         name = " ".join(raw.split())
         if not name:
             continue

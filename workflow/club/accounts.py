@@ -42,7 +42,9 @@ CLAIM_MAX_AGE = timedelta(days=7)
 def _signed_in(user: User, doing: str) -> Account:
     signed_in = account(user)
     if signed_in is None:
-        raise UserError("sign_in_required", gettext("Sign in to %(doing)s.") % {"doing": doing})
+        raise UserError(
+            "sign_in_required", gettext("Sign in to %(doing)s.") % {"doing": gettext(doing)}
+        )
     return signed_in
 
 
@@ -82,7 +84,7 @@ def account_create(*, username: str, email: str, password: str) -> Account:
 
 
 def _club_name(raw: str) -> str:
-    refuse_hidden_characters(raw, what="Club names", field="name")
+    refuse_hidden_characters(raw, what=gettext_noop("Club names"), field="name")
     name = " ".join(raw.split())
     if not name:
         raise UserError("club_name_required", gettext("Give the club a name."), field="name")
@@ -136,7 +138,7 @@ def _first_season(club: Club) -> Season:
 def club_create(*, name: str, slug: str, time_zone: str, user: User) -> Club:
     """A new club with its first season; the signed-in user who creates it is its first
     director."""
-    founder = _signed_in(user, "create a club")
+    founder = _signed_in(user, gettext_noop("create a club"))
     name = _club_name(name)
     slug = club_slug(name=name, slug=slug)
     time_zone = time_zone.strip()
@@ -263,7 +265,7 @@ def claim_refusal(player: Player, claimant: Account) -> UserError | None:
 @transaction.atomic
 def player_claim(*, token: str, user: User) -> Player:
     """Link the player an invitation names to the signed-in account."""
-    claimant = _signed_in(user, "claim your player record")
+    claimant = _signed_in(user, gettext_noop("claim your player record"))
     invited = invitation_read(token).player
     # The club first, then the player: two claims by one account in one club queue here.
     Club.objects.select_for_update().get(pk=invited.club_id)

@@ -224,7 +224,7 @@ def _checked_table(
     most_hooks: str,
     besides: int | None,
 ) -> tuple[str, list[str], str, str]:
-    refuse_hidden_characters(name, what="Payout table names", field="name")
+    refuse_hidden_characters(name, what=gettext_noop("Payout table names"), field="name")
     name = name.strip()
     if not name:
         raise UserError("name_required", gettext("Give the payout table a name."), field="name")
@@ -409,7 +409,7 @@ def club_set_money(*, club_id: int, currency: str, money_unit: str, user: Caller
     empty: none) and the unit its prizes are rounded to (`cent` or `whole`)."""
     club = _lock_club(club_id)
     require_director(user, club, to=gettext_noop("set its currency"))
-    refuse_hidden_characters(currency, what="Currencies", field="currency")
+    refuse_hidden_characters(currency, what=gettext_noop("Currencies"), field="currency")
     currency = currency.strip()
     if len(currency) > 8:
         raise UserError(

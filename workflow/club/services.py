@@ -46,17 +46,28 @@ NAME_MAX = 60
 
 
 def _clean_name(raw: str, *, what: str = "player") -> str:
-    refuse_hidden_characters(raw, what=f"{what.capitalize()} names", field="name")
+    season = what == "season"
+    refuse_hidden_characters(
+        raw,
+        what=gettext_noop("Season names") if season else gettext_noop("Player names"),
+        field="name",
+    )
     name = " ".join(raw.split())
     if not name:
         raise UserError(
-            "name_required", gettext("Give the %(what)s a name.") % {"what": what}, field="name"
+            "name_required",
+            gettext("Give the season a name.") if season else gettext("Give the player a name."),
+            field="name",
         )
     if len(name) > NAME_MAX:
         raise UserError(
             "name_too_long",
-            gettext("A %(what)s name has at most %(NAME_MAX)s characters.")
-            % {"what": what, "NAME_MAX": NAME_MAX},
+            (
+                gettext("A season name has at most %(NAME_MAX)s characters.")
+                if season
+                else gettext("A player name has at most %(NAME_MAX)s characters.")
+            )
+            % {"NAME_MAX": NAME_MAX},
             field="name",
         )
     return name
@@ -233,10 +244,14 @@ def player_set_active(*, player_id: int, active: bool, user: Caller) -> Player:
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     require_director(user, player.club_id, to=gettext_noop("change its players"))
     if player.active == active:
-        state = "active" if active else "inactive"
         raise ConflictError(
             "player_unchanged",
-            gettext("%(player)s is already %(state)s.") % {"player": player.name, "state": state},
+            (
+                gettext("%(player)s is already active.")
+                if active
+                else gettext("%(player)s is already inactive.")
+            )
+            % {"player": player.name},
         )
     player.active = active
     player.save(update_fields=["active"])

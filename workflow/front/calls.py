@@ -80,7 +80,7 @@ def _clean_text(reason: str, text: str) -> str:
             % {"TEXT_MAX": DirectorCall.TEXT_MAX, "n_text": len(text)},
             field="text",
         )
-    refuse_hidden_characters(text, what="A call", field="text")
+    refuse_hidden_characters(text, what=gettext_noop("A call"), field="text")
     return text
 
 

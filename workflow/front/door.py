@@ -261,7 +261,7 @@ def self_check_in(
             ),
             field="door_code",
         )
-    refuse_hidden_characters(name, what="Names", field="name")
+    refuse_hidden_characters(name, what=gettext_noop("Names"), field="name")
     if not match_key(name):
         raise UserError(
             "name_required", gettext("Type your name as the club knows it."), field="name"

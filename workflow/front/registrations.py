@@ -157,7 +157,7 @@ def registration_by_token(token: str) -> Registration:
 
 
 def _clean_name(name: str) -> str:
-    refuse_hidden_characters(name, what="Names", field="name")
+    refuse_hidden_characters(name, what=gettext_noop("Names"), field="name")
     cleaned = " ".join(name.split())
     if not match_key(cleaned):
         raise UserError("name_required", gettext("Type your name."), field="name")

@@ -198,7 +198,7 @@ def session_create(
     check_fill(rules_id=rules_id, online=online, fill_with_robots=fill_with_robots)
     if online or duplicate:
         check_online(rules_id, field="duplicate" if duplicate and not online else "online")
-    refuse_hidden_characters(name, what="Session names", field="name")
+    refuse_hidden_characters(name, what=gettext_noop("Session names"), field="name")
     if not name.strip():
         raise UserError("name_required", gettext("Give the session a name."), field="name")
     if len(name.strip()) > 120:

@@ -78,7 +78,7 @@ def _minutes(value: int | None, *, what: str) -> int:
         raise UserError(
             "timer_minutes",
             gettext("%(what)s must be a whole number of minutes from 1 to %(MAX_MINUTES)s.")
-            % {"what": what, "MAX_MINUTES": MAX_MINUTES},
+            % {"what": gettext(what), "MAX_MINUTES": MAX_MINUTES},
             field="minutes",
         )
     return value
@@ -101,7 +101,9 @@ def session_set_sitting_minutes(*, session_id: int, minutes: int | None, user: C
             "session_finished", gettext("This session is over; its timer cannot change.")
         )
     before = session.sitting_minutes
-    session.sitting_minutes = None if minutes is None else _minutes(minutes, what="A sitting")
+    session.sitting_minutes = (
+        None if minutes is None else _minutes(minutes, what=gettext_noop("A sitting"))
+    )
     session.save(update_fields=["sitting_minutes"])
     changed = audit.changes(
         {"sitting_minutes": before}, {"sitting_minutes": session.sitting_minutes}
@@ -156,7 +158,9 @@ def sitting_timer_change(
                 ),
                 field="minutes",
             )
-        sitting.timer_ends_at = now + timedelta(minutes=_minutes(length, what="The timer"))
+        sitting.timer_ends_at = now + timedelta(
+            minutes=_minutes(length, what=gettext_noop("The timer"))
+        )
     elif action == "pause":
         if timer is None or timer.state != "running" or timer.over(now):
             raise ConflictError(
@@ -178,7 +182,9 @@ def sitting_timer_change(
         sitting.timer_ends_at = now + timedelta(seconds=sitting.timer_paused_left or 0)
         sitting.timer_paused_left = None
     elif action == "extend":
-        extra = timedelta(minutes=_minutes(minutes or EXTEND_MINUTES, what="An extension"))
+        extra = timedelta(
+            minutes=_minutes(minutes or EXTEND_MINUTES, what=gettext_noop("An extension"))
+        )
         if state == "running":
             assert sitting.timer_ends_at is not None
             # Time that is already up starts again from now.
