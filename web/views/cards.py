@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from common.qr import qr_svg
@@ -58,7 +59,8 @@ def table_card_replace(request: HttpRequest, pk: int, number: int) -> HttpRespon
             lambda: table_links.table_card_replace(
                 session_id=session.pk, number=number, user=request.user
             ),
-            f"Table {number} has a new card; the old one no longer opens the table.",
+            gettext("Table %(number)s has a new card; the old one no longer opens the table.")
+            % {"number": number},
             back,
         )
     body = (
@@ -83,7 +85,8 @@ def club_cards(request: HttpRequest, slug: str) -> HttpResponse:
             lambda: table_links.club_cards_issue(
                 club_id=club.pk, count=to_int(count), user=request.user
             ),
-            f"The club has {_cards_text(count)}; any old ones no longer work.",
+            gettext("The club has %(_cards_text)s; any old ones no longer work.")
+            % {"_cards_text": _cards_text(count)},
             here,
         )
     cards = card_selectors.club_table_cards(club)

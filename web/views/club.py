@@ -16,6 +16,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -69,7 +70,7 @@ def club_time_zone(request: HttpRequest, slug: str) -> HttpResponse:
         lambda: club_services.club_set_time_zone(
             club_id=club.pk, time_zone=zone, user=request.user
         ),
-        f"Times on the club's pages are now shown in {zone.strip()}.",
+        gettext("Times on the club's pages are now shown in %(strip)s.") % {"strip": zone.strip()},
         _url("club_home", club),
     )
 
@@ -87,7 +88,9 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
         except UserError as e:
             _form_error(form, e)
         else:
-            messages.success(request, f"Season {season.name} opened.")
+            messages.success(
+                request, gettext("Season %(season)s opened.") % {"season": season.name}
+            )
             return redirect(_url("club_seasons", club))
     listed = club.seasons.select_related("big_loser__player").annotate(
         session_count=Count("sessions")
@@ -107,7 +110,7 @@ def season_close(request: HttpRequest, slug: str, season_pk: int) -> HttpRespons
         return run(
             request,
             lambda: club_services.season_close(season_id=season.pk, user=request.user),
-            f"Season {season.name} closed.",
+            gettext("Season %(season)s closed.") % {"season": season.name},
             back,
         )
     return _confirm(
@@ -136,7 +139,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         except UserError as e:
             _form_error(form, e)
         else:
-            messages.success(request, f"{player.name} added.")
+            messages.success(request, gettext("%(player)s added.") % {"player": player.name})
             return redirect(_url("club_player", club, player.pk))
     query = lists.searched(request)
     page = Paginator(club_selectors.club_players(club.pk, query), PER_PAGE).get_page(
@@ -162,7 +165,11 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         except UserError as e:
             _form_error(form, e)
         else:
-            messages.success(request, f"{old} is now called {form.cleaned_data['name']}.")
+            messages.success(
+                request,
+                gettext("%(old)s is now called %(name)s.")
+                % {"old": old, "name": form.cleaned_data["name"]},
+            )
             return redirect(_url("club_player", club, record.pk))
     context = {"club": club, "player": record, "form": form}
     status = 400 if form.is_bound and form.errors else 200
@@ -181,7 +188,7 @@ def player_active(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         lambda: club_services.player_set_active(
             player_id=record.pk, active=active, user=request.user
         ),
-        f"{record.name} {done}.",
+        gettext("%(record)s %(done)s.") % {"record": record.name, "done": done},
         _url("club_player", club, record.pk),
     )
 
@@ -201,13 +208,15 @@ def player_merge(request: HttpRequest, slug: str, player_id: int) -> HttpRespons
             lambda: club_services.player_merge(
                 kept_id=kept.pk, merged_id=merged_id, user=request.user
             ),
-            f"The two records are one: {kept.name}.",
+            gettext("The two records are one: %(kept)s.") % {"kept": kept.name},
             back,
         )
     name = request.GET.get("duplicate", "").strip()
     merged = Player.objects.filter(club=club, name__iexact=name).first()
     if merged is None:
-        messages.error(request, f"The club has no player called “{name}”.")
+        messages.error(
+            request, gettext("The club has no player called “%(name)s”.") % {"name": name}
+        )
         return redirect(back)
     return _merge_confirm(request, kept, merged, back)
 
@@ -250,7 +259,7 @@ def session_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return run(
             request,
             lambda: club_services.session_cancel(session_id=session.pk, user=request.user),
-            f"“{session.name}” is cancelled.",
+            gettext("“%(session)s” is cancelled.") % {"session": session.name},
             back,
         )
     return _confirm(
@@ -274,7 +283,7 @@ def session_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return run(
             request,
             lambda: club_services.session_delete(session_id=session.pk, user=request.user),
-            f"“{session.name}” is deleted.",
+            gettext("“%(session)s” is deleted.") % {"session": session.name},
             back,
         )
     return _confirm(
@@ -301,7 +310,11 @@ def directors(request: HttpRequest, slug: str) -> HttpResponse:
         except UserError as e:
             _form_error(form, e)
         else:
-            messages.success(request, f"{invited.user.get_username()} now directs {club.name}.")
+            messages.success(
+                request,
+                gettext("%(get_username)s now directs %(club)s.")
+                % {"get_username": invited.user.get_username(), "club": club.name},
+            )
             if not invited.created:
                 return redirect(_url("club_directors", club))
             form = InviteForm()
@@ -336,7 +349,8 @@ def director_remove(request: HttpRequest, slug: str, user_id: int) -> HttpRespon
             lambda: club_directors.director_remove(
                 club_id=club.pk, user_id=account.pk, user=request.user
             ),
-            f"{account.get_username()} no longer directs {club.name}.",
+            gettext("%(get_username)s no longer directs %(club)s.")
+            % {"get_username": account.get_username(), "club": club.name},
             gone if account.pk == request.user.pk else back,
             failed=back,
         )

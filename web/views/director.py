@@ -44,7 +44,9 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(e.field if e.field in form.fields else None, e.message)
         else:
             messages.success(
-                request, f"Session “{session.name}” created. Check players in, then start."
+                request,
+                gettext("Session “%(session)s” created. Check players in, then start.")
+                % {"session": session.name},
             )
             return redirect("tournaments:manage", pk=session.pk)
     return render(
@@ -82,7 +84,12 @@ def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
         except UserError as e:
             return JsonResponse({"error": e.message}, status=409)
         return JsonResponse(manage.check_in_answer(request, session, player_id))
-    response = act(request, session, check_in, "Checked in." if checked else "Check-in taken back.")
+    response = act(
+        request,
+        session,
+        check_in,
+        (gettext("Checked in.") if checked else gettext("Check-in taken back.")),
+    )
     return redirect(f"{response['Location']}#player-{player_id}")
 
 
@@ -96,7 +103,7 @@ def session_check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: services.session_check_in(
             session_id=session.pk, player_ids=None, checked_in=True, user=request.user
         ),
-        "Everyone on the roster is checked in.",
+        gettext("Everyone on the roster is checked in."),
     )
 
 
@@ -109,13 +116,15 @@ def session_start(request: HttpRequest, pk: int) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, "Tables drawn and the first games started.")
+        messages.success(request, gettext("Tables drawn and the first games started."))
         for pair in sitting.not_kept_apart:
             # The club's keep-apart wishes that the draw could not keep (the page lists
             # them too, while sitting 1 is played).
             first, second = pair["names"]
             messages.warning(
-                request, f"{first} and {second} could not be kept apart: {pair['reason']}."
+                request,
+                gettext("%(first)s and %(second)s could not be kept apart: %(reason)s.")
+                % {"first": first, "second": second, "reason": pair["reason"]},
             )
     return redirect("tournaments:manage", pk=session.pk)
 
@@ -135,12 +144,20 @@ def session_fixed_table(request: HttpRequest, pk: int) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        when = "from the next sitting on" if session.status == Session.Status.RUNNING else ""
+        running = session.status == Session.Status.RUNNING
         if entry.fixed_table is None:
-            done = f"{entry.player.name} moves like everyone"
+            done = (
+                gettext("%(player)s moves like everyone from the next sitting on.")
+                if running
+                else gettext("%(player)s moves like everyone.")
+            )
         else:
-            done = f"{entry.player.name} stays at table {entry.fixed_table}"
-        messages.success(request, f"{done} {when}".strip() + ".")
+            done = (
+                gettext("%(player)s stays at table %(table)s from the next sitting on.")
+                if running
+                else gettext("%(player)s stays at table %(table)s.")
+            )
+        messages.success(request, done % {"player": entry.player.name, "table": entry.fixed_table})
     return redirect(reverse("tournaments:manage", args=[session.pk]) + "#fixed-tables")
 
 
@@ -160,7 +177,7 @@ def session_settings(request: HttpRequest, pk: int) -> HttpResponse:
             seeding=request.POST.get("seeding"),
             user=request.user,
         ),
-        "Settings saved.",
+        gettext("Settings saved."),
     )
 
 
@@ -170,7 +187,7 @@ def session_add_players(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
     form = AddPlayersForm(request.POST, club=session.club)
     if not form.is_valid():
-        messages.error(request, "Pick players from the list or type new names.")
+        messages.error(request, gettext("Pick players from the list or type new names."))
         return redirect("tournaments:manage", pk=session.pk)
     late = session.status == Session.Status.RUNNING
     return act(
@@ -183,7 +200,11 @@ def session_add_players(request: HttpRequest, pk: int) -> HttpResponse:
             new_anyway=form.cleaned_data["new_anyway"],
             user=request.user,
         ),
-        "Late arrival seated at the bottom table." if late else "Added to the roster.",
+        (
+            gettext("Late arrival seated at the bottom table.")
+            if late
+            else gettext("Added to the roster.")
+        ),
     )
 
 
@@ -206,7 +227,7 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
     sitting = selectors.current_sitting(session)
     if sitting is None:
-        messages.error(request, "The session has not started.")
+        messages.error(request, gettext("The session has not started."))
         return redirect("tournaments:manage", pk=session.pk)
     if request.method == "POST":
         number = to_int(request.POST.get("sitting"))
@@ -216,7 +237,7 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
             lambda: movements.sitting_move_players(
                 session_id=session.pk, sitting_number=number, user=request.user
             ),
-            f"Players moved. Sitting {number + 1} has started.",
+            gettext("Players moved. Sitting %(number)s has started.") % {"number": number + 1},
         )
     try:
         plan = pagecache.kept(session.pk, "movement", lambda: _movement_plan(sitting))
@@ -289,7 +310,7 @@ def movement_undo(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             session,
             lambda: movements.sitting_undo_movement(session_id=session.pk, user=request.user),
-            "Movement undone: the previous sitting is open again.",
+            gettext("Movement undone: the previous sitting is open again."),
         )
     refusal = movements.movement_undo_refusal(session, selectors.current_sitting(session))
     if refusal is not None:  # Say why at once, rather than after a confirmation.
@@ -317,7 +338,7 @@ def rebalance(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: movements.session_rebalance(
             session_id=session.pk, expected=expected, user=request.user
         ),
-        "Tables rebalanced.",
+        gettext("Tables rebalanced."),
     )
 
 
@@ -342,7 +363,7 @@ def session_finish(request: HttpRequest, pk: int) -> HttpResponse:
         except UserError as e:
             messages.error(request, e.message)
             return redirect("tournaments:manage", pk=session.pk)
-        messages.success(request, "Session finished; its standings count for the season.")
+        messages.success(request, gettext("Session finished; its standings count for the season."))
         return redirect("tournaments:standings", pk=session.pk)
     return _finish_confirm(request, session)
 
@@ -396,7 +417,9 @@ def big_loser(request: HttpRequest, season_pk: int) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, f"Big Loser of {season.name} recorded.")
+        messages.success(
+            request, gettext("Big Loser of %(season)s recorded.") % {"season": season.name}
+        )
     return redirect(f"{reverse('tournaments:club', args=[season.club.slug])}?season={season.pk}")
 
 

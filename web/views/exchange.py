@@ -108,8 +108,14 @@ def _roster_confirm(request: HttpRequest, club: Club, context: dict[str, Any]) -
         return render(request, "exchange/roster_import.html", context, status=400)
     messages.success(
         request,
-        f"Roster imported: {_players(result.added)} added, {result.updated} updated, "
-        f"{result.unchanged} unchanged.",
+        gettext(
+            "Roster imported: %(_players)s added, %(updated)s updated, %(unchanged)s unchanged."
+        )
+        % {
+            "_players": _players(result.added),
+            "updated": result.updated,
+            "unchanged": result.unchanged,
+        },
     )
     return redirect("tournaments:club", slug=club.slug)
 
@@ -142,5 +148,7 @@ def ladder_settings(request: HttpRequest, slug: str) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, "Ladder scoring saved; every season's ladder uses it now.")
+        messages.success(
+            request, gettext("Ladder scoring saved; every season's ladder uses it now.")
+        )
     return redirect("tournaments:club", slug=club.slug)

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -51,7 +52,7 @@ def session_online_settings(request: HttpRequest, pk: int) -> HttpResponse:
             ),
             user=request.user,
         ),
-        "Online settings saved.",
+        gettext("Online settings saved."),
     )
     return redirect(f"{response['Location']}#online")
 
@@ -99,8 +100,12 @@ def session_seats_email(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"The seat links are on their way to {len(names)} "
-            f"player{'s' if len(names) != 1 else ''} with an email address.",
+            ngettext(
+                "The seat links are on their way to %(count)s player with an email address.",
+                "The seat links are on their way to %(count)s players with an email address.",
+                len(names),
+            )
+            % {"count": len(names)},
         )
     return redirect(back)
 
@@ -145,7 +150,12 @@ def table_online(request: HttpRequest, table_id: int) -> HttpResponse:
             user=request.user,
             confirm=request.POST.get("confirmed") == "1",
         ),
-        f"Table {table.number} plays {'online' if wanted else 'on paper'}.",
+        (
+            gettext("Table %(number)s plays online.")
+            if wanted
+            else gettext("Table %(number)s plays on paper.")
+        )
+        % {"number": table.number},
     )
     return redirect(f"{response['Location']}#online")
 
@@ -187,7 +197,9 @@ def table_robots(request: HttpRequest, table_id: int) -> HttpResponse:
             messages.error(request, e.message)
         else:
             messages.success(
-                request, f"{' and '.join(names)} seated at table {table.number}: they play at once."
+                request,
+                gettext("%(join)s seated at table %(table_number)s: they play at once.")
+                % {"join": gettext(" and ").join(names), "table_number": table.number},
             )
         return redirect(reverse("tournaments:manage", args=[session.pk]) + "#online")
     return render(

@@ -152,7 +152,7 @@ def registration_cancel(request: HttpRequest, token: str) -> HttpResponse:
         except UserError as e:
             messages.error(request, e.message)
         else:
-            messages.success(request, "Your sign-up is cancelled.")
+            messages.success(request, gettext("Your sign-up is cancelled."))
         return redirect(back)
     body = (
         f"{signed.name} will no longer be signed up for {signed.session.name}. "
@@ -230,7 +230,7 @@ def registration_settings(request: HttpRequest, pk: int) -> HttpResponse:
         # The page again with what was typed and the refusal next to its field.
         form.add_error("capacity" if e.field == "capacity" else None, e.message)
         return _registrations_page(request, session, form, status=400)
-    messages.success(request, "Sign-up settings saved.")
+    messages.success(request, gettext("Sign-up settings saved."))
     return redirect("tournaments:registrations", pk=session.pk)
 
 
@@ -247,7 +247,7 @@ def registration_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, "Checked in.")
+        messages.success(request, gettext("Checked in."))
     return redirect(reverse("tournaments:registrations", args=[session.pk]) + f"#r-{player_id}")
 
 
@@ -264,7 +264,9 @@ def registration_remove(request: HttpRequest, pk: int, registration_id: int) -> 
         except UserError as e:
             messages.error(request, e.message)
         else:
-            messages.success(request, f"{signed.name}'s sign-up is cancelled.")
+            messages.success(
+                request, gettext("%(signed)s's sign-up is cancelled.") % {"signed": signed.name}
+            )
         return redirect(back)
     return render(
         request,

@@ -33,5 +33,9 @@ def change_restore(request: HttpRequest, pk: int, change_id: int) -> HttpRespons
     except UserError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, f"Round {change.round_number} is back as it was.")
+        messages.success(
+            request,
+            gettext("Round %(round_number)s is back as it was.")
+            % {"round_number": change.round_number},
+        )
     return redirect(sheet_url(game))

@@ -21,7 +21,9 @@ def _let_score(request: HttpRequest, link: ScorerLink, number: int) -> HttpRespo
     tokens = set(request.session.get(SESSION_KEY, []))
     tokens.add(link.token)
     request.session[SESSION_KEY] = sorted(tokens)
-    messages.success(request, f"You can now enter results for table {number}.")
+    messages.success(
+        request, gettext("You can now enter results for table %(number)s.") % {"number": number}
+    )
     return redirect("scoring:table", pk=link.table_id)
 
 

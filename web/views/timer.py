@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from common.errors import UserError
@@ -14,11 +14,11 @@ from web.views.common import act, directed_session
 from workflow.session import timer
 
 DONE = {
-    "start": "Timer started.",
-    "pause": "Timer paused.",
-    "resume": "Timer running again.",
-    "extend": "Timer extended.",
-    "reset": "Timer reset; start it again when the players are ready.",
+    "start": gettext_lazy("Timer started."),
+    "pause": gettext_lazy("Timer paused."),
+    "resume": gettext_lazy("Timer running again."),
+    "extend": gettext_lazy("Timer extended."),
+    "reset": gettext_lazy("Timer reset; start it again when the players are ready."),
 }
 
 
@@ -52,7 +52,7 @@ def sitting_timer(request: HttpRequest, pk: int) -> HttpResponse:
             minutes=minutes_from(request.POST.get("minutes")),
             user=request.user,
         ),
-        DONE.get(action, "Timer changed."),
+        str(DONE.get(action) or gettext("Timer changed.")),
     )
 
 
@@ -68,7 +68,9 @@ def sitting_minutes(request: HttpRequest, pk: int) -> HttpResponse:
             minutes=minutes_from(request.POST.get("minutes")),
             user=request.user,
         ),
-        "Minutes per sitting saved; each new sitting starts its timer."
-        if (request.POST.get("minutes") or "").strip()
-        else "This session plays without a timer from the next sitting on.",
+        (
+            gettext("Minutes per sitting saved; each new sitting starts its timer.")
+            if (request.POST.get("minutes") or "").strip()
+            else gettext("This session plays without a timer from the next sitting on.")
+        ),
     )
