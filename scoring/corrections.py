@@ -74,38 +74,62 @@ class Impact:
         """What the change does, in plain sentences, most important first."""
         lines: list[str] = []
         if self.reopens:
-            lines.append(f"Game {self.game} is open again: nobody has won it yet, so play goes on.")
-        elif self.winner_changes and self.finished_after:
-            before = _names(self.winners_before) or "nobody"
             lines.append(
-                f"Game {self.game} is won by {_names(self.winners_after)} instead of {before}."
+                gettext("Game %(game)s is open again: nobody has won it yet, so play goes on.")
+                % {"game": self.game}
+            )
+        elif self.winner_changes and self.finished_after:
+            before = _names(self.winners_before) or gettext("nobody")
+            lines.append(
+                gettext("Game %(game)s is won by %(after)s instead of %(before)s.")
+                % {"game": self.game, "after": _names(self.winners_after), "before": before}
             )
         plan = self.next_game
         if plan.action == "start":
-            lines.append(f"Game {plan.number} starts with {self._dealer(plan.dealer_after)}.")
+            lines.append(
+                gettext("Game %(game)s starts with %(dealer)s.")
+                % {"game": plan.number, "dealer": self._dealer(plan.dealer_after)}
+            )
         elif plan.action == "redeal":
             lines.append(
-                f"Game {plan.number} starts again with {self._dealer(plan.dealer_after)} "
-                f"instead of {plan.dealer_before} dealing first."
+                gettext(
+                    "Game %(game)s starts again with %(dealer)s instead of %(before)s "
+                    "dealing first."
+                )
+                % {
+                    "game": plan.number,
+                    "dealer": self._dealer(plan.dealer_after),
+                    "before": plan.dealer_before,
+                }
             )
         elif plan.action == "withdraw":
-            lines.append(f"Game {plan.number}, set up for the old winner, is taken off.")
+            lines.append(
+                gettext("Game %(game)s, set up for the old winner, is taken off.")
+                % {"game": plan.number}
+            )
         if plan.removes and plan.rounds:
             count = len(plan.rounds)
             lines.append(
-                f"The {count} round{'s' if count != 1 else ''} entered in game {plan.number} "
-                f"({self._rounds(count)}) {'go' if count != 1 else 'goes'}: "
-                "they stay in the history and a director can restore them."
+                (
+                    gettext(
+                        "The 1 round entered in game %(game)s (round 1) goes: they stay in "
+                        "the history and a director can restore them."
+                    )
+                    if count == 1
+                    else gettext(
+                        "The %(count)s rounds entered in game %(game)s (rounds 1 to %(count)s) "
+                        "go: they stay in the history and a director can restore them."
+                    )
+                )
+                % {"count": count, "game": plan.number}
             )
         return lines
 
     @staticmethod
     def _dealer(name: str | None) -> str:
-        return f"{name} dealing first" if name else "a new high-card draw for the first dealer"
-
-    @staticmethod
-    def _rounds(count: int) -> str:
-        return "round 1" if count == 1 else f"rounds 1 to {count}"
+        if name:
+            return gettext("%(player)s dealing first") % {"player": name}
+        return gettext("a new high-card draw for the first dealer")
 
 
 def correction_preview(*, game_id: int, number: int, data: Mapping[str, Any] | None) -> Impact:
@@ -167,8 +191,11 @@ def round_change_restore(*, change_id: int, actor: kernel.Who) -> RoundChange:
     except UserError as e:
         raise type(e)(
             e.code,
-            f"Game {game.number + 1} has rounds entered since this change and would have "
-            "to go; a restore never takes rounds off. Correct or delete them first.",
+            gettext(
+                "Game %(game)s has rounds entered since this change and would have "
+                "to go; a restore never takes rounds off. Correct or delete them first."
+            )
+            % {"game": game.number + 1},
         ) from None
     if change.removed and change.removed.get("rounds"):
         _restore_next_game(game, change.removed, who)

@@ -72,8 +72,11 @@ def round_submit(
         }
         raise ConflictError(
             "round_number_taken" if existing else "round_number_out_of_order",
-            f"Round {number} cannot be entered: this game has {entered}, so the next one is "
-            f"round {game.round_count + 1}. Reload the score sheet.",
+            gettext(
+                "Round %(number)s cannot be entered: this game has %(entered)s, so the next "
+                "one is round %(next)s. Reload the score sheet."
+            )
+            % {"number": number, "entered": entered, "next": game.round_count + 1},
         )
     if not (isinstance(actor, Actor) and actor.is_system):  # the phones (ONLINE), a script
         _refuse_online(game, gettext("type round %(number)s in") % {"number": number})

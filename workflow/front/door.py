@@ -114,8 +114,10 @@ class SelfCheckIn:
     @property
     def message(self) -> str:
         if self.already:
-            return f"You are already checked in, {self.name}. Nothing more to do."
-        return f"Welcome, {self.name}: you are checked in."
+            return gettext("You are already checked in, %(name)s. Nothing more to do.") % {
+                "name": self.name
+            }
+        return gettext("Welcome, %(name)s: you are checked in.") % {"name": self.name}
 
 
 def _client_key(session_id: int, client: str) -> str:

@@ -46,7 +46,9 @@ def read_seconds(given: int | str | None, *, field: str, empty: int | None) -> i
     """A number of seconds as a director gave it: a whole number from `MIN_SECONDS` to
     `MAX_SECONDS`, or `empty` for an empty text (None: the setting may be empty, as the
     clock). Anything else is refused with what was typed."""
-    words = _WORDS[field]
+    words = {"grace time": gettext("grace time"), "move clock": gettext("move clock")}[
+        _WORDS[field]
+    ]
     if given is None:
         value = empty
     elif isinstance(given, int):
@@ -58,21 +60,33 @@ def read_seconds(given: int | str | None, *, field: str, empty: int | None) -> i
         elif text.isascii() and text.isdigit():
             value = int(text)
         else:
-            how = "or leave it empty for no clock" if empty is None else f"such as {empty}"
+            how = (
+                gettext("or leave it empty for no clock")
+                if empty is None
+                else gettext("such as %(empty)s") % {"empty": empty}
+            )
             raise UserError(
                 f"{field}_invalid",
-                f"“{given}” is not a number of seconds: write the {words} as a whole number "
-                f"of seconds, {how}.",
+                gettext(
+                    "“%(given)s” is not a number of seconds: write the %(words)s as a whole "
+                    "number of seconds, %(how)s."
+                )
+                % {"given": given, "words": words, "how": how},
                 field=field,
             )
     if value is None:
         if empty is None:
             return None
-        raise UserError(f"{field}_invalid", f"Give the {words} in seconds.", field=field)
+        raise UserError(
+            f"{field}_invalid",
+            gettext("Give the %(words)s in seconds.") % {"words": words},
+            field=field,
+        )
     if not MIN_SECONDS <= value <= MAX_SECONDS:
         raise UserError(
             f"{field}_invalid",
-            f"The {words} is from {MIN_SECONDS} to {MAX_SECONDS} seconds; {value} is out of range.",
+            gettext("The %(words)s is from %(min)s to %(max)s seconds; %(value)s is out of range.")
+            % {"words": words, "min": MIN_SECONDS, "max": MAX_SECONDS, "value": value},
             field=field,
         )
     return value
