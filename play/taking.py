@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import DatabaseError, connection
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.retry import connection_lost
 from engine import online as engine_online
@@ -129,7 +130,9 @@ def check(
     who = rnd.to_act()
     if who != name:
         words = (
-            f"It is {who}'s turn, not yours; wait for your turn." if who else "The round is over."
+            gettext("It is %(who)s's turn, not yours; wait for your turn.") % {"who": who}
+            if who
+            else gettext("The round is over.")
         )
         return Answer("not_your_turn", words, view), ""
     return None, name

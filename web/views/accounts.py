@@ -189,10 +189,14 @@ def player_unlink(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         )
         return redirect(back)
     context = {
-        "title": f"Unlink {record.name} from {record.user.get_username()}?",
-        "body": f"The account {record.user.get_username()} no longer sees {record.name}'s "
-        f"games in My games. {record.name} keeps every game, and can be invited again.",
-        "action": "Unlink",
+        "title": gettext("Unlink %(record)s from %(get_username)s?")
+        % {"record": record.name, "get_username": record.user.get_username()},
+        "body": gettext(
+            "The account %(get_username)s no longer sees %(record)s's games in My "
+            "games. %(record)s keeps every game, and can be invited again."
+        )
+        % {"get_username": record.user.get_username(), "record": record.name},
+        "action": gettext("Unlink"),
         "danger": True,
         "back": back,
     }

@@ -63,11 +63,15 @@ def table_card_replace(request: HttpRequest, pk: int, number: int) -> HttpRespon
             % {"number": number},
             back,
         )
-    body = (
-        f"The card now on table {number} stops working at once: whoever scans it is told "
+    body = gettext(
+        "The card now on table %(number)s stops working at once: whoever scans it is told "
         "it was replaced and to ask you. Put the new card (or its QR code) on the table."
-    )
-    context = {"title": f"Replace the card of table {number}?", "body": body, "back": back}
+    ) % {"number": number}
+    context = {
+        "title": gettext("Replace the card of table %(number)s?") % {"number": number},
+        "body": body,
+        "back": back,
+    }
     return render(request, "confirm.html", {**context, "action": "Replace card", "danger": True})
 
 

@@ -115,10 +115,12 @@ def season_close(request: HttpRequest, slug: str, season_pk: int) -> HttpRespons
         )
     return _confirm(
         request,
-        title=f"Close the season {season.name}?",
-        body="A closed season takes no new session. Its standings and its Big Loser stay; "
-        "every session of it must be finished or cancelled first.",
-        action="Close season",
+        title=gettext("Close the season %(season)s?") % {"season": season.name},
+        body=gettext(
+            "A closed season takes no new session. Its standings and its Big Loser "
+            "stay; every session of it must be finished or cancelled first."
+        ),
+        action=gettext("Close season"),
         back=back,
     )
 
@@ -230,10 +232,14 @@ def _merge_confirm(request: HttpRequest, kept: Player, merged: Player, back: str
     moved = ", ".join(f"{count} {kind}" for kind, count in plan.moves) or "nothing"
     return _confirm(
         request,
-        title=f"Merge “{merged.name}” into “{kept.name}”?",
-        body=f"Everything of {merged.name} becomes {kept.name}'s ({moved}), and the record "
-        f"{merged.name} is deleted. This cannot be undone.",
-        action="Merge",
+        title=gettext("Merge “%(merged)s” into “%(kept)s”?")
+        % {"merged": merged.name, "kept": kept.name},
+        body=gettext(
+            "Everything of %(merged)s becomes %(kept)s's (%(moved)s), and the "
+            "record %(merged)s is deleted. This cannot be undone."
+        )
+        % {"merged": merged.name, "kept": kept.name, "moved": moved},
+        action=gettext("Merge"),
         back=back,
         hidden={"merged": merged.pk},
     )
@@ -264,11 +270,14 @@ def session_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         )
     return _confirm(
         request,
-        title=f"Cancel “{session.name}” ({session.date:%Y-%m-%d})?",
-        body="It will not be played. It stays on the club's list as cancelled, with its "
-        "roster; you can delete it afterwards.",
-        action="Cancel session",
-        keep="Keep the session",
+        title=gettext("Cancel “%(session)s” (%(date)s)?")
+        % {"session": session.name, "date": format(session.date, "%Y-%m-%d")},
+        body=gettext(
+            "It will not be played. It stays on the club's list as cancelled, with "
+            "its roster; you can delete it afterwards."
+        ),
+        action=gettext("Cancel session"),
+        keep=gettext("Keep the session"),
         back=back,
     )
 
@@ -288,10 +297,13 @@ def session_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         )
     return _confirm(
         request,
-        title=f"Delete “{session.name}” ({session.date:%Y-%m-%d})?",
-        body="It never started, so nothing was played: the session and its roster are "
-        "removed. The players stay in the club.",
-        action="Delete session",
+        title=gettext("Delete “%(session)s” (%(date)s)?")
+        % {"session": session.name, "date": format(session.date, "%Y-%m-%d")},
+        body=gettext(
+            "It never started, so nothing was played: the session and its roster "
+            "are removed. The players stay in the club."
+        ),
+        action=gettext("Delete session"),
         back=back,
     )
 
@@ -356,8 +368,10 @@ def director_remove(request: HttpRequest, slug: str, user_id: int) -> HttpRespon
         )
     return _confirm(
         request,
-        title=f"Remove {account.get_username()} as a director?",
-        body=f"They can no longer run {club.name}'s sessions. Their account stays.",
-        action="Remove director",
+        title=gettext("Remove %(get_username)s as a director?")
+        % {"get_username": account.get_username()},
+        body=gettext("They can no longer run %(club)s's sessions. Their account stays.")
+        % {"club": club.name},
+        action=gettext("Remove director"),
         back=back,
     )

@@ -319,11 +319,13 @@ def movement_undo(request: HttpRequest, pk: int) -> HttpResponse:
     return _confirm(
         request,
         session,
-        title="Undo the last movement?",
-        body="The new sitting's tables and games are removed and the previous sitting "
-        "opens again for corrections. Possible only while no round of the new sitting "
-        "has been entered.",
-        action="Undo movement",
+        title=gettext("Undo the last movement?"),
+        body=gettext(
+            "The new sitting's tables and games are removed and the previous "
+            "sitting opens again for corrections. Possible only while no round of "
+            "the new sitting has been entered."
+        ),
+        action=gettext("Undo movement"),
     )
 
 
@@ -375,19 +377,19 @@ def _finish_confirm(request: HttpRequest, session: Session) -> HttpResponse:
         [p for p in selectors.sitting_progress(sitting) if not p.finished] if sitting else []
     )
     if not unfinished:
-        body = "The standings are then fixed for the season ladder."
+        body = gettext("The standings are then fixed for the season ladder.")
         return _confirm(
             request,
             session,
-            title="Finish the session?",
+            title=gettext("Finish the session?"),
             body=body,
-            action="Finish session",
+            action=gettext("Finish session"),
             danger=False,
         )
     return _confirm(
         request,
         session,
-        title="End the session early?",
+        title=gettext("End the session early?"),
         body=ngettext(
             "%(count)d table still has games to play; unfinished games will not count. The "
             "standings are then fixed for the season.",
@@ -396,7 +398,7 @@ def _finish_confirm(request: HttpRequest, session: Session) -> HttpResponse:
             len(unfinished),
         )
         % {"count": len(unfinished)},
-        action="End session early",
+        action=gettext("End session early"),
         hidden={"early": "1"},
     )
 

@@ -210,6 +210,10 @@ def round_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         else:
             messages.success(request, gettext("Round %(number)s deleted.") % {"number": number})
         return redirect(sheet_url(game))
-    context = {"title": f"Delete round {number} of game {game.number}?", "danger": True}
+    context = {
+        "title": gettext("Delete round %(number)s of game %(game_number)s?")
+        % {"number": number, "game_number": game.number},
+        "danger": True,
+    }
     context.update(_delete_question(game, number), back=sheet_url(game))
     return render(request, "confirm.html", context)

@@ -129,13 +129,23 @@ def table_online(request: HttpRequest, table_id: int) -> HttpResponse:
             request,
             "confirm.html",
             {
-                "title": f"Table {table.number}: play {'online' if wanted else 'on paper'}?",
+                "title": (
+                    gettext("Table %(number)s: play online?")
+                    if wanted
+                    else gettext("Table %(number)s: play on paper?")
+                )
+                % {"number": table.number},
                 "body": warning
                 or (
-                    f"The players of table {table.number} then play "
-                    + ("on their phones with their seat links." if wanted else "with real cards")
-                ),
-                "action": "Play online" if wanted else "Play on paper",
+                    gettext(
+                        "The players of table %(number)s then play on their phones with their "
+                        "seat links."
+                    )
+                    if wanted
+                    else gettext("The players of table %(number)s then play with real cards")
+                )
+                % {"number": table.number},
+                "action": (gettext("Play online") if wanted else gettext("Play on paper")),
                 "danger": bool(warning),
                 "hidden": {"online": "1" if wanted else "0", "confirmed": "1"},
                 "back": reverse("tournaments:manage", args=[session.pk]) + "#online",
@@ -170,18 +180,20 @@ def _switch_warning(table: Table, online: bool) -> str:
     if not online:
         live = LiveRound.objects.filter(game=game).first()
         if live is not None and live.number > game.round_count:
-            return (
-                f"Round {live.number} of game {game.number} is dealt on the phones. It is set "
-                "aside (its moves so far are kept in the directors' log): the players deal it "
-                "again with real cards and its result is typed in on the score sheet."
-            )
+            return gettext(
+                "Round %(round)s of game %(game)s is dealt on the phones. It is set "
+                "aside (its moves so far are kept in the directors' log): the players deal "
+                "it again with real cards and its result is typed in on the score sheet."
+            ) % {"round": live.number, "game": game.number}
         return ""
     if game.round_count:
-        return (
-            f"Game {game.number} has {game.round_count} round"
-            f"{'s' if game.round_count != 1 else ''} entered on paper; the phones carry on "
-            f"from round {game.round_count + 1}."
-        )
+        return ngettext(
+            "Game %(game)s has %(count)s round entered on paper; the phones carry on "
+            "from round %(next)s.",
+            "Game %(game)s has %(count)s rounds entered on paper; the phones carry on "
+            "from round %(next)s.",
+            game.round_count,
+        ) % {"game": game.number, "count": game.round_count, "next": game.round_count + 1}
     return ""
 
 
@@ -206,11 +218,14 @@ def table_robots(request: HttpRequest, table_id: int) -> HttpResponse:
         request,
         "confirm.html",
         {
-            "title": f"Seat robots at table {table.number}?",
-            "body": "A robot takes each empty seat up to four and plays every move of it at "
-            "once, for the whole sitting. Robots are marked on the standings and get no "
-            "rating. Only before the first card of the sitting.",
-            "action": "Seat the robots",
+            "title": gettext("Seat robots at table %(table_number)s?")
+            % {"table_number": table.number},
+            "body": gettext(
+                "A robot takes each empty seat up to four and plays every move of it at "
+                "once, for the whole sitting. Robots are marked on the standings and "
+                "get no rating. Only before the first card of the sitting."
+            ),
+            "action": gettext("Seat the robots"),
             "danger": True,
             "back": reverse("tournaments:manage", args=[session.pk]) + "#online",
         },

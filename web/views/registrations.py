@@ -155,24 +155,27 @@ def registration_cancel(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(request, gettext("Your sign-up is cancelled."))
         return redirect(back)
     body = (
-        f"{signed.name} will no longer be signed up for {signed.session.name}. "
-        + (
-            "Your place goes at once to the first on the waitlist."
-            if signed.status == Registration.Status.REGISTERED
-            else "You leave the waitlist."
+        gettext(
+            "%(name)s will no longer be signed up for %(session)s. Your place goes at once "
+            "to the first on the waitlist. To come after all, you would sign up again, at "
+            "the back of the queue."
         )
-        + " To come after all, you would sign up again, at the back of the queue."
-    )
+        if signed.status == Registration.Status.REGISTERED
+        else gettext(
+            "%(name)s will no longer be signed up for %(session)s. You leave the waitlist. "
+            "To come after all, you would sign up again, at the back of the queue."
+        )
+    ) % {"name": signed.name, "session": signed.session.name}
     response = render(
         request,
         "confirm.html",
         {
-            "title": "Cancel your sign-up?",
+            "title": gettext("Cancel your sign-up?"),
             "body": body,
-            "action": "Cancel my sign-up",
+            "action": gettext("Cancel my sign-up"),
             "danger": True,
             "back": back,
-            "keep": "Keep my sign-up",
+            "keep": gettext("Keep my sign-up"),
         },
     )
     response["Referrer-Policy"] = "same-origin"
@@ -272,16 +275,19 @@ def registration_remove(request: HttpRequest, pk: int, registration_id: int) -> 
         request,
         "confirm.html",
         {
-            "title": f"Cancel {signed.name}'s sign-up?",
-            "body": f"{signed.name} comes off the sign-ups"
-            + (
-                " and the roster; the first on the waitlist moves up at once."
+            "title": gettext("Cancel %(signed)s's sign-up?") % {"signed": signed.name},
+            "body": (
+                gettext(
+                    "%(signed)s comes off the sign-ups and the roster; the first on the "
+                    "waitlist moves up at once."
+                )
                 if signed.status == Registration.Status.REGISTERED
-                else " (the waitlist)."
-            ),
-            "action": "Cancel the sign-up",
+                else gettext("%(signed)s comes off the sign-ups (the waitlist).")
+            )
+            % {"signed": signed.name},
+            "action": gettext("Cancel the sign-up"),
             "danger": True,
             "back": back,
-            "keep": "Keep it",
+            "keep": gettext("Keep it"),
         },
     )

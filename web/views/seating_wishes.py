@@ -72,9 +72,9 @@ def keep_apart_remove(request: HttpRequest, slug: str, pair_id: int) -> HttpResp
         request,
         "confirm.html",
         {
-            "title": f"Stop keeping {names} apart?",
-            "body": "They may then be drawn at the same table when a session starts.",
-            "action": "Stop keeping them apart",
+            "title": gettext("Stop keeping %(names)s apart?") % {"names": names},
+            "body": gettext("They may then be drawn at the same table when a session starts."),
+            "action": gettext("Stop keeping them apart"),
             "danger": True,
             "back": back,
         },
