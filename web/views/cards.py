@@ -32,7 +32,9 @@ CARDS_PER_PAGE = 24
 
 
 def _cards_text(count: str) -> str:
-    return "1 new table card" if count.strip() == "1" else f"{count} new table cards"
+    if count.strip() == "1":
+        return gettext("1 new table card")
+    return gettext("%(count)s new table cards") % {"count": count}
 
 
 @login_required

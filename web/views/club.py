@@ -184,13 +184,17 @@ def player_active(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
     club = directed_club(request, slug)
     record = get_object_or_404(Player, club=club, pk=player_id)
     active = request.POST.get("active") == "1"
-    done = "is active again" if active else "is inactive: left off new sessions' rosters"
+    done = (
+        gettext("%(record)s is active again.")
+        if active
+        else gettext("%(record)s is inactive: left off new sessions' rosters.")
+    )
     return run(
         request,
         lambda: club_services.player_set_active(
             player_id=record.pk, active=active, user=request.user
         ),
-        gettext("%(record)s %(done)s.") % {"record": record.name, "done": done},
+        done % {"record": record.name},
         _url("club_player", club, record.pk),
     )
 

@@ -16,7 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import ConflictError, UserError
@@ -72,7 +72,7 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _players(count: int) -> str:
-    return f"{count} {'player' if count == 1 else 'players'}"
+    return ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
 
 
 def _signed_payload(token: str, club: Club) -> dict[str, Any] | None:
