@@ -3,7 +3,9 @@ engine's code (scoring/engine_words.py), and the engine's own words in English."
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.utils import translation
@@ -60,15 +62,17 @@ def test_a_code_the_table_does_not_know_keeps_the_engines_words(spanish: None) -
 
 def test_every_code_the_engine_uses_has_its_sentence() -> None:
     """A new engine code without a sentence would show in English on a Spanish page."""
-    import ast
-    from pathlib import Path
-
-    codes: set[str] = set()
+    codes: dict[str, set[str]] = {"problem": set(), "MoveRefused": set()}
     for path in Path(engine.__file__).parent.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "problem":
-                code = node.args[1] if len(node.args) > 1 else None
+            name = getattr(node.func, "id", "") if isinstance(node, ast.Call) else ""
+            if name in codes:
+                assert isinstance(node, ast.Call)
+                at = 1 if name == "problem" else 0
+                code = node.args[at] if len(node.args) > at else None
                 if isinstance(code, ast.Constant) and isinstance(code.value, str):
-                    codes.add(code.value)
-    assert codes
-    assert codes <= set(engine_words.PROBLEMS), codes - set(engine_words.PROBLEMS)
+                    codes[name].add(code.value)
+    assert codes["problem"]
+    assert codes["MoveRefused"]
+    assert codes["problem"] <= set(engine_words.PROBLEMS)
+    assert codes["MoveRefused"] <= set(engine_words.MOVES)
