@@ -75,7 +75,7 @@ class RoundForm(forms.Form):
     #: A template with the family's own fields, rendered under the players' table.
     extra_template: ClassVar[str | None] = None
     #: The engine's error codes a scorer reads in the family's own words, by code.
-    plain_messages: ClassVar[Mapping[str, StrOrPromise]] = {}
+    plain_messages: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, *args: Any, players: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -131,7 +131,8 @@ class RoundForm(forms.Form):
         for error in errors:
             target = self.field_for(error)
             code = str(error.get("code"))
-            message = self.plain_messages.get(code) or engine_words.problem_message(error)
+            plain = self.plain_messages.get(code)  # marked with gettext_noop where written
+            message = gettext(plain) if plain else engine_words.problem_message(error)
             self.add_error(target if target in self.fields else None, message)
 
     def field_for(self, error: Mapping[str, Any]) -> str | None:

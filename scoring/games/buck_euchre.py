@@ -7,14 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from scoring.games._base import UPCARD_MAX, DropsAndTricksForm, GameFamily, PrintColumn
 
 NO_TRUMP = "none"
 #: The engine's `trump_missing` ruling in a scorer's words: a trump left empty is never
 #: read as a no-trump hand; "everyone passed" has to be chosen.
-TRUMP_MISSING = gettext_lazy(
+TRUMP_MISSING = gettext_noop(
     "Choose trump: the suit that was ordered up or named, or “No trump (everyone passed)” "
     "if every player passed both bidding rounds."
 )
