@@ -19,7 +19,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 import engine
@@ -219,8 +219,14 @@ def round_change_restore(*, change_id: int, actor: kernel.Who) -> RoundChange:
         after=change.before,
         user=who.user,
         scorer_link=who.link,
-        note=f"put back the {change.get_action_display().lower()} change",
+        # Stored history, in English whatever the language of the request.
+        note=f"put back the {_english_action(change)} change",
     )
+
+
+def _english_action(change: RoundChange) -> str:
+    with translation.override("en"):
+        return str(change.get_action_display()).lower()
 
 
 def _lock_restorable(change_id: int, actor: kernel.Who) -> tuple[Game, RoundChange]:

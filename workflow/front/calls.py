@@ -24,7 +24,7 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
@@ -41,6 +41,12 @@ from tournaments.permissions import (
 )
 
 REASONS = dict(DirectorCall.Reason.choices)
+
+
+def _english_reason(call: DirectorCall) -> str:
+    """The reason as the audit log stores it: English, whatever the request's language."""
+    with translation.override("en"):
+        return str(call.get_reason_display())
 
 
 def _already_called(call: DirectorCall, session: Session) -> ConflictError:
@@ -174,7 +180,7 @@ def director_call_handle(*, call_id: int, user: Caller) -> DirectorCall:
         club=call.session.club_id,
         session=call.session,
         action="call.handled",
-        summary=f"Handled a call from table {call.table.rank} ({call.get_reason_display()})",
+        summary=f"Handled a call from table {call.table.rank} ({_english_reason(call)})",
         details={"call_id": call.pk, "table_id": call.table_id},
     )
     return call
@@ -203,7 +209,7 @@ def director_call_reopen(*, call_id: int, user: Caller) -> DirectorCall:
         club=call.session.club_id,
         session=call.session,
         action="call.reopen",
-        summary=f"Reopened a call from table {call.table.rank} ({call.get_reason_display()})",
+        summary=f"Reopened a call from table {call.table.rank} ({_english_reason(call)})",
         details={"call_id": call.pk, "table_id": call.table_id},
     )
     return call
