@@ -8,8 +8,9 @@ its own, turned to landscape when the table has too many columns to write in.
 Text is set in DejaVu Sans when the machine has it (every name in any Latin, Greek or
 Cyrillic script prints), else in the PDF's built-in Helvetica (Western European letters).
 
-Why one module of over 400 lines: it is one thing, the drawing of five sheets that share
-their page frame, fonts, styles and the QR code path; each sheet is one function.
+Why one module of over 400 lines: it is one thing, the drawing of the sheets that share
+their page frame, fonts and styles; each sheet is one function. The table cards, drawn
+straight on a canvas with their QR codes, are `printing.cards_pdf`'s.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import qrcode
-import qrcode.constants
 from django.utils.translation import gettext
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
@@ -48,7 +47,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from printing.sheets import Assignment, Heading, Ladder, ScoreSheet, TableCard
+from printing.sheets import Assignment, Heading, Ladder, ScoreSheet
 
 Size = tuple[float, float]
 #: One command of a ReportLab TableStyle, such as ("SPAN", (0, 0), (1, 0)).
@@ -171,6 +170,12 @@ def _grid(
             *extra,
         ]
     )
+
+
+def fit(text: str, font: str, size: float, width: float) -> float:
+    """The largest size up to `size` at which `text` fits `width`."""
+    natural = pdfmetrics.stringWidth(text, font, size)
+    return size if natural <= width else max(5.0, size * width / natural)
 
 
 # -- Score sheets ----------------------------------------------------------------------
@@ -350,7 +355,7 @@ def assignments_pdf(rows: Sequence[Assignment], paper: Paper, heading: Heading, 
         # smaller rather than broken in two.
         longest = max(name.split() or [name], key=len)
         return Paragraph(
-            escape(name), style(_fit(longest, fonts()[0], WALL_FONT, room), split=False)
+            escape(name), style(fit(longest, fonts()[0], WALL_FONT, room), split=False)
         )
 
     cells: list[list[Any]] = [data[0]] + [
@@ -429,92 +434,3 @@ def ladder_pdf(ladder: Ladder, paper: Paper, line: str) -> bytes:
     if ladder.rows:
         flowables.append(table)
     return _document(flowables, ladder.heading, [paper.size])
-
-
-# -- Table cards -----------------------------------------------------------------------
-
-
-def _qr(canvas: Canvas, url: str, x: float, y: float, side: float) -> None:
-    """The QR code of `url` as one filled path, a rectangle per run of dark modules: a
-    card of 250 tables draws in a second, where a shape per module took half a minute."""
-    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=4)
-    code.add_data(url)
-    code.make(fit=True)
-    matrix = code.get_matrix()
-    module = side / len(matrix)
-    path = canvas.beginPath()
-    for row, cells in enumerate(matrix):
-        top = y + side - (row + 1) * module
-        col = 0
-        while col < len(cells):
-            if not cells[col]:
-                col += 1
-                continue
-            run = col
-            while run < len(cells) and cells[run]:
-                run += 1
-            path.rect(x + col * module, top, (run - col) * module, module)
-            col = run
-    canvas.saveState()
-    canvas.setFillColor(colors.black)
-    canvas.drawPath(path, stroke=0, fill=1)
-    canvas.restoreState()
-
-
-def _fit(text: str, font: str, size: float, width: float) -> float:
-    """The largest size up to `size` at which `text` fits `width`."""
-    natural = pdfmetrics.stringWidth(text, font, size)
-    return size if natural <= width else max(5.0, size * width / natural)
-
-
-def table_cards_pdf(
-    cards: Sequence[TableCard], paper: Paper, heading: Heading, *, empty: str
-) -> bytes:
-    """One card per page: the table's number as large as the page allows, the QR code of
-    its permanent link, the link written out for a phone with no camera, and the rules."""
-    regular, bold = fonts()
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=paper.size)
-    canvas.setTitle(gettext("%(title)s: table cards") % {"title": heading.title})
-    canvas.setAuthor("Huckley")
-    width, height = paper.size
-    inner = width - 2 * MARGIN
-    for card in cards:
-        label = (
-            gettext("Table %(number)s · online") if card.online else gettext("Table %(number)s")
-        ) % {"number": card.number}
-        number = str(card.number)
-        canvas.setFont(bold, 28)
-        canvas.drawCentredString(width / 2, height - MARGIN - 28, label)
-        size = _fit(number, bold, 220, inner)
-        canvas.setFont(bold, size)
-        canvas.drawCentredString(width / 2, height - MARGIN - 40 - size * 0.8, number)
-        side = min(95 * mm, inner)
-        qr_top = height - MARGIN - 60 - size * 0.8
-        _qr(canvas, card.url, (width - side) / 2, qr_top - side, side)
-        y = qr_top - side - 24
-        canvas.setFont(regular, 14)
-        canvas.drawCentredString(
-            width / 2, y, gettext("Scan to score this table's game, all night:")
-        )
-        url_size = _fit(card.url, bold, 16, inner)
-        canvas.setFont(bold, url_size)
-        canvas.drawCentredString(width / 2, y - 24, card.url)
-        # Long session and club names are set smaller to fit the width, never cut.
-        canvas.setFont(regular, _fit(card.rules_name, regular, 16, inner))
-        canvas.drawCentredString(width / 2, y - 54, card.rules_name)
-        canvas.setFont(regular, _fit(card.caption, regular, 11, inner))
-        canvas.drawCentredString(width / 2, y - 76, card.caption)
-        if card.online:
-            online = gettext(
-                "This table plays online: play on your phone, from your own seat link."
-            )
-            canvas.setFont(bold, _fit(online, bold, 16, inner))
-            canvas.drawCentredString(width / 2, y - 104, online)
-        canvas.showPage()
-    if not cards:
-        canvas.setFont(regular, 14)
-        canvas.drawString(MARGIN, height - MARGIN - 14, empty)
-        canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()

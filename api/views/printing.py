@@ -25,7 +25,7 @@ from api.schema import F, doc
 from api.throttles import AnonymousSheetThrottle
 from api.views.base import ApiView
 from common.errors import UserError
-from printing import pdf, services, sheets
+from printing import cards_pdf, pdf, services, sheets
 from tournaments import pagecache
 from tournaments.models import Club, Season, Session
 
@@ -215,7 +215,7 @@ class TableCards(SessionSheet):
         cards = sheets.table_cards(self.session, request.build_absolute_uri)
         heading = sheets.session_heading(self.session)
         empty = gettext("This session has no table yet: its cards print once it has started.")
-        return self.respond(pdf.table_cards_pdf(cards, paper, heading, empty=empty))
+        return self.respond(cards_pdf.table_cards_pdf(cards, paper, heading, empty=empty))
 
 
 class UnknownSheet(SessionSheet):
@@ -274,5 +274,5 @@ class ClubTableCards(ApiView):
         cards = sheets.club_cards(club, request.build_absolute_uri)
         heading = sheets.Heading(title=club.name, subtitle="the club's table cards")
         empty = gettext("The club has no table cards yet: issue them on the club's page first.")
-        content = pdf.table_cards_pdf(cards, paper, heading, empty=empty)
+        content = cards_pdf.table_cards_pdf(cards, paper, heading, empty=empty)
         return pdf_response(content, club.slug, "table-cards")

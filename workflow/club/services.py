@@ -45,31 +45,30 @@ from workflow.club import tasks
 NAME_MAX = 60
 
 
+#: A name's refusals, by what it names: translated where they are raised.
+_NAME_WORDS = {
+    "season": (
+        gettext_noop("Season names"),
+        gettext_noop("Give the season a name."),
+        gettext_noop("A season name has at most %(NAME_MAX)s characters."),
+    ),
+    "player": (
+        gettext_noop("Player names"),
+        gettext_noop("Give the player a name."),
+        gettext_noop("A player name has at most %(NAME_MAX)s characters."),
+    ),
+}
+
+
 def _clean_name(raw: str, *, what: str = "player") -> str:
-    season = what == "season"
-    refuse_hidden_characters(
-        raw,
-        what=gettext_noop("Season names") if season else gettext_noop("Player names"),
-        field="name",
-    )
+    names, required, too_long = _NAME_WORDS[what]
+    refuse_hidden_characters(raw, what=names, field="name")
     name = " ".join(raw.split())
     if not name:
-        raise UserError(
-            "name_required",
-            gettext("Give the season a name.") if season else gettext("Give the player a name."),
-            field="name",
-        )
+        raise UserError("name_required", gettext(required), field="name")
     if len(name) > NAME_MAX:
-        raise UserError(
-            "name_too_long",
-            (
-                gettext("A season name has at most %(NAME_MAX)s characters.")
-                if season
-                else gettext("A player name has at most %(NAME_MAX)s characters.")
-            )
-            % {"NAME_MAX": NAME_MAX},
-            field="name",
-        )
+        too_long = gettext(too_long) % {"NAME_MAX": NAME_MAX}
+        raise UserError("name_too_long", too_long, field="name")
     return name
 
 

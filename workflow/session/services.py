@@ -120,12 +120,8 @@ def _check_date_in_season(*, club: Club, season: Season, date: Date) -> None:
             "%(date)s is outside the season %(season)s (%(starts_on)s to "
             "%(ends_on)s): its results would count on the wrong ladder. "
         )
-        % {
-            "date": format(date, "%Y-%m-%d"),
-            "season": season.name,
-            "starts_on": format(season.starts_on, "%Y-%m-%d"),
-            "ends_on": format(season.ends_on, "%Y-%m-%d"),
-        }
+        # A date as str() writes it: 2026-11-26.
+        % dict(date=date, season=season.name, starts_on=season.starts_on, ends_on=season.ends_on)
         + advice,
         field="date",
     )
