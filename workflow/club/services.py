@@ -243,15 +243,12 @@ def player_set_active(*, player_id: int, active: bool, user: Caller) -> Player:
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     require_director(user, player.club_id, to=gettext_noop("change its players"))
     if player.active == active:
-        raise ConflictError(
-            "player_unchanged",
-            (
-                gettext("%(player)s is already active.")
-                if active
-                else gettext("%(player)s is already inactive.")
+        words = {"player": player.name}
+        if active:
+            raise ConflictError(
+                "player_unchanged", gettext("%(player)s is already active.") % words
             )
-            % {"player": player.name},
-        )
+        raise ConflictError("player_unchanged", gettext("%(player)s is already inactive.") % words)
     player.active = active
     player.save(update_fields=["active"])
     _record_player(
