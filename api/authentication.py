@@ -11,6 +11,7 @@ them, lets the link stand for a caller who has no account.
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
@@ -35,15 +36,20 @@ def link_from_header(request: Request) -> ScorerLink | None:
         token = request.META[HEADER].strip()
         if not token:
             raise exceptions.AuthenticationFailed(
-                f"The {HEADER_NAME} header is empty: send the token of the table's scorer "
-                "link, or leave the header out.",
+                gettext(
+                    "The %(header)s header is empty: send the token of the table's scorer "
+                    "link, or leave the header out."
+                )
+                % {"header": HEADER_NAME},
                 code="authentication_failed",
             )
         link = live_links([token]).first() if is_token(token) else None
         if link is None:
             raise exceptions.AuthenticationFailed(
-                "This scorer link has expired (the sitting moved on or the session ended) or "
-                "was revoked. Ask the director for a new one.",
+                gettext(
+                    "This scorer link has expired (the sitting moved on or the session ended) "
+                    "or was revoked. Ask the director for a new one."
+                ),
                 code="scorer_link_expired",
             )
     setattr(raw, _CACHE, link)

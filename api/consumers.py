@@ -190,7 +190,7 @@ class PlayConsumer(_LiveConsumer):
             return True
         if self.table_id is None:
             view = await node.run(services.seat_read, self.token)
-            await self.send_refused("no_game", services.NO_GAME, view)
+            await self.send_refused("no_game", str(services.NO_GAME), view)
             return True
         try:
             answer = await node.node().move(self, self.table_id, move, action)

@@ -15,6 +15,7 @@ from typing import Any, TypedDict
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -35,7 +36,7 @@ class StateConflict(Exception):
 class IdempotencyKeyReused(exceptions.APIException):
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
     default_code = "idempotency_key_reused"
-    default_detail = (
+    default_detail = gettext_lazy(
         "This Idempotency-Key was used for a different request body; use a new key for a "
         "new request."
     )
@@ -44,7 +45,7 @@ class IdempotencyKeyReused(exceptions.APIException):
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "payload_too_large"
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
 
 
 class ErrorItem(TypedDict):
@@ -77,7 +78,9 @@ def validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
     errors: list[ErrorItem] = []
     _flatten(exc.detail, [], errors)
     if not errors:
-        errors.append({"code": "invalid", "message": "The request is not valid.", "field": None})
+        errors.append(
+            {"code": "invalid", "message": gettext("The request is not valid."), "field": None}
+        )
     message = "; ".join(
         f"{e['field']}: {e['message']}" if e["field"] else e["message"] for e in errors
     )

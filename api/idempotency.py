@@ -22,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework import exceptions
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -63,7 +64,12 @@ def _key(request: Request) -> str | None:
     key = key.strip()
     if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
         raise exceptions.ValidationError(
-            {HEADER: [f"An Idempotency-Key is 1 to {MAX_KEY_LENGTH} printable characters."]},
+            {
+                HEADER: [
+                    gettext("An Idempotency-Key is 1 to %(max)s printable characters.")
+                    % {"max": MAX_KEY_LENGTH}
+                ]
+            },
             code="idempotency_key_invalid",
         )
     return key

@@ -33,6 +33,8 @@ TWO_TYPOS_FROM = 8
 #: The most names `near_misses` offers.
 NEAR_LIMIT = 6
 
+from django.utils.translation import gettext
+
 
 def _kept(char: str) -> bool:
     """Letters and digits stay; spaces, combining marks (the accents NFKD split off),
@@ -106,7 +108,8 @@ def near_misses(name: str, known: Iterable[str], *, limit: int = NEAR_LIMIT) -> 
 def did_you_mean(look: dict[str, list[str]]) -> str:
     """The question for typed names that look like names already known, in plain words."""
     asked = "; ".join(
-        f"for “{typed}”, did you mean {' or '.join(sorted(found))}?"
+        gettext("for “%(typed)s”, did you mean %(names)s?")
+        % {"typed": typed, "names": gettext(" or ").join(sorted(found))}
         for typed, found in look.items()
     )
     return asked[0].upper() + asked[1:]

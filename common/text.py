@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.utils.translation import gettext, gettext_noop
+
 from common.errors import UserError
 
 HIDDEN_CHARACTER = "name_hidden_character"
@@ -152,14 +154,17 @@ def shown(text: str, *, limit: int = 40) -> str:
 
 
 def hidden_character_message(text: str, char: str, *, what: str = "Names") -> str:
-    return (
-        f"{what} can't contain the invisible character {character_name(char)}, "
-        f"and “{shown(text)}” has one. Type it again with letters, digits, spaces, "
-        "punctuation and emoji only."
-    )
+    """`what` is English, marked with `gettext_noop` where it is written, and translated
+    here."""
+    return gettext(
+        "%(what)s can't contain the invisible character %(character)s, and “%(text)s” has "
+        "one. Type it again with letters, digits, spaces, punctuation and emoji only."
+    ) % {"what": gettext(what), "character": character_name(char), "text": shown(text)}
 
 
-def refuse_hidden_characters(text: str, *, what: str = "Names", field: str | None = None) -> None:
+def refuse_hidden_characters(
+    text: str, *, what: str = gettext_noop("Names"), field: str | None = None
+) -> None:
     """Raise `UserError` (`name_hidden_character`, 400) naming the first character the rule
     refuses. `what` starts the message: "Names", "Session names", "Season names"."""
     char = hidden_character(text)

@@ -23,6 +23,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User as Account
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from common.errors import UserError
 from exchange.clubfile import CLUB_FORMAT, club_import, named_accounts
@@ -61,8 +62,11 @@ def club_file_size_check(size: int) -> None:
     if size > MAX_BYTES:
         raise UserError(
             "club_file_too_large",
-            f"The file is {size:,} bytes; a club file here has at most {MAX_BYTES:,} "
-            "bytes. Ask the site's operator to import it (manage.py import_club).",
+            gettext(
+                "The file is %(size)s bytes; a club file here has at most %(MAX_BYTES)s "
+                "bytes. Ask the site's operator to import it (manage.py import_club)."
+            )
+            % {"size": format(size, ","), "MAX_BYTES": format(MAX_BYTES, ",")},
             field="file",
         )
 
@@ -75,19 +79,26 @@ def club_file_read(content: bytes) -> dict[str, Any]:
     except (UnicodeDecodeError, ValueError):
         raise UserError(
             "club_file_not_json",
-            f"This is not a club file: it is not JSON (format {CLUB_FORMAT}, as "
-            "GET /api/clubs/<slug>/export.json gives).",
+            gettext(
+                "This is not a club file: it is not JSON (format %(CLUB_FORMAT)s, as "
+                "GET /api/clubs/<slug>/export.json gives)."
+            )
+            % {"CLUB_FORMAT": CLUB_FORMAT},
             field="file",
         ) from None
     if not isinstance(data, dict):
-        raise UserError("club_file_format", f"This is not a club file (format {CLUB_FORMAT}).")
+        raise UserError(
+            "club_file_format",
+            gettext("This is not a club file (format %(CLUB_FORMAT)s).")
+            % {"CLUB_FORMAT": CLUB_FORMAT},
+        )
     return data
 
 
 def _importer(user: User) -> Account:
     importer = account(user)
     if importer is None:
-        raise UserError("sign_in_required", "Sign in to import a club.")
+        raise UserError("sign_in_required", gettext("Sign in to import a club."))
     return importer
 
 
@@ -104,9 +115,11 @@ def _refuse_others_accounts(data: Mapping[str, Any], importer: Account) -> None:
     if existing:
         raise UserError(
             "club_file_accounts_exist",
-            "The file names accounts this site has already ("
-            + ", ".join(existing)
-            + "); only the site's operator can import it, with manage.py import_club.",
+            gettext(
+                "The file names accounts this site has already (%(accounts)s); only the "
+                "site's operator can import it, with manage.py import_club."
+            )
+            % {"accounts": ", ".join(existing)},
         )
 
 
@@ -117,8 +130,10 @@ def _import(data: Mapping[str, Any], importer: Account) -> tuple[Club, list[str]
     except IntegrityError:
         raise UserError(
             "club_file_inconsistent",
-            "The club file does not fit together (a row points to one that is not in it); "
-            "export it again.",
+            gettext(
+                "The club file does not fit together (a row points to one that is not "
+                "in it); export it again."
+            ),
         ) from None
     club.directors.add(importer)
     return club, created

@@ -30,6 +30,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
 from django.db import connection, models, transaction
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext
 
 from common.errors import UserError
 from common.text import refuse_hidden_characters
@@ -223,7 +224,11 @@ def club_import(data: Mapping[str, Any]) -> tuple[Club, list[str]]:
     and the usernames of the accounts it had to create (without a usable password: an
     administrator sets one)."""
     if not isinstance(data, Mapping) or data.get("format") != CLUB_FORMAT:
-        raise UserError("club_file_format", f"This is not a club file (format {CLUB_FORMAT}).")
+        raise UserError(
+            "club_file_format",
+            gettext("This is not a club file (format %(CLUB_FORMAT)s).")
+            % {"CLUB_FORMAT": CLUB_FORMAT},
+        )
     try:
         club_row = data["club"]
         tables = data["tables"]
@@ -231,8 +236,11 @@ def club_import(data: Mapping[str, Any]) -> tuple[Club, list[str]]:
         if Club.objects.filter(slug=club_row["slug"]).exists():
             raise UserError(
                 "club_exists",
-                f"A club with the slug {club_row['slug']!r} exists already; a club file "
-                "imports into a database without it.",
+                gettext(
+                    "A club with the slug %(slug)r exists already; a club file imports into "
+                    "a database without it."
+                )
+                % {"slug": club_row["slug"]},
             )
         taken = [
             _label(model)
@@ -246,8 +254,11 @@ def club_import(data: Mapping[str, Any]) -> tuple[Club, list[str]]:
         if taken:
             raise UserError(
                 "club_ids_taken",
-                "The database holds rows with this file's ids already "
-                f"({', '.join(taken)}); import the club into an empty database.",
+                gettext(
+                    "The database holds rows with this file's ids already (%(join)s); "
+                    "import the club into an empty database."
+                )
+                % {"join": ", ".join(taken)},
             )
         User = get_user_model()
         users = dict(User._default_manager.values_list("username", "pk"))
@@ -267,7 +278,9 @@ def club_import(data: Mapping[str, Any]) -> tuple[Club, list[str]]:
                 objs = [_build(model, row, users) for row in tables.get(_label(model), [])]
                 model._default_manager.bulk_create(objs)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise UserError("club_file_invalid", f"The club file cannot be read: {e!r}.") from None
+        raise UserError(
+            "club_file_invalid", gettext("The club file cannot be read: %(e)r.") % {"e": e}
+        ) from None
     # Ids were given explicitly: move PostgreSQL's sequences past them (a no-op on SQLite).
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), [m for m, _ in ALL_TABLES]):

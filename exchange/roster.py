@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import UserError
 from common.matching import match_key, spelled
@@ -61,12 +62,12 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 #: What each column is called where a message names it.
 SAID = {
-    "name": "the player's name",
-    "first_name": "the first name",
-    "last_name": "the last name",
-    "email": "the email",
-    "external_id": "the external id",
-    "rating": "the rating",
+    "name": gettext_noop("the player's name"),
+    "first_name": gettext_noop("the first name"),
+    "last_name": gettext_noop("the last name"),
+    "email": gettext_noop("the email"),
+    "external_id": gettext_noop("the external id"),
+    "rating": gettext_noop("the rating"),
 }
 _BY_KEY = {match_key(alias): column for column, aliases in ALIASES.items() for alias in aliases}
 assert len(_BY_KEY) == sum(map(len, ALIASES.values())), "two columns share a heading"
@@ -96,10 +97,9 @@ class RosterFile:
 
 
 def too_large_message(size: int) -> str:
-    return (
-        f"The file is {size / 1024 / 1024:.1f} MB; a roster file may be at most "
-        f"{MAX_BYTES // 1024 // 1024} MB. Nothing was imported."
-    )
+    return gettext(
+        "The file is %(size)s MB; a roster file may be at most %(max)s MB. Nothing was imported."
+    ) % {"size": f"{size / 1024 / 1024:.1f}", "max": MAX_BYTES // 1024 // 1024}
 
 
 def _text(data: bytes) -> str:
@@ -108,8 +108,10 @@ def _text(data: bytes) -> str:
     if b"\x00" in data:
         raise UserError(
             "roster_not_text",
-            "This is not a CSV file (it holds binary data). Save the roster from your "
-            "spreadsheet as CSV and upload that. Nothing was imported.",
+            gettext(
+                "This is not a CSV file (it holds binary data). Save the roster from "
+                "your spreadsheet as CSV and upload that. Nothing was imported."
+            ),
         )
     try:
         # utf-8-sig drops the byte order mark Excel puts at the start of "CSV UTF-8".
@@ -117,14 +119,19 @@ def _text(data: bytes) -> str:
     except UnicodeDecodeError as e:
         raise UserError(
             "roster_not_utf8",
-            f"The file is not UTF-8 text (byte {e.start + 1} cannot be read). In Excel, "
-            'save it as "CSV UTF-8 (Comma delimited)". Nothing was imported.',
+            gettext(
+                "The file is not UTF-8 text (byte %(start)s cannot be read). In Excel, "
+                'save it as "CSV UTF-8 (Comma delimited)". Nothing was imported.'
+            )
+            % {"start": e.start + 1},
         ) from None
     if any(ord(ch) < 32 and ch not in "\t\r\n" for ch in text):
         raise UserError(
             "roster_not_text",
-            "This is not a CSV file (it holds control characters). Save the roster from "
-            "your spreadsheet as CSV and upload that. Nothing was imported.",
+            gettext(
+                "This is not a CSV file (it holds control characters). Save the roster "
+                "from your spreadsheet as CSV and upload that. Nothing was imported."
+            ),
         )
     return text
 
@@ -155,27 +162,38 @@ def _fields(header: list[str]) -> tuple[str | None, ...]:
             raise UserError(
                 "roster_columns",
                 (
-                    f"The column “{_heading(raw)}” appears twice in the first line."
+                    gettext("The column “%(column)s” appears twice in the first line.")
+                    % {"column": _heading(raw)}
                     if spelled(earlier) == spelled(raw)
-                    else f"The columns “{earlier}” and “{_heading(raw)}” both hold "
-                    f"{SAID[column]}: keep one, and delete or rename the other."
+                    else gettext(
+                        "The columns “%(earlier)s” and “%(column)s” both hold %(what)s: "
+                        "keep one, and delete or rename the other."
+                    )
+                    % {"earlier": earlier, "column": _heading(raw), "what": gettext(SAID[column])}
                 )
-                + " Nothing was imported.",
+                + " "
+                + gettext("Nothing was imported."),
             )
         first[column] = _heading(raw)
     parts = [first[c] for c in NAME_PARTS if c in first]
     if "name" in first and parts:
         raise UserError(
             "roster_columns",
-            f"The columns “{first['name']}” and “{parts[0]}” both hold the player's name: "
-            "keep either one name column or the first and last name columns. "
-            "Nothing was imported.",
+            gettext(
+                "The columns “%(name)s” and “%(part)s” both hold the player's name: keep "
+                "either one name column or the first and last name columns. "
+                "Nothing was imported."
+            )
+            % {"name": first["name"], "part": parts[0]},
         )
     if "name" not in first and not parts:
         raise UserError(
             "roster_columns",
-            f"The first line must name the columns, with at least a name column: {EXPECTED}. "
-            "Nothing was imported.",
+            gettext(
+                "The first line must name the columns, with at least a name column: "
+                "%(expected)s. Nothing was imported."
+            )
+            % {"expected": EXPECTED},
         )
     return tuple(fields)
 
@@ -254,8 +272,11 @@ def parse_roster(data: bytes) -> RosterFile:
     if not lines or not lines[0].strip():
         raise UserError(
             "roster_columns",
-            f"The first line must name the columns ({EXPECTED}); "
-            "this file's first line is empty. Nothing was imported.",
+            gettext(
+                "The first line must name the columns (%(expected)s); this file's first "
+                "line is empty. Nothing was imported."
+            )
+            % {"expected": EXPECTED},
         )
     delimiter = _delimiter(lines[0])
     # csv.reader counts physical lines (a quoted cell may span several): remember the
@@ -270,7 +291,8 @@ def parse_roster(data: bytes) -> RosterFile:
     except csv.Error as e:
         raise UserError(
             "roster_unreadable",
-            f"Line {start} cannot be read as CSV ({e}). Nothing was imported.",
+            gettext("Line %(start)s cannot be read as CSV (%(e)s). Nothing was imported.")
+            % {"start": start, "e": e},
         ) from None
     header = records[0][1]
     fields = _fields(header)
@@ -282,13 +304,17 @@ def parse_roster(data: bytes) -> RosterFile:
         body.pop()
     if not body:
         raise UserError(
-            "roster_empty", "The file names its columns but has no players. Nothing was imported."
+            "roster_empty",
+            gettext("The file names its columns but has no players. Nothing was imported."),
         )
     if len(body) > MAX_ROWS:
         raise UserError(
             "roster_too_large",
-            f"The file has {len(body)} rows; a roster file may have at most {MAX_ROWS}. "
-            "Nothing was imported.",
+            gettext(
+                "The file has %(n_body)s rows; a roster file may have at most "
+                "%(MAX_ROWS)s. Nothing was imported."
+            )
+            % {"n_body": len(body), "MAX_ROWS": MAX_ROWS},
         )
     rows: list[RosterRow] = []
     seen_names: dict[str, int] = {}

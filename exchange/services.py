@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from django.db import transaction
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from common.errors import ConflictError, UserError
 from common.matching import match_key, near_misses, spelled
@@ -214,7 +214,7 @@ def roster_import(
     players changed since (another import, a new session's players), the import is
     refused so that the director sees the new preview first.
     """
-    require_director(user, club_id, to="import its roster")
+    require_director(user, club_id, to=gettext_noop("import its roster"))
     parsed = parse_roster(content)
     # The club row serialises imports of one club: two directors confirming at once
     # cannot both add the same name.
@@ -229,16 +229,22 @@ def roster_import(
         lines = ", ".join(str(r.line) for r in preview.refused[:10])
         raise UserError(
             "roster_refused",
-            ngettext("%(count)d row is refused", "%(count)d rows are refused", len(preview.refused))
-            % {"count": len(preview.refused)}
-            + f" (line {lines}); fix them in the file "
-            "and upload it again. Nothing was imported.",
+            ngettext(
+                "%(count)d row is refused (line %(lines)s); fix them in the file "
+                "and upload it again. Nothing was imported.",
+                "%(count)d rows are refused (line %(lines)s); fix them in the file "
+                "and upload it again. Nothing was imported.",
+                len(preview.refused),
+            )
+            % {"count": len(preview.refused), "lines": lines},
         )
     if expected is not None and preview.fingerprint() != expected:
         raise ConflictError(
             "roster_changed",
-            "The club's players changed since the preview; look at the new preview and "
-            "confirm again. Nothing was imported.",
+            gettext(
+                "The club's players changed since the preview; look at the new preview "
+                "and confirm again. Nothing was imported."
+            ),
         )
     new = [
         Player(
@@ -290,17 +296,21 @@ def club_ladder_update(
     *, club_id: int, scoring: str, best_nights: int | None, user: Caller
 ) -> Club:
     """The club's choice of season ladder scoring, for every season's ladder."""
-    require_director(user, club_id, to="choose its ladder scoring")
+    require_director(user, club_id, to=gettext_noop("choose its ladder scoring"))
     if scoring not in LADDER_SCORINGS:
         raise UserError(
             "ladder_scoring_unknown",
-            "Choose a ladder scoring: average finish, points per placing or totals.",
+            gettext("Choose a ladder scoring: average finish, points per placing or totals."),
             field="scoring",
         )
     if best_nights is not None and not 1 <= best_nights <= MAX_BEST_NIGHTS:
         raise UserError(
             "ladder_best_nights_invalid",
-            f"Best nights must be a number from 1 to {MAX_BEST_NIGHTS}, or empty for every night.",
+            gettext(
+                "Best nights must be a number from 1 to %(MAX_BEST_NIGHTS)s, or empty "
+                "for every night."
+            )
+            % {"MAX_BEST_NIGHTS": MAX_BEST_NIGHTS},
             field="best_nights",
         )
     club = Club.objects.select_for_update().get(pk=club_id)

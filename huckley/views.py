@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 from django.views import defaults
 
 
@@ -13,8 +14,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return JsonResponse(
             {
                 "code": "server_error",
-                "message": "Something went wrong on the server; it has been logged. "
-                "Try again in a moment.",
+                "message": gettext(
+                    "Something went wrong on the server; it has been logged. Try again in a moment."
+                ),
             },
             status=500,
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from common.tasks import enqueue_on_commit
@@ -39,16 +40,18 @@ def table_robot_seat(*, table_id: int, user: Caller) -> list[str]:
     (`play.scheduler`)."""
     found = Table.objects.filter(pk=table_id).values_list("sitting__session_id", flat=True).first()
     if found is None:
-        raise UserError("no_such_table", "There is no such table.")
+        raise UserError("no_such_table", gettext("There is no such table."))
     session = lock_session(found)
-    require_director(user, session.club_id, to="seat robots at its tables")
+    require_director(user, session.club_id, to=gettext_noop("seat robots at its tables"))
     table = lock_table(table_id)
     _refuse_robot(session, table)
     seated = list(Seating.objects.filter(table=table, left_at__isnull=True).order_by("seat"))
     wanted = fmt.format_for(session.rules_id).ideal - len(seated)
     if wanted <= 0:
         raise ConflictError(
-            "table_full", f"Table {table.number} has {len(seated)} players: it is not short."
+            "table_full",
+            gettext("Table %(table_number)s has %(n_seated)s players: it is not short.")
+            % {"table_number": table.number, "n_seated": len(seated)},
         )
     # A robot seated anywhere in this sitting is busy; one of an earlier sitting is free.
     busy = Seating.objects.filter(sitting=table.sitting, left_at__isnull=True).values_list(
@@ -78,16 +81,20 @@ def table_robot_seat(*, table_id: int, user: Caller) -> list[str]:
 def _refuse_robot(session: Session, table: Table) -> None:
     """A robot fills an online table of the current sitting before its first card."""
     if session.status != Session.Status.RUNNING:
-        raise ConflictError("session_not_running", "Robots are seated while the session runs.")
+        raise ConflictError(
+            "session_not_running", gettext("Robots are seated while the session runs.")
+        )
     sitting = selectors.current_sitting(session)
     if sitting is None or table.sitting_id != sitting.pk:
         raise ConflictError(
-            "sitting_over", "That table is from an earlier sitting: seat robots at this one."
+            "sitting_over",
+            gettext("That table is from an earlier sitting: seat robots at this one."),
         )
     if not table.online:
         raise ConflictError(
             "table_on_paper",
-            f"Table {table.number} plays on paper: a robot can only fill an online table.",
+            gettext("Table %(table_number)s plays on paper: a robot can only fill an online table.")
+            % {"table_number": table.number},
         )
     game = table_current_game(table)
     started = game is not None and (
@@ -99,8 +106,11 @@ def _refuse_robot(session: Session, table: Table) -> None:
     if started:
         raise ConflictError(
             "game_started",
-            f"The game at table {table.number} has started: a robot can only fill a seat "
-            "before the first card of the sitting.",
+            gettext(
+                "The game at table %(table_number)s has started: a robot can only fill "
+                "a seat before the first card of the sitting."
+            )
+            % {"table_number": table.number},
         )
 
 
@@ -110,10 +120,10 @@ def seat_links_email(*, session_id: int, site: str, user: Caller) -> list[str]:
     links are made first where missing: `play.services.seat_links_ensure`). The mails go
     after commit, from a Celery task; returns the names of those who will get one."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="email its seat links")
+    require_director(user, session.club_id, to=gettext_noop("email its seat links"))
     if session.status != Session.Status.RUNNING:
         raise ConflictError(
-            "session_not_running", "Seat links are sent once the session has started."
+            "session_not_running", gettext("Seat links are sent once the session has started.")
         )
     rows = services.seat_links_ensure(session_id=session_id, user=user)
     with_email = dict(
@@ -123,7 +133,8 @@ def seat_links_email(*, session_id: int, site: str, user: Caller) -> list[str]:
     )
     if not with_email:
         raise UserError(
-            "no_email", "None of the seated players has an email address: hand out the links."
+            "no_email",
+            gettext("None of the seated players has an email address: hand out the links."),
         )
     audit.record(
         user,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Q
+from django.utils.translation import ngettext
 
 from play import selectors
 from play.models import LiveRound, SeatLink
@@ -38,10 +39,7 @@ class OnlineTable:
 
 
 #: Why a robot played for a player (`LiveRound.history`'s `reason`), in words.
-REASONS = {
-    "clock": "the move clock ran out",
-    "away": "they were away longer than the grace time",
-}
+REASONS = {"clock", "away"}
 
 
 def robot_lines(live: LiveRound | None) -> list[str]:
@@ -55,13 +53,32 @@ def robot_lines(live: LiveRound | None) -> list[str]:
         for h in live.history
         if isinstance(h, dict) and h.get("robot") and h.get("reason") in REASONS
     )
-    where = f"Round {live.number} of game {live.game.number}"
-    return [
-        f"{where}: {REASONS[reason].replace('they were', f'{name} was', 1)}"
-        + ("" if reason == "away" else f" for {name}")
-        + f"; a robot played {n} move{'s' if n != 1 else ''} for them"
-        for (name, reason), n in sorted(moves.items())
-    ]
+    return [_robot_line(live, name, reason, n) for (name, reason), n in sorted(moves.items())]
+
+
+def _robot_line(live: LiveRound, name: str, reason: str, n: int) -> str:
+    words = {"round": live.number, "game": live.game.number, "player": name, "n": n}
+    if reason == "away":
+        return (
+            ngettext(
+                "Round %(round)s of game %(game)s: %(player)s was away longer than the grace "
+                "time; a robot played %(n)s move for them",
+                "Round %(round)s of game %(game)s: %(player)s was away longer than the grace "
+                "time; a robot played %(n)s moves for them",
+                n,
+            )
+            % words
+        )
+    return (
+        ngettext(
+            "Round %(round)s of game %(game)s: the move clock ran out for %(player)s; a robot "
+            "played %(n)s move for them",
+            "Round %(round)s of game %(game)s: the move clock ran out for %(player)s; a robot "
+            "played %(n)s moves for them",
+            n,
+        )
+        % words
+    )
 
 
 def online_tables(sitting: Sitting) -> list[OnlineTable]:

@@ -23,8 +23,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import Count, Max, Prefetch
+from django.utils.translation import gettext
 
 import engine
+from common.ordinals import ordinal
 from engine import online as engine_online
 from play.replay import card_label
 from scoring.models import Game, GamePlayer, Round, RoundChange
@@ -206,11 +208,15 @@ class Comparison:
 def place_names(size: int) -> tuple[str, ...]:
     """The places at a table of `size`, from the dealer's left round to the dealer."""
     if size == 4:
-        return ("Dealer's left", "Across", "Dealer's right", "Dealer")
-    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}
+        return (
+            gettext("Dealer's left"),
+            gettext("Across"),
+            gettext("Dealer's right"),
+            gettext("Dealer"),
+        )
     return (
-        *(f"{ordinal.get(k, f'{k}th')} from the dealer" for k in range(1, size)),
-        "Dealer",
+        *(gettext("%(ordinal)s from the dealer") % {"ordinal": ordinal(k)} for k in range(1, size)),
+        gettext("Dealer"),
     )
 
 

@@ -48,6 +48,7 @@ from play.phases import AT_ONCE, Phase, TablePhase, TableState
 from play.selectors import mark_of
 from play.services import NO_GAME, STALE
 from play.taking import Answer, check, read_table, rewind, take, view_of
+from scoring import engine_words
 
 logger = logging.getLogger(__name__)
 
@@ -187,7 +188,7 @@ class Node:
         mover's socket is told."""
         held = self.tables.get(table_id)
         if held is None:
-            return Answer("no_game", NO_GAME)
+            return Answer("no_game", str(NO_GAME))
         async with held.lock:
             state = await self._fresh(held)
             answer, name = check(state, socket, move, action)
@@ -200,7 +201,9 @@ class Node:
             try:
                 rnd.apply(name, dict(action))
             except MoveRefused as refused:
-                return Answer(refused.code, refused.message)
+                return Answer(
+                    refused.code, engine_words.move_message(refused.code, refused.message)
+                )
             now = timezone.now()
             entry = {
                 "move": live.move,
@@ -221,7 +224,7 @@ class Node:
                 held.stale = True
                 state = await self._fresh(held)
                 view = view_of(state, socket) if state is not None else None
-                return Answer("stale_move", STALE, view)
+                return Answer("stale_move", str(STALE), view)
             await self._send_all(held)
             phase = await self._robots(held, phase)
         if phase.phase in AT_ONCE:

@@ -18,12 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 from engine.games.ten_point_buck.play import trick_winner as ten_point_winner
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES: dict[str, StrOrPromise] = {
+    "S": pgettext_lazy("suit", "spades"),
+    "H": pgettext_lazy("suit", "hearts"),
+    "D": pgettext_lazy("suit", "diamonds"),
+    "C": pgettext_lazy("suit", "clubs"),
+}
 
 
 def card_label(code: str) -> str:
@@ -168,36 +178,48 @@ def _before_play(data: Mapping[str, Any]) -> list[str]:
     lines = []
     play = data["play"]
     if data.get("upcard"):
-        lines.append(f"Upcard: {card_label(str(data['upcard']))}.")
+        lines.append(gettext("Upcard: %(card)s.") % {"card": card_label(str(data["upcard"]))})
     if isinstance(data.get("trump"), str) and data["trump"] in SUIT_NAMES:
-        lines.append(f"Trump: {SUIT_NAMES[data['trump']]}.")
+        lines.append(gettext("Trump: %(suit)s.") % {"suit": SUIT_NAMES[data["trump"]]})
     said = play.get("announcements") or []
     if said:
-        lines.append("Announced: " + ", ".join(f"{a['player']} {a['call']}" for a in said) + ".")
+        announced = ", ".join(f"{a['player']} {a['call']}" for a in said)
+        lines.append(gettext("Announced: %(calls)s.") % {"calls": announced})
     if data.get("out"):
-        lines.append("Dropped: " + ", ".join(map(str, data["out"])) + ".")
+        lines.append(
+            gettext("Dropped: %(players)s.") % {"players": ", ".join(map(str, data["out"]))}
+        )
     for draw in play.get("draws") or []:
         if draw.get("discard"):
             gave = " ".join(card_label(c) for c in draw["discard"])
             took = " ".join(card_label(c) for c in draw.get("drew", []))
-            lines.append(f"{draw['player']} discarded {gave} and drew {took}.")
+            lines.append(
+                gettext("%(player)s discarded %(gave)s and drew %(took)s.")
+                % {"player": draw["player"], "gave": gave, "took": took}
+            )
         else:
-            lines.append(f"{draw['player']} stood pat.")
+            lines.append(gettext("%(player)s stood pat.") % {"player": draw["player"]})
     calls = data.get("calls") or []
     if calls:
         words = []
         for call in calls:
             suit = SUIT_NAMES.get(str(call.get("suit", "")), "")
             words.append(f"{call['player']} {call['action']}" + (f" {suit}" if suit else ""))
-        lines.append("Calls: " + ", ".join(words) + ".")
+        lines.append(gettext("Calls: %(calls)s.") % {"calls": ", ".join(words)})
     bids = data.get("bids")
     if isinstance(bids, Mapping) and bids:
-        lines.append("Bids: " + ", ".join(f"{p} {b}" for p, b in bids.items()) + ".")
+        listed = ", ".join(f"{p} {b}" for p, b in bids.items())
+        lines.append(gettext("Bids: %(bids)s.") % {"bids": listed})
     robots = play.get("robots") or []
     for mark in robots:
         moves = mark.get("moves", 0)
         lines.append(
-            f"A robot played {moves} move{'s' if moves != 1 else ''} for {mark['player']}."
+            ngettext(
+                "A robot played %(moves)s move for %(player)s.",
+                "A robot played %(moves)s moves for %(player)s.",
+                moves,
+            )
+            % {"moves": moves, "player": mark["player"]}
         )
     return lines
 

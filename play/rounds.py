@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext
+
 from common.errors import UserError
 from engine import online as engine_online
 from engine.online import END, OnlineRound, RoundStart
@@ -144,7 +146,7 @@ def lock(table_id: int, session_id: int | None = None) -> Locked:
             Table.objects.filter(pk=table_id).values_list("sitting__session_id", flat=True).first()
         )
     if session_id is None:
-        raise UserError("no_such_table", "That table does not exist.")
+        raise UserError("no_such_table", gettext("That table does not exist."))
     locks.share_session(session_id)
     table = locks.lock_table(table_id, related=True)
     game = locks.lock_current_game(table)

@@ -7,6 +7,8 @@ player seated there (`tournaments.permissions.can_call_director`)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from common.errors import ConflictError
 from play import selectors
 from tournaments.models import DirectorCall
@@ -22,8 +24,10 @@ def seat_call_make(*, token: str, reason: str, text: str) -> DirectorCall:
     if place.table_id is None:
         raise ConflictError(
             "not_seated",
-            "You have no table in this sitting, so there is no table to call the director "
-            "to: ask the director in person.",
+            gettext(
+                "You have no table in this sitting, so there is no table to call the "
+                "director to: ask the director in person."
+            ),
         )
     actor = Actor(device="seat", seat_player_id=place.player_id)
     return calls.director_call_make(table_id=place.table_id, reason=reason, text=text, user=actor)

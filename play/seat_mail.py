@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from django.core.cache import cache
 from django.core.mail import send_mail
+from django.utils import translation
+from django.utils.translation import gettext
 
 from play.models import SeatLink
+from workflow.session.mail import night
 
 #: How long a sending's claim is kept: far longer than Celery retries a task.
 CLAIM_SECONDS = 7 * 24 * 3600
@@ -35,15 +38,23 @@ def seat_link_emails(session_id: int, player_ids: list[int], site: str, nonce: s
         if not email or not cache.add(f"seat-mail:{nonce}:{link.player_id}", 1, CLAIM_SECONDS):
             continue
         session = link.session
-        night = f"{session.name} at {session.club.name} on {session.date:%A %d %B %Y}"
-        send_mail(
-            f"Your seat online: {session.name}",
-            f"{link.player.name}, {night} is played online.\n\n"
-            f"Your personal seat link, for your phone or computer: {seat_url(site, link.token)}\n\n"
-            "It takes you to your table after every movement. Keep it to yourself: it is "
-            "your seat.\n",
-            None,
-            [email],
-        )
+        # In the club's language once clubs have one (issue 32); English until then.
+        with translation.override(getattr(session.club, "language", None) or None):
+            send_mail(
+                gettext("Your seat online: %(session)s") % {"session": session.name},
+                gettext(
+                    "%(player)s, %(night)s is played online.\n\n"
+                    "Your personal seat link, for your phone or computer: %(url)s\n\n"
+                    "It takes you to your table after every movement. Keep it to yourself: "
+                    "it is your seat.\n"
+                )
+                % {
+                    "player": link.player.name,
+                    "night": night(session),
+                    "url": seat_url(site, link.token),
+                },
+                None,
+                [email],
+            )
         sent += 1
     return sent

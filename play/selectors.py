@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext
+
 from common.errors import NotFoundError
 from engine import online as engine_online
 from engine.online import END, OnlineRound
@@ -60,7 +62,9 @@ def seat_link(token: str) -> SeatLink:
         SeatLink.objects.select_related("session", "player").filter(token=str(token)[:64]).first()
     )
     if link is None:
-        raise NotFoundError("no_such_seat", "This seat link does not exist; ask the director.")
+        raise NotFoundError(
+            "no_such_seat", gettext("This seat link does not exist; ask the director.")
+        )
     return link
 
 
@@ -83,7 +87,9 @@ def place_of(token: str) -> Place:
     token = str(token)[:64]
     row = SeatLink.objects.filter(token=token).values_list("player_id", "session_id").first()
     if row is None:
-        raise NotFoundError("no_such_seat", "This seat link does not exist; ask the director.")
+        raise NotFoundError(
+            "no_such_seat", gettext("This seat link does not exist; ask the director.")
+        )
     player_id, session_id = row
     seat = (
         Seating.objects.filter(

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from common.errors import ConflictError, UserError
 from engine import online as engine_online
@@ -28,7 +29,7 @@ from engine.online import MoveRefused
 from play import director_selectors, presence, push, rounds, selectors
 from play.models import LiveRound, SeatLink
 from play.phases import AT_ONCE, TablePhase
-from scoring import locks
+from scoring import engine_words, locks
 from scoring.models import Game
 from scoring.rounds import entry_refusal
 from scoring.tables import table_current_game
@@ -51,9 +52,9 @@ class MoveConflict(ConflictError):
 
 
 #: The one sentence a move that arrives late answers (`stale_move`).
-STALE = "Too late: the table had moved on; here is where it stands now."
+STALE = gettext_lazy("Too late: the table had moved on; here is where it stands now.")
 #: What a move at a seat with no online game now answers (`no_game`).
-NO_GAME = "There is no online game at your seat now."
+NO_GAME = gettext_lazy("There is no online game at your seat now.")
 
 
 def _changed(at: rounds.Locked) -> None:
@@ -81,14 +82,18 @@ def move_body(body: Any) -> tuple[int, dict[str, Any]]:
     if not isinstance(body, Mapping) or "move" not in body:
         raise UserError(
             "invalid_input",
-            'A move is an object with the view\'s "move" and the choice, like '
-            '{"move": 12, "action": "play", "card": "QS"}.',
+            gettext(
+                'A move is an object with the view\'s "move" and the choice, like '
+                '{"move": 12, "action": "play", "card": "QS"}.'
+            ),
             field="move",
         )
     move = body["move"]
     if not isinstance(move, int) or isinstance(move, bool):
         raise UserError(
-            "invalid_input", f'"move" is the view\'s number, not {move!r}.', field="move"
+            "invalid_input",
+            gettext('"move" is the view\'s number, not %(move)r.') % {"move": move},
+            field="move",
         )
     return move, {k: v for k, v in body.items() if k not in ("move", "type")}
 
@@ -149,20 +154,26 @@ def _move_locked(
             for h in live.history
         ):
             return None  # sent twice: taken once
-        raise MoveConflict("stale_move", STALE, selectors.seat_view(place.token))
+        raise MoveConflict("stale_move", str(STALE), selectors.seat_view(place.token))
     rnd = at.round()
     assert rnd is not None
     if rnd.to_act() != name:
         who = rnd.to_act()
         raise MoveConflict(
             "not_your_turn",
-            f"It is {who}'s turn, not yours; wait for your turn." if who else "The round is over.",
+            (
+                gettext("It is %(who)s's turn, not yours; wait for your turn.") % {"who": who}
+                if who
+                else gettext("The round is over.")
+            ),
             selectors.seat_view(place.token),
         )
     try:
         rounds.apply_move(live, rnd, name, action, robot=None, now=now)
     except MoveRefused as refused:
-        raise UserError(refused.code, refused.message) from None
+        raise UserError(
+            refused.code, engine_words.move_message(refused.code, refused.message)
+        ) from None
     at.kept(rnd)
     rounds.run_robots(at, now)
     _changed(at)
@@ -188,7 +199,7 @@ def seat_read(token: str) -> dict[str, Any]:
 
 
 def _no_game(token: str) -> MoveConflict:
-    return MoveConflict("no_game", NO_GAME, selectors.seat_view(token))
+    return MoveConflict("no_game", str(NO_GAME), selectors.seat_view(token))
 
 
 #: The most steps (a round stored, a round dealt, the robots' moves) one `advance` makes:
@@ -233,7 +244,7 @@ def seat_links_ensure(*, session_id: int, user: Caller) -> list[dict[str, Any]]:
     """A seat link for every player seated in the session's current sitting who has
     none; the seats list (docs/api.md, `GET /api/sessions/{id}/seats/`)."""
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="hand out its seat links")
+    require_director(user, session.club_id, to=gettext_noop("hand out its seat links"))
     sitting = current_sitting(session)
     made: list[str] = []
     if sitting is not None:
@@ -272,18 +283,18 @@ def table_online_set(*, table_id: int, online: bool, user: Caller, confirm: bool
         Table.objects.filter(pk=table_id).values_list("sitting__session_id", flat=True).first()
     )
     if session_id is None:
-        raise UserError("no_such_table", "That table does not exist.")
+        raise UserError("no_such_table", gettext("That table does not exist."))
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="switch its tables online")
+    require_director(user, session.club_id, to=gettext_noop("switch its tables online"))
     table = locks.lock_table(table_id)
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
-        raise ConflictError("session_finished", "This session is over.")
+        raise ConflictError("session_finished", gettext("This session is over."))
     if online and not engine_online.playable(session.rules_id):
-        raise UserError("not_playable_online", "This game cannot be played online yet.")
+        raise UserError("not_playable_online", gettext("This game cannot be played online yet."))
     sitting = current_sitting(session)
     if sitting is None or sitting.pk != table.sitting_id:
         raise ConflictError(
-            "sitting_closed", "Only the tables of the current sitting can be switched."
+            "sitting_closed", gettext("Only the tables of the current sitting can be switched.")
         )
     if table.online == online:
         return table
@@ -302,10 +313,17 @@ def table_online_set(*, table_id: int, online: bool, user: Caller, confirm: bool
         if not confirm:
             raise ConflictError(
                 "hand_in_play",
-                f"Table {table.number} is playing round {live.number} of game {game.number} "
-                "on the phones. Switching it to paper sets that hand aside: the players deal "
-                f"round {live.number} again with real cards and its result is typed in on the "
-                "score sheet. Confirm to switch.",
+                gettext(
+                    "Table %(table_number)s is playing round %(live_number)s of game "
+                    "%(game_number)s on the phones. Switching it to paper sets that hand "
+                    "aside: the players deal round %(live_number)s again with real cards "
+                    "and its result is typed in on the score sheet. Confirm to switch."
+                )
+                % {
+                    "table_number": table.number,
+                    "live_number": live.number,
+                    "game_number": game.number,
+                },
             )
         set_aside = {"game": game.number, "round": live.number, "moves": live.history}
     if live is not None:

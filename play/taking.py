@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import DatabaseError, connection
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.retry import connection_lost
 from engine import online as engine_online
@@ -103,7 +104,7 @@ def check(
 ) -> tuple[Answer | None, str]:
     """Why the move cannot be taken (an `Answer`), or the mover's name in the round."""
     if state is None or socket.player_id is None:
-        return Answer("no_game", NO_GAME), ""
+        return Answer("no_game", str(NO_GAME)), ""
     view = view_of(state, socket)
     game, live, rnd = state.game, state.live, state.round
     name = state.name_of(socket.player_id)
@@ -118,18 +119,20 @@ def check(
         or entry_refusal(game) is not None
         or live.number != game.round_count + 1
     ):
-        return Answer("no_game", NO_GAME, view), ""
+        return Answer("no_game", str(NO_GAME), view), ""
     if move != live.move:
         sent = dict(action)
         if any(
             h["move"] == move and h["player"] == name and h["action"] == sent for h in live.history
         ):
             return Answer(view=view, again=True), ""
-        return Answer("stale_move", STALE, view), ""
+        return Answer("stale_move", str(STALE), view), ""
     who = rnd.to_act()
     if who != name:
         words = (
-            f"It is {who}'s turn, not yours; wait for your turn." if who else "The round is over."
+            gettext("It is %(who)s's turn, not yours; wait for your turn.") % {"who": who}
+            if who
+            else gettext("The round is over.")
         )
         return Answer("not_your_turn", words, view), ""
     return None, name

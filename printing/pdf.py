@@ -8,8 +8,9 @@ its own, turned to landscape when the table has too many columns to write in.
 Text is set in DejaVu Sans when the machine has it (every name in any Latin, Greek or
 Cyrillic script prints), else in the PDF's built-in Helvetica (Western European letters).
 
-Why one module of over 400 lines: it is one thing, the drawing of five sheets that share
-their page frame, fonts, styles and the QR code path; each sheet is one function.
+Why one module of over 400 lines: it is one thing, the drawing of the sheets that share
+their page frame, fonts and styles; each sheet is one function. The table cards, drawn
+straight on a canvas with their QR codes, are `printing.cards_pdf`'s.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import qrcode
-import qrcode.constants
+from django.utils.translation import gettext
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import A4 as A4_SIZE
@@ -47,7 +47,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from printing.sheets import Assignment, Heading, Ladder, ScoreSheet, TableCard
+from printing.sheets import Assignment, Heading, Ladder, ScoreSheet
 
 Size = tuple[float, float]
 #: One command of a ReportLab TableStyle, such as ("SPAN", (0, 0), (1, 0)).
@@ -111,7 +111,9 @@ def _footer(heading: Heading) -> Callable[[Canvas, Any], None]:
         canvas.setFont(fonts()[0], 8)
         canvas.setFillColor(colors.grey)
         canvas.drawString(MARGIN, MARGIN / 2, f"{heading.title} · {heading.subtitle}"[:110])
-        canvas.drawRightString(width - MARGIN, MARGIN / 2, f"Page {doc.page}")
+        canvas.drawRightString(
+            width - MARGIN, MARGIN / 2, gettext("Page %(page)s") % {"page": doc.page}
+        )
         canvas.restoreState()
 
     return draw
@@ -170,6 +172,12 @@ def _grid(
     )
 
 
+def fit(text: str, font: str, size: float, width: float) -> float:
+    """The largest size up to `size` at which `text` fits `width`."""
+    natural = pdfmetrics.stringWidth(text, font, size)
+    return size if natural <= width else max(5.0, size * width / natural)
+
+
 # -- Score sheets ----------------------------------------------------------------------
 
 ROW_HEIGHT = 15
@@ -186,8 +194,8 @@ TITLE_HEIGHT, GAME_OVERHEAD = 95, 62
 
 def _columns_of(sheet: ScoreSheet) -> tuple[list[str], list[str]]:
     """The round-level and the per-player column headers."""
-    per_round = [c.header for c in sheet.columns if not c.per_player]
-    per_player = [c.header for c in sheet.columns if c.per_player]
+    per_round = [str(c.header) for c in sheet.columns if not c.per_player]
+    per_player = [str(c.header) for c in sheet.columns if c.per_player]
     return per_round, per_player
 
 
@@ -214,15 +222,15 @@ def _game_table(sheet: ScoreSheet, game_index: int, width: float, rows: int) -> 
     per_player = [c for c in sheet.columns if c.per_player]
     head_style = style(7.5, bold=True, center=True)
     fixed = 1 + len(per_round)
-    top: list[Any] = ["Round", *[c.header for c in per_round]]
+    top: list[Any] = [gettext("Round"), *[str(c.header) for c in per_round]]
     sub: list[Any] = ["", *["" for _ in per_round]]
     spans: list[TableStyleCommand] = [("SPAN", (i, 0), (i, 1)) for i in range(fixed)]
     for seat, name in enumerate(sheet.players, start=1):
-        deals = " (deals first)" if seat == game.first_dealer_seat else ""
+        deals = gettext(" (deals first)") if seat == game.first_dealer_seat else ""
         start = len(top)
         top.append(Paragraph(f"{seat}. {escape(name)}{deals}", head_style))
         top += [""] * (len(per_player) - 1)
-        sub += [c.header for c in per_player]
+        sub += [str(c.header) for c in per_player]
         if len(per_player) > 1:
             spans.append(("SPAN", (start, 0), (start + len(per_player) - 1, 0)))
     # An empty list is an empty cell that ReportLab skips; "" would be drawn as text, and
@@ -275,12 +283,18 @@ def score_sheets_pdf(sheets: Sequence[ScoreSheet], paper: Paper, heading: Headin
             flowables += [NextPageTemplate(str(int(wide))), PageBreak()]
         width = size[0] - 2 * MARGIN
         rows, per_page = _layout(sheet, size)
-        flowables += _title(sheet.heading, f"Score sheet · table {sheet.table}")
+        flowables += _title(
+            sheet.heading, gettext("Score sheet · table %(table)s") % {"table": sheet.table}
+        )
         seats = ", ".join(f"{n}. {name}" for n, name in enumerate(sheet.players, start=1))
         flowables.append(
             Paragraph(
-                f"Players in seat order (clockwise): {escape(seats)}. Write each round on "
-                "one line and type it in later; a game that needs more lines goes on the back.",
+                gettext(
+                    "Players in seat order (clockwise): %(seats)s. Write each round on "
+                    "one line and type it in later; a game that needs more lines goes on "
+                    "the back."
+                )
+                % {"seats": escape(seats)},
                 style(9),
             )
         )
@@ -292,7 +306,8 @@ def score_sheets_pdf(sheets: Sequence[ScoreSheet], paper: Paper, heading: Headin
                     [
                         Spacer(1, 3 * mm),
                         Paragraph(
-                            f"Game {game.number} · first dealer: {escape(game.first_dealer)}",
+                            gettext("Game %(number)s · first dealer: %(dealer)s")
+                            % {"number": game.number, "dealer": escape(game.first_dealer)},
                             style(11, bold=True),
                         ),
                         Spacer(1, 1.5 * mm),
@@ -302,7 +317,10 @@ def score_sheets_pdf(sheets: Sequence[ScoreSheet], paper: Paper, heading: Headin
             )
     if not sheets:
         first = 0
-        flowables = [*_title(heading, "Score sheets"), Paragraph("No table.", style(12))]
+        flowables = [
+            *_title(heading, gettext("Score sheets")),
+            Paragraph(gettext("No table."), style(12)),
+        ]
     # Every page template's id is its index in `sizes`: the first page uses `first`.
     return _document(flowables, heading, sizes, first=first)
 
@@ -315,11 +333,12 @@ WALL_FONT = 24
 def _table_cell(row: Assignment) -> Any:
     """The wall list's table: its number, "online" under it when it plays online."""
     if row.table is None:
-        return "sits out"
+        return gettext("sits out")
     if not row.online:
         return str(row.table)
     return Paragraph(
-        f"{row.table}<br/><font size=12>online</font>", style(28, bold=True, center=True)
+        f"{row.table}<br/><font size=12>{escape(gettext('online'))}</font>",
+        style(28, bold=True, center=True),
     )
 
 
@@ -327,7 +346,7 @@ def assignments_pdf(rows: Sequence[Assignment], paper: Paper, heading: Heading, 
     """The sitting's players alphabetically with table and seat, in letters a player reads
     from two metres away; a table that plays online is marked so, and named above."""
     width = paper.size[0] - 2 * MARGIN
-    data: list[list[Any]] = [["Player", "Table", "Seat"]]
+    data: list[list[Any]] = [[gettext("Player"), gettext("Table"), gettext("Seat")]]
     data += [[r.name, _table_cell(r), str(r.seat or "")] for r in rows]
     room = width * 0.6 - 12
 
@@ -336,7 +355,7 @@ def assignments_pdf(rows: Sequence[Assignment], paper: Paper, heading: Heading, 
         # smaller rather than broken in two.
         longest = max(name.split() or [name], key=len)
         return Paragraph(
-            escape(name), style(_fit(longest, fonts()[0], WALL_FONT, room), split=False)
+            escape(name), style(fit(longest, fonts()[0], WALL_FONT, room), split=False)
         )
 
     cells: list[list[Any]] = [data[0]] + [
@@ -367,9 +386,11 @@ def assignments_pdf(rows: Sequence[Assignment], paper: Paper, heading: Heading, 
     )
     flowables: list[Flowable] = [*_title(heading, line)]
     if online := sorted({r.table for r in rows if r.online and r.table is not None}):
-        note = f"Online tables: {', '.join(map(str, online))}. Play there on your phone."
+        note = gettext("Online tables: %(tables)s. Play there on your phone.") % {
+            "tables": ", ".join(map(str, online))
+        }
         flowables += [Paragraph(note, style(16, bold=True)), Spacer(1, 3 * mm)]
-    flowables.append(table if rows else Paragraph("Nobody is seated yet.", style(14)))
+    flowables.append(table if rows else Paragraph(gettext("Nobody is seated yet."), style(14)))
     return _document(flowables, heading, [paper.size])
 
 
@@ -379,7 +400,7 @@ def assignments_pdf(rows: Sequence[Assignment], paper: Paper, heading: Heading, 
 def ladder_pdf(ladder: Ladder, paper: Paper, line: str) -> bytes:
     width = paper.size[0] - 2 * MARGIN
     name_style = style(10)
-    name_col = ladder.headers.index("Player")
+    name_col = ladder.headers.index(gettext("Player"))
     cells: list[list[Any]] = [ladder.headers]
     for row in ladder.rows:
         cells.append(
@@ -413,86 +434,3 @@ def ladder_pdf(ladder: Ladder, paper: Paper, line: str) -> bytes:
     if ladder.rows:
         flowables.append(table)
     return _document(flowables, ladder.heading, [paper.size])
-
-
-# -- Table cards -----------------------------------------------------------------------
-
-
-def _qr(canvas: Canvas, url: str, x: float, y: float, side: float) -> None:
-    """The QR code of `url` as one filled path, a rectangle per run of dark modules: a
-    card of 250 tables draws in a second, where a shape per module took half a minute."""
-    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=4)
-    code.add_data(url)
-    code.make(fit=True)
-    matrix = code.get_matrix()
-    module = side / len(matrix)
-    path = canvas.beginPath()
-    for row, cells in enumerate(matrix):
-        top = y + side - (row + 1) * module
-        col = 0
-        while col < len(cells):
-            if not cells[col]:
-                col += 1
-                continue
-            run = col
-            while run < len(cells) and cells[run]:
-                run += 1
-            path.rect(x + col * module, top, (run - col) * module, module)
-            col = run
-    canvas.saveState()
-    canvas.setFillColor(colors.black)
-    canvas.drawPath(path, stroke=0, fill=1)
-    canvas.restoreState()
-
-
-def _fit(text: str, font: str, size: float, width: float) -> float:
-    """The largest size up to `size` at which `text` fits `width`."""
-    natural = pdfmetrics.stringWidth(text, font, size)
-    return size if natural <= width else max(5.0, size * width / natural)
-
-
-def table_cards_pdf(
-    cards: Sequence[TableCard], paper: Paper, heading: Heading, *, empty: str
-) -> bytes:
-    """One card per page: the table's number as large as the page allows, the QR code of
-    its permanent link, the link written out for a phone with no camera, and the rules."""
-    regular, bold = fonts()
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=paper.size)
-    canvas.setTitle(f"{heading.title}: table cards")
-    canvas.setAuthor("Huckley")
-    width, height = paper.size
-    inner = width - 2 * MARGIN
-    for card in cards:
-        label = f"Table {card.number}" + (" · online" if card.online else "")
-        number = str(card.number)
-        canvas.setFont(bold, 28)
-        canvas.drawCentredString(width / 2, height - MARGIN - 28, label)
-        size = _fit(number, bold, 220, inner)
-        canvas.setFont(bold, size)
-        canvas.drawCentredString(width / 2, height - MARGIN - 40 - size * 0.8, number)
-        side = min(95 * mm, inner)
-        qr_top = height - MARGIN - 60 - size * 0.8
-        _qr(canvas, card.url, (width - side) / 2, qr_top - side, side)
-        y = qr_top - side - 24
-        canvas.setFont(regular, 14)
-        canvas.drawCentredString(width / 2, y, "Scan to score this table's game, all night:")
-        url_size = _fit(card.url, bold, 16, inner)
-        canvas.setFont(bold, url_size)
-        canvas.drawCentredString(width / 2, y - 24, card.url)
-        # Long session and club names are set smaller to fit the width, never cut.
-        canvas.setFont(regular, _fit(card.rules_name, regular, 16, inner))
-        canvas.drawCentredString(width / 2, y - 54, card.rules_name)
-        canvas.setFont(regular, _fit(card.caption, regular, 11, inner))
-        canvas.drawCentredString(width / 2, y - 76, card.caption)
-        if card.online:
-            online = "This table plays online: play on your phone, from your own seat link."
-            canvas.setFont(bold, _fit(online, bold, 16, inner))
-            canvas.drawCentredString(width / 2, y - 104, online)
-        canvas.showPage()
-    if not cards:
-        canvas.setFont(regular, 14)
-        canvas.drawString(MARGIN, height - MARGIN - 14, empty)
-        canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import UserError
 from tournaments import audit
@@ -17,7 +18,7 @@ def paper_refusal() -> UserError:
     """The one refusal of a paper that is neither, for the API and the page alike."""
     return UserError(
         "paper_unknown",
-        "Choose the paper: a4 or letter (for example ?paper=letter).",
+        gettext("Choose the paper: a4 or letter (for example ?paper=letter)."),
         field="paper",
     )
 
@@ -25,7 +26,7 @@ def paper_refusal() -> UserError:
 @transaction.atomic
 def club_paper_set(*, club_id: int, paper: str, user: Caller) -> Club:
     """Make `paper` (`a4` or `letter`, any case) the club's default for printed sheets."""
-    require_director(user, club_id, to="choose its paper")
+    require_director(user, club_id, to=gettext_noop("choose its paper"))
     paper = paper.strip().lower()
     if paper not in PAPERS:
         raise paper_refusal()

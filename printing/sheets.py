@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.translation import gettext, ngettext
+
 import engine
 from common.errors import UserError
 from scoring.games import PrintColumn, family_for
@@ -46,7 +48,7 @@ def rules_name(rules_id: str) -> str:
 def session_heading(session: Session, sitting: Sitting | None = None) -> Heading:
     parts = [session.club.name, session.date.isoformat(), rules_name(session.rules_id)]
     if sitting is not None:
-        parts.append(f"sitting {sitting.number}")
+        parts.append(gettext("sitting %(number)s") % {"number": sitting.number})
     return Heading(title=session.name, subtitle=" · ".join(parts))
 
 
@@ -58,13 +60,17 @@ def pick_sitting(session: Session, number: int | None) -> Sitting:
     if sitting is None:
         count = session.sittings.count()
         has = (
-            "has not started yet"
+            gettext("There is no sitting %(number)s: this session has not started yet.")
             if count == 0
-            else f"has {count} sitting{'s' if count != 1 else ''} so far"
+            else ngettext(
+                "There is no sitting %(number)s: this session has %(count)s sitting so far.",
+                "There is no sitting %(number)s: this session has %(count)s sittings so far.",
+                count,
+            )
         )
         raise SittingNotFound(
             "sitting_not_found",
-            f"There is no sitting {number}: this session {has}.",
+            has % {"number": number, "count": count},
             field="sitting",
         )
     return sitting
@@ -126,9 +132,9 @@ def score_sheets(session: Session, sitting: Sitting) -> list[ScoreSheet]:
             if dealer_seat is not None:
                 words = names[dealer_seat - 1]
             elif number == 1:
-                words = "drawn when the game starts"
+                words = gettext("drawn when the game starts")
             else:
-                words = f"the winner of game {number - 1}"
+                words = gettext("the winner of game %(number)s") % {"number": number - 1}
             games.append(
                 SheetGame(number=number, first_dealer=words, first_dealer_seat=dealer_seat)
             )
@@ -193,28 +199,39 @@ def session_ladder(session: Session) -> Ladder:
     rows = selectors.session_standings(session)
     finished = session.status == Session.Status.FINISHED
     note = (
-        "Final standings."
+        gettext("Final standings.")
         if finished
-        else "Standings so far: the session is not finished, so they may still change."
+        else gettext("Standings so far: the session is not finished, so they may still change.")
     )
     # Each player's payout and the pool (docs/tournament.md, Entry fees and prizes).
     prizes = prize_selectors.session_prizes(session, rows)
     pays = prizes.payouts is not None
     if pays and prizes.table is not None:
         note += (
-            f" Prize pool {prizes.money(prizes.pool)}, split by {prizes.table.name}"
-            + ("" if finished else " (what each would win if the session ended now)")
-            + "."
-        )
+            gettext(" Prize pool %(pool)s, split by %(table)s.")
+            if finished
+            else gettext(
+                " Prize pool %(pool)s, split by %(table)s (what each would win if the "
+                "session ended now)."
+            )
+        ) % {"pool": prizes.money(prizes.pool), "table": prizes.table.name}
     return Ladder(
         heading=session_heading(session),
         note=note,
-        headers=["#", "Player", "Table", "Points", "Games won", "Hooks"] + (["Prize"] * pays),
+        headers=[
+            "#",
+            gettext("Player"),
+            gettext("Table"),
+            gettext("Points"),
+            gettext("Games won"),
+            gettext("Hooks"),
+        ]
+        + ([gettext("Prize")] * pays),
         numeric=[True, False, True, True, True, True] + [True] * pays,
         rows=[
             [
                 str(r.position),
-                r.name + (" (withdrew)" if r.withdrawn else ""),
+                r.name + (gettext(" (withdrew)") if r.withdrawn else ""),
                 str(r.table_rank) if r.table_rank is not None else "-",
                 str(r.points),
                 str(r.games_won),
@@ -229,20 +246,29 @@ def session_ladder(session: Session) -> Ladder:
 def season_ladder(season: Season) -> Ladder:
     club = season.club
     rows = club_selectors.season_standings(season.pk)
-    headers = ["#", "Player", "Sessions"]
+    headers = ["#", gettext("Player"), gettext("Sessions")]
     numeric = [True, False, True]
     if club.ladder_best_nights:
-        headers.append("Counted")
+        headers.append(gettext("Counted"))
         numeric.append(True)
     if club.ladder_scoring != "average":
-        headers.append("Placing points" if club.ladder_scoring == "placings" else "Ladder points")
+        headers.append(
+            gettext("Placing points")
+            if club.ladder_scoring == "placings"
+            else gettext("Ladder points")
+        )
         numeric.append(True)
-    headers += ["Games won", "Points", "Hooks", "Average finish"]
+    headers += [
+        gettext("Games won"),
+        gettext("Points"),
+        gettext("Hooks"),
+        gettext("Average finish"),
+    ]
     numeric += [True] * 4
     won = prize_selectors.season_prizes(season.pk)
     unit = prize_selectors.money_unit(club)
     if any(won.values()):
-        headers.append("Prizes")
+        headers.append(gettext("Prizes"))
         numeric.append(True)
     table = []
     for position, r in enumerate(rows, start=1):
@@ -264,11 +290,16 @@ def season_ladder(season: Season) -> Ladder:
         table.append(cells)
     return Ladder(
         heading=Heading(
-            title=f"{club.name}: season {season.name}",
-            subtitle=f"{season.starts_on.isoformat()} to {season.ends_on.isoformat()} · "
-            f"ladder scoring: {club.get_ladder_scoring_display().lower()}",
+            title=gettext("%(club)s: season %(season)s")
+            % {"club": club.name, "season": season.name},
+            subtitle=gettext("%(starts_on)s to %(ends_on)s · ladder scoring: %(scoring)s")
+            % {
+                "starts_on": season.starts_on.isoformat(),
+                "ends_on": season.ends_on.isoformat(),
+                "scoring": club.get_ladder_scoring_display().lower(),
+            },
         ),
-        note="" if rows else "No finished session in this season yet.",
+        note="" if rows else gettext("No finished session in this season yet."),
         headers=headers,
         rows=table,
         numeric=numeric,
@@ -320,9 +351,10 @@ def club_cards(club: Club, absolute: Callable[[str], str]) -> list[TableCard]:
         TableCard(
             number=c.number,
             url=absolute(c.url),
-            rules_name=f"Every session of {club.name}",
-            caption="Keep this card: it works at every club night until the club's cards "
-            "are replaced.",
+            rules_name=gettext("Every session of %(club)s") % {"club": club.name},
+            caption=gettext(
+                "Keep this card: it works at every club night until the club's cards are replaced."
+            ),
         )
         for c in card_selectors.club_table_cards(club)
     ]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from django.db import connection, transaction
+from django.utils.translation import gettext_noop
 
 from ratings import calc
 from ratings.models import Rating, RatingHistory
@@ -139,7 +140,7 @@ def ratings_recompute(*, club_id: int, rules_id: str, from_key: str = "", user: 
     # otherwise replay over each other's history.
     if Club.objects.select_for_update().filter(pk=club_id).first() is None:
         return 0
-    require_director(user, club_id, to="recompute its ratings")
+    require_director(user, club_id, to=gettext_noop("recompute its ratings"))
     lower_is_better = fmt.format_for(rules_id).lower_is_better
     history = RatingHistory.objects.filter(club_id=club_id, rules_id=rules_id)
     affected: set[int] = set()
@@ -283,7 +284,7 @@ def ratings_rebuild(*, club_id: int | None = None, user: Caller) -> dict[tuple[i
         games.values_list("table__sitting__session__club_id", "rules_id").distinct()
     ) | set(ratings.values_list("club_id", "rules_id").distinct())
     for cid in sorted({cid for cid, _ in scopes} | ({club_id} if club_id is not None else set())):
-        require_director(user, cid, to="rebuild its ratings")
+        require_director(user, cid, to=gettext_noop("rebuild its ratings"))
     return {
         (cid, rid): ratings_recompute(club_id=cid, rules_id=rid, user=user)
         for cid, rid in sorted(scopes)

@@ -28,7 +28,7 @@ class Difference:
 def label(family: GameFamily, key: str) -> str:
     for header, prefix in family.form.columns:
         if prefix == key:
-            return header
+            return str(header)
     field = family.form.base_fields.get(key)
     if field is not None and field.label:
         return str(field.label)

@@ -19,7 +19,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 import engine
 from common.errors import ConflictError, UserError
@@ -73,38 +74,62 @@ class Impact:
         """What the change does, in plain sentences, most important first."""
         lines: list[str] = []
         if self.reopens:
-            lines.append(f"Game {self.game} is open again: nobody has won it yet, so play goes on.")
-        elif self.winner_changes and self.finished_after:
-            before = _names(self.winners_before) or "nobody"
             lines.append(
-                f"Game {self.game} is won by {_names(self.winners_after)} instead of {before}."
+                gettext("Game %(game)s is open again: nobody has won it yet, so play goes on.")
+                % {"game": self.game}
+            )
+        elif self.winner_changes and self.finished_after:
+            before = _names(self.winners_before) or gettext("nobody")
+            lines.append(
+                gettext("Game %(game)s is won by %(after)s instead of %(before)s.")
+                % {"game": self.game, "after": _names(self.winners_after), "before": before}
             )
         plan = self.next_game
         if plan.action == "start":
-            lines.append(f"Game {plan.number} starts with {self._dealer(plan.dealer_after)}.")
+            lines.append(
+                gettext("Game %(game)s starts with %(dealer)s.")
+                % {"game": plan.number, "dealer": self._dealer(plan.dealer_after)}
+            )
         elif plan.action == "redeal":
             lines.append(
-                f"Game {plan.number} starts again with {self._dealer(plan.dealer_after)} "
-                f"instead of {plan.dealer_before} dealing first."
+                gettext(
+                    "Game %(game)s starts again with %(dealer)s instead of %(before)s "
+                    "dealing first."
+                )
+                % {
+                    "game": plan.number,
+                    "dealer": self._dealer(plan.dealer_after),
+                    "before": plan.dealer_before,
+                }
             )
         elif plan.action == "withdraw":
-            lines.append(f"Game {plan.number}, set up for the old winner, is taken off.")
+            lines.append(
+                gettext("Game %(game)s, set up for the old winner, is taken off.")
+                % {"game": plan.number}
+            )
         if plan.removes and plan.rounds:
             count = len(plan.rounds)
             lines.append(
-                f"The {count} round{'s' if count != 1 else ''} entered in game {plan.number} "
-                f"({self._rounds(count)}) {'go' if count != 1 else 'goes'}: "
-                "they stay in the history and a director can restore them."
+                (
+                    gettext(
+                        "The 1 round entered in game %(game)s (round 1) goes: they stay in "
+                        "the history and a director can restore them."
+                    )
+                    if count == 1
+                    else gettext(
+                        "The %(count)s rounds entered in game %(game)s (rounds 1 to %(count)s) "
+                        "go: they stay in the history and a director can restore them."
+                    )
+                )
+                % {"count": count, "game": plan.number}
             )
         return lines
 
     @staticmethod
     def _dealer(name: str | None) -> str:
-        return f"{name} dealing first" if name else "a new high-card draw for the first dealer"
-
-    @staticmethod
-    def _rounds(count: int) -> str:
-        return "round 1" if count == 1 else f"rounds 1 to {count}"
+        if name:
+            return gettext("%(player)s dealing first") % {"player": name}
+        return gettext("a new high-card draw for the first dealer")
 
 
 def correction_preview(*, game_id: int, number: int, data: Mapping[str, Any] | None) -> Impact:
@@ -116,7 +141,11 @@ def correction_preview(*, game_id: int, number: int, data: Mapping[str, Any] | N
     game = Game.objects.select_related("table__sitting").get(pk=game_id)
     stored = list(game.rounds.all())
     if not any(r.number == number for r in stored):
-        raise UserError("no_such_round", f"Game {game.number} has no round {number}.")
+        raise UserError(
+            "no_such_round",
+            gettext("Game %(game_number)s has no round %(number)s.")
+            % {"game_number": game.number, "number": number},
+        )
     before = game_check(game)
     if data is None:
         rounds = [r.data for r in stored if r.number != number]
@@ -162,8 +191,11 @@ def round_change_restore(*, change_id: int, actor: kernel.Who) -> RoundChange:
     except UserError as e:
         raise type(e)(
             e.code,
-            f"Game {game.number + 1} has rounds entered since this change and would have "
-            "to go; a restore never takes rounds off. Correct or delete them first.",
+            gettext(
+                "Game %(game)s has rounds entered since this change and would have "
+                "to go; a restore never takes rounds off. Correct or delete them first."
+            )
+            % {"game": game.number + 1},
         ) from None
     if change.removed and change.removed.get("rounds"):
         _restore_next_game(game, change.removed, who)
@@ -187,22 +219,30 @@ def round_change_restore(*, change_id: int, actor: kernel.Who) -> RoundChange:
         after=change.before,
         user=who.user,
         scorer_link=who.link,
-        note=f"put back the {change.get_action_display().lower()} change",
+        # Stored history, in English whatever the language of the request.
+        note=f"put back the {_english_action(change)} change",
     )
+
+
+def _english_action(change: RoundChange) -> str:
+    with translation.override("en"):
+        return str(change.get_action_display()).lower()
 
 
 def _lock_restorable(change_id: int, actor: kernel.Who) -> tuple[Game, RoundChange]:
     change = RoundChange.objects.select_related("game__table__sitting__session").get(pk=change_id)
     if not can_direct(actor, change.game.table.sitting.session.club_id):
-        raise PermissionDenied("Only a director of this club may restore a change.")
+        raise PermissionDenied(gettext("Only a director of this club may restore a change."))
     game = kernel.lock_for_change(change.game_id)
     change = RoundChange.objects.select_for_update().get(pk=change_id)
     if not restorable(change):
         raise ConflictError(
             "not_restorable",
-            "This change was restored already."
-            if change.restored_at
-            else "Only a correction or a deletion can be restored.",
+            (
+                gettext("This change was restored already.")
+                if change.restored_at
+                else gettext("Only a correction or a deletion can be restored.")
+            ),
         )
     return game, change
 
@@ -215,14 +255,20 @@ def _rounds_after_restore(
         if not any(r.number == number for r in stored):
             raise UserError(
                 "no_such_round",
-                f"Game {game.number} has no round {number} any more; it cannot be restored.",
+                gettext(
+                    "Game %(game_number)s has no round %(number)s any more; it cannot be restored."
+                )
+                % {"game_number": game.number, "number": number},
             )
         return [data if r.number == number else r.data for r in stored]
     if number > len(stored) + 1:
         count = f"{len(stored)} round{'s' if len(stored) != 1 else ''}"
         raise UserError(
             "no_such_round",
-            f"Game {game.number} has only {count} now; round {number} cannot be put back.",
+            gettext(
+                "Game %(game_number)s has only %(count)s now; round %(number)s cannot be put back."
+            )
+            % {"game_number": game.number, "count": count, "number": number},
         )
     rounds = [r.data for r in stored]
     rounds.insert(number - 1, data)
@@ -253,14 +299,20 @@ def _restore_next_game(game: Game, removed: Mapping[str, Any], who: Any) -> None
     if next_game is None or next_game.first_dealer.name != removed.get("first_dealer"):
         raise ConflictError(
             "next_game_changed",
-            f"Game {number} no longer starts as it did (its first dealer changed), so its "
-            "rounds cannot be put back.",
+            gettext(
+                "Game %(number)s no longer starts as it did (its first dealer changed), "
+                "so its rounds cannot be put back."
+            )
+            % {"number": number},
         )
     if next_game.round_count:
         raise ConflictError(
             "next_game_started",
-            f"Game {number} has rounds entered since; delete them first to restore the "
-            "ones taken off.",
+            gettext(
+                "Game %(number)s has rounds entered since; delete them first to restore "
+                "the ones taken off."
+            )
+            % {"number": number},
         )
     rounds = [dict(r) for r in removed["rounds"]]
     output = kernel.recheck(next_game, rounds, changed=1, verb="restored")

@@ -10,19 +10,20 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from tournaments.models import Player, ScorerLink, Table
 
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        PLAYING = "playing", gettext_lazy("Playing")
+        FINISHED = "finished", gettext_lazy("Finished")
 
     class DealerSource(models.TextChoices):
-        DRAW = "draw", "High-card draw from the session seed"
-        PREVIOUS_WINNER = "previous_winner", "Winner of the previous game"
-        ENTERED = "entered", "Entered by the scorer"
+        DRAW = "draw", gettext_lazy("High-card draw from the session seed")
+        PREVIOUS_WINNER = "previous_winner", gettext_lazy("Winner of the previous game")
+        ENTERED = "entered", gettext_lazy("Entered by the scorer")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -111,10 +112,10 @@ class RoundChange(models.Model):
     """Who entered, corrected or deleted a round, when, and what it said before and after."""
 
     class Action(models.TextChoices):
-        ENTER = "enter", "Entered"
-        EDIT = "edit", "Corrected"
-        DELETE = "delete", "Deleted"
-        RESTORE = "restore", "Restored"
+        ENTER = "enter", gettext_lazy("Entered")
+        EDIT = "edit", gettext_lazy("Corrected")
+        DELETE = "delete", gettext_lazy("Deleted")
+        RESTORE = "restore", gettext_lazy("Restored")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     round_number = models.PositiveSmallIntegerField()

@@ -11,6 +11,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 
 from scoring import compare, corrections, records, rounds, services
 from scoring.games import GameFamily, RoundForm, family_for, in_seat_order
@@ -117,10 +118,12 @@ def _who(pending: PendingRound, device: str | None, *, director: bool) -> str:
     same link, so a phone's entry is "the other scorer" to the other phone (and "a scorer
     at the table" to a director), never "the table's scorer link"."""
     if pending.device == device:
-        return "Your entry"
+        return gettext("Your entry")
     if pending.entered_by is not None:
-        return f"Entry by {pending.entered_by}"
-    return "Entry by a scorer at the table" if director else "Entry by the other scorer"
+        return gettext("Entry by %(who)s") % {"who": pending.entered_by}
+    if director:
+        return gettext("Entry by a scorer at the table")
+    return gettext("Entry by the other scorer")
 
 
 def pending_entries(
@@ -135,7 +138,10 @@ def pending_entries(
     )
     who = [_who(p, device, director=director) for p in entries]
     if len(set(who)) < len(who):  # a director sees two phones' entries: number them
-        who = [f"Entry {n} by a scorer at the table" for n in range(1, len(who) + 1)]
+        who = [
+            gettext("Entry %(n)s by a scorer at the table") % {"n": n}
+            for n in range(1, len(who) + 1)
+        ]
     described = [
         {"entry": p, "who": w, "text": compact(p.data, players, family_for(game.rules_id))}
         for p, w in zip(entries, who, strict=True)
@@ -200,15 +206,21 @@ def game_page(
 
 def entered_message(game_id: int, number: int) -> str:
     game = Game.objects.get(pk=game_id)
-    text = f"Round {number} entered."
+    text = gettext("Round %(number)s entered.") % {"number": number}
     if game.status == Game.Status.FINISHED:
         winners = ", ".join(
             game.game_players.filter(won=True).order_by("seat").values_list("name", flat=True)
         )
-        text += f" Game {game.number} is won by {winners}."
+        text += " " + gettext("Game %(number)s is won by %(winners)s.") % {
+            "number": game.number,
+            "winners": winners,
+        }
         following = Game.objects.filter(table_id=game.table_id, number=game.number + 1).first()
         if following is not None:
-            text += f" Game {following.number} starts with {following.first_dealer.name} dealing."
+            text += " " + gettext("Game %(number)s starts with %(dealer)s dealing.") % {
+                "number": following.number,
+                "dealer": following.first_dealer.name,
+            }
         else:
-            text += " The table has played all its games of this sitting."
+            text += " " + gettext("The table has played all its games of this sitting.")
     return text

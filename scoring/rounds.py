@@ -29,10 +29,11 @@ from typing import Any
 
 from django.contrib.auth.models import User as Account
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 import engine
 from common.errors import ConflictError, UserError
-from scoring import locks
+from scoring import engine_words, locks
 from scoring.models import Game, GamePlayer
 from scoring.records import game_record
 from scoring.signals import game_result_changed
@@ -52,13 +53,17 @@ def entry_refusal(game: Game) -> UserError | None:
     sitting = game.table.sitting
     if sitting.session.status != Session.Status.RUNNING:
         return ConflictError(
-            "session_not_running", "This session is not running; results can no longer change."
+            "session_not_running",
+            gettext("This session is not running; results can no longer change."),
         )
     if sitting.moved_at is not None:
         return ConflictError(
             "sitting_closed",
-            f"Players have moved on from sitting {sitting.number}. "
-            "The director can undo the movement to correct a result.",
+            gettext(
+                "Players have moved on from sitting %(sitting_number)s. The director "
+                "can undo the movement to correct a result."
+            )
+            % {"sitting_number": sitting.number},
         )
     return None
 
@@ -73,7 +78,7 @@ def lock_for_change(game_id: int) -> Game:
         .first()
     )
     if where is None:
-        raise UserError("no_such_game", "That game does not exist.")
+        raise UserError("no_such_game", gettext("That game does not exist."))
     table_id, session_id = where
     locks.share_session(session_id)
     try:
@@ -82,7 +87,7 @@ def lock_for_change(game_id: int) -> Game:
     except (Table.DoesNotExist, Game.DoesNotExist):
         # Taken away while this write waited for the session: an undone movement, a
         # rebalance that closed the table, a correction that re-opened the game before.
-        raise UserError("no_such_game", "That game does not exist.") from None
+        raise UserError("no_such_game", gettext("That game does not exist.")) from None
     refusal = entry_refusal(game)
     if refusal is not None:
         raise refusal
@@ -146,7 +151,9 @@ def clean_round(data: Mapping[str, Any], *, rules_id: str) -> dict[str, Any]:
     """The round as it will be stored: exactly as entered, once it is an object of the
     game's round fields of a sane size."""
     if not isinstance(data, Mapping):
-        raise UserError("round_not_an_object", "A round must be a JSON object of its fields.")
+        raise UserError(
+            "round_not_an_object", gettext("A round must be a JSON object of its fields.")
+        )
     known = engine.RULES[rules_id].round_fields if rules_id in engine.RULES else ()
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
@@ -156,38 +163,65 @@ def clean_round(data: Mapping[str, Any], *, rules_id: str) -> dict[str, Any]:
         raise UserError(
             "unknown_round_field",
             # An API client's mistake (the form sends only known fields): the keys, quoted.
-            f"A {game} round has no field {', '.join(repr(k[:40]) for k in unknown[:5])}; "
-            f"its fields are {', '.join(repr(k) for k in known)}.",
+            gettext("A %(game)s round has no field %(join)s; its fields are %(join2)s.")
+            % {
+                "game": game,
+                "join": ", ".join(repr(k[:40]) for k in unknown[:5]),
+                "join2": ", ".join(repr(k) for k in known),
+            },
             field=unknown[0][:40],
         )
     size = len(json.dumps(dict(data), ensure_ascii=False, separators=(",", ":"), default=str))
     if size > ROUND_MAX_CHARS:
         raise UserError(
             "round_too_large",
-            f"This round is {size:,} characters of data; a round is at most "
-            f"{ROUND_MAX_CHARS:,}. Check what was entered.",
+            gettext(
+                "This round is %(size)s characters of data; a round is at most "
+                "%(ROUND_MAX_CHARS)s. Check what was entered."
+            )
+            % {"size": format(size, ","), "ROUND_MAX_CHARS": format(ROUND_MAX_CHARS, ",")},
         )
     # Stored exactly as entered: `null` means something in some games (no trump).
     return dict(data)
 
 
+#: What was done to a round, as a refusal says it was not done ("Round 3 was not entered").
+VERBS = {
+    "entered": pgettext_lazy("a round was not …", "entered"),
+    "corrected": pgettext_lazy("a round was not …", "corrected"),
+    "deleted": pgettext_lazy("a round was not …", "deleted"),
+    "restored": pgettext_lazy("a round was not …", "restored"),
+}
+
+
 def _refusal(output: engine.Verdict, *, changed: int, verb: str) -> UserError:
-    errors = list(output["errors"])
+    errors = engine_words.problems_in_words(list(output["errors"]))
     where = errors[0].get("round") if errors else None
     text = "; ".join(e["message"] for e in errors)
     if verb == "deleted" and where is not None:
         return UserError(
             "later_round_invalid",
-            f"Round {changed} was not deleted: the game would then go wrong at round {where} "
-            f"(counting after the deletion): {text}",
+            gettext(
+                "Round %(changed)s was not deleted: the game would then go wrong at "
+                "round %(where)s (counting after the deletion): %(text)s"
+            )
+            % {"changed": changed, "where": where, "text": text},
             details=errors,
         )
     if where is None or where == changed:
-        return UserError("round_invalid", f"Round {changed} was not {verb}: {text}", details=errors)
+        return UserError(
+            "round_invalid",
+            gettext("Round %(changed)s was not %(verb)s: %(text)s")
+            % {"changed": changed, "verb": VERBS.get(verb, verb), "text": text},
+            details=errors,
+        )
     return UserError(
         "later_round_invalid",
-        f"Round {changed} was not {verb}: round {where} would then be wrong ({text}). "
-        f"Correct round {where} first, or delete it.",
+        gettext(
+            "Round %(changed)s was not %(verb)s: round %(where)s would then be "
+            "wrong (%(text)s). Correct round %(where)s first, or delete it."
+        )
+        % {"changed": changed, "verb": VERBS.get(verb, verb), "where": where, "text": text},
         details=errors,
     )
 
@@ -311,10 +345,18 @@ def sync_next_game(
             count = len(plan.rounds)
             raise ConflictError(
                 "next_game_started",
-                f"This change would alter who won game {game.number}, but game "
-                f"{plan.number} has {count} round{'s' if count != 1 else ''} entered "
-                "already. Confirm the change to take them off (they stay in the game's "
-                "history and a director can restore them).",
+                ngettext(
+                    "This change would alter who won game %(game_number)s, but game "
+                    "%(plan_number)s has %(count)s round entered already. Confirm "
+                    "the change to take them off (they stay in the game's history and a "
+                    "director can restore them).",
+                    "This change would alter who won game %(game_number)s, but game "
+                    "%(plan_number)s has %(count)s rounds entered already. Confirm "
+                    "the change to take them off (they stay in the game's history and a "
+                    "director can restore them).",
+                    count,
+                )
+                % {"game_number": game.number, "plan_number": plan.number, "count": count},
             )
         removed = {
             "game": plan.number,

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.contrib.auth.models import User as Account
 from django.db import transaction
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from common.errors import ConflictError, UserError
 from scoring import rounds as kernel
@@ -76,11 +76,14 @@ def round_submit(
         }
         raise ConflictError(
             "round_number_taken" if existing else "round_number_out_of_order",
-            f"Round {number} cannot be entered: this game has {entered}, so the next one is "
-            f"round {game.round_count + 1}. Reload the score sheet.",
+            gettext(
+                "Round %(number)s cannot be entered: this game has %(entered)s, so the next "
+                "one is round %(next)s. Reload the score sheet."
+            )
+            % {"number": number, "entered": entered, "next": game.round_count + 1},
         )
     if not (isinstance(actor, Actor) and actor.is_system):  # the phones (ONLINE), a script
-        _refuse_online(game, f"type round {number} in")
+        _refuse_online(game, gettext("type round %(number)s in") % {"number": number})
     rounds = [r.data for r in game.rounds.all()] + [cleaned]
     output = kernel.recheck(game, rounds, changed=number, verb="entered")
     note = ""
@@ -106,11 +109,13 @@ def round_submit(
             )
             mismatch = None
             if others:
-                mismatch = (
-                    f"Round {number} was entered differently by "
-                    f"{_describe(others[0].entered_by, others[0].scorer_link)}. Compare both "
+                mismatch = gettext(
+                    "Round %(number)s was entered differently by %(who)s. Compare both "
                     "entries on the score sheet and enter the right numbers again."
-                )
+                ) % {
+                    "number": number,
+                    "who": _describe(others[0].entered_by, others[0].scorer_link),
+                }
             return Entry(round=None, pending=mine, mismatch=mismatch)
     saved = Round.objects.create(
         game=game, number=number, data=cleaned, entered_by=who.user, entry_key=entry_key
@@ -139,17 +144,20 @@ def _refuse_online(game: Game, doing: str) -> None:
     if table.online and game.status != Game.Status.FINISHED:
         raise ConflictError(
             "table_online",
-            f"Table {table.number} plays online: its rounds come from the players' phones as "
-            f"they play, so you cannot {doing} here. To enter it on paper, switch the table "
-            "to paper first (the manage page, Online play); the hand on the phones is then set "
-            "aside and played with real cards.",
+            gettext(
+                "Table %(table_number)s plays online: its rounds come from the players' "
+                "phones as they play, so you cannot %(doing)s here. To enter it on "
+                "paper, switch the table to paper first (the manage page, Online play); "
+                "the hand on the phones is then set aside and played with real cards."
+            )
+            % {"table_number": table.number, "doing": doing},
         )
 
 
 def _describe(user: Account | None, link: ScorerLink | None) -> str:
     if user is not None:
         return user.get_username()
-    return "the table's scorer link" if link is not None else "someone"
+    return gettext("the table's scorer link") if link is not None else gettext("someone")
 
 
 @transaction.atomic
@@ -168,7 +176,11 @@ def round_correct(
     stored = list(game.rounds.all())
     target = next((r for r in stored if r.number == number), None)
     if target is None:
-        raise UserError("no_such_round", f"Game {game.number} has no round {number}.")
+        raise UserError(
+            "no_such_round",
+            gettext("Game %(game_number)s has no round %(number)s.")
+            % {"game_number": game.number, "number": number},
+        )
     rounds = [cleaned if r.number == number else r.data for r in stored]
     output = kernel.recheck(game, rounds, changed=number, verb="corrected")
     before = target.data
@@ -200,11 +212,15 @@ def round_delete(*, game_id: int, number: int, actor: Who, confirm: bool = False
     game = kernel.lock_for_change(game_id)
     who = kernel.author_of(actor, game)
     if not (isinstance(actor, Actor) and actor.is_system):
-        _refuse_online(game, f"delete round {number}")
+        _refuse_online(game, gettext("delete round %(number)s") % {"number": number})
     stored = list(game.rounds.all())
     target = next((r for r in stored if r.number == number), None)
     if target is None:
-        raise UserError("no_such_round", f"Game {game.number} has no round {number}.")
+        raise UserError(
+            "no_such_round",
+            gettext("Game %(game_number)s has no round %(number)s.")
+            % {"game_number": game.number, "number": number},
+        )
     rounds = [r.data for r in stored if r.number != number]
     output = kernel.recheck(game, rounds, changed=number, verb="deleted")
     target.delete()

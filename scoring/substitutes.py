@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 import engine
 from common.errors import UserError
 from scoring.models import Game, GamePlayer, PendingRound, Round
@@ -61,17 +63,25 @@ def game_substitute(*, game: Game, player_id: int, substitute: Player) -> GamePl
     caller has locked the game and checked who may do this."""
     seat = game.game_players.filter(player_id=player_id).first()
     if seat is None:
-        raise UserError("not_in_game", f"That player does not play game {game.number}.")
+        raise UserError(
+            "not_in_game",
+            gettext("That player does not play game %(game_number)s.")
+            % {"game_number": game.number},
+        )
     if game.game_players.filter(player_id=substitute.pk).exists():
         raise UserError(
             "substitute_in_game",
-            f"{substitute.name} already plays game {game.number}; choose someone else.",
+            gettext("%(substitute)s already plays game %(game_number)s; choose someone else.")
+            % {"substitute": substitute.name, "game_number": game.number},
         )
     if game.game_players.filter(name=substitute.name).exists():
         raise UserError(
             "substitute_name_taken",
-            f"Someone at game {game.number} already plays as “{substitute.name}”; "
-            "choose someone else or type the substitute's full name.",
+            gettext(
+                "Someone at game %(game_number)s already plays as “%(substitute)s”; "
+                "choose someone else or type the substitute's full name."
+            )
+            % {"game_number": game.number, "substitute": substitute.name},
         )
     old, new = seat.name, substitute.name
     before = _as(game_check(game), old, new)
@@ -93,8 +103,11 @@ def game_substitute(*, game: Game, player_id: int, substitute: Player) -> GamePl
         # never store that (the caller's transaction is rolled back).
         raise UserError(
             "substitute_name_clash",
-            f"“{new}” cannot take the seat: the name clashes with the game's own data. "
-            "Type the substitute's name in a different form.",
+            gettext(
+                "“%(new)s” cannot take the seat: the name clashes with the game's own "
+                "data. Type the substitute's name in a different form."
+            )
+            % {"new": new},
         )
     pagecache.board_changed(game.table.sitting.session_id)
     return seat

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext
+
 import engine
 from common.errors import ConflictError
 from scoring.models import Game, GamePlayer
@@ -95,7 +97,9 @@ def game_refresh_players(*, game: Game) -> None:
     """Re-seat a game that has no round yet after an arrival, withdrawal or move."""
     if game.round_count:
         raise ConflictError(
-            "game_in_progress", f"Game {game.number} has rounds entered; its players are fixed."
+            "game_in_progress",
+            gettext("Game %(game_number)s has rounds entered; its players are fixed.")
+            % {"game_number": game.number},
         )
     table, number = game.table, game.number
     game.delete()

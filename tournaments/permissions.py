@@ -30,6 +30,7 @@ from django.contrib.auth.models import User as Account
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_noop
 
 from tournaments.models import Club, Player, ScorerLink, Seating, Session, Table
 
@@ -147,7 +148,7 @@ def can_direct(who: Actor | User, club: Club | int) -> bool:
     return club_id in directed
 
 
-def require_director(who: Caller, club: Club | int, *, to: str = "run it") -> None:
+def require_director(who: Caller, club: Club | int, *, to: str = gettext_noop("run it")) -> None:
     """Refuse anyone who may not direct `club`, in the words "Only a director of this club
     may <to>." Every director write service calls it first, once it has read (and
     locked) the row that says which club the write is for. The refusal is Django's
@@ -155,7 +156,9 @@ def require_director(who: Caller, club: Club | int, *, to: str = "run it") -> No
     the pages and the API refuse such callers before calling a service, so their answers
     do not depend on it."""
     if not can_direct(who, club):
-        raise PermissionDenied(f"Only a director of this club may {to}.")
+        raise PermissionDenied(
+            gettext("Only a director of this club may %(to)s.") % {"to": gettext(to)}
+        )
 
 
 def live_links(tokens: Iterable[str]) -> QuerySet[ScorerLink]:
@@ -182,7 +185,7 @@ def not_a_scorer() -> PermissionDenied:
     """The refusal of a result write by someone who may not score the table: neither a
     director of its club nor the holder of its live scorer link (`can_score`)."""
     return PermissionDenied(
-        "Only a director or the holder of this table's scorer link may change its results."
+        gettext("Only a director or the holder of this table's scorer link may change its results.")
     )
 
 
@@ -210,8 +213,10 @@ def require_caller(who: Caller, table: Table) -> None:
     """Refuse anyone who may not call the director to `table`."""
     if not can_call_director(who, table):
         raise PermissionDenied(
-            "Only a director, the holder of this table's scorer link or a player seated at "
-            "it may call the director to it."
+            gettext(
+                "Only a director, the holder of this table's scorer link or a player seated at "
+                "it may call the director to it."
+            )
         )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy
 
 from web.forms import time_zone_field
 
@@ -16,7 +17,8 @@ class SignUpForm(UserCreationForm[User]):
 
     email = forms.EmailField(
         max_length=254,
-        help_text="Where a forgotten password's reset link goes.",
+        help_text=gettext_lazy("Where a forgotten password's reset link goes."),
+        label=gettext_lazy("Email"),
     )
 
     class Meta(UserCreationForm.Meta):
@@ -28,17 +30,21 @@ DEFAULT_TIME_ZONE = "Europe/London"
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(max_length=120, label="Club name")
+    name = forms.CharField(max_length=120, label=gettext_lazy("Club name"))
     slug = forms.CharField(
         max_length=60,
         required=False,
-        label="Web address",
-        help_text="The club's page is /clubs/<this>/: lower-case letters, digits and "
-        "hyphens. Leave empty to make it from the name.",
+        label=gettext_lazy("Web address"),
+        help_text=gettext_lazy(
+            "The club's page is /clubs/<this>/: lower-case letters, digits and "
+            "hyphens. Leave empty to make it from the name."
+        ),
     )
     time_zone = time_zone_field(
-        help_text="Type a city or a region to choose from the list (this device's own is "
-        "filled in); every time on the club's pages is shown in it.",
+        help_text=gettext_lazy(
+            "Type a city or a region to choose from the list (this device's own is "
+            "filled in); every time on the club's pages is shown in it."
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -51,4 +57,4 @@ class ClubForm(forms.Form):
 
 
 class ClubFileForm(forms.Form):
-    file = forms.FileField(label="Club file (JSON)")
+    file = forms.FileField(label=gettext_lazy("Club file (JSON)"))

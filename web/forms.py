@@ -6,13 +6,17 @@ import re
 import zoneinfo
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django import forms
 from django.db.models import Model, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.models import Club, Player, Season, Session, rules_choices
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 M = TypeVar("M", bound=Model)
 
@@ -43,45 +47,63 @@ class SeasonField(forms.ModelChoiceField[Season]):
 
 
 class SessionForm(forms.Form):
-    name = forms.CharField(max_length=120, strip=False)
+    name = forms.CharField(max_length=120, strip=False, label=gettext_lazy("Name"))
     date = forms.DateField(
-        initial=timezone.localdate, widget=forms.DateInput(attrs={"type": "date"})
+        initial=timezone.localdate,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label=gettext_lazy("Date"),
     )
-    season = SeasonField(queryset=Season.objects.none())
-    rules_id = forms.ChoiceField(choices=rules_choices, label="Rules", initial="huckley-buck")
+    season = SeasonField(queryset=Season.objects.none(), label=gettext_lazy("Season"))
+    rules_id = forms.ChoiceField(
+        choices=rules_choices, label=gettext_lazy("Rules"), initial="huckley-buck"
+    )
     games_per_sitting = forms.TypedChoiceField(
-        choices=[(2, "2 games"), (3, "3 games")], coerce=int, initial=2, label="Games per sitting"
+        choices=[(2, gettext_lazy("2 games")), (3, gettext_lazy("3 games"))],
+        coerce=int,
+        initial=2,
+        label=gettext_lazy("Games per sitting"),
     )
     seed = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=2**62,
-        help_text="Leave empty for a fresh random seed. Every draw of the session follows from it.",
+        help_text=gettext_lazy(
+            "Leave empty for a fresh random seed. Every draw of the session follows from it."
+        ),
+        label=gettext_lazy("Seed"),
     )
     is_public = forms.BooleanField(
         required=False,
         initial=Session.PUBLIC_BY_DEFAULT,
-        label="Public",
-        help_text="Anyone can see the tables, find their table and read the standings.",
+        label=gettext_lazy("Public"),
+        help_text=gettext_lazy(
+            "Anyone can see the tables, find their table and read the standings."
+        ),
     )
     double_entry = forms.BooleanField(
         required=False,
-        label="Double entry",
-        help_text="A round counts only when a second person at the table enters the same numbers.",
+        label=gettext_lazy("Double entry"),
+        help_text=gettext_lazy(
+            "A round counts only when a second person at the table enters the same numbers."
+        ),
     )
     seeding = forms.ChoiceField(
         choices=Session.Seeding.choices,
         initial=Session.Seeding.RANDOM,
         required=False,
-        label="First sitting",
-        help_text="The association's format splits the first sitting at random; a club may "
-        "seed it from the players' ratings instead.",
+        label=gettext_lazy("First sitting"),
+        help_text=gettext_lazy(
+            "The association's format splits the first sitting at random; a club "
+            "may seed it from the players' ratings instead."
+        ),
     )
     online = forms.BooleanField(
         required=False,
-        label="Online: every table plays online",
-        help_text="The cards are dealt and played on the players' phones; each player gets "
-        "a personal seat link.",
+        label=gettext_lazy("Online: every table plays online"),
+        help_text=gettext_lazy(
+            "The cards are dealt and played on the players' phones; each player "
+            "gets a personal seat link."
+        ),
     )
     # Text, passed on as typed: the service reads the seconds and refuses in plain words.
     online_grace_seconds = forms.CharField(
@@ -89,46 +111,56 @@ class SessionForm(forms.Form):
         strip=False,
         max_length=20,
         initial="60",
-        label="Grace time online (seconds)",
-        help_text="How long a player may be away before a robot plays for them.",
+        label=gettext_lazy("Grace time online (seconds)"),
+        help_text=gettext_lazy("How long a player may be away before a robot plays for them."),
         widget=forms.TextInput(attrs={"inputmode": "numeric"}),
     )
     move_clock_seconds = forms.CharField(
         required=False,
         strip=False,
         max_length=20,
-        label="Move clock online (seconds)",
-        help_text="Empty: no clock. When it runs out, a robot plays the move.",
+        label=gettext_lazy("Move clock online (seconds)"),
+        help_text=gettext_lazy("Empty: no clock. When it runs out, a robot plays the move."),
         widget=forms.TextInput(attrs={"inputmode": "numeric"}),
     )
     duplicate = forms.BooleanField(
         required=False,
-        label="Duplicate deals",
-        help_text="Every online table of the same size plays the same cards; a page compares "
-        "the tables deal by deal.",
+        label=gettext_lazy("Duplicate deals"),
+        help_text=gettext_lazy(
+            "Every online table of the same size plays the same cards; a page "
+            "compares the tables deal by deal."
+        ),
     )
     fill_with_robots = forms.BooleanField(
         required=False,
-        label="Fill with robots",
-        help_text="With Online: robots take the seats that would leave players sitting out "
-        "or a table short, at the start and at every movement (seven players of Buck Euchre "
-        "play at two tables with one robot). Robots are never ranked.",
+        label=gettext_lazy("Fill with robots"),
+        help_text=gettext_lazy(
+            "With Online: robots take the seats that would leave players sitting "
+            "out or a table short, at the start and at every movement (seven "
+            "players of Buck Euchre play at two tables with one robot). Robots are "
+            "never ranked."
+        ),
     )
     players = forms.ModelMultipleChoiceField(
-        queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=gettext_lazy("Players"),
     )
     new_names = forms.CharField(
         required=False,
         strip=False,
         widget=forms.Textarea(attrs={"rows": 4}),
-        label="New players",
-        help_text="One name per line.",
+        label=gettext_lazy("New players"),
+        help_text=gettext_lazy("One name per line."),
     )
     new_anyway = forms.BooleanField(
         required=False,
-        label="Someone else: add as typed",
-        help_text="Tick when “Did you mean …?” named someone else: the names typed are "
-        "added as new players.",
+        label=gettext_lazy("Someone else: add as typed"),
+        help_text=gettext_lazy(
+            "Tick when “Did you mean …?” named someone else: the names typed are "
+            "added as new players."
+        ),
     )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
@@ -170,19 +202,24 @@ class SessionForm(forms.Form):
 
 class AddPlayersForm(forms.Form):
     players = forms.ModelMultipleChoiceField(
-        queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=gettext_lazy("Players"),
     )
     new_names = forms.CharField(
         required=False,
         strip=False,
         widget=forms.Textarea(attrs={"rows": 2}),
-        label="New players (one per line)",
+        label=gettext_lazy("New players (one per line)"),
     )
     new_anyway = forms.BooleanField(
         required=False,
-        label="Someone else: add as typed",
-        help_text="Tick when “Did you mean …?” named someone else: the names typed are "
-        "added as new players.",
+        label=gettext_lazy("Someone else: add as typed"),
+        help_text=gettext_lazy(
+            "Tick when “Did you mean …?” named someone else: the names typed are "
+            "added as new players."
+        ),
     )
 
     def names(self) -> list[str]:
@@ -203,20 +240,26 @@ class AddPlayersForm(forms.Form):
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(max_length=60, strip=False)
-    starts_on = forms.DateField(label="Starts on", widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(label="Ends on", widget=forms.DateInput(attrs={"type": "date"}))
+    name = forms.CharField(max_length=60, strip=False, label=gettext_lazy("Name"))
+    starts_on = forms.DateField(
+        label=gettext_lazy("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        label=gettext_lazy("Ends on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
 
 
 class PlayerNameForm(forms.Form):
-    name = forms.CharField(max_length=60, label="Name", strip=False)
+    name = forms.CharField(max_length=60, label=gettext_lazy("Name"), strip=False)
 
 
 class NewPlayerForm(PlayerNameForm):
     new_anyway = forms.BooleanField(
         required=False,
-        label="A different person",
-        help_text="Tick when “Did you mean …?” named someone else with a name like this one.",
+        label=gettext_lazy("A different person"),
+        help_text=gettext_lazy(
+            "Tick when “Did you mean …?” named someone else with a name like this one."
+        ),
     )
 
 
@@ -224,8 +267,8 @@ class KeepApartForm(forms.Form):
     """Two players of the club to keep apart. What is chosen goes to the service as it
     came (`workflow.club.seating_wishes.keep_apart_add`), which refuses in words."""
 
-    first = forms.CharField(label="Keep", widget=forms.Select)
-    second = forms.CharField(label="apart from", widget=forms.Select)
+    first = forms.CharField(label=gettext_lazy("Keep"), widget=forms.Select)
+    second = forms.CharField(label=gettext_lazy("apart from"), widget=forms.Select)
 
     def __init__(self, *args: Any, players: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -235,11 +278,11 @@ class KeepApartForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    login = forms.CharField(max_length=254, label="Username or email")
+    login = forms.CharField(max_length=254, label=gettext_lazy("Username or email"))
     create = forms.BooleanField(
         required=False,
-        label="Create the account if there is none",
-        help_text="You then get a one-time link for them to choose a password.",
+        label=gettext_lazy("Create the account if there is none"),
+        help_text=gettext_lazy("You then get a one-time link for them to choose a password."),
     )
 
 
@@ -267,36 +310,42 @@ class TimeZoneInput(forms.TextInput):
         return context
 
 
-def time_zone_field(*, help_text: str) -> forms.CharField:
+def time_zone_field(*, help_text: StrOrPromise) -> forms.CharField:
     return forms.CharField(
-        max_length=64, label="Time zone", help_text=help_text, widget=TimeZoneInput()
+        max_length=64, label=gettext_lazy("Time zone"), help_text=help_text, widget=TimeZoneInput()
     )
 
 
 class TimeZoneForm(forms.Form):
-    time_zone = time_zone_field(help_text="Type a city or a region to choose from the list.")
+    time_zone = time_zone_field(
+        help_text=gettext_lazy("Type a city or a region to choose from the list."),
+    )
 
 
 class RegistrationForm(forms.Form):
     """Signing up for a night: the name and email go to the service as typed, which
     matches the name to the club's players and says what is wrong in plain words."""
 
-    name = forms.CharField(label="Your name", strip=False, max_length=200)
-    email = forms.CharField(label="Email (optional)", strip=False, required=False, max_length=254)
-    email_assignment = forms.BooleanField(
-        required=False, label="Email me my table after each movement, when it changes"
+    name = forms.CharField(label=gettext_lazy("Your name"), strip=False, max_length=200)
+    email = forms.CharField(
+        label=gettext_lazy("Email (optional)"), strip=False, required=False, max_length=254
     )
-    invite = forms.CharField(required=False, widget=forms.HiddenInput, max_length=64)
+    email_assignment = forms.BooleanField(
+        required=False, label=gettext_lazy("Email me my table after each movement, when it changes")
+    )
+    invite = forms.CharField(
+        required=False, widget=forms.HiddenInput, max_length=64, label=gettext_lazy("Invite")
+    )
 
 
 class RegistrationSettingsForm(forms.Form):
-    registration_open = forms.BooleanField(required=False, label="Sign-up is open")
+    registration_open = forms.BooleanField(required=False, label=gettext_lazy("Sign-up is open"))
     # Text, passed on as typed: the service reads the number and refuses in plain words.
     capacity = forms.CharField(
         required=False,
         strip=False,
         max_length=20,
-        label="Capacity (players); empty: no limit",
+        label=gettext_lazy("Capacity (players); empty: no limit"),
         widget=forms.TextInput(attrs={"inputmode": "numeric"}),
     )
 
@@ -305,11 +354,11 @@ class SelfCheckInForm(forms.Form):
     """A player's check-in at the door: their name and the door code, passed to the
     service as typed (workflow.front.door.self_check_in)."""
 
-    name = forms.CharField(max_length=120, strip=False, label="Your name")
+    name = forms.CharField(max_length=120, strip=False, label=gettext_lazy("Your name"))
     door_code = forms.CharField(
         max_length=10,
         strip=False,
-        label="Door code",
+        label=gettext_lazy("Door code"),
         widget=forms.TextInput(
             attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": "4", "size": "4"}
         ),
@@ -320,14 +369,16 @@ class AuditFilterForm(forms.Form):
     """The filters of a club's audit log (a GET form): each left empty keeps everything.
     The choices are the club's (`workflow.club.audit_selectors.audit_choices`)."""
 
-    session = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
-    action = forms.ChoiceField(required=False)
-    who = forms.ChoiceField(required=False, label="Who")
+    session = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label=gettext_lazy("Session")
+    )
+    action = forms.ChoiceField(required=False, label=gettext_lazy("Action"))
+    who = forms.ChoiceField(required=False, label=gettext_lazy("Who"))
     since = forms.DateField(
-        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=gettext_lazy("From"), widget=forms.DateInput(attrs={"type": "date"})
     )
     until = forms.DateField(
-        required=False, label="To", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=gettext_lazy("To"), widget=forms.DateInput(attrs={"type": "date"})
     )
 
     def __init__(
@@ -356,5 +407,5 @@ class AuditFilterForm(forms.Form):
         cleaned = super().clean() or {}
         since, until = cleaned.get("since"), cleaned.get("until")
         if since and until and until < since:
-            self.add_error("until", "The last day comes on or after the first.")
+            self.add_error("until", gettext("The last day comes on or after the first."))
         return cleaned

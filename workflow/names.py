@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext, gettext_noop
+
 from common.errors import UserError
 from common.matching import spelled
 from common.text import refuse_hidden_characters
@@ -16,11 +18,14 @@ def clean_names(names: Sequence[str]) -> list[str]:
     for raw in names:
         # The rule reads the name as typed: folding spaces first would turn a line
         # separator or a NEXT LINE (U+0085) into a space and hide it.
-        refuse_hidden_characters(raw, what="Player names")
+        refuse_hidden_characters(raw, what=gettext_noop("Player names"))
         name = " ".join(raw.split())
         if not name:
             continue
         if len(name) > 60:
-            raise UserError("name_too_long", f"“{name[:20]}…” is longer than 60 characters.")
+            raise UserError(
+                "name_too_long",
+                gettext("“%(name)s…” is longer than 60 characters.") % {"name": name[:20]},
+            )
         seen.setdefault(spelled(name), name)  # written alike: the same name
     return list(seen.values())

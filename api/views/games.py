@@ -7,6 +7,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
@@ -86,7 +87,8 @@ def pending_data(pending: PendingRound, actor: Actor) -> dict[str, Any]:
 def _round_fields(body: Any) -> dict[str, Any]:
     if not isinstance(body, Mapping):
         raise exceptions.ValidationError(
-            ['A round is a JSON object: {"number": n, ...round fields}.'], code="not_an_object"
+            [gettext('A round is a JSON object: {"number": n, ...round fields}.')],
+            code="not_an_object",
         )
     return {k: v for k, v in body.items() if k != "number"}
 
@@ -196,8 +198,11 @@ class GameRounds(GameView):
         if not entry.created:
             error = ConflictError(
                 "round_number_taken",
-                f"Round {number} has already been entered (with these numbers). Reload the "
-                "game; send an Idempotency-Key to make retries safe.",
+                gettext(
+                    "Round %(number)s has already been entered (with these numbers). Reload "
+                    "the game; send an Idempotency-Key to make retries safe."
+                )
+                % {"number": number},
             )
             raise StateConflict(error, game=game_data(game_id, self.actor))
         return Response(self._entered(game_id, number), status=status.HTTP_201_CREATED)
@@ -213,8 +218,11 @@ class GameRounds(GameView):
             return Response(body, status=status.HTTP_409_CONFLICT)
         if entry.pending is not None:
             answer = {
-                "message": f"Round {number} waits for a second person at the table (or a "
-                "director) to enter the same numbers.",
+                "message": gettext(
+                    "Round %(number)s waits for a second person at the table (or a "
+                    "director) to enter the same numbers."
+                )
+                % {"number": number},
                 "pending": pending_data(entry.pending, self.actor),
             }
             return Response(answer, status=status.HTTP_202_ACCEPTED)
@@ -249,7 +257,10 @@ class GameRound(GameView):
     def _stored(self, number: int) -> Any:
         stored = api_selectors.game_round(self.game, number) if number <= MAX_ROUND else None
         if stored is None:
-            raise exceptions.NotFound(f"Game {self.game.number} has no round {number}.")
+            raise exceptions.NotFound(
+                gettext("Game %(game_number)s has no round %(number)s.")
+                % {"game_number": self.game.number, "number": number}
+            )
         return stored
 
     @doc(

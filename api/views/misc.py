@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -59,14 +60,18 @@ class RulesDetail(ApiView):
     def get(self, request: Request, rules_id: str) -> Response:
         info = engine.RULES.get(rules_id)
         if info is None:
-            raise exceptions.NotFound(f"{rules_id} is not a rules id.")
+            raise exceptions.NotFound(
+                gettext("%(rules_id)s is not a rules id.") % {"rules_id": rules_id}
+            )
         return Response(info.as_dict())
 
 
 class LockedOut(exceptions.APIException):
     status_code = 429
     default_code = "locked_out"
-    default_detail = "Too many failed sign-ins for this account from here; try again later."
+    default_detail = gettext_lazy(
+        "Too many failed sign-ins for this account from here; try again later."
+    )
 
 
 class WrongCredentials(exceptions.ValidationError):

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions
@@ -24,7 +25,7 @@ from api.schema import F, doc
 from api.throttles import AnonymousSheetThrottle
 from api.views.base import ApiView
 from common.errors import UserError
-from printing import pdf, services, sheets
+from printing import cards_pdf, pdf, services, sheets
 from tournaments import pagecache
 from tournaments.models import Club, Season, Session
 
@@ -91,7 +92,7 @@ def sitting_number(request: Request) -> int | None:
     if not text.isascii() or not text.isdigit() or len(text) > 100 or int(text) < 1:
         raise UserError(
             "sitting_invalid",
-            "The sitting is a whole number from 1 (for example ?sitting=2).",
+            gettext("The sitting is a whole number from 1 (for example ?sitting=2)."),
             field="sitting",
         )
     return int(text)
@@ -172,7 +173,7 @@ class Assignments(SessionSheet):
         def draw() -> bytes:
             heading = sheets.session_heading(self.session, sitting)
             rows = sheets.assignments(sitting)
-            line = f"Where to sit · sitting {sitting.number}"
+            line = gettext("Where to sit · sitting %(number)s") % {"number": sitting.number}
             return pdf.assignments_pdf(rows, paper, heading, line)
 
         content = self.drawn(draw, paper, sitting.number)
@@ -192,7 +193,7 @@ class Standings(SessionSheet):
         paper = paper_of(request, self.session.club)
 
         def draw() -> bytes:
-            return pdf.ladder_pdf(sheets.session_ladder(self.session), paper, "Standings")
+            return pdf.ladder_pdf(sheets.session_ladder(self.session), paper, gettext("Standings"))
 
         return self.respond(self.drawn(draw, paper))
 
@@ -213,8 +214,8 @@ class TableCards(SessionSheet):
         paper = paper_of(request, self.session.club)
         cards = sheets.table_cards(self.session, request.build_absolute_uri)
         heading = sheets.session_heading(self.session)
-        empty = "This session has no table yet: its cards print once it has started."
-        return self.respond(pdf.table_cards_pdf(cards, paper, heading, empty=empty))
+        empty = gettext("This session has no table yet: its cards print once it has started.")
+        return self.respond(cards_pdf.table_cards_pdf(cards, paper, heading, empty=empty))
 
 
 class UnknownSheet(SessionSheet):
@@ -229,8 +230,8 @@ class UnknownSheet(SessionSheet):
     )
     def get(self, request: Request, session_id: int, sheet: str) -> HttpResponse:
         raise exceptions.NotFound(
-            f"There is no sheet “{sheet[:40]}”: print one of {', '.join(SHEETS[:-1])} "
-            f"or {SHEETS[-1]}.",
+            gettext("There is no sheet “%(sheet)s”: print one of %(sheets)s or %(last)s.")
+            % {"sheet": sheet[:40], "sheets": ", ".join(SHEETS[:-1]), "last": SHEETS[-1]},
             code="sheet_unknown",
         )
 
@@ -251,7 +252,7 @@ class SeasonStandings(ApiView):
     def get(self, request: Request, season_id: int) -> HttpResponse:
         season = self.target.obj_as(Season)
         paper = paper_of(request, season.club)
-        content = pdf.ladder_pdf(sheets.season_ladder(season), paper, "Season standings")
+        content = pdf.ladder_pdf(sheets.season_ladder(season), paper, gettext("Season standings"))
         return pdf_response(content, season.club.slug, "season", season.name, "standings")
 
 
@@ -272,6 +273,6 @@ class ClubTableCards(ApiView):
         paper = paper_of(request, club)
         cards = sheets.club_cards(club, request.build_absolute_uri)
         heading = sheets.Heading(title=club.name, subtitle="the club's table cards")
-        empty = "The club has no table cards yet: issue them on the club's page first."
-        content = pdf.table_cards_pdf(cards, paper, heading, empty=empty)
+        empty = gettext("The club has no table cards yet: issue them on the club's page first.")
+        content = cards_pdf.table_cards_pdf(cards, paper, heading, empty=empty)
         return pdf_response(content, club.slug, "table-cards")

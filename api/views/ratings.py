@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -40,13 +41,18 @@ def _rules(value: str | None) -> str:
     if not value:
         raise UserError(
             "rules_required",
-            "Say which rules' ratings you want: ?rules=<rules id>, e.g. ?rules=huckley-buck.",
+            gettext(
+                "Say which rules' ratings you want: ?rules=<rules id>, e.g. ?rules=huckley-buck."
+            ),
             field="rules",
         )
     if value not in rated_rules():
         known = ", ".join(rated_rules())
         raise UserError(
-            "unknown_rules", f"“{value}” is not a rules id; use one of: {known}.", field="rules"
+            "unknown_rules",
+            gettext("“%(value)s” is not a rules id; use one of: %(known)s.")
+            % {"value": value, "known": known},
+            field="rules",
         )
     return value
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -191,7 +192,7 @@ class ClubSessions(ApiView):
         d = data.validated_data
         season = Season.objects.filter(pk=d["season"]).first()
         if season is None:
-            raise UserError("unknown_season", "There is no such season.", field="season")
+            raise UserError("unknown_season", gettext("There is no such season."), field="season")
         session = services.session_create(
             club=club,
             season=season,

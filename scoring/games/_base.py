@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
+
+from scoring import engine_words
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 TRICKS = 5
 #: The longest upcard the form takes. A card is two or three characters (9H, 10H, BH);
@@ -17,7 +23,12 @@ UPCARD_MAX = 20
 
 
 def number_field(
-    label: str, *, invalid: str, low: int = 0, high: int | None = None, help_text: str = ""
+    label: StrOrPromise,
+    *,
+    invalid: StrOrPromise,
+    low: int = 0,
+    high: int | None = None,
+    help_text: StrOrPromise = "",
 ) -> forms.Field:
     """A whole number a scorer types (tricks, a bid, card points, the cards dealt).
 
@@ -55,12 +66,12 @@ class RoundForm(forms.Form):
     entry_key = forms.RegexField(
         regex=r"^[A-Za-z0-9_-]{1,64}$", required=False, widget=forms.HiddenInput
     )
-    dealer = forms.ChoiceField(label="Dealer")
+    dealer = forms.ChoiceField(label=gettext_lazy("Dealer"))
 
     #: Round-level fields, shown above the players (names of form fields).
     top: ClassVar[tuple[str, ...]] = ("dealer",)
     #: Per-player columns: (header, field prefix).
-    columns: ClassVar[tuple[tuple[str, str], ...]] = ()
+    columns: ClassVar[tuple[tuple[StrOrPromise, str], ...]] = ()
     #: A template with the family's own fields, rendered under the players' table.
     extra_template: ClassVar[str | None] = None
     #: The engine's error codes a scorer reads in the family's own words, by code.
@@ -77,7 +88,7 @@ class RoundForm(forms.Form):
             for _header, prefix in self.visible_columns():
                 self.fields[f"{prefix}_{i}"] = self.player_field(prefix, name)
 
-    def visible_columns(self) -> tuple[tuple[str, str], ...]:
+    def visible_columns(self) -> tuple[tuple[StrOrPromise, str], ...]:
         return self.columns
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
@@ -93,7 +104,7 @@ class RoundForm(forms.Form):
         ]
 
     def headers(self) -> list[str]:
-        return [header for header, _ in self.visible_columns()]
+        return [str(header) for header, _ in self.visible_columns()]
 
     def per_player(self, prefix: str, *, keep_zero: bool = True) -> dict[str, Any]:
         d = self.cleaned_data
@@ -119,7 +130,9 @@ class RoundForm(forms.Form):
         """Put each engine error beside the field it concerns; the rest above the form."""
         for error in errors:
             target = self.field_for(error)
-            message = self.plain_messages.get(str(error.get("code")), str(error.get("message")))
+            code = str(error.get("code"))
+            plain = self.plain_messages.get(code)  # marked with gettext_noop where written
+            message = gettext(plain) if plain else engine_words.problem_message(error)
             self.add_error(target if target in self.fields else None, message)
 
     def field_for(self, error: Mapping[str, Any]) -> str | None:
@@ -137,14 +150,16 @@ class DropsAndTricksForm(RoundForm):
     """Games where players may drop and the rest share five tricks (Huckley Buck,
     Hucklebuck, Buck Euchre)."""
 
-    columns = (("Dropped", "out"), ("Tricks", "tricks"))
+    columns = ((gettext_lazy("Dropped"), "out"), (gettext_lazy("Tricks"), "tricks"))
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
         if prefix == "out":
-            return forms.BooleanField(required=False, label=f"{name} dropped")
+            return forms.BooleanField(
+                required=False, label=gettext("%(name)s dropped") % {"name": name}
+            )
         return number_field(
-            f"Tricks taken by {name}",
-            invalid=f"Tricks are whole numbers from 0 to {TRICKS}.",
+            gettext("Tricks taken by %(name)s") % {"name": name},
+            invalid=gettext("Tricks are whole numbers from 0 to %(high)s.") % {"high": TRICKS},
             high=TRICKS,
         )
 
@@ -179,7 +194,7 @@ class PrintColumn:
     #: The round field the column records (`tricks`, `bids`, `trump`), or `hooks` and
     #: `score` for what the scorer marks from the engine's rules.
     key: str
-    header: str
+    header: StrOrPromise
     #: One cell per player in the round's row, or one cell for the whole round.
     per_player: bool = True
     #: What the cell holds: a number, a tick ("mark"), or a short text (a card, a name).
@@ -215,7 +230,7 @@ class GameFamily:
     rules_ids: tuple[str, ...]
     form: type[RoundForm]
     #: What the marks on the score sheet mean, after "D marks the dealer, ".
-    legend: str = ""
+    legend: StrOrPromise = ""
     #: The game's own fields of a round, as a line under the round on the score sheet.
     details: Callable[[Mapping[str, Any], Sequence[str]], str] = no_details
     print_columns: tuple[PrintColumn, ...] = ()

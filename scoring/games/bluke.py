@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from engine import EngineUsageError
 from engine.games.bluke import schedule
@@ -27,25 +28,33 @@ class BlukeRoundForm(RoundForm):
     # The hand size and the bids and tricks it allows change every hand: any whole number
     # reaches the engine, which says the schedule's size and the range in the game's words.
     cards = number_field(
-        "Cards dealt",
-        invalid="The cards dealt are a whole number, like 7.",
+        gettext_lazy("Cards dealt"),
+        invalid=gettext_lazy("The cards dealt are a whole number, like 7."),
         low=1,
-        help_text="Leave empty to use the schedule's hand size.",
+        help_text=gettext_lazy("Leave empty to use the schedule's hand size."),
     )
     upcard = forms.CharField(
         required=False,
         max_length=UPCARD_MAX,
-        label="Upcard",
-        help_text="BH or BL for a Bluke (no trump).",
-        error_messages={"max_length": "The upcard is one card, like 7H, or BH or BL for a Bluke."},
+        label=gettext_lazy("Upcard"),
+        help_text=gettext_lazy("BH or BL for a Bluke (no trump)."),
+        error_messages={
+            "max_length": gettext_lazy("The upcard is one card, like 7H, or BH or BL for a Bluke.")
+        },
     )
     top = ("dealer", "cards", "upcard")
     columns = (("Bid", "bids"), ("Tricks", "tricks"))
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
         if prefix == "bids":
-            return number_field(f"Bid of {name}", invalid="Bids are whole numbers, like 2.")
-        return number_field(f"Tricks taken by {name}", invalid="Tricks are whole numbers, like 2.")
+            return number_field(
+                gettext("Bid of %(name)s") % {"name": name},
+                invalid=gettext("Bids are whole numbers, like 2."),
+            )
+        return number_field(
+            gettext("Tricks taken by %(name)s") % {"name": name},
+            invalid=gettext("Tricks are whole numbers, like 2."),
+        )
 
     def to_round(self) -> dict[str, Any]:
         """Everything typed: a hand size of 0 or one off the schedule, a bid or a trick
@@ -76,10 +85,10 @@ class BlukeRoundForm(RoundForm):
 def round_details(data: Mapping[str, Any], players: Sequence[str]) -> str:
     parts: list[str] = []
     if data.get("cards"):
-        parts.append(f"{data['cards']} cards")
+        parts.append(gettext("%(cards)s cards") % {"cards": data["cards"]})
     if data.get("upcard"):
-        parts.append(f"upcard {data['upcard']}")
-    parts.append(f"bids: {in_seat_order(data.get('bids'), players)}")
+        parts.append(gettext("upcard %(upcard)s") % {"upcard": data["upcard"]})
+    parts.append(gettext("bids: %(bids)s") % {"bids": in_seat_order(data.get("bids"), players)})
     return "; ".join(parts)
 
 
@@ -95,11 +104,20 @@ def before_entry(
         return BeforeEntry()
     size = sizes[number - 1]
     lowest = 0 if options.get("allow_zero_bid") else 1
-    cards = "card" if size == 1 else "cards"
+    words = {"number": number, "hands": len(sizes), "size": size, "lowest": lowest}
     return BeforeEntry(
         lines=(
-            f"Hand {number} of {len(sizes)}: deal {size} {cards} to each player.",
-            f"Each player bids {lowest} to {size} before play; tricks taken run from 0 to {size}.",
+            ngettext(
+                "Hand %(number)s of %(hands)s: deal %(size)s card to each player.",
+                "Hand %(number)s of %(hands)s: deal %(size)s cards to each player.",
+                size,
+            )
+            % words,
+            gettext(
+                "Each player bids %(lowest)s to %(size)s before play; tricks taken run "
+                "from 0 to %(size)s."
+            )
+            % words,
         ),
         initial={"cards": size},
     )
@@ -109,15 +127,15 @@ FAMILY = GameFamily(
     name="bluke",
     rules_ids=("bluke", "bluke-nj"),
     form=BlukeRoundForm,
-    legend="* went set (-10 x bid)",
+    legend=gettext_lazy("* went set (-10 x bid)"),
     details=round_details,
     before_entry=before_entry,
     print_columns=(
-        PrintColumn("cards", "Cards", per_player=False),
-        PrintColumn("upcard", "Upcard", per_player=False, kind="text"),
-        PrintColumn("bids", "Bid"),
-        PrintColumn("tricks", "Tricks"),
-        PrintColumn("hooks", "Set", kind="mark"),
-        PrintColumn("score", "Score"),
+        PrintColumn("cards", gettext_lazy("Cards"), per_player=False),
+        PrintColumn("upcard", gettext_lazy("Upcard"), per_player=False, kind="text"),
+        PrintColumn("bids", gettext_lazy("Bid")),
+        PrintColumn("tricks", gettext_lazy("Tricks")),
+        PrintColumn("hooks", gettext_lazy("Set"), kind="mark"),
+        PrintColumn("score", gettext_lazy("Score")),
     ),
 )

@@ -7,13 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from scoring.games._base import UPCARD_MAX, DropsAndTricksForm, GameFamily, PrintColumn
 
 NO_TRUMP = "none"
 #: The engine's `trump_missing` ruling in a scorer's words: a trump left empty is never
 #: read as a no-trump hand; "everyone passed" has to be chosen.
-TRUMP_MISSING = (
+TRUMP_MISSING = gettext_noop(
     "Choose trump: the suit that was ordered up or named, or “No trump (everyone passed)” "
     "if every player passed both bidding rounds."
 )
@@ -25,25 +26,25 @@ class BuckEuchreRoundForm(DropsAndTricksForm):
     upcard = forms.CharField(
         required=False,
         max_length=UPCARD_MAX,
-        label="Upcard",
-        help_text="For example JC or 9H.",
-        error_messages={"max_length": "The upcard is one card, like JC or 9H."},
+        label=gettext_lazy("Upcard"),
+        help_text=gettext_lazy("For example JC or 9H."),
+        error_messages={"max_length": gettext_lazy("The upcard is one card, like JC or 9H.")},
     )
     trump = forms.ChoiceField(
         required=False,
-        label="Trump",
-        help_text="Leave empty only when the upcard is a club (dirty clubs).",
+        label=gettext_lazy("Trump"),
+        help_text=gettext_lazy("Leave empty only when the upcard is a club (dirty clubs)."),
         choices=[
             ("", "—"),
-            ("S", "Spades"),
-            ("H", "Hearts"),
-            ("D", "Diamonds"),
-            ("C", "Clubs"),
-            (NO_TRUMP, "No trump (everyone passed)"),
+            ("S", gettext_lazy("Spades")),
+            ("H", gettext_lazy("Hearts")),
+            ("D", gettext_lazy("Diamonds")),
+            ("C", gettext_lazy("Clubs")),
+            (NO_TRUMP, gettext_lazy("No trump (everyone passed)")),
         ],
     )
-    declarer = forms.ChoiceField(required=False, label="Declarer")
-    misdeal = forms.BooleanField(required=False, label="Misdeal", label_suffix="")
+    declarer = forms.ChoiceField(required=False, label=gettext_lazy("Declarer"))
+    misdeal = forms.BooleanField(required=False, label=gettext_lazy("Misdeal"), label_suffix="")
     top = ("dealer", "upcard", "trump", "declarer", "misdeal")
     plain_messages = {"trump_missing": TRUMP_MISSING}
 
@@ -51,7 +52,7 @@ class BuckEuchreRoundForm(DropsAndTricksForm):
         super().__init__(*args, players=players, **kwargs)
         declarer = self.fields["declarer"]
         assert isinstance(declarer, forms.ChoiceField)
-        declarer.choices = [("", "Nobody (dirty clubs or no trump)"), *self.choices]
+        declarer.choices = [("", gettext("Nobody (dirty clubs or no trump)")), *self.choices]
 
     def to_round(self) -> dict[str, Any]:
         """Everything typed, in every state. A misdeal keeps its upcard, trump, declarer,
@@ -99,16 +100,16 @@ def round_details(data: Mapping[str, Any], players: Sequence[str]) -> str:
         return ""
     parts: list[str] = []
     if data.get("upcard"):
-        parts.append(f"upcard {data['upcard']}")
+        parts.append(gettext("upcard %(upcard)s") % {"upcard": data["upcard"]})
     if data.get("trump"):
-        parts.append(f"trump {data['trump']}")
+        parts.append(gettext("trump %(trump)s") % {"trump": data["trump"]})
     elif "trump" in data:
-        parts.append("no trump")
+        parts.append(gettext("no trump"))
     elif str(data.get("upcard", "")).upper().endswith("C"):
         # Trump left out over a club upcard: the engine reads it as dirty clubs.
-        parts.append("dirty clubs")
+        parts.append(gettext("dirty clubs"))
     if data.get("declarer"):
-        parts.append(f"declarer {data['declarer']}")
+        parts.append(gettext("declarer %(declarer)s") % {"declarer": data["declarer"]})
     return "; ".join(parts)
 
 
@@ -116,15 +117,15 @@ FAMILY = GameFamily(
     name="buck_euchre",
     rules_ids=("buck-euchre",),
     form=BuckEuchreRoundForm,
-    legend="* set (+5); scores count down from 25 and the lowest wins",
+    legend=gettext_lazy("* set (+5); scores count down from 25 and the lowest wins"),
     details=round_details,
     print_columns=(
-        PrintColumn("upcard", "Upcard", per_player=False, kind="text"),
-        PrintColumn("trump", "Trump", per_player=False, kind="text"),
-        PrintColumn("declarer", "Declarer", per_player=False, kind="text"),
-        PrintColumn("out", "Dropped", kind="mark"),
-        PrintColumn("tricks", "Tricks"),
-        PrintColumn("hooks", "Set", kind="mark"),
-        PrintColumn("score", "Score"),
+        PrintColumn("upcard", gettext_lazy("Upcard"), per_player=False, kind="text"),
+        PrintColumn("trump", gettext_lazy("Trump"), per_player=False, kind="text"),
+        PrintColumn("declarer", gettext_lazy("Declarer"), per_player=False, kind="text"),
+        PrintColumn("out", gettext_lazy("Dropped"), kind="mark"),
+        PrintColumn("tricks", gettext_lazy("Tricks")),
+        PrintColumn("hooks", gettext_lazy("Set"), kind="mark"),
+        PrintColumn("score", gettext_lazy("Score")),
     ),
 )

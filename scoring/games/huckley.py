@@ -7,20 +7,24 @@ the form and the score sheet. Rules: docs/rules.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from engine.games.huckley.fields import DROPS_FROM
 from scoring.games._base import TRICKS, DropsAndTricksForm, GameFamily, PrintColumn
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 PENALTY_KINDS = [
     ("", "—"),
-    ("misdeal", "Misdeal"),
-    ("renege", "Renege"),
-    ("incorrect_hand", "Incorrect hand"),
-    ("wrong_discards", "Wrong number of discards"),
-    ("undeclared_draw", "Dealer did not announce the draw"),
+    ("misdeal", gettext_lazy("Misdeal")),
+    ("renege", gettext_lazy("Renege")),
+    ("incorrect_hand", gettext_lazy("Incorrect hand")),
+    ("wrong_discards", gettext_lazy("Wrong number of discards")),
+    ("undeclared_draw", gettext_lazy("Dealer did not announce the draw")),
 ]
 PENALTY_ROWS = 3
 
@@ -30,7 +34,7 @@ class TrickRoundForm(DropsAndTricksForm):
 
     misdeal = forms.BooleanField(
         required=False,
-        label="Misdeal (thrown in; the dealer is hooked and loses the deal)",
+        label=gettext_lazy("Misdeal (thrown in; the dealer is hooked and loses the deal)"),
         label_suffix="",
     )
     top = ("dealer", "misdeal")
@@ -40,17 +44,23 @@ class TrickRoundForm(DropsAndTricksForm):
         super().__init__(*args, players=players, **kwargs)
         for k in range(1, PENALTY_ROWS + 1):
             self.fields[f"penalty_player_{k}"] = forms.ChoiceField(
-                required=False, choices=[("", "—"), *self.choices], label=f"Penalty {k}: player"
+                required=False,
+                choices=[("", "—"), *self.choices],
+                label=gettext("Penalty %(k)s: player") % {"k": k},
             )
             self.fields[f"penalty_kind_{k}"] = forms.ChoiceField(
-                required=False, choices=PENALTY_KINDS, label=f"Penalty {k}: kind"
+                required=False,
+                choices=PENALTY_KINDS,
+                label=gettext("Penalty %(k)s: kind") % {"k": k},
             )
         for t in range(1, TRICKS + 1):
             self.fields[f"trick_{t}"] = forms.ChoiceField(
-                required=False, choices=[("", "—"), *self.choices], label=f"Trick {t} won by"
+                required=False,
+                choices=[("", "—"), *self.choices],
+                label=gettext("Trick %(t)s won by") % {"t": t},
             )
 
-    def visible_columns(self) -> tuple[tuple[str, str], ...]:
+    def visible_columns(self) -> tuple[tuple[StrOrPromise, str], ...]:
         return self.columns if len(self.players) >= DROPS_FROM else (("Tricks", "tricks"),)
 
     def penalty_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
@@ -79,11 +89,13 @@ class TrickRoundForm(DropsAndTricksForm):
             if bool(who) != bool(kind):
                 self.add_error(
                     f"penalty_kind_{k}" if who else f"penalty_player_{k}",
-                    "Give both the player and the kind of penalty, or neither.",
+                    gettext("Give both the player and the kind of penalty, or neither."),
                 )
         order = [data.get(f"trick_{t}") for t in range(1, TRICKS + 1)]
         if any(order) and not all(order):
-            self.add_error("trick_1", "Give the winner of every trick, or leave the order empty.")
+            self.add_error(
+                "trick_1", gettext("Give the winner of every trick, or leave the order empty.")
+            )
         return data
 
     def to_round(self) -> dict[str, Any]:
@@ -133,11 +145,11 @@ FAMILY = GameFamily(
     name="huckley",
     rules_ids=("huckley-buck", "hucklebuck"),
     form=TrickRoundForm,
-    legend="* a hook (-3, never below 0)",
+    legend=gettext_lazy("* a hook (-3, never below 0)"),
     print_columns=(
-        PrintColumn("out", "Dropped", kind="mark", min_players=DROPS_FROM),
-        PrintColumn("tricks", "Tricks"),
-        PrintColumn("hooks", "Hook", kind="mark"),
-        PrintColumn("score", "Score"),
+        PrintColumn("out", gettext_lazy("Dropped"), kind="mark", min_players=DROPS_FROM),
+        PrintColumn("tricks", gettext_lazy("Tricks")),
+        PrintColumn("hooks", gettext_lazy("Hook"), kind="mark"),
+        PrintColumn("score", gettext_lazy("Score")),
     ),
 )

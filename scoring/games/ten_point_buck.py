@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from engine.games.ten_point_buck.cards import DECK_POINTS
 from engine.games.ten_point_buck.rounds import MAX_BID
@@ -16,27 +17,30 @@ from scoring.games._base import GameFamily, PrintColumn, RoundForm, in_seat_orde
 class TenPointRoundForm(RoundForm):
     """Bids, card points and the Doe bonus."""
 
-    doe_bonus = forms.ChoiceField(required=False, label="Doe bonus (the Doe beat the Buck)")
+    doe_bonus = forms.ChoiceField(
+        required=False, label=gettext_lazy("Doe bonus (the Doe beat the Buck)")
+    )
     top = ("dealer", "doe_bonus")
-    columns = (("Bid", "bids"), ("Card points", "points"))
+    columns = ((gettext_lazy("Bid"), "bids"), (gettext_lazy("Card points"), "points"))
 
     def __init__(self, *args: Any, players: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, players=players, **kwargs)
         doe_bonus = self.fields["doe_bonus"]
         assert isinstance(doe_bonus, forms.ChoiceField)
-        doe_bonus.choices = [("", "Nobody"), *self.choices]
+        doe_bonus.choices = [("", gettext("Nobody")), *self.choices]
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
         # A bid or card points out of 0 to 220 reach the engine, which says the range.
         if prefix == "bids":
             return number_field(
-                f"Bid of {name}",
-                invalid=f"Bids are whole numbers from 0 to {MAX_BID}.",
+                gettext("Bid of %(name)s") % {"name": name},
+                invalid=gettext("Bids are whole numbers from 0 to %(high)s.") % {"high": MAX_BID},
                 high=MAX_BID,
             )
         return number_field(
-            f"Card points of {name}",
-            invalid=f"Card points are whole numbers from 0 to {DECK_POINTS}.",
+            gettext("Card points of %(name)s") % {"name": name},
+            invalid=gettext("Card points are whole numbers from 0 to %(high)s.")
+            % {"high": DECK_POINTS},
             high=DECK_POINTS,
         )
 
@@ -57,11 +61,11 @@ class TenPointRoundForm(RoundForm):
 
 def round_details(data: Mapping[str, Any], players: Sequence[str]) -> str:
     parts = [
-        f"bids: {in_seat_order(data.get('bids'), players)}",
-        f"card points: {in_seat_order(data.get('points'), players)}",
+        gettext("bids: %(bids)s") % {"bids": in_seat_order(data.get("bids"), players)},
+        gettext("card points: %(points)s") % {"points": in_seat_order(data.get("points"), players)},
     ]
     if data.get("doe_bonus"):
-        parts.append(f"Doe bonus {data['doe_bonus']}")
+        parts.append(gettext("Doe bonus %(player)s") % {"player": data["doe_bonus"]})
     return "; ".join(parts)
 
 
@@ -69,12 +73,12 @@ FAMILY = GameFamily(
     name="ten_point_buck",
     rules_ids=("ten-point-buck",),
     form=TenPointRoundForm,
-    legend="scores are Hunting Points",
+    legend=gettext_lazy("scores are Hunting Points"),
     details=round_details,
     print_columns=(
-        PrintColumn("bids", "Bid"),
-        PrintColumn("points", "Card points"),
-        PrintColumn("doe_bonus", "Doe bonus", per_player=False, kind="text"),
-        PrintColumn("score", "Score"),
+        PrintColumn("bids", gettext_lazy("Bid")),
+        PrintColumn("points", gettext_lazy("Card points")),
+        PrintColumn("doe_bonus", gettext_lazy("Doe bonus"), per_player=False, kind="text"),
+        PrintColumn("score", gettext_lazy("Score")),
     ),
 )

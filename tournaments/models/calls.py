@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from tournaments.models.cards import ScorerLink
 from tournaments.models.seating import Table
@@ -19,11 +20,11 @@ class DirectorCall(models.Model):
     director has handled the first (`workflow.front.calls.director_call_make`)."""
 
     class Reason(models.TextChoices):
-        DISPUTE = "dispute", "A dispute"
-        MISDEAL = "misdeal", "A misdeal"
-        RENEGE = "renege", "A renege"
-        QUESTION = "question", "A question"
-        OTHER = "other", "Other"
+        DISPUTE = "dispute", gettext_lazy("A dispute")
+        MISDEAL = "misdeal", gettext_lazy("A misdeal")
+        RENEGE = "renege", gettext_lazy("A renege")
+        QUESTION = "question", gettext_lazy("A question")
+        OTHER = "other", gettext_lazy("Other")
 
     #: The longest short text a call carries.
     TEXT_MAX = 200

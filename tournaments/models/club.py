@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 
 import engine
 
@@ -23,7 +24,9 @@ def validate_time_zone(name: str) -> None:
     try:
         zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise ValidationError(f"“{name}” is not a time zone name such as Europe/London.") from None
+        raise ValidationError(
+            gettext("“%(name)s” is not a time zone name such as Europe/London.") % {"name": name}
+        ) from None
 
 
 class Club(models.Model):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from tournaments.models.club import Player
 from tournaments.models.session import Session
@@ -20,9 +21,9 @@ class Registration(models.Model):
     link: whoever holds it may see the sign-up and cancel it."""
 
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        WAITLISTED = "waitlisted", "On the waitlist"
-        CANCELLED = "cancelled", "Cancelled"
+        REGISTERED = "registered", gettext_lazy("Registered")
+        WAITLISTED = "waitlisted", gettext_lazy("On the waitlist")
+        CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")

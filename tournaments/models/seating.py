@@ -8,6 +8,7 @@ from typing import Any
 from django.db import models
 from django.db.models import Q
 from django.db.models.base import DEFERRED
+from django.utils.translation import gettext_lazy
 
 from tournaments.models.club import Player
 from tournaments.models.session import Session
@@ -146,9 +147,9 @@ class Placing(models.Model):
     the director confirms a movement, so every tie-break stays on record."""
 
     class Direction(models.TextChoices):
-        UP = "up", "Up"
-        DOWN = "down", "Down"
-        STAY = "stay", "Stay"
+        UP = "up", gettext_lazy("Up")
+        DOWN = "down", gettext_lazy("Down")
+        STAY = "stay", gettext_lazy("Stay")
 
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="placings")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="placings")

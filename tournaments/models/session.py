@@ -7,6 +7,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from tournaments.models.club import Club, Player, Season, rules_choices
 from tournaments.models.prizes import PayoutTable
@@ -20,11 +21,11 @@ def new_door_code() -> str:
 
 class Session(models.Model):
     class Status(models.TextChoices):
-        SETUP = "setup", "Checking in"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        SETUP = "setup", gettext_lazy("Checking in")
+        RUNNING = "running", gettext_lazy("Running")
+        FINISHED = "finished", gettext_lazy("Finished")
         # Called off before it started: kept (with its roster) but never run.
-        CANCELLED = "cancelled", "Cancelled"
+        CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
     # The one default for a new session's visibility: the page's form, the API and the
     # service all use it (docs/tournament.md: public unless the director says otherwise).
@@ -79,9 +80,12 @@ class Session(models.Model):
     )
 
     class Seeding(models.TextChoices):
-        RANDOM = "random", "Random split"
-        STRONGEST_TOP = "strongest_top", "From ratings: the strongest at the top table"
-        BALANCED = "balanced", "From ratings: balanced tables"
+        RANDOM = "random", gettext_lazy("Random split")
+        STRONGEST_TOP = (
+            "strongest_top",
+            gettext_lazy("From ratings: the strongest at the top table"),
+        )
+        BALANCED = "balanced", gettext_lazy("From ratings: balanced tables")
 
     seeding = models.CharField(
         max_length=20,

@@ -9,19 +9,32 @@ a change here is a change there."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, pgettext, pgettext_lazy
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 register = template.Library()
 
-SUITS = {
-    "S": ("\u2660", "spades"),
-    "H": ("\u2665", "hearts"),
-    "D": ("\u2666", "diamonds"),
-    "C": ("\u2663", "clubs"),
+# The words are lazy: each is read in the language of the page that shows it.
+SUITS: dict[str, tuple[str, StrOrPromise]] = {
+    "S": ("\u2660", pgettext_lazy("suit", "spades")),
+    "H": ("\u2665", pgettext_lazy("suit", "hearts")),
+    "D": ("\u2666", pgettext_lazy("suit", "diamonds")),
+    "C": ("\u2663", pgettext_lazy("suit", "clubs")),
 }
-RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
+RANKS: dict[str, StrOrPromise] = {
+    "A": pgettext_lazy("card rank", "ace"),
+    "K": pgettext_lazy("card rank", "king"),
+    "Q": pgettext_lazy("card rank", "queen"),
+    "J": pgettext_lazy("card rank", "jack"),
+    "T": "10",
+}
 
 
 def card(code: str) -> tuple[str, str, bool]:
@@ -30,23 +43,27 @@ def card(code: str) -> tuple[str, str, bool]:
     "0w" the Doe."""
     code = str(code)
     if code == "BH":
-        return ("Hi Bluke", "the high Bluke", False)
+        return ("Hi Bluke", gettext("the high Bluke"), False)
     if code == "BL":
-        return ("Lo Bluke", "the low Bluke", False)
+        return ("Lo Bluke", gettext("the low Bluke"), False)
     if code.endswith("w") and code[:-1].isdigit():
         number = code[:-1]
         if number == "0":
-            return ("Doe", "the Doe (white 0)", False)
+            return ("Doe", gettext("the Doe (white 0)"), False)
         if number == "10":
-            return ("Buck", "the Buck (white 10)", False)
-        return (f"W{number}", f"white {number}", False)
+            return ("Buck", gettext("the Buck (white 10)"), False)
+        return (f"W{number}", gettext("white %(number)s") % {"number": number}, False)
     if code.isdigit():
         return (code, code, False)
     rank, suit = code[:-1], SUITS.get(code[-1:])
     if suit is None:
         return (code, code, False)
     short = ("10" if rank == "T" else rank) + suit[0]
-    return (short, f"{RANKS.get(rank, rank)} of {suit[1]}", code[-1] in "HD")
+    words = pgettext("a card", "%(rank)s of %(suit)s") % {
+        "rank": RANKS.get(rank, rank),
+        "suit": suit[1],
+    }
+    return (short, words, code[-1] in "HD")
 
 
 def card_name(code: str) -> str:

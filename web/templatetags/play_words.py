@@ -10,35 +10,40 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import template
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from web.templatetags.card_faces import SUITS, card, card_name, suit_words
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 register = template.Library()
 
-PHASES = {
-    "announce": "In or out",
-    "draw": "The draw",
-    "play": "Playing the tricks",
-    "order": "Ordering up",
-    "name": "Naming trump",
-    "discard": "The dealer's discard",
-    "drop": "In or out",
-    "bid": "Bidding",
-    "end": "Round over",
-    "done": "Game over",
+# Lazy: each is read in the language of the page that shows it.
+PHASES: dict[str, StrOrPromise] = {
+    "announce": gettext_lazy("In or out"),
+    "draw": gettext_lazy("The draw"),
+    "play": gettext_lazy("Playing the tricks"),
+    "order": gettext_lazy("Ordering up"),
+    "name": gettext_lazy("Naming trump"),
+    "discard": gettext_lazy("The dealer's discard"),
+    "drop": gettext_lazy("In or out"),
+    "bid": gettext_lazy("Bidding"),
+    "end": gettext_lazy("Round over"),
+    "done": gettext_lazy("Game over"),
 }
-PROMPTS = {
-    "announce": "are you in or out?",
-    "draw": "choose the cards to discard, or stand pat.",
-    "play": "play a card.",
-    "order": "order up or pass?",
-    "name": "name trump or pass?",
-    "discard": "discard a card.",
-    "drop": "are you in or out?",
-    "bid": "make your bid.",
+PROMPTS: dict[str, StrOrPromise] = {
+    "announce": gettext_lazy("are you in or out?"),
+    "draw": gettext_lazy("choose the cards to discard, or stand pat."),
+    "play": gettext_lazy("play a card."),
+    "order": gettext_lazy("order up or pass?"),
+    "name": gettext_lazy("name trump or pass?"),
+    "discard": gettext_lazy("discard a card."),
+    "drop": gettext_lazy("are you in or out?"),
+    "bid": gettext_lazy("make your bid."),
 }
 #: More bids than this are offered as a list to choose from, not a button each.
 MANY_BIDS = 12
@@ -48,18 +53,20 @@ def move_label(move: Mapping[str, Any], phase: str) -> str:
     """A choice's button: "I'm in", "Order up hearts ♥", "Bid 3", ..."""
     action = move.get("action")
     if action == "in":
-        return "I'm in"
+        return gettext("I'm in")
     if action == "out":
-        return "I'm out"
+        return gettext("I'm out")
     if action == "pass":
-        return "Pass"
+        return gettext("Pass")
     if action == "trump":
         suit = suit_words(str(move.get("suit")))
-        return f"Order up {suit}" if phase == "order" else f"Name {suit} trump"
+        return (
+            gettext("Order up %(suit)s") if phase == "order" else gettext("Name %(suit)s trump")
+        ) % {"suit": suit}
     if action == "discard":
-        return f"Discard {card(str(move.get('card')))[0]}"
+        return gettext("Discard %(card)s") % {"card": card(str(move.get("card")))[0]}
     if action == "bid":
-        return f"Bid {move.get('bid')}"
+        return gettext("Bid %(bid)s") % {"bid": move.get("bid")}
     return str(action)
 
 
@@ -69,15 +76,21 @@ def _said(view: Mapping[str, Any], name: str) -> str:
     for c in view.get("calls") or []:
         if c.get("player") == name:
             suit = SUITS.get(c.get("suit") or "")
-            parts.append(suit[1] if c.get("action") == "trump" and suit else str(c.get("action")))
+            parts.append(
+                str(suit[1]) if c.get("action") == "trump" and suit else str(c.get("action"))
+            )
     bids = view.get("bids") or {}
     if name in bids:
-        parts.append(f"bid {bids[name]}")
+        parts.append(gettext("bid %(bid)s") % {"bid": bids[name]})
     for d in view.get("draws") or []:
         if d.get("player") == name:
-            parts.append(f"drew {d['drew']}" if d.get("drew") else "stood pat")
+            parts.append(
+                gettext("drew %(drew)s") % {"drew": d["drew"]}
+                if d.get("drew")
+                else gettext("stood pat")
+            )
     if view.get("declarer") == name:
-        parts.append("declarer")
+        parts.append(gettext("declarer"))
     return ", ".join(parts)
 
 
@@ -90,21 +103,24 @@ def state_text(view: Mapping[str, Any]) -> str:
     status = view.get("status")
     table = view.get("table_number") or view.get("table")
     if status == "waiting":
-        return (
+        return gettext(
             "No cards at your table just now: the round is being dealt, or the sitting is "
             "over and the director is about to confirm the movement. This page shows your "
             "next table and your cards by itself: keep it open."
         )
     if status == "paper":
-        seat = f", seat {view['seat']}" if view.get("seat") else ""
-        return (
-            f"Your table plays on paper tonight: go to table {table}{seat}, "
-            "and play with real cards."
-        )
+        if view.get("seat"):
+            return gettext(
+                "Your table plays on paper tonight: go to table %(table)s, seat %(seat)s, "
+                "and play with real cards."
+            ) % {"table": table, "seat": view["seat"]}
+        return gettext(
+            "Your table plays on paper tonight: go to table %(table)s, and play with real cards."
+        ) % {"table": table}
     if status == "not_seated":
-        return "You are not seated in this sitting. Ask the director if you should be."
+        return gettext("You are not seated in this sitting. Ask the director if you should be.")
     if status == "finished":
-        return (
+        return gettext(
             "The session is over: thank you for playing. The standings are on the session's page."
         )
     return ""
@@ -115,20 +131,19 @@ def turn_text(view: Mapping[str, Any]) -> str:
         return ""
     phase, to_act = view.get("phase"), view.get("to_act")
     if phase == "end":
-        return "Round over: the next round is dealt in a moment."
+        return gettext("Round over: the next round is dealt in a moment.")
     if phase == "done" or not to_act:
-        return "Game over."
+        return gettext("Game over.")
     if to_act == view.get("player"):
-        return "Your turn: " + PROMPTS.get(str(phase), "your move.")
+        return gettext("Your turn: %(prompt)s") % {
+            "prompt": PROMPTS.get(str(phase)) or gettext("your move.")
+        }
     who = next((p for p in players(view) if p.get("name") == to_act), {})
-    mark = (
-        " (a robot plays)"
-        if who.get("robot")
-        else " (away: a robot plays soon)"
-        if who.get("away")
-        else ""
-    )
-    return f"Waiting for {to_act}{mark}."
+    if who.get("robot"):
+        return gettext("Waiting for %(player)s (a robot plays).") % {"player": to_act}
+    if who.get("away"):
+        return gettext("Waiting for %(player)s (away: a robot plays soon).") % {"player": to_act}
+    return gettext("Waiting for %(player)s.") % {"player": to_act}
 
 
 def info_text(view: Mapping[str, Any]) -> str:
@@ -139,24 +154,24 @@ def info_text(view: Mapping[str, Any]) -> str:
         words = str(view["trump_words"])
         parts.append(words[:1].upper() + words[1:])
     elif view.get("trump"):
-        parts.append(f"Trump {suit_words(view['trump'])}")
+        parts.append(gettext("Trump %(suit)s") % {"suit": suit_words(view["trump"])})
     if view.get("dealer"):
-        parts.append(f"Dealer {view['dealer']}")
+        parts.append(gettext("Dealer %(player)s") % {"player": view["dealer"]})
     if isinstance(view.get("pack"), int):
-        parts.append(f"{view['pack']} cards left to draw")
+        parts.append(gettext("%(count)s cards left to draw") % {"count": view["pack"]})
     return " · ".join(parts)
 
 
 def where_text(view: Mapping[str, Any]) -> str:
     parts = []
     if view.get("table"):
-        parts.append(f"Table {view['table']}")
+        parts.append(gettext("Table %(table)s") % {"table": view["table"]})
     if view.get("seat"):
-        parts.append(f"seat {view['seat']}")
+        parts.append(gettext("seat %(seat)s") % {"seat": view["seat"]})
     if view.get("game_number"):
-        parts.append(f"game {view['game_number']}")
+        parts.append(gettext("game %(number)s") % {"number": view["game_number"]})
     if view.get("round"):
-        parts.append(f"round {view['round']}")
+        parts.append(gettext("round %(number)s") % {"number": view["round"]})
     return " · ".join(parts)
 
 
@@ -186,8 +201,14 @@ def seat_page(view: Mapping[str, Any]) -> dict[str, Any]:
                 # whose refusal says why in the game's words (static/play.js).
                 illegal=move if playing and not playable else "",
                 name=card_name(code),
-                label=card_name(code)
-                + (": play it" if playable else ": not playable now" if playing else ""),
+                label=(
+                    gettext("%(card)s: play it")
+                    if playable
+                    else gettext("%(card)s: not playable now")
+                    if playing
+                    else "%(card)s"
+                )
+                % {"card": card_name(code)},
             )
         )
     choices: list[dict[str, Any]] = []
@@ -198,9 +219,10 @@ def seat_page(view: Mapping[str, Any]) -> dict[str, Any]:
             choices = [
                 {
                     "draw": k,
-                    "label": f"Take the upcard {upcard} (choose a card to discard)"
+                    "label": gettext("Take the upcard %(card)s (choose a card to discard)")
+                    % {"card": upcard}
                     if t.get("take_upcard")
-                    else "Stand pat",
+                    else gettext("Stand pat"),
                     "disabled": (t.get("min_discard") or 0) > 0,
                 }
                 for k, t in enumerate(drawing)
@@ -220,7 +242,9 @@ def seat_page(view: Mapping[str, Any]) -> dict[str, Any]:
             ]
             for choice, m in zip(choices, legal, strict=True):
                 if m.get("action") == "discard":
-                    choice["words"] = f"Discard the {card(str(m.get('card')))[1]}"
+                    choice["words"] = gettext("Discard the %(card)s") % {
+                        "card": card(str(m.get("card")))[1]
+                    }
     won, counts = view.get("tricks_won") or {}, view.get("counts") or {}
     scores, points, out = view.get("scores") or {}, view.get("points") or {}, view.get("out") or []
     rows = []
@@ -229,18 +253,18 @@ def seat_page(view: Mapping[str, Any]) -> dict[str, Any]:
         marks = [
             word
             for word, on in (
-                ("you", name == view.get("player")),
-                ("dealer", name == view.get("dealer")),
-                ("to play", name == view.get("to_act")),
-                ("robot", p.get("robot")),
-                ("away", p.get("away")),
-                ("out", name in out),
+                (gettext("you"), name == view.get("player")),
+                (gettext("dealer"), name == view.get("dealer")),
+                (gettext("to play"), name == view.get("to_act")),
+                (gettext("robot"), p.get("robot")),
+                (gettext("away"), p.get("away")),
+                (pgettext("dropped out of the hand", "out"), name in out),
             )
             if on
         ]
         tricks = "" if name not in won else str(won[name])
         if name in points:
-            tricks += f" ({points[name]} pts)"
+            tricks += gettext(" (%(points)s pts)") % {"points": points[name]}
         rows.append(
             {
                 "name": name,
@@ -258,7 +282,7 @@ def seat_page(view: Mapping[str, Any]) -> dict[str, Any]:
         "turn": turn_text(view),
         "mine": mine and bool(view.get("to_act")),
         "playing": view.get("status") == "playing",
-        "phase": PHASES.get(phase, phase),
+        "phase": str(PHASES.get(phase, phase)),
         "info": info_text(view),
         "trick": [_card(t["card"], player=t["player"]) for t in view.get("trick") or []],
         "hand": hand,
@@ -279,20 +303,31 @@ def last_round(last: Mapping[str, Any] | None) -> dict[str, Any] | None:
     lines: list[str] = []
     out = list(last.get("out") or [])
     if out:
-        lines.append(f"Out: {', '.join(out)}.")
+        lines.append(gettext("Out: %(players)s.") % {"players": ", ".join(out)})
     bids = last.get("bids") or {}
     if bids:
-        lines.append("Bids: " + ", ".join(f"{name} {bid}" for name, bid in bids.items()) + ".")
+        listed = ", ".join(f"{name} {bid}" for name, bid in bids.items())
+        lines.append(gettext("Bids: %(bids)s.") % {"bids": listed})
     points = last.get("points") or {}
     tricks = last.get("tricks") if isinstance(last.get("tricks"), Mapping) else {}
     if points:
-        lines += [f"{name} took {n} points." for name, n in points.items()]
+        lines += [
+            gettext("%(player)s took %(count)s points.") % {"player": name, "count": n}
+            for name, n in points.items()
+        ]
     elif tricks:
-        lines += [f"{name} took {n} trick{'' if n == 1 else 's'}." for name, n in tricks.items()]
+        lines += [
+            ngettext("%(player)s took %(count)s trick.", "%(player)s took %(count)s tricks.", n)
+            % {"player": name, "count": n}
+            for name, n in tricks.items()
+        ]
     scores = last.get("scores") or {}
     if scores:
-        lines.append("Scores: " + ", ".join(f"{name} {n}" for name, n in scores.items()) + ".")
+        listed = ", ".join(f"{name} {n}" for name, n in scores.items())
+        lines.append(gettext("Scores: %(scores)s.") % {"scores": listed})
     return {
-        "title": f"The last round (round {number})" if number else "The last round",
+        "title": gettext("The last round (round %(number)s)") % {"number": number}
+        if number
+        else gettext("The last round"),
         "lines": lines,
     }

@@ -25,6 +25,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -88,7 +89,11 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             _count(request, "signup")
             login(request, created, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome, {created.get_username()}: you are signed in.")
+            messages.success(
+                request,
+                gettext("Welcome, %(get_username)s: you are signed in.")
+                % {"get_username": created.get_username()},
+            )
             return redirect(_next(request) or "tournaments:club_new")
     context = {"form": form, "closed": closed, "open": per_hour > 0, "next": _next(request)}
     status = 429 if closed and request.method == "POST" else 200
@@ -104,7 +109,9 @@ class PasswordResetView(auth_views.PasswordResetView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if _over_limit(request, "reset", settings.HUCKLEY_RESETS_PER_HOUR):
             form = self.get_form()
-            form.add_error(None, "Too many reset emails from here in the last hour; try later.")
+            form.add_error(
+                None, gettext("Too many reset emails from here in the last hour; try later.")
+            )
             return self.render_to_response(self.get_context_data(form=form), status=429)
         _count(request, "reset")
         return super().post(request, *args, **kwargs)
@@ -123,8 +130,11 @@ def club_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"{club.name} is yours to run, with a first season. Next: import your "
-                "roster or add players, then create a session.",
+                gettext(
+                    "%(club)s is yours to run, with a first season. Next: import your "
+                    "roster or add players, then create a session."
+                )
+                % {"club": club.name},
             )
             return redirect("tournaments:club_home", slug=club.slug)
     status = 400 if form.is_bound and form.errors else 200
@@ -168,16 +178,25 @@ def player_unlink(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         except UserError as e:
             messages.error(request, e.message)
         else:
-            messages.success(request, f"{record.name} is linked to no account now.")
+            messages.success(
+                request,
+                gettext("%(record)s is linked to no account now.") % {"record": record.name},
+            )
         return redirect(back)
     if record.user is None:
-        messages.error(request, f"{record.name} is linked to no account.")
+        messages.error(
+            request, gettext("%(record)s is linked to no account.") % {"record": record.name}
+        )
         return redirect(back)
     context = {
-        "title": f"Unlink {record.name} from {record.user.get_username()}?",
-        "body": f"The account {record.user.get_username()} no longer sees {record.name}'s "
-        f"games in My games. {record.name} keeps every game, and can be invited again.",
-        "action": "Unlink",
+        "title": gettext("Unlink %(record)s from %(get_username)s?")
+        % {"record": record.name, "get_username": record.user.get_username()},
+        "body": gettext(
+            "The account %(get_username)s no longer sees %(record)s's games in My "
+            "games. %(record)s keeps every game, and can be invited again."
+        )
+        % {"get_username": record.user.get_username(), "record": record.name},
+        "action": gettext("Unlink"),
         "danger": True,
         "back": back,
     }
@@ -203,7 +222,11 @@ def player_claim(request: HttpRequest, token: str) -> HttpResponse:
         except UserError as e:
             context["error"] = e.message
             return render(request, "accounts/claim.html", context, status=e.status)
-        messages.success(request, f"Your account is {player.name}'s now: here are your games.")
+        messages.success(
+            request,
+            gettext("Your account is %(player)s's now: here are your games.")
+            % {"player": player.name},
+        )
         return redirect("tournaments:my_games")
     refusal = accounts.claim_refusal(player, claimant)
     context["error"] = refusal.message if refusal else ""
@@ -260,5 +283,8 @@ def _club_import_confirm(request: HttpRequest, context: dict[str, Any]) -> HttpR
     except UserError as e:
         context["error"] = e.message
         return render(request, "accounts/club_import.html", context, status=e.status)
-    messages.success(request, f"{club.name} is imported, and you are one of its directors.")
+    messages.success(
+        request,
+        gettext("%(club)s is imported, and you are one of its directors.") % {"club": club.name},
+    )
     return redirect("tournaments:club_home", slug=club.slug)

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import condition, require_POST
 
 from common.errors import UserError
@@ -53,8 +54,11 @@ def table_call(request: HttpRequest, pk: int) -> HttpResponse:
         # A page left open from before the movement (or the end): say so, not a 403.
         messages.error(
             request,
-            "This table's scorer link no longer opens it (the sitting has moved on or the "
-            "session has ended): scan the card on your table, or find the director.",
+            gettext(
+                "This table's scorer link no longer opens it (the sitting has moved on "
+                "or the session has ended): scan the card on your table, or find the "
+                "director."
+            ),
         )
         return redirect(back)
     try:
@@ -70,8 +74,11 @@ def table_call(request: HttpRequest, pk: int) -> HttpResponse:
     text = f" “{call.text}”" if call.text else ""
     messages.success(
         request,
-        f"The director is called to table {table.rank}: {call.get_reason_display().lower()}"
-        f"{text}. Stay at the table; the director will come.",
+        gettext(
+            "The director is called to table %(rank)s: %(lower)s%(text)s. Stay at "
+            "the table; the director will come."
+        )
+        % {"rank": table.rank, "lower": call.get_reason_display().lower(), "text": text},
     )
     return redirect(f"{back}#call")
 
@@ -107,7 +114,7 @@ def manage_calls(request: HttpRequest, session: Session) -> dict[str, Any]:
 def _calls_etag(request: HttpRequest, pk: int) -> str:
     session = get_object_or_404(Session, pk=pk)
     if not can_direct(request.user, session.club_id):
-        raise PermissionDenied("Only a director of this club may see its calls.")
+        raise PermissionDenied(gettext("Only a director of this club may see its calls."))
     return live_version(session)
 
 
@@ -136,7 +143,9 @@ def call_handled(request: HttpRequest, call_id: int) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, f"The call from table {call.table.rank} is handled.")
+        messages.success(
+            request, gettext("The call from table %(rank)s is handled.") % {"rank": call.table.rank}
+        )
     return redirect(_back(call))
 
 
@@ -150,5 +159,8 @@ def call_reopen(request: HttpRequest, call_id: int) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, f"The call from table {call.table.rank} is open again.")
+        messages.success(
+            request,
+            gettext("The call from table %(rank)s is open again.") % {"rank": call.table.rank},
+        )
     return redirect(_back(call))

@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from common.qr import qr_svg
@@ -31,7 +32,9 @@ CARDS_PER_PAGE = 24
 
 
 def _cards_text(count: str) -> str:
-    return "1 new table card" if count.strip() == "1" else f"{count} new table cards"
+    if count.strip() == "1":
+        return gettext("1 new table card")
+    return gettext("%(count)s new table cards") % {"count": count}
 
 
 @login_required
@@ -58,14 +61,19 @@ def table_card_replace(request: HttpRequest, pk: int, number: int) -> HttpRespon
             lambda: table_links.table_card_replace(
                 session_id=session.pk, number=number, user=request.user
             ),
-            f"Table {number} has a new card; the old one no longer opens the table.",
+            gettext("Table %(number)s has a new card; the old one no longer opens the table.")
+            % {"number": number},
             back,
         )
-    body = (
-        f"The card now on table {number} stops working at once: whoever scans it is told "
+    body = gettext(
+        "The card now on table %(number)s stops working at once: whoever scans it is told "
         "it was replaced and to ask you. Put the new card (or its QR code) on the table."
-    )
-    context = {"title": f"Replace the card of table {number}?", "body": body, "back": back}
+    ) % {"number": number}
+    context = {
+        "title": gettext("Replace the card of table %(number)s?") % {"number": number},
+        "body": body,
+        "back": back,
+    }
     return render(request, "confirm.html", {**context, "action": "Replace card", "danger": True})
 
 
@@ -83,7 +91,8 @@ def club_cards(request: HttpRequest, slug: str) -> HttpResponse:
             lambda: table_links.club_cards_issue(
                 club_id=club.pk, count=to_int(count), user=request.user
             ),
-            f"The club has {_cards_text(count)}; any old ones no longer work.",
+            gettext("The club has %(_cards_text)s; any old ones no longer work.")
+            % {"_cards_text": _cards_text(count)},
             here,
         )
     cards = card_selectors.club_table_cards(club)

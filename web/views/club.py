@@ -16,6 +16,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -69,7 +70,7 @@ def club_time_zone(request: HttpRequest, slug: str) -> HttpResponse:
         lambda: club_services.club_set_time_zone(
             club_id=club.pk, time_zone=zone, user=request.user
         ),
-        f"Times on the club's pages are now shown in {zone.strip()}.",
+        gettext("Times on the club's pages are now shown in %(strip)s.") % {"strip": zone.strip()},
         _url("club_home", club),
     )
 
@@ -87,7 +88,9 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
         except UserError as e:
             _form_error(form, e)
         else:
-            messages.success(request, f"Season {season.name} opened.")
+            messages.success(
+                request, gettext("Season %(season)s opened.") % {"season": season.name}
+            )
             return redirect(_url("club_seasons", club))
     # Newest first, as the club's page picks them; said outright, because a query with
     # an aggregate leaves out the model's own ordering.
@@ -111,15 +114,17 @@ def season_close(request: HttpRequest, slug: str, season_pk: int) -> HttpRespons
         return run(
             request,
             lambda: club_services.season_close(season_id=season.pk, user=request.user),
-            f"Season {season.name} closed.",
+            gettext("Season %(season)s closed.") % {"season": season.name},
             back,
         )
     return _confirm(
         request,
-        title=f"Close the season {season.name}?",
-        body="A closed season takes no new session. Its standings and its Big Loser stay; "
-        "every session of it must be finished or cancelled first.",
-        action="Close season",
+        title=gettext("Close the season %(season)s?") % {"season": season.name},
+        body=gettext(
+            "A closed season takes no new session. Its standings and its Big Loser "
+            "stay; every session of it must be finished or cancelled first."
+        ),
+        action=gettext("Close season"),
         back=back,
     )
 
@@ -140,7 +145,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         except UserError as e:
             _form_error(form, e)
         else:
-            messages.success(request, f"{player.name} added.")
+            messages.success(request, gettext("%(player)s added.") % {"player": player.name})
             return redirect(_url("club_player", club, player.pk))
     query = lists.searched(request)
     page = Paginator(club_selectors.club_players(club.pk, query), PER_PAGE).get_page(
@@ -166,7 +171,11 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         except UserError as e:
             _form_error(form, e)
         else:
-            messages.success(request, f"{old} is now called {form.cleaned_data['name']}.")
+            messages.success(
+                request,
+                gettext("%(old)s is now called %(name)s.")
+                % {"old": old, "name": form.cleaned_data["name"]},
+            )
             return redirect(_url("club_player", club, record.pk))
     context = {"club": club, "player": record, "form": form}
     status = 400 if form.is_bound and form.errors else 200
@@ -179,13 +188,17 @@ def player_active(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
     club = directed_club(request, slug)
     record = get_object_or_404(Player, club=club, pk=player_id)
     active = request.POST.get("active") == "1"
-    done = "is active again" if active else "is inactive: left off new sessions' rosters"
+    done = (
+        gettext("%(record)s is active again.")
+        if active
+        else gettext("%(record)s is inactive: left off new sessions' rosters.")
+    )
     return run(
         request,
         lambda: club_services.player_set_active(
             player_id=record.pk, active=active, user=request.user
         ),
-        f"{record.name} {done}.",
+        done % {"record": record.name},
         _url("club_player", club, record.pk),
     )
 
@@ -205,13 +218,15 @@ def player_merge(request: HttpRequest, slug: str, player_id: int) -> HttpRespons
             lambda: club_services.player_merge(
                 kept_id=kept.pk, merged_id=merged_id, user=request.user
             ),
-            f"The two records are one: {kept.name}.",
+            gettext("The two records are one: %(kept)s.") % {"kept": kept.name},
             back,
         )
     name = request.GET.get("duplicate", "").strip()
     merged = Player.objects.filter(club=club, name__iexact=name).first()
     if merged is None:
-        messages.error(request, f"The club has no player called “{name}”.")
+        messages.error(
+            request, gettext("The club has no player called “%(name)s”.") % {"name": name}
+        )
         return redirect(back)
     return _merge_confirm(request, kept, merged, back)
 
@@ -225,10 +240,14 @@ def _merge_confirm(request: HttpRequest, kept: Player, merged: Player, back: str
     moved = ", ".join(f"{count} {kind}" for kind, count in plan.moves) or "nothing"
     return _confirm(
         request,
-        title=f"Merge “{merged.name}” into “{kept.name}”?",
-        body=f"Everything of {merged.name} becomes {kept.name}'s ({moved}), and the record "
-        f"{merged.name} is deleted. This cannot be undone.",
-        action="Merge",
+        title=gettext("Merge “%(merged)s” into “%(kept)s”?")
+        % {"merged": merged.name, "kept": kept.name},
+        body=gettext(
+            "Everything of %(merged)s becomes %(kept)s's (%(moved)s), and the "
+            "record %(merged)s is deleted. This cannot be undone."
+        )
+        % {"merged": merged.name, "kept": kept.name, "moved": moved},
+        action=gettext("Merge"),
         back=back,
         hidden={"merged": merged.pk},
     )
@@ -254,16 +273,19 @@ def session_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return run(
             request,
             lambda: club_services.session_cancel(session_id=session.pk, user=request.user),
-            f"“{session.name}” is cancelled.",
+            gettext("“%(session)s” is cancelled.") % {"session": session.name},
             back,
         )
     return _confirm(
         request,
-        title=f"Cancel “{session.name}” ({session.date:%Y-%m-%d})?",
-        body="It will not be played. It stays on the club's list as cancelled, with its "
-        "roster; you can delete it afterwards.",
-        action="Cancel session",
-        keep="Keep the session",
+        title=gettext("Cancel “%(session)s” (%(date)s)?")
+        % {"session": session.name, "date": format(session.date, "%Y-%m-%d")},
+        body=gettext(
+            "It will not be played. It stays on the club's list as cancelled, with "
+            "its roster; you can delete it afterwards."
+        ),
+        action=gettext("Cancel session"),
+        keep=gettext("Keep the session"),
         back=back,
     )
 
@@ -278,15 +300,18 @@ def session_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return run(
             request,
             lambda: club_services.session_delete(session_id=session.pk, user=request.user),
-            f"“{session.name}” is deleted.",
+            gettext("“%(session)s” is deleted.") % {"session": session.name},
             back,
         )
     return _confirm(
         request,
-        title=f"Delete “{session.name}” ({session.date:%Y-%m-%d})?",
-        body="It never started, so nothing was played: the session and its roster are "
-        "removed. The players stay in the club.",
-        action="Delete session",
+        title=gettext("Delete “%(session)s” (%(date)s)?")
+        % {"session": session.name, "date": format(session.date, "%Y-%m-%d")},
+        body=gettext(
+            "It never started, so nothing was played: the session and its roster "
+            "are removed. The players stay in the club."
+        ),
+        action=gettext("Delete session"),
         back=back,
     )
 
@@ -305,7 +330,11 @@ def directors(request: HttpRequest, slug: str) -> HttpResponse:
         except UserError as e:
             _form_error(form, e)
         else:
-            messages.success(request, f"{invited.user.get_username()} now directs {club.name}.")
+            messages.success(
+                request,
+                gettext("%(get_username)s now directs %(club)s.")
+                % {"get_username": invited.user.get_username(), "club": club.name},
+            )
             if not invited.created:
                 return redirect(_url("club_directors", club))
             form = InviteForm()
@@ -340,14 +369,17 @@ def director_remove(request: HttpRequest, slug: str, user_id: int) -> HttpRespon
             lambda: club_directors.director_remove(
                 club_id=club.pk, user_id=account.pk, user=request.user
             ),
-            f"{account.get_username()} no longer directs {club.name}.",
+            gettext("%(get_username)s no longer directs %(club)s.")
+            % {"get_username": account.get_username(), "club": club.name},
             gone if account.pk == request.user.pk else back,
             failed=back,
         )
     return _confirm(
         request,
-        title=f"Remove {account.get_username()} as a director?",
-        body=f"They can no longer run {club.name}'s sessions. Their account stays.",
-        action="Remove director",
+        title=gettext("Remove %(get_username)s as a director?")
+        % {"get_username": account.get_username()},
+        body=gettext("They can no longer run %(club)s's sessions. Their account stays.")
+        % {"club": club.name},
+        action=gettext("Remove director"),
         back=back,
     )

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import UserError
 from tournaments.models import Club, Session
@@ -35,7 +36,7 @@ def directed_session(request: HttpRequest, pk: int) -> Session:
     """A session of a club the signed-in user directs; others get a 403."""
     session = get_object_or_404(Session.objects.select_related("club", "season"), pk=pk)
     if not can_direct(request.user, session.club_id):
-        raise PermissionDenied("Only a director of this club may run its sessions.")
+        raise PermissionDenied(gettext("Only a director of this club may run its sessions."))
     use_time_zone(session.club)
     return session
 
@@ -44,7 +45,7 @@ def directed_club(request: HttpRequest, slug: str) -> Club:
     """A club the signed-in user directs; others get a 403."""
     club = get_object_or_404(Club, slug=slug)
     if not can_direct(request.user, club):
-        raise PermissionDenied("Only a director of this club may run it.")
+        raise PermissionDenied(gettext("Only a director of this club may run it."))
     use_time_zone(club)
     return club
 
@@ -87,4 +88,6 @@ def to_int(value: str | None) -> int:
     try:
         return int(value or "")
     except ValueError:
-        raise UserError("bad_number", "That request was incomplete; reload the page.") from None
+        raise UserError(
+            "bad_number", gettext("That request was incomplete; reload the page.")
+        ) from None

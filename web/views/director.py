@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -36,7 +36,7 @@ from workflow.tables import links as table_links
 def session_new(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     if not can_direct(request.user, club):
-        raise PermissionDenied("Only a director of this club may create its sessions.")
+        raise PermissionDenied(gettext("Only a director of this club may create its sessions."))
     form = SessionForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         try:
@@ -45,7 +45,9 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(e.field if e.field in form.fields else None, e.message)
         else:
             messages.success(
-                request, f"Session “{session.name}” created. Check players in, then start."
+                request,
+                gettext("Session “%(session)s” created. Check players in, then start.")
+                % {"session": session.name},
             )
             return redirect("tournaments:manage", pk=session.pk)
     return render(
@@ -83,7 +85,12 @@ def session_check_in(request: HttpRequest, pk: int) -> HttpResponse:
         except UserError as e:
             return JsonResponse({"error": e.message}, status=409)
         return JsonResponse(manage.check_in_answer(request, session, player_id))
-    response = act(request, session, check_in, "Checked in." if checked else "Check-in taken back.")
+    response = act(
+        request,
+        session,
+        check_in,
+        (gettext("Checked in.") if checked else gettext("Check-in taken back.")),
+    )
     return redirect(f"{response['Location']}#player-{player_id}")
 
 
@@ -97,7 +104,7 @@ def session_check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: services.session_check_in(
             session_id=session.pk, player_ids=None, checked_in=True, user=request.user
         ),
-        "Everyone on the roster is checked in.",
+        gettext("Everyone on the roster is checked in."),
     )
 
 
@@ -110,13 +117,15 @@ def session_start(request: HttpRequest, pk: int) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, "Tables drawn and the first games started.")
+        messages.success(request, gettext("Tables drawn and the first games started."))
         for pair in sitting.not_kept_apart:
             # The club's keep-apart wishes that the draw could not keep (the page lists
             # them too, while sitting 1 is played).
             first, second = pair["names"]
             messages.warning(
-                request, f"{first} and {second} could not be kept apart: {pair['reason']}."
+                request,
+                gettext("%(first)s and %(second)s could not be kept apart: %(reason)s.")
+                % {"first": first, "second": second, "reason": pair["reason"]},
             )
     return redirect("tournaments:manage", pk=session.pk)
 
@@ -136,12 +145,20 @@ def session_fixed_table(request: HttpRequest, pk: int) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        when = "from the next sitting on" if session.status == Session.Status.RUNNING else ""
+        running = session.status == Session.Status.RUNNING
         if entry.fixed_table is None:
-            done = f"{entry.player.name} moves like everyone"
+            done = (
+                gettext("%(player)s moves like everyone from the next sitting on.")
+                if running
+                else gettext("%(player)s moves like everyone.")
+            )
         else:
-            done = f"{entry.player.name} stays at table {entry.fixed_table}"
-        messages.success(request, f"{done} {when}".strip() + ".")
+            done = (
+                gettext("%(player)s stays at table %(table)s from the next sitting on.")
+                if running
+                else gettext("%(player)s stays at table %(table)s.")
+            )
+        messages.success(request, done % {"player": entry.player.name, "table": entry.fixed_table})
     return redirect(reverse("tournaments:manage", args=[session.pk]) + "#fixed-tables")
 
 
@@ -161,7 +178,7 @@ def session_settings(request: HttpRequest, pk: int) -> HttpResponse:
             seeding=request.POST.get("seeding"),
             user=request.user,
         ),
-        "Settings saved.",
+        gettext("Settings saved."),
     )
 
 
@@ -171,7 +188,7 @@ def session_add_players(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
     form = AddPlayersForm(request.POST, club=session.club)
     if not form.is_valid():
-        messages.error(request, "Pick players from the list or type new names.")
+        messages.error(request, gettext("Pick players from the list or type new names."))
         return redirect("tournaments:manage", pk=session.pk)
     late = session.status == Session.Status.RUNNING
     return act(
@@ -184,7 +201,11 @@ def session_add_players(request: HttpRequest, pk: int) -> HttpResponse:
             new_anyway=form.cleaned_data["new_anyway"],
             user=request.user,
         ),
-        "Late arrival seated at the bottom table." if late else "Added to the roster.",
+        (
+            gettext("Late arrival seated at the bottom table.")
+            if late
+            else gettext("Added to the roster.")
+        ),
     )
 
 
@@ -207,7 +228,7 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
     session = directed_session(request, pk)
     sitting = selectors.current_sitting(session)
     if sitting is None:
-        messages.error(request, "The session has not started.")
+        messages.error(request, gettext("The session has not started."))
         return redirect("tournaments:manage", pk=session.pk)
     if request.method == "POST":
         number = to_int(request.POST.get("sitting"))
@@ -217,7 +238,7 @@ def movement(request: HttpRequest, pk: int) -> HttpResponse:
             lambda: movements.sitting_move_players(
                 session_id=session.pk, sitting_number=number, user=request.user
             ),
-            f"Players moved. Sitting {number + 1} has started.",
+            gettext("Players moved. Sitting %(number)s has started.") % {"number": number + 1},
         )
     try:
         plan = pagecache.kept(session.pk, "movement", lambda: _movement_plan(sitting))
@@ -290,7 +311,7 @@ def movement_undo(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             session,
             lambda: movements.sitting_undo_movement(session_id=session.pk, user=request.user),
-            "Movement undone: the previous sitting is open again.",
+            gettext("Movement undone: the previous sitting is open again."),
         )
     refusal = movements.movement_undo_refusal(session, selectors.current_sitting(session))
     if refusal is not None:  # Say why at once, rather than after a confirmation.
@@ -299,11 +320,13 @@ def movement_undo(request: HttpRequest, pk: int) -> HttpResponse:
     return _confirm(
         request,
         session,
-        title="Undo the last movement?",
-        body="The new sitting's tables and games are removed and the previous sitting "
-        "opens again for corrections. Possible only while no round of the new sitting "
-        "has been entered.",
-        action="Undo movement",
+        title=gettext("Undo the last movement?"),
+        body=gettext(
+            "The new sitting's tables and games are removed and the previous "
+            "sitting opens again for corrections. Possible only while no round of "
+            "the new sitting has been entered."
+        ),
+        action=gettext("Undo movement"),
     )
 
 
@@ -318,7 +341,7 @@ def rebalance(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: movements.session_rebalance(
             session_id=session.pk, expected=expected, user=request.user
         ),
-        "Tables rebalanced.",
+        gettext("Tables rebalanced."),
     )
 
 
@@ -343,7 +366,7 @@ def session_finish(request: HttpRequest, pk: int) -> HttpResponse:
         except UserError as e:
             messages.error(request, e.message)
             return redirect("tournaments:manage", pk=session.pk)
-        messages.success(request, "Session finished; its standings count for the season.")
+        messages.success(request, gettext("Session finished; its standings count for the season."))
         return redirect("tournaments:standings", pk=session.pk)
     return _finish_confirm(request, session)
 
@@ -355,19 +378,19 @@ def _finish_confirm(request: HttpRequest, session: Session) -> HttpResponse:
         [p for p in selectors.sitting_progress(sitting) if not p.finished] if sitting else []
     )
     if not unfinished:
-        body = "The standings are then fixed for the season ladder."
+        body = gettext("The standings are then fixed for the season ladder.")
         return _confirm(
             request,
             session,
-            title="Finish the session?",
+            title=gettext("Finish the session?"),
             body=body,
-            action="Finish session",
+            action=gettext("Finish session"),
             danger=False,
         )
     return _confirm(
         request,
         session,
-        title="End the session early?",
+        title=gettext("End the session early?"),
         body=ngettext(
             "%(count)d table still has games to play; unfinished games will not count. The "
             "standings are then fixed for the season.",
@@ -376,7 +399,7 @@ def _finish_confirm(request: HttpRequest, session: Session) -> HttpResponse:
             len(unfinished),
         )
         % {"count": len(unfinished)},
-        action="End session early",
+        action=gettext("End session early"),
         hidden={"early": "1"},
     )
 
@@ -386,7 +409,7 @@ def _finish_confirm(request: HttpRequest, session: Session) -> HttpResponse:
 def big_loser(request: HttpRequest, season_pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("club"), pk=season_pk)
     if not can_direct(request.user, season.club):
-        raise PermissionDenied("Only a director of this club may award the Big Loser.")
+        raise PermissionDenied(gettext("Only a director of this club may award the Big Loser."))
     try:
         start_finish.big_loser_award(
             season_id=season.pk,
@@ -407,7 +430,9 @@ def big_loser(request: HttpRequest, season_pk: int) -> HttpResponse:
             }
         )
         return redirect(f"{reverse('tournaments:club', args=[season.club.slug])}?{typed}#big-loser")
-    messages.success(request, f"Big Loser of {season.name} recorded.")
+    messages.success(
+        request, gettext("Big Loser of %(season)s recorded.") % {"season": season.name}
+    )
     return redirect(f"{reverse('tournaments:club', args=[season.club.slug])}?season={season.pk}")
 
 
@@ -417,7 +442,7 @@ def scorer_links(request: HttpRequest, pk: int) -> HttpResponse:
     """A table's scorer link and QR code, for the director to hand out or revoke."""
     table = get_object_or_404(Table.objects.select_related("sitting__session__club"), pk=pk)
     if not can_direct(request.user, table.sitting.session.club_id):
-        raise PermissionDenied("Only a director of this club may hand out scorer links.")
+        raise PermissionDenied(gettext("Only a director of this club may hand out scorer links."))
     use_time_zone(table.sitting.session.club)
     if request.method == "POST":
         try:

@@ -21,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import condition, require_http_methods, require_POST
 
 from common.errors import UserError
@@ -97,7 +98,7 @@ def door_code(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         session,
         lambda: door.door_code_change(session_id=session.pk, code=code, user=request.user),
-        "New door code saved: it shows on the projector now.",
+        gettext("New door code saved: it shows on the projector now."),
     )
 
 
@@ -114,7 +115,7 @@ def door_settings(request: HttpRequest, pk: int) -> HttpResponse:
             walk_ins_allowed=request.POST.get("walk_ins_allowed") == "on",
             user=request.user,
         ),
-        "Check-in at the door saved.",
+        gettext("Check-in at the door saved."),
     )
 
 

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -46,16 +47,26 @@ def _entered(
             return "waiting"
         messages.info(
             request,
-            f"Round {number} is saved and waits for a second person at the table "
-            "(or a director) to enter the same numbers.",
+            gettext(
+                "Round %(number)s is saved and waits for a second person at the table "
+                "(or a director) to enter the same numbers."
+            )
+            % {"number": number},
         )
         return "waiting"
     if not entry.created:
         mine = bool(entry_key) and entry.round is not None and entry.round.entry_key == entry_key
         messages.info(
             request,
-            f"Round {number} is already there with the same numbers"
-            + (": this phone had sent it." if mine else "."),
+            (
+                gettext(
+                    "Round %(number)s is already there with the same numbers: this phone had "
+                    "sent it."
+                )
+                if mine
+                else gettext("Round %(number)s is already there with the same numbers.")
+            )
+            % {"number": number},
         )
         return "same"
     messages.success(request, pages.entered_message(game.pk, number))
@@ -65,7 +76,7 @@ def _entered(
 def _other_scorer(text: str) -> str:
     """In double entry the other phone at the table is "the other scorer": both phones
     hold the same link, so naming the link tells the scorer nothing."""
-    return text.replace("the table's scorer link", "the other scorer")
+    return text.replace(gettext("the table's scorer link"), gettext("the other scorer"))
 
 
 def _asked_by_scorer_page(request: HttpRequest) -> bool:
@@ -137,7 +148,12 @@ def _correct(
     services.round_correct(
         game_id=game.pk, number=number, data=data, actor=actor, confirm=impact.needs_confirm
     )
-    messages.success(request, f"Round {number} corrected. " + " ".join(impact.lines()))
+    messages.success(
+        request,
+        gettext("Round %(number)s corrected.") % {"number": number}
+        + " "
+        + " ".join(impact.lines()),
+    )
     return redirect(sheet_url(game))
 
 
@@ -192,8 +208,12 @@ def round_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         except UserError as e:
             messages.error(request, e.message)
         else:
-            messages.success(request, f"Round {number} deleted.")
+            messages.success(request, gettext("Round %(number)s deleted.") % {"number": number})
         return redirect(sheet_url(game))
-    context = {"title": f"Delete round {number} of game {game.number}?", "danger": True}
+    context = {
+        "title": gettext("Delete round %(number)s of game %(game_number)s?")
+        % {"number": number, "game_number": game.number},
+        "danger": True,
+    }
     context.update(_delete_question(game, number), back=sheet_url(game))
     return render(request, "confirm.html", context)

@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import ConflictError, UserError
@@ -39,7 +40,7 @@ def _token(club: Club, content: bytes, preview: services.RosterPreview) -> str:
 def _upload(request: HttpRequest) -> bytes:
     upload = request.FILES.get("file")
     if upload is None:
-        raise UserError("roster_no_file", "Choose a CSV file to upload.", field="file")
+        raise UserError("roster_no_file", gettext("Choose a CSV file to upload."), field="file")
     size = upload.size or 0
     if size > roster.MAX_BYTES:
         # Refused on its size alone: a large file is never read into memory.
@@ -71,7 +72,7 @@ def roster_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _players(count: int) -> str:
-    return f"{count} {'player' if count == 1 else 'players'}"
+    return ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
 
 
 def _signed_payload(token: str, club: Club) -> dict[str, Any] | None:
@@ -107,8 +108,14 @@ def _roster_confirm(request: HttpRequest, club: Club, context: dict[str, Any]) -
         return render(request, "exchange/roster_import.html", context, status=400)
     messages.success(
         request,
-        f"Roster imported: {_players(result.added)} added, {result.updated} updated, "
-        f"{result.unchanged} unchanged.",
+        gettext(
+            "Roster imported: %(_players)s added, %(updated)s updated, %(unchanged)s unchanged."
+        )
+        % {
+            "_players": _players(result.added),
+            "updated": result.updated,
+            "unchanged": result.unchanged,
+        },
     )
     return redirect("tournaments:club", slug=club.slug)
 
@@ -122,7 +129,7 @@ def _int_or_none(text: str) -> int | None:
     except ValueError:
         raise UserError(
             "ladder_best_nights_invalid",
-            "Best nights must be a whole number, or empty for every night.",
+            gettext("Best nights must be a whole number, or empty for every night."),
             field="best_nights",
         ) from None
 
@@ -141,5 +148,7 @@ def ladder_settings(request: HttpRequest, slug: str) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, "Ladder scoring saved; every season's ladder uses it now.")
+        messages.success(
+            request, gettext("Ladder scoring saved; every season's ladder uses it now.")
+        )
     return redirect("tournaments:club", slug=club.slug)

@@ -20,6 +20,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from common.errors import UserError
 from engine import online as engine_online
@@ -92,7 +93,11 @@ def _online_parts(session: Session, sitting: Sitting | None) -> dict[str, Any]:
     return {
         "online_playable": True,
         "online_tables": tables,
-        "robot_lines": [f"Table {t.number}: {line}" for t in tables for line in t.robot_lines],
+        "robot_lines": [
+            gettext("Table %(number)s: %(line)s") % {"number": t.number, "line": line}
+            for t in tables
+            for line in t.robot_lines
+        ],
         "any_online": session.online or any(t.online for t in tables),
     }
 

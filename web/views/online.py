@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -51,7 +52,7 @@ def session_online_settings(request: HttpRequest, pk: int) -> HttpResponse:
             ),
             user=request.user,
         ),
-        "Online settings saved.",
+        gettext("Online settings saved."),
     )
     return redirect(f"{response['Location']}#online")
 
@@ -99,8 +100,12 @@ def session_seats_email(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"The seat links are on their way to {len(names)} "
-            f"player{'s' if len(names) != 1 else ''} with an email address.",
+            ngettext(
+                "The seat links are on their way to %(count)s player with an email address.",
+                "The seat links are on their way to %(count)s players with an email address.",
+                len(names),
+            )
+            % {"count": len(names)},
         )
     return redirect(back)
 
@@ -124,13 +129,23 @@ def table_online(request: HttpRequest, table_id: int) -> HttpResponse:
             request,
             "confirm.html",
             {
-                "title": f"Table {table.number}: play {'online' if wanted else 'on paper'}?",
+                "title": (
+                    gettext("Table %(number)s: play online?")
+                    if wanted
+                    else gettext("Table %(number)s: play on paper?")
+                )
+                % {"number": table.number},
                 "body": warning
                 or (
-                    f"The players of table {table.number} then play "
-                    + ("on their phones with their seat links." if wanted else "with real cards")
-                ),
-                "action": "Play online" if wanted else "Play on paper",
+                    gettext(
+                        "The players of table %(number)s then play on their phones with their "
+                        "seat links."
+                    )
+                    if wanted
+                    else gettext("The players of table %(number)s then play with real cards")
+                )
+                % {"number": table.number},
+                "action": (gettext("Play online") if wanted else gettext("Play on paper")),
                 "danger": bool(warning),
                 "hidden": {"online": "1" if wanted else "0", "confirmed": "1"},
                 "back": reverse("tournaments:manage", args=[session.pk]) + "#online",
@@ -145,7 +160,12 @@ def table_online(request: HttpRequest, table_id: int) -> HttpResponse:
             user=request.user,
             confirm=request.POST.get("confirmed") == "1",
         ),
-        f"Table {table.number} plays {'online' if wanted else 'on paper'}.",
+        (
+            gettext("Table %(number)s plays online.")
+            if wanted
+            else gettext("Table %(number)s plays on paper.")
+        )
+        % {"number": table.number},
     )
     return redirect(f"{response['Location']}#online")
 
@@ -160,18 +180,20 @@ def _switch_warning(table: Table, online: bool) -> str:
     if not online:
         live = LiveRound.objects.filter(game=game).first()
         if live is not None and live.number > game.round_count:
-            return (
-                f"Round {live.number} of game {game.number} is dealt on the phones. It is set "
-                "aside (its moves so far are kept in the directors' log): the players deal it "
-                "again with real cards and its result is typed in on the score sheet."
-            )
+            return gettext(
+                "Round %(round)s of game %(game)s is dealt on the phones. It is set "
+                "aside (its moves so far are kept in the directors' log): the players deal "
+                "it again with real cards and its result is typed in on the score sheet."
+            ) % {"round": live.number, "game": game.number}
         return ""
     if game.round_count:
-        return (
-            f"Game {game.number} has {game.round_count} round"
-            f"{'s' if game.round_count != 1 else ''} entered on paper; the phones carry on "
-            f"from round {game.round_count + 1}."
-        )
+        return ngettext(
+            "Game %(game)s has %(count)s round entered on paper; the phones carry on "
+            "from round %(next)s.",
+            "Game %(game)s has %(count)s rounds entered on paper; the phones carry on "
+            "from round %(next)s.",
+            game.round_count,
+        ) % {"game": game.number, "count": game.round_count, "next": game.round_count + 1}
     return ""
 
 
@@ -187,18 +209,23 @@ def table_robots(request: HttpRequest, table_id: int) -> HttpResponse:
             messages.error(request, e.message)
         else:
             messages.success(
-                request, f"{' and '.join(names)} seated at table {table.number}: they play at once."
+                request,
+                gettext("%(join)s seated at table %(table_number)s: they play at once.")
+                % {"join": gettext(" and ").join(names), "table_number": table.number},
             )
         return redirect(reverse("tournaments:manage", args=[session.pk]) + "#online")
     return render(
         request,
         "confirm.html",
         {
-            "title": f"Seat robots at table {table.number}?",
-            "body": "A robot takes each empty seat up to four and plays every move of it at "
-            "once, for the whole sitting. Robots are marked on the standings and get no "
-            "rating. Only before the first card of the sitting.",
-            "action": "Seat the robots",
+            "title": gettext("Seat robots at table %(table_number)s?")
+            % {"table_number": table.number},
+            "body": gettext(
+                "A robot takes each empty seat up to four and plays every move of it at "
+                "once, for the whole sitting. Robots are marked on the standings and "
+                "get no rating. Only before the first card of the sitting."
+            ),
+            "action": gettext("Seat the robots"),
             "danger": True,
             "back": reverse("tournaments:manage", args=[session.pk]) + "#online",
         },

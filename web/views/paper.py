@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from common.errors import UserError
@@ -26,5 +27,9 @@ def club_paper(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, e.message)
     else:
         name = services.PAPERS[club.paper]
-        messages.success(request, f"The club's sheets now print on {name} unless you pick another.")
+        messages.success(
+            request,
+            gettext("The club's sheets now print on %(name)s unless you pick another.")
+            % {"name": name},
+        )
     return redirect("tournaments:club_home", slug=club.slug)

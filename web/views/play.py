@@ -19,6 +19,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -98,8 +99,11 @@ def seat_call(request: HttpRequest, token: str) -> HttpResponse:
     text = f" “{call.text}”" if call.text else ""
     messages.success(
         request,
-        f"The director is called to your table: {call.get_reason_display().lower()}{text}. "
-        "Stay at your seat; the director will come.",
+        gettext(
+            "The director is called to your table: %(lower)s%(text)s. Stay at your "
+            "seat; the director will come."
+        )
+        % {"lower": call.get_reason_display().lower(), "text": text},
     )
     response = redirect(back)
     response["Referrer-Policy"] = "no-referrer"

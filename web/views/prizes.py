@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -56,7 +57,7 @@ def session_prizes(request: HttpRequest, pk: int) -> HttpResponse:
         except UserError as e:
             errors[e.field or "form"] = e.message
         else:
-            messages.success(request, "Entry fee and prizes saved.")
+            messages.success(request, gettext("Entry fee and prizes saved."))
             return redirect(_prizes_url(session))
     session.refresh_from_db()
     entries = (
@@ -91,9 +92,15 @@ def session_paid(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: prizes.session_mark_paid(
             session_id=session.pk, player_ids=player_ids, paid=paid, user=request.user
         ),
-        ("Marked paid." if paid else "Marked unpaid.")
-        if player
-        else ("Everyone on the roster is marked paid." if paid else "Nobody is marked paid."),
+        (
+            (gettext("Marked paid.") if paid else gettext("Marked unpaid."))
+            if player
+            else (
+                gettext("Everyone on the roster is marked paid.")
+                if paid
+                else gettext("Nobody is marked paid.")
+            )
+        ),
         back,
     )
 
@@ -142,7 +149,9 @@ def club_payouts(request: HttpRequest, slug: str) -> HttpResponse:
         except UserError as e:
             errors[e.field or "form"] = e.message
         else:
-            messages.success(request, f"Payout table “{table.name}” added.")
+            messages.success(
+                request, gettext("Payout table “%(table)s” added.") % {"table": table.name}
+            )
             return redirect(_payouts_url(club))
     context = {
         "club": club,
@@ -169,7 +178,7 @@ def club_payout_edit(request: HttpRequest, slug: str, table_id: int) -> HttpResp
         except UserError as e:
             errors[e.field or "form"] = e.message
         else:
-            messages.success(request, "Payout table saved.")
+            messages.success(request, gettext("Payout table saved."))
             return redirect(_payouts_url(club))
     context = {"club": club, "table": table, "typed": typed, "errors": errors}
     return render(
@@ -184,7 +193,7 @@ def club_payout_delete(request: HttpRequest, slug: str, table_id: int) -> HttpRe
     return run(
         request,
         lambda: prizes.payout_table_delete(table_id=table_id, user=request.user),
-        "Payout table deleted.",
+        gettext("Payout table deleted."),
         _payouts_url(club),
     )
 
@@ -201,6 +210,6 @@ def club_currency(request: HttpRequest, slug: str) -> HttpResponse:
             money_unit=request.POST.get("money_unit", ""),
             user=request.user,
         ),
-        "Currency saved.",
+        gettext("Currency saved."),
         _payouts_url(club),
     )

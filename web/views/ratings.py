@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 
 from common.errors import UserError
 from ratings import selectors
@@ -52,7 +53,9 @@ def club_ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
             "error.html",
             {
                 "error": UserError(
-                    "unknown_rules", f"“{rules_id}” is not a rules id; use one of: {known}."
+                    "unknown_rules",
+                    gettext("“%(rules_id)s” is not a rules id; use one of: %(known)s.")
+                    % {"rules_id": rules_id, "known": known},
                 )
             },
             status=400,

@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import UserError
@@ -69,7 +70,9 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
     refusal = registrations.signup_refusal(session)
     throttled = request.method == "POST" and _over_limit(request, session)
     if throttled:
-        form.add_error(None, "Too many sign-ups from here in the last hour; try again later.")
+        form.add_error(
+            None, gettext("Too many sign-ups from here in the last hour; try again later.")
+        )
     elif request.method == "POST" and refusal is None and form.is_valid():
         d = form.cleaned_data
         try:
@@ -149,27 +152,30 @@ def registration_cancel(request: HttpRequest, token: str) -> HttpResponse:
         except UserError as e:
             messages.error(request, e.message)
         else:
-            messages.success(request, "Your sign-up is cancelled.")
+            messages.success(request, gettext("Your sign-up is cancelled."))
         return redirect(back)
     body = (
-        f"{signed.name} will no longer be signed up for {signed.session.name}. "
-        + (
-            "Your place goes at once to the first on the waitlist."
-            if signed.status == Registration.Status.REGISTERED
-            else "You leave the waitlist."
+        gettext(
+            "%(name)s will no longer be signed up for %(session)s. Your place goes at once "
+            "to the first on the waitlist. To come after all, you would sign up again, at "
+            "the back of the queue."
         )
-        + " To come after all, you would sign up again, at the back of the queue."
-    )
+        if signed.status == Registration.Status.REGISTERED
+        else gettext(
+            "%(name)s will no longer be signed up for %(session)s. You leave the waitlist. "
+            "To come after all, you would sign up again, at the back of the queue."
+        )
+    ) % {"name": signed.name, "session": signed.session.name}
     response = render(
         request,
         "confirm.html",
         {
-            "title": "Cancel your sign-up?",
+            "title": gettext("Cancel your sign-up?"),
             "body": body,
-            "action": "Cancel my sign-up",
+            "action": gettext("Cancel my sign-up"),
             "danger": True,
             "back": back,
-            "keep": "Keep my sign-up",
+            "keep": gettext("Keep my sign-up"),
         },
     )
     response["Referrer-Policy"] = "same-origin"
@@ -227,7 +233,7 @@ def registration_settings(request: HttpRequest, pk: int) -> HttpResponse:
         # The page again with what was typed and the refusal next to its field.
         form.add_error("capacity" if e.field == "capacity" else None, e.message)
         return _registrations_page(request, session, form, status=400)
-    messages.success(request, "Sign-up settings saved.")
+    messages.success(request, gettext("Sign-up settings saved."))
     return redirect("tournaments:registrations", pk=session.pk)
 
 
@@ -244,7 +250,7 @@ def registration_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, "Checked in.")
+        messages.success(request, gettext("Checked in."))
     return redirect(reverse("tournaments:registrations", args=[session.pk]) + f"#r-{player_id}")
 
 
@@ -261,22 +267,27 @@ def registration_remove(request: HttpRequest, pk: int, registration_id: int) -> 
         except UserError as e:
             messages.error(request, e.message)
         else:
-            messages.success(request, f"{signed.name}'s sign-up is cancelled.")
+            messages.success(
+                request, gettext("%(signed)s's sign-up is cancelled.") % {"signed": signed.name}
+            )
         return redirect(back)
     return render(
         request,
         "confirm.html",
         {
-            "title": f"Cancel {signed.name}'s sign-up?",
-            "body": f"{signed.name} comes off the sign-ups"
-            + (
-                " and the roster; the first on the waitlist moves up at once."
+            "title": gettext("Cancel %(signed)s's sign-up?") % {"signed": signed.name},
+            "body": (
+                gettext(
+                    "%(signed)s comes off the sign-ups and the roster; the first on the "
+                    "waitlist moves up at once."
+                )
                 if signed.status == Registration.Status.REGISTERED
-                else " (the waitlist)."
-            ),
-            "action": "Cancel the sign-up",
+                else gettext("%(signed)s comes off the sign-ups (the waitlist).")
+            )
+            % {"signed": signed.name},
+            "action": gettext("Cancel the sign-up"),
             "danger": True,
             "back": back,
-            "keep": "Keep it",
+            "keep": gettext("Keep it"),
         },
     )

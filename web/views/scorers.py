@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 
 from common.errors import UserError
 from tournaments.models import ClubTableCard, ScorerLink, TableCard
@@ -20,7 +21,9 @@ def _let_score(request: HttpRequest, link: ScorerLink, number: int) -> HttpRespo
     tokens = set(request.session.get(SESSION_KEY, []))
     tokens.add(link.token)
     request.session[SESSION_KEY] = sorted(tokens)
-    messages.success(request, f"You can now enter results for table {number}.")
+    messages.success(
+        request, gettext("You can now enter results for table %(number)s.") % {"number": number}
+    )
     return redirect("scoring:table", pk=link.table_id)
 
 
@@ -30,9 +33,11 @@ def scorer_open(request: HttpRequest, token: str) -> HttpResponse:
     if link is None:
         error = UserError(
             "scorer_link_expired",
-            "This scorer link has expired (the sitting has moved on or the session "
-            "ended) or was revoked. Scan the card on your table, or ask the director for "
-            "a new link.",
+            gettext(
+                "This scorer link has expired (the sitting has moved on or the session "
+                "ended) or was revoked. Scan the card on your table, or ask the "
+                "director for a new link."
+            ),
         )
         return render(request, "error.html", {"error": error}, status=410)
     return _let_score(request, link, link.table.number)

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from common.errors import UserError
@@ -34,7 +35,11 @@ def keep_apart(request: HttpRequest, slug: str) -> HttpResponse:
         except UserError as e:
             form.add_error(None, e.message)
         else:
-            messages.success(request, f"{pair.first.name} and {pair.second.name} are kept apart.")
+            messages.success(
+                request,
+                gettext("%(first)s and %(second)s are kept apart.")
+                % {"first": pair.first.name, "second": pair.second.name},
+            )
             return redirect("tournaments:club_keep_apart", slug=club.slug)
     context = {
         "club": club,
@@ -60,16 +65,16 @@ def keep_apart_remove(request: HttpRequest, slug: str, pair_id: int) -> HttpResp
             lambda: seating_wishes.keep_apart_remove(
                 club_id=club.pk, pair_id=pair.pk, user=request.user
             ),
-            f"{names} are no longer kept apart.",
+            gettext("%(names)s are no longer kept apart.") % {"names": names},
             back,
         )
     return render(
         request,
         "confirm.html",
         {
-            "title": f"Stop keeping {names} apart?",
-            "body": "They may then be drawn at the same table when a session starts.",
-            "action": "Stop keeping them apart",
+            "title": gettext("Stop keeping %(names)s apart?") % {"names": names},
+            "body": gettext("They may then be drawn at the same table when a session starts."),
+            "action": gettext("Stop keeping them apart"),
             "danger": True,
             "back": back,
         },

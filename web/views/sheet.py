@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from play import duplicate
 from play.replay import card_label, game_replays
@@ -34,7 +35,7 @@ from workflow.tables import card_selectors
 def require_scorer(actor: Actor, game: Game) -> None:
     if not can_score(actor, game.table):
         raise PermissionDenied(
-            "Only a director or the holder of this table's scorer link may enter results."
+            gettext("Only a director or the holder of this table's scorer link may enter results.")
         )
 
 

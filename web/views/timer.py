@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from common.errors import UserError
@@ -13,11 +14,11 @@ from web.views.common import act, directed_session
 from workflow.session import timer
 
 DONE = {
-    "start": "Timer started.",
-    "pause": "Timer paused.",
-    "resume": "Timer running again.",
-    "extend": "Timer extended.",
-    "reset": "Timer reset; start it again when the players are ready.",
+    "start": gettext_lazy("Timer started."),
+    "pause": gettext_lazy("Timer paused."),
+    "resume": gettext_lazy("Timer running again."),
+    "extend": gettext_lazy("Timer extended."),
+    "reset": gettext_lazy("Timer reset; start it again when the players are ready."),
 }
 
 
@@ -30,7 +31,9 @@ def minutes_from(value: str | None) -> int | None:
     # a whole day's worth of them: the service bounds the minutes.
     if not (text.isascii() and text.isdigit()) or len(text) > 6:
         raise UserError(
-            "timer_minutes", f"“{text[:10]}” is not a number of minutes; type a whole number."
+            "timer_minutes",
+            gettext("“%(text)s” is not a number of minutes; type a whole number.")
+            % {"text": text[:10]},
         )
     return int(text)
 
@@ -49,7 +52,7 @@ def sitting_timer(request: HttpRequest, pk: int) -> HttpResponse:
             minutes=minutes_from(request.POST.get("minutes")),
             user=request.user,
         ),
-        DONE.get(action, "Timer changed."),
+        str(DONE.get(action) or gettext("Timer changed.")),
     )
 
 
@@ -65,7 +68,9 @@ def sitting_minutes(request: HttpRequest, pk: int) -> HttpResponse:
             minutes=minutes_from(request.POST.get("minutes")),
             user=request.user,
         ),
-        "Minutes per sitting saved; each new sitting starts its timer."
-        if (request.POST.get("minutes") or "").strip()
-        else "This session plays without a timer from the next sitting on.",
+        (
+            gettext("Minutes per sitting saved; each new sitting starts its timer.")
+            if (request.POST.get("minutes") or "").strip()
+            else gettext("This session plays without a timer from the next sitting on.")
+        ),
     )

@@ -25,6 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from common.text import refuse_hidden_characters
@@ -41,7 +42,9 @@ CLAIM_MAX_AGE = timedelta(days=7)
 def _signed_in(user: User, doing: str) -> Account:
     signed_in = account(user)
     if signed_in is None:
-        raise UserError("sign_in_required", f"Sign in to {doing}.")
+        raise UserError(
+            "sign_in_required", gettext("Sign in to %(doing)s.") % {"doing": gettext(doing)}
+        )
     return signed_in
 
 
@@ -56,20 +59,21 @@ def account_create(*, username: str, email: str, password: str) -> Account:
     username = username.strip()
     email = email.strip()
     if not username:
-        raise UserError("username_required", "Choose a username.", field="username")
+        raise UserError("username_required", gettext("Choose a username."), field="username")
     if not email:
-        raise UserError("email_required", "Give an email address.", field="email")
+        raise UserError("email_required", gettext("Give an email address."), field="email")
     accounts = get_user_model()._default_manager
     if accounts.filter(username__iexact=username).exists():
         raise ConflictError(
             "username_taken",
-            f"The username “{username}” is taken; choose another.",
+            gettext("The username “%(username)s” is taken; choose another.")
+            % {"username": username},
             field="username",
         )
     if accounts.filter(email__iexact=email).exists():
         raise ConflictError(
             "email_taken",
-            "An account uses this email already: sign in, or reset its password.",
+            gettext("An account uses this email already: sign in, or reset its password."),
             field="email",
         )
     created = Account.objects.create_user(username=username, email=email, password=password)
@@ -80,14 +84,15 @@ def account_create(*, username: str, email: str, password: str) -> Account:
 
 
 def _club_name(raw: str) -> str:
-    refuse_hidden_characters(raw, what="Club names", field="name")
+    refuse_hidden_characters(raw, what=gettext_noop("Club names"), field="name")
     name = " ".join(raw.split())
     if not name:
-        raise UserError("club_name_required", "Give the club a name.", field="name")
+        raise UserError("club_name_required", gettext("Give the club a name."), field="name")
     if len(name) > CLUB_NAME_MAX:
         raise UserError(
             "club_name_too_long",
-            f"A club's name has at most {CLUB_NAME_MAX} characters.",
+            gettext("A club's name has at most %(CLUB_NAME_MAX)s characters.")
+            % {"CLUB_NAME_MAX": CLUB_NAME_MAX},
             field="name",
         )
     return name
@@ -101,15 +106,21 @@ def club_slug(*, name: str, slug: str) -> str:
         if not made:
             raise UserError(
                 "club_slug_required",
-                "Choose the club's web address: letters, digits and hyphens, such as tuesday-club.",
+                gettext(
+                    "Choose the club's web address: letters, digits and hyphens, such as "
+                    "tuesday-club."
+                ),
                 field="slug",
             )
         return made
     if typed != slugify(typed) or len(typed) > SLUG_MAX:
         raise UserError(
             "club_slug_invalid",
-            f"The web address has lower-case letters, digits and hyphens only, at most "
-            f"{SLUG_MAX}, such as tuesday-club.",
+            gettext(
+                "The web address has lower-case letters, digits and hyphens only, at "
+                "most %(SLUG_MAX)s, such as tuesday-club."
+            )
+            % {"SLUG_MAX": SLUG_MAX},
             field="slug",
         )
     return typed
@@ -127,7 +138,7 @@ def _first_season(club: Club) -> Season:
 def club_create(*, name: str, slug: str, time_zone: str, user: User) -> Club:
     """A new club with its first season; the signed-in user who creates it is its first
     director."""
-    founder = _signed_in(user, "create a club")
+    founder = _signed_in(user, gettext_noop("create a club"))
     name = _club_name(name)
     slug = club_slug(name=name, slug=slug)
     time_zone = time_zone.strip()
@@ -137,7 +148,7 @@ def club_create(*, name: str, slug: str, time_zone: str, user: User) -> Club:
         raise UserError("time_zone_unknown", e.messages[0], field="time_zone") from None
     taken = ConflictError(
         "club_slug_taken",
-        f"Another club has the address /clubs/{slug}/; choose another.",
+        gettext("Another club has the address /clubs/%(slug)s/; choose another.") % {"slug": slug},
         field="slug",
     )
     if Club.objects.filter(slug=slug).exists():
@@ -175,10 +186,12 @@ def player_invitation(*, player_id: int, user: Caller) -> Invitation:
     """A one-time link for the person behind a player record to link it to their account.
     Only a director of the player's club may make one; it writes nothing."""
     player = Player.objects.select_related("club").get(pk=player_id)
-    require_director(user, player.club, to="invite its players")
+    require_director(user, player.club, to=gettext_noop("invite its players"))
     if player.user_id is not None:
         raise ConflictError(
-            "player_linked", f"{player.name} is linked to an account already; no link needed."
+            "player_linked",
+            gettext("%(player)s is linked to an account already; no link needed.")
+            % {"player": player.name},
         )
     token = signing.dumps({"player": player.pk, "club": player.club_id}, salt=CLAIM_SALT)
     return Invitation(player=player, token=token)
@@ -192,14 +205,19 @@ def invitation_read(token: str) -> Invitation:
     except signing.SignatureExpired:
         raise UserError(
             "claim_expired",
-            f"This link has expired (a link lasts {CLAIM_MAX_AGE.days} days); ask your "
-            "club's director for a new one.",
+            gettext(
+                "This link has expired (a link lasts %(days)s days); ask your club's "
+                "director for a new one."
+            )
+            % {"days": CLAIM_MAX_AGE.days},
         ) from None
     except signing.BadSignature:
         raise UserError(
             "claim_invalid",
-            "This link is not valid: check that it was copied whole, or ask your club's "
-            "director for a new one.",
+            gettext(
+                "This link is not valid: check that it was copied whole, or ask your "
+                "club's director for a new one."
+            ),
         ) from None
     player = (
         Player.objects.select_related("club", "user")
@@ -209,7 +227,9 @@ def invitation_read(token: str) -> Invitation:
     if player is None:
         raise UserError(
             "claim_player_gone",
-            "The player this link names is no longer in the club; ask your club's director.",
+            gettext(
+                "The player this link names is no longer in the club; ask your club's director."
+            ),
         )
     return Invitation(player=player, token=token)
 
@@ -217,19 +237,27 @@ def invitation_read(token: str) -> Invitation:
 def claim_refusal(player: Player, claimant: Account) -> UserError | None:
     """Why `claimant` may not claim `player` now, or None."""
     if player.user_id == claimant.pk:
-        return ConflictError("claim_done", f"Your account is {player.name}'s already.")
+        return ConflictError(
+            "claim_done", gettext("Your account is %(player)s's already.") % {"player": player.name}
+        )
     if player.user_id is not None:
         return ConflictError(
             "player_claimed",
-            f"{player.name} is linked to another account already. If that is wrong, ask "
-            "your club's director.",
+            gettext(
+                "%(player)s is linked to another account already. If that is wrong, ask "
+                "your club's director."
+            )
+            % {"player": player.name},
         )
     other = Player.objects.filter(club_id=player.club_id, user=claimant).first()
     if other is not None:
         return ConflictError(
             "account_has_player",
-            f"Your account is {other.name} at {player.club.name} already: one account "
-            "is one player of a club. If that is wrong, ask your club's director.",
+            gettext(
+                "Your account is %(other)s at %(club)s already: one account is one "
+                "player of a club. If that is wrong, ask your club's director."
+            )
+            % {"other": other.name, "club": player.club.name},
         )
     return None
 
@@ -237,7 +265,7 @@ def claim_refusal(player: Player, claimant: Account) -> UserError | None:
 @transaction.atomic
 def player_claim(*, token: str, user: User) -> Player:
     """Link the player an invitation names to the signed-in account."""
-    claimant = _signed_in(user, "claim your player record")
+    claimant = _signed_in(user, gettext_noop("claim your player record"))
     invited = invitation_read(token).player
     # The club first, then the player: two claims by one account in one club queue here.
     Club.objects.select_for_update().get(pk=invited.club_id)
@@ -255,9 +283,12 @@ def player_unlink(*, player_id: int, user: Caller) -> Player:
     """Undo a claim (the wrong person claimed the record, or an account changed hands):
     the player keeps every game, and can be invited again."""
     player = Player.objects.select_for_update().select_related("club").get(pk=player_id)
-    require_director(user, player.club, to="unlink its players")
+    require_director(user, player.club, to=gettext_noop("unlink its players"))
     if player.user_id is None:
-        raise ConflictError("player_not_linked", f"{player.name} is linked to no account.")
+        raise ConflictError(
+            "player_not_linked",
+            gettext("%(player)s is linked to no account.") % {"player": player.name},
+        )
     was = player.user.get_username() if player.user else ""
     player.user = None
     player.save(update_fields=["user"])

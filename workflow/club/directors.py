@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from tournaments import audit
@@ -41,12 +42,15 @@ def _account(login: str) -> Any:
     accounts = get_user_model()._default_manager
     login = login.strip()
     if not login:
-        raise UserError("login_required", "Give a username or an email address.", field="login")
+        raise UserError(
+            "login_required", gettext("Give a username or an email address."), field="login"
+        )
     found = list(accounts.filter(models.Q(username__iexact=login) | models.Q(email__iexact=login)))
     if len(found) > 1:
         raise UserError(
             "login_ambiguous",
-            f"Several accounts match “{login}”; give the username instead.",
+            gettext("Several accounts match “%(login)s”; give the username instead.")
+            % {"login": login},
             field="login",
         )
     return found[0] if found else None
@@ -58,22 +62,27 @@ def director_invite(*, club_id: int, login: str, create: bool = False, user: Cal
     `create`, an unknown username becomes a new account without a password, and the
     inviter gets a one-time link for its owner to set one."""
     club = Club.objects.select_for_update().get(pk=club_id)
-    require_director(user, club, to="invite its directors")
+    require_director(user, club, to=gettext_noop("invite its directors"))
     account = _account(login)
     created = False
     if account is None:
         if not create:
             raise UserError(
                 "unknown_account",
-                f"No account is called “{login.strip()}”. Tick “create the account” to make "
-                "one, or check the spelling.",
+                gettext(
+                    "No account is called “%(strip)s”. Tick “create the account” to make "
+                    "one, or check the spelling."
+                )
+                % {"strip": login.strip()},
                 field="login",
             )
         account = _create_account(login.strip())
         created = True
     elif club.directors.filter(pk=account.pk).exists():
         raise ConflictError(
-            "already_director", f"{account.get_username()} already directs {club.name}."
+            "already_director",
+            gettext("%(get_username)s already directs %(club)s.")
+            % {"get_username": account.get_username(), "club": club.name},
         )
     club.directors.add(account)
     audit.record(
@@ -115,16 +124,19 @@ def _create_account(login: str) -> Any:
 @transaction.atomic
 def director_remove(*, club_id: int, user_id: int, user: Caller) -> None:
     club = Club.objects.select_for_update().get(pk=club_id)
-    require_director(user, club, to="remove its directors")
+    require_director(user, club, to=gettext_noop("remove its directors"))
     directors = list(club.directors.order_by("pk"))
     account = next((d for d in directors if d.pk == user_id), None)
     if account is None:
-        raise UserError("not_a_director", "That account does not direct this club.")
+        raise UserError("not_a_director", gettext("That account does not direct this club."))
     if len(directors) == 1:
         raise ConflictError(
             "last_director",
-            f"{account.get_username()} is the club's only director: invite another director "
-            "first, so that someone can still run the club.",
+            gettext(
+                "%(get_username)s is the club's only director: invite another director "
+                "first, so that someone can still run the club."
+            )
+            % {"get_username": account.get_username()},
         )
     club.directors.remove(account)
     audit.record(

@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from common.errors import ConflictError, UserError
 from common.text import refuse_hidden_characters
@@ -25,7 +26,9 @@ from tournaments import format as fmt
 from tournaments.models import Club, PayoutTable, Session, SessionPlayer
 from tournaments.permissions import Caller, require_director
 
-FREE_SESSION = "This session is free: it has no entry fee to pay. Give it an entry fee first."
+FREE_SESSION = gettext_lazy(
+    "This session is free: it has no entry fee to pay. Give it an entry fee first."
+)
 
 
 def _user_error(e: fmt.PrizeError, code: str) -> UserError:
@@ -35,7 +38,7 @@ def _user_error(e: fmt.PrizeError, code: str) -> UserError:
 def fees_refusal(session: Session) -> UserError | None:
     """Why nobody can be marked paid in `session` (a free session), or None."""
     if session.entry_fee is None:
-        return UserError("fees_on_free_session", FREE_SESSION, field="paid")
+        return UserError("fees_on_free_session", str(FREE_SESSION), field="paid")
     return None
 
 
@@ -65,9 +68,9 @@ def session_prizes_set(
     share of the fees collected (empty: all of them) or a fixed amount, split by a payout
     table of the club (empty: the club's default)."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="set its entry fees and prizes")
+    require_director(user, session.club_id, to=gettext_noop("set its entry fees and prizes"))
     if session.status == Session.Status.CANCELLED:
-        raise ConflictError("session_cancelled", "This session is cancelled.")
+        raise ConflictError("session_cancelled", gettext("This session is cancelled."))
     fee = _amount(entry_fee, what="The entry fee", field="entry_fee")
     fixed = _amount(pool_fixed, what="The fixed prize pool", field="pool_fixed")
     share = None
@@ -81,13 +84,16 @@ def session_prizes_set(
     if share is not None and fixed is not None:
         raise UserError(
             "pool_share_and_fixed",
-            "Give a share of the fees or a fixed prize pool, not both.",
+            gettext("Give a share of the fees or a fixed prize pool, not both."),
             field="pool_share",
         )
     if fee is None and share is not None:
         raise UserError(
             "fees_on_free_session",
-            "A free session collects no fees to share: give an entry fee, or a fixed prize pool.",
+            gettext(
+                "A free session collects no fees to share: give an entry fee, or a "
+                "fixed prize pool."
+            ),
             field="pool_share",
         )
     if fee is None:
@@ -95,8 +101,14 @@ def session_prizes_set(
         if paid:
             raise ConflictError(
                 "players_paid",
-                f"{paid} player{'s are' if paid != 1 else ' is'} marked paid; mark them "
-                "unpaid before making the session free.",
+                ngettext(
+                    "%(paid)s player is marked paid; mark them unpaid before making "
+                    "the session free.",
+                    "%(paid)s players are marked paid; mark them unpaid before making "
+                    "the session free.",
+                    paid,
+                )
+                % {"paid": paid},
                 field="entry_fee",
             )
     table = None
@@ -105,7 +117,7 @@ def session_prizes_set(
         if table is None:
             raise UserError(
                 "unknown_payout_table",
-                "That payout table is not one of this club's.",
+                gettext("That payout table is not one of this club's."),
                 field="payout_table",
             )
     before = {
@@ -163,9 +175,9 @@ def session_mark_paid(
     before, during or after the session. All or nothing: if one of them is not on the
     roster, nobody changes. Refused on a free session."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="record who paid")
+    require_director(user, session.club_id, to=gettext_noop("record who paid"))
     if session.status == Session.Status.CANCELLED:
-        raise ConflictError("session_cancelled", "This session is cancelled.")
+        raise ConflictError("session_cancelled", gettext("This session is cancelled."))
     if (refusal := fees_refusal(session)) is not None:
         raise refusal
     entries = SessionPlayer.objects.filter(session=session)
@@ -173,7 +185,9 @@ def session_mark_paid(
         wanted = set(player_ids)
         entries = entries.filter(player_id__in=wanted)
         if entries.count() != len(wanted):
-            raise UserError("not_on_roster", "That player is not on this session's roster.")
+            raise UserError(
+                "not_on_roster", gettext("That player is not on this session's roster.")
+            )
     names = sorted(entries.values_list("player__name", flat=True))
     changed = entries.update(paid=paid)
     pagecache.live_changed(session.pk)
@@ -210,13 +224,13 @@ def _checked_table(
     most_hooks: str,
     besides: int | None,
 ) -> tuple[str, list[str], str, str]:
-    refuse_hidden_characters(name, what="Payout table names", field="name")
+    refuse_hidden_characters(name, what=gettext_noop("Payout table names"), field="name")
     name = name.strip()
     if not name:
-        raise UserError("name_required", "Give the payout table a name.", field="name")
+        raise UserError("name_required", gettext("Give the payout table a name."), field="name")
     if len(name) > 60:
         raise UserError(
-            "name_too_long", "A payout table name has at most 60 characters.", field="name"
+            "name_too_long", gettext("A payout table name has at most 60 characters."), field="name"
         )
     taken = PayoutTable.objects.filter(club=club, name__iexact=name)
     if besides is not None:
@@ -224,7 +238,7 @@ def _checked_table(
     if taken.exists():
         raise ConflictError(
             "payout_table_name_taken",
-            f"The club already has a payout table “{name}”.",
+            gettext("The club already has a payout table “%(name)s”.") % {"name": name},
             field="name",
         )
     try:
@@ -268,7 +282,7 @@ def payout_table_create(
 ) -> PayoutTable:
     """A new payout table of the club. The club's first table is its default."""
     club = _lock_club(club_id)
-    require_director(user, club, to="change its payout tables")
+    require_director(user, club, to=gettext_noop("change its payout tables"))
     name, percents, big_loser, most_hooks = _checked_table(
         club=club,
         name=name,
@@ -311,9 +325,9 @@ def payout_table_update(
     new split: make a new table for a new season's split instead."""
     found = PayoutTable.objects.filter(pk=table_id).values_list("club_id", flat=True).first()
     if found is None:
-        raise UserError("unknown_payout_table", "There is no such payout table.")
+        raise UserError("unknown_payout_table", gettext("There is no such payout table."))
     club = _lock_club(found)
-    require_director(user, club, to="change its payout tables")
+    require_director(user, club, to=gettext_noop("change its payout tables"))
     table = PayoutTable.objects.select_for_update().get(pk=table_id)
     name, percents, big_loser, most_hooks = _checked_table(
         club=club,
@@ -326,7 +340,9 @@ def payout_table_update(
     if table.is_default and not is_default:
         raise ConflictError(
             "default_payout_table",
-            "This is the club's default payout table; make another table the default instead.",
+            gettext(
+                "This is the club's default payout table; make another table the default instead."
+            ),
             field="is_default",
         )
     table.name, table.places, table.big_loser, table.most_hooks = (
@@ -356,16 +372,20 @@ def payout_table_delete(*, table_id: int, user: Caller) -> None:
     club's next table (by name) the default."""
     found = PayoutTable.objects.filter(pk=table_id).values_list("club_id", flat=True).first()
     if found is None:
-        raise UserError("unknown_payout_table", "There is no such payout table.")
+        raise UserError("unknown_payout_table", gettext("There is no such payout table."))
     club = _lock_club(found)
-    require_director(user, club, to="change its payout tables")
+    require_director(user, club, to=gettext_noop("change its payout tables"))
     table = PayoutTable.objects.get(pk=table_id)
     using = Session.objects.filter(payout_table=table).count()
     if using:
         raise ConflictError(
             "payout_table_in_use",
-            f"{using} session{'s use' if using != 1 else ' uses'} this payout table; "
-            "give them another one first.",
+            ngettext(
+                "%(using)s session uses this payout table; give them another one first.",
+                "%(using)s sessions use this payout table; give them another one first.",
+                using,
+            )
+            % {"using": using},
         )
     was_default = table.is_default
     audit.record(
@@ -388,19 +408,23 @@ def club_set_money(*, club_id: int, currency: str, money_unit: str, user: Caller
     """The club's currency (a symbol such as £ or a code such as EUR, up to 8 characters;
     empty: none) and the unit its prizes are rounded to (`cent` or `whole`)."""
     club = _lock_club(club_id)
-    require_director(user, club, to="set its currency")
-    refuse_hidden_characters(currency, what="Currencies", field="currency")
+    require_director(user, club, to=gettext_noop("set its currency"))
+    refuse_hidden_characters(currency, what=gettext_noop("Currencies"), field="currency")
     currency = currency.strip()
     if len(currency) > 8:
         raise UserError(
             "currency_too_long",
-            "Write the currency as a symbol such as £ or a code such as EUR "
-            "(at most 8 characters).",
+            gettext(
+                "Write the currency as a symbol such as £ or a code such as EUR (at "
+                "most 8 characters)."
+            ),
             field="currency",
         )
     if money_unit not in ("cent", "whole"):
         raise UserError(
-            "unknown_money_unit", "Round prizes to `cent` or to `whole` units.", field="money_unit"
+            "unknown_money_unit",
+            gettext("Round prizes to `cent` or to `whole` units."),
+            field="money_unit",
         )
     changed = audit.changes(
         {"currency": club.currency, "money_unit": club.money_unit},

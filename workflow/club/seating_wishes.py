@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, NotFoundError, UserError
 from scoring.locks import lock_session
@@ -52,7 +53,7 @@ def keep_apart_add(*, club_id: int, players: Sequence[Any], user: Caller) -> Kee
     words: anything but two player ids, a player paired with themself, a player of
     another club (or none), a pair the club keeps apart already."""
     club = Club.objects.select_for_update().get(pk=club_id)
-    require_director(user, club, to="keep players apart")
+    require_director(user, club, to=gettext_noop("keep players apart"))
     if not isinstance(players, list | tuple) or len(players) != 2:
         raise _refuse("keep_apart_two_players", "Choose two players to keep apart.")
     ids: list[int] = []
@@ -100,10 +101,12 @@ def keep_apart_add(*, club_id: int, players: Sequence[Any], user: Caller) -> Kee
 def keep_apart_remove(*, club_id: int, pair_id: int, user: Caller) -> None:
     """Stop keeping a pair apart. A pair that is not the club's is a 404 (`no_such_pair`)."""
     club = Club.objects.select_for_update().get(pk=club_id)
-    require_director(user, club, to="keep players apart")
+    require_director(user, club, to=gettext_noop("keep players apart"))
     pair = KeepApart.objects.filter(club=club, pk=pair_id).select_related("first", "second").first()
     if pair is None:
-        raise NotFoundError("no_such_pair", "This club keeps no such pair apart; reload the list.")
+        raise NotFoundError(
+            "no_such_pair", gettext("This club keeps no such pair apart; reload the list.")
+        )
     audit.record(
         user,
         club=club.pk,
@@ -189,9 +192,11 @@ def session_set_fixed_table(
     numbers. Refused: a player not on the roster, a table that is not a whole number from
     1 to 99, a session that is over."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="seat its players")
+    require_director(user, session.club_id, to=gettext_noop("seat its players"))
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
-        raise ConflictError("session_over", "This session is over: its tables no longer change.")
+        raise ConflictError(
+            "session_over", gettext("This session is over: its tables no longer change.")
+        )
     entry = (
         SessionPlayer.objects.filter(session=session, player_id=player_id)
         .select_related("player")
@@ -199,7 +204,9 @@ def session_set_fixed_table(
     )
     if entry is None:
         raise UserError(
-            "not_on_roster", "That player is not on this session's roster.", field="player_id"
+            "not_on_roster",
+            gettext("That player is not on this session's roster."),
+            field="player_id",
         )
     number: int | None
     if table is None or (isinstance(table, str) and not table.strip()):
@@ -212,8 +219,11 @@ def session_set_fixed_table(
         if isinstance(table, bool) or not 1 <= number <= FIXED_TABLE_MAX:
             raise UserError(
                 "fixed_table_invalid",
-                f"A table number is a whole number from 1 to {FIXED_TABLE_MAX}; leave it "
-                "empty for a player who moves like everyone.",
+                gettext(
+                    "A table number is a whole number from 1 to %(FIXED_TABLE_MAX)s; leave "
+                    "it empty for a player who moves like everyone."
+                )
+                % {"FIXED_TABLE_MAX": FIXED_TABLE_MAX},
                 field="fixed_table",
             )
     before = entry.fixed_table

@@ -23,6 +23,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import ForeignObjectRel
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from common.matching import did_you_mean, look_alikes, spelled
@@ -44,15 +45,30 @@ from workflow.club import tasks
 NAME_MAX = 60
 
 
+#: A name's refusals, by what it names: translated where they are raised.
+_NAME_WORDS = {
+    "season": (
+        gettext_noop("Season names"),
+        gettext_noop("Give the season a name."),
+        gettext_noop("A season name has at most %(NAME_MAX)s characters."),
+    ),
+    "player": (
+        gettext_noop("Player names"),
+        gettext_noop("Give the player a name."),
+        gettext_noop("A player name has at most %(NAME_MAX)s characters."),
+    ),
+}
+
+
 def _clean_name(raw: str, *, what: str = "player") -> str:
-    refuse_hidden_characters(raw, what=f"{what.capitalize()} names", field="name")
+    names, required, too_long = _NAME_WORDS[what]
+    refuse_hidden_characters(raw, what=names, field="name")
     name = " ".join(raw.split())
     if not name:
-        raise UserError("name_required", f"Give the {what} a name.", field="name")
+        raise UserError("name_required", gettext(required), field="name")
     if len(name) > NAME_MAX:
-        raise UserError(
-            "name_too_long", f"A {what} name has at most {NAME_MAX} characters.", field="name"
-        )
+        too_long = gettext(too_long) % {"NAME_MAX": NAME_MAX}
+        raise UserError("name_too_long", too_long, field="name")
     return name
 
 
@@ -72,15 +88,17 @@ def _refresh_seasons(season_ids: set[int]) -> None:
 @transaction.atomic
 def season_open(*, club_id: int, name: str, starts_on: Date, ends_on: Date, user: Caller) -> Season:
     club = _lock_club(club_id)
-    require_director(user, club, to="open its seasons")
+    require_director(user, club, to=gettext_noop("open its seasons"))
     name = _clean_name(name, what="season")
     if ends_on < starts_on:
         raise UserError(
-            "season_dates", "A season ends on or after the day it starts.", field="ends_on"
+            "season_dates", gettext("A season ends on or after the day it starts."), field="ends_on"
         )
     if club.seasons.filter(name__iexact=name).exists():
         raise ConflictError(
-            "season_name_taken", f"The club already has a season called “{name}”.", field="name"
+            "season_name_taken",
+            gettext("The club already has a season called “%(name)s”.") % {"name": name},
+            field="name",
         )
     season = Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
     audit.record(
@@ -102,9 +120,12 @@ def season_close(*, season_id: int, user: Caller) -> Season:
     """A closed season takes no new session. Its sessions must be finished (or called off)
     first, so that its ladder is final."""
     season = Season.objects.select_for_update().get(pk=season_id)
-    require_director(user, season.club_id, to="close its seasons")
+    require_director(user, season.club_id, to=gettext_noop("close its seasons"))
     if season.closed_at is not None:
-        raise ConflictError("season_closed", f"The season {season.name} is already closed.")
+        raise ConflictError(
+            "season_closed",
+            gettext("The season %(season)s is already closed.") % {"season": season.name},
+        )
     open_sessions = list(
         season.sessions.filter(
             status__in=[Session.Status.SETUP, Session.Status.RUNNING]
@@ -114,7 +135,8 @@ def season_close(*, season_id: int, user: Caller) -> Season:
         names = "; ".join(f"{n} ({d:%Y-%m-%d})" for n, d in open_sessions)
         raise ConflictError(
             "season_has_open_sessions",
-            f"Finish or cancel these sessions before closing the season: {names}.",
+            gettext("Finish or cancel these sessions before closing the season: %(names)s.")
+            % {"names": names},
         )
     season.closed_at = timezone.now()
     season.save(update_fields=["closed_at"])
@@ -146,20 +168,23 @@ def player_add(*, club_id: int, name: str, new_anyway: bool = False, user: Calle
     asks "Did you mean …?" unless `new_anyway` (the director confirmed a different
     person)."""
     club = _lock_club(club_id)
-    require_director(user, club, to="add its players")
+    require_director(user, club, to=gettext_noop("add its players"))
     name = _clean_name(name)
     if (other := _name_taken(club.pk, name)) is not None:
         raise ConflictError(
             "player_name_taken",
-            f"The club already has a player called “{other.name}”.",
+            gettext("The club already has a player called “%(other)s”.") % {"other": other.name},
             field="name",
         )
     known = Player.objects.filter(club=club).values_list("name", flat=True)
     if not new_anyway and (found := look_alikes(name, known)):
         raise ConflictError(
             "player_name_looks_like",
-            f"{did_you_mean({name: found})} The club has that player already; confirm that "
-            f"“{name}” is a different person to add them.",
+            gettext(
+                "%(did_you_mean)s The club has that player already; confirm that "
+                "“%(name)s” is a different person to add them."
+            )
+            % {"did_you_mean": did_you_mean({name: found}), "name": name},
             field="name",
         )
     player = Player.objects.create(club=club, name=name)
@@ -185,13 +210,16 @@ def player_rename(*, player_id: int, name: str, user: Caller) -> Player:
     # rows that refer to the player (a movement seating them) are not held up.
     _lock_club(Player.objects.values_list("club_id", flat=True).get(pk=player_id))
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
-    require_director(user, player.club_id, to="rename its players")
+    require_director(user, player.club_id, to=gettext_noop("rename its players"))
     name = _clean_name(name)
     if (other := _name_taken(player.club_id, name, besides=player.pk)) is not None:
         raise ConflictError(
             "player_name_taken",
-            f"The club already has a player called “{other.name}”. If they are the same "
-            "person, merge the two records instead.",
+            gettext(
+                "The club already has a player called “%(other)s”. If they are the same "
+                "person, merge the two records instead."
+            )
+            % {"other": other.name},
             field="name",
         )
     before = player.name
@@ -215,10 +243,14 @@ def player_rename(*, player_id: int, name: str, user: Caller) -> Player:
 @transaction.atomic
 def player_set_active(*, player_id: int, active: bool, user: Caller) -> Player:
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
-    require_director(user, player.club_id, to="change its players")
+    require_director(user, player.club_id, to=gettext_noop("change its players"))
     if player.active == active:
-        state = "active" if active else "inactive"
-        raise ConflictError("player_unchanged", f"{player.name} is already {state}.")
+        words = {"player": player.name}
+        if active:
+            raise ConflictError(
+                "player_unchanged", gettext("%(player)s is already active.") % words
+            )
+        raise ConflictError("player_unchanged", gettext("%(player)s is already inactive.") % words)
     player.active = active
     player.save(update_fields=["active"])
     _record_player(
@@ -257,9 +289,9 @@ def merge_refusal(kept: Player, merged: Player) -> UserError | None:
     """Why `merged` cannot be folded into `kept`, or None. Asked by the confirmation page
     and by `player_merge`."""
     if kept.pk == merged.pk:
-        return UserError("merge_same_player", "Pick two different records to merge.")
+        return UserError("merge_same_player", gettext("Pick two different records to merge."))
     if kept.club_id != merged.club_id:
-        return UserError("merge_other_club", "Both records must belong to the same club.")
+        return UserError("merge_other_club", gettext("Both records must belong to the same club."))
     # The game first: it says more precisely where the two sat together.
     game = (
         GamePlayer.objects.filter(player=kept, game__game_players__player=merged)
@@ -270,8 +302,16 @@ def merge_refusal(kept: Player, merged: Player) -> UserError | None:
         session = game.game.table.sitting.session
         return UserError(
             "merge_same_game",
-            f"{kept.name} and {merged.name} sat at the same game (game {game.game.number} "
-            f"of “{session.name}”): they are two people, not one.",
+            gettext(
+                "%(kept)s and %(merged)s sat at the same game (game %(game_number)s of "
+                "“%(session)s”): they are two people, not one."
+            )
+            % {
+                "kept": kept.name,
+                "merged": merged.name,
+                "game_number": game.game.number,
+                "session": session.name,
+            },
         )
     shared = (
         Session.objects.filter(entries__player=kept)
@@ -282,14 +322,25 @@ def merge_refusal(kept: Player, merged: Player) -> UserError | None:
     if shared is not None:
         return UserError(
             "merge_same_session",
-            f"{kept.name} and {merged.name} both played in “{shared.name}” on "
-            f"{shared.date:%Y-%m-%d}: they are two people, not one.",
+            gettext(
+                "%(kept)s and %(merged)s both played in “%(shared)s” on %(date)s: they "
+                "are two people, not one."
+            )
+            % {
+                "kept": kept.name,
+                "merged": merged.name,
+                "shared": shared.name,
+                "date": format(shared.date, "%Y-%m-%d"),
+            },
         )
     if kept.user_id and merged.user_id and kept.user_id != merged.user_id:
         return UserError(
             "merge_two_accounts",
-            f"{kept.name} and {merged.name} are linked to two different accounts; "
-            "a person has one account.",
+            gettext(
+                "%(kept)s and %(merged)s are linked to two different accounts; a person "
+                "has one account."
+            )
+            % {"kept": kept.name, "merged": merged.name},
         )
     return None
 
@@ -314,9 +365,9 @@ def player_merge(*, kept_id: int, merged_id: int, user: Caller) -> Player:
     if kept_id in players:
         # The kept record's club is the one merging; a record of another club is refused
         # by `merge_refusal` below, in words.
-        require_director(user, players[kept_id].club_id, to="merge its players")
+        require_director(user, players[kept_id].club_id, to=gettext_noop("merge its players"))
     if kept_id not in players or merged_id not in players:
-        raise UserError("unknown_player", "That player is not in this club.")
+        raise UserError("unknown_player", gettext("That player is not in this club."))
     kept, merged = players[kept_id], players[merged_id]
     if (refusal := merge_refusal(kept, merged)) is not None:
         raise refusal
@@ -335,7 +386,8 @@ def player_merge(*, kept_id: int, merged_id: int, user: Caller) -> Player:
         except IntegrityError:
             raise UserError(
                 "merge_conflict",
-                f"Both records have {model._meta.verbose_name_plural} that cannot be joined.",
+                gettext("Both records have %(verbose_name_plural)s that cannot be joined.")
+                % {"verbose_name_plural": model._meta.verbose_name_plural},
             ) from None
     if merged.user_id and not kept.user_id:
         kept.user_id = merged.user_id
@@ -363,13 +415,15 @@ def player_merge(*, kept_id: int, merged_id: int, user: Caller) -> Player:
 def session_cancel(*, session_id: int, user: Caller) -> Session:
     """Call off a session that has not started: it stays on record as cancelled."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="cancel its sessions")
+    require_director(user, session.club_id, to=gettext_noop("cancel its sessions"))
     if session.status == Session.Status.CANCELLED:
-        raise ConflictError("session_cancelled", "This session is already cancelled.")
+        raise ConflictError("session_cancelled", gettext("This session is already cancelled."))
     if session.status != Session.Status.SETUP:
         raise ConflictError(
             "session_started",
-            "This session has started: it cannot be cancelled. Finish it (early, if need be).",
+            gettext(
+                "This session has started: it cannot be cancelled. Finish it (early, if need be)."
+            ),
         )
     session.status = Session.Status.CANCELLED
     session.save(update_fields=["status"])
@@ -390,14 +444,16 @@ def session_delete(*, session_id: int, user: Caller) -> None:
     """Delete a session that never started (no sitting). A started or finished session is
     part of the club's history and is never deleted."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="delete its sessions")
+    require_director(user, session.club_id, to=gettext_noop("delete its sessions"))
     if session.status in (Session.Status.RUNNING, Session.Status.FINISHED) or (
         session.sittings.exists()
     ):
         raise ConflictError(
             "session_not_empty",
-            "Only a session that never started can be deleted; a started or finished "
-            "session stays in the club's history.",
+            gettext(
+                "Only a session that never started can be deleted; a started or "
+                "finished session stays in the club's history."
+            ),
         )
     # Its entries stay with the club: the session's name and date are in their details.
     audit.record(
@@ -416,15 +472,18 @@ def session_delete(*, session_id: int, user: Caller) -> None:
 @transaction.atomic
 def club_set_time_zone(*, club_id: int, time_zone: str, user: Caller) -> Club:
     club = _lock_club(club_id)
-    require_director(user, club, to="set its time zone")
+    require_director(user, club, to=gettext_noop("set its time zone"))
     time_zone = time_zone.strip()
     try:
         validate_time_zone(time_zone)
     except ValidationError:
         raise UserError(
             "bad_time_zone",
-            f"“{time_zone}” is not a time zone name; use one such as Europe/London or "
-            "America/Chicago.",
+            gettext(
+                "“%(time_zone)s” is not a time zone name; use one such as Europe/London "
+                "or America/Chicago."
+            )
+            % {"time_zone": time_zone},
             field="time_zone",
         ) from None
     changed = audit.changes({"time_zone": club.time_zone}, {"time_zone": time_zone})

@@ -24,7 +24,8 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from common.text import refuse_hidden_characters
@@ -42,13 +43,22 @@ from tournaments.permissions import (
 REASONS = dict(DirectorCall.Reason.choices)
 
 
+def _english_reason(call: DirectorCall) -> str:
+    """The reason as the audit log stores it: English, whatever the request's language."""
+    with translation.override("en"):
+        return str(call.get_reason_display())
+
+
 def _already_called(call: DirectorCall, session: Session) -> ConflictError:
     when = timezone.localtime(call.created_at, session.club.zone()).strftime("%H:%M")
     reason = call.get_reason_display().lower()
     return ConflictError(
         "director_already_called",
-        f"The director has already been called to this table ({reason}, at {when}) and "
-        "will come; there is no need to call again.",
+        gettext(
+            "The director has already been called to this table (%(reason)s, at "
+            "%(when)s) and will come; there is no need to call again."
+        )
+        % {"reason": reason, "when": when},
     )
 
 
@@ -56,24 +66,27 @@ def _clean_text(reason: str, text: str) -> str:
     if reason not in REASONS:
         raise UserError(
             "call_reason_unknown",
-            "Choose why you call the director: a dispute, a misdeal, a renege, a question "
-            "or other.",
+            gettext(
+                "Choose why you call the director: a dispute, a misdeal, a renege, a "
+                "question or other."
+            ),
             field="reason",
         )
     text = text.strip()
     if reason == DirectorCall.Reason.OTHER and not text:
         raise UserError(
             "call_text_required",
-            "Say in a few words what the director is needed for.",
+            gettext("Say in a few words what the director is needed for."),
             field="text",
         )
     if len(text) > DirectorCall.TEXT_MAX:
         raise UserError(
             "call_text_too_long",
-            f"Keep it short: at most {DirectorCall.TEXT_MAX} characters (this is {len(text)}).",
+            gettext("Keep it short: at most %(TEXT_MAX)s characters (this is %(n_text)s).")
+            % {"TEXT_MAX": DirectorCall.TEXT_MAX, "n_text": len(text)},
             field="text",
         )
-    refuse_hidden_characters(text, what="A call", field="text")
+    refuse_hidden_characters(text, what=gettext_noop("A call"), field="text")
     return text
 
 
@@ -82,7 +95,7 @@ def director_call_make(*, table_id: int, reason: str, text: str, user: Caller) -
     """Call the director to a table of the current sitting of a running session."""
     table = Table.objects.select_related("sitting__session").filter(pk=table_id).first()
     if table is None:
-        raise UserError("table_not_found", "There is no such table.")
+        raise UserError("table_not_found", gettext("There is no such table."))
     require_caller(user, table)
     session_id = table.sitting.session_id
     locks.share_session(session_id)
@@ -91,22 +104,29 @@ def director_call_make(*, table_id: int, reason: str, text: str, user: Caller) -
     except Table.DoesNotExist:  # an undone movement took the table away while we waited
         raise ConflictError(
             "table_gone",
-            "This table is no longer played (the movement was undone): scan the card on "
-            "your table and call from there.",
+            gettext(
+                "This table is no longer played (the movement was undone): scan the "
+                "card on your table and call from there."
+            ),
         ) from None
     table = Table.objects.select_related("sitting__session__club").get(pk=table.pk)
     session = table.sitting.session
     if session.status != Session.Status.RUNNING:
         raise ConflictError(
             "session_not_running",
-            f"The session is {session.get_status_display().lower()}: there is no director "
-            "to call through Huckley. Ask the director in person.",
+            gettext(
+                "The session is %(lower)s: there is no director to call through "
+                "Huckley. Ask the director in person."
+            )
+            % {"lower": session.get_status_display().lower()},
         )
     if table.sitting.moved_at is not None:
         raise ConflictError(
             "sitting_moved_on",
-            "This table's sitting has moved on: open your new table (scan the card on it) "
-            "and call from there.",
+            gettext(
+                "This table's sitting has moved on: open your new table (scan the card "
+                "on it) and call from there."
+            ),
         )
     text = _clean_text(reason, text)
     open_call = DirectorCall.objects.filter(table=table, handled_at__isnull=True).first()
@@ -140,7 +160,7 @@ def _lock_call(call_id: int) -> DirectorCall:
         .first()
     )
     if call is None:
-        raise UserError("call_not_found", "There is no such call.")
+        raise UserError("call_not_found", gettext("There is no such call."))
     return call
 
 
@@ -148,7 +168,7 @@ def _lock_call(call_id: int) -> DirectorCall:
 def director_call_handle(*, call_id: int, user: Caller) -> DirectorCall:
     """Mark a call handled. Handling it again changes nothing."""
     call = _lock_call(call_id)
-    require_director(user, call.session.club_id, to="handle calls to the director")
+    require_director(user, call.session.club_id, to=gettext_noop("handle calls to the director"))
     if call.handled_at is not None:
         return call
     call.handled_at = timezone.now()
@@ -160,7 +180,7 @@ def director_call_handle(*, call_id: int, user: Caller) -> DirectorCall:
         club=call.session.club_id,
         session=call.session,
         action="call.handled",
-        summary=f"Handled a call from table {call.table.rank} ({call.get_reason_display()})",
+        summary=f"Handled a call from table {call.table.rank} ({_english_reason(call)})",
         details={"call_id": call.pk, "table_id": call.table_id},
     )
     return call
@@ -171,14 +191,14 @@ def director_call_reopen(*, call_id: int, user: Caller) -> DirectorCall:
     """Take back "handled": the call is open again. Refused when the table has called
     again since (one open call per table)."""
     call = _lock_call(call_id)
-    require_director(user, call.session.club_id, to="handle calls to the director")
+    require_director(user, call.session.club_id, to=gettext_noop("handle calls to the director"))
     if call.handled_at is None:
         return call
     newer = DirectorCall.objects.filter(table_id=call.table_id, handled_at__isnull=True).first()
     if newer is not None:
         raise ConflictError(
             "call_reopen_newer_open",
-            "This table has called again since; handle or read that call instead.",
+            gettext("This table has called again since; handle or read that call instead."),
         )
     call.handled_at = None
     call.handled_by = None
@@ -189,7 +209,7 @@ def director_call_reopen(*, call_id: int, user: Caller) -> DirectorCall:
         club=call.session.club_id,
         session=call.session,
         action="call.reopen",
-        summary=f"Reopened a call from table {call.table.rank} ({call.get_reason_display()})",
+        summary=f"Reopened a call from table {call.table.rank} ({_english_reason(call)})",
         details={"call_id": call.pk, "table_id": call.table_id},
     )
     return call

@@ -32,6 +32,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from common.errors import ConflictError, UserError
 from common.matching import match_key, near_misses, spelled
@@ -63,9 +64,14 @@ class TooManyAttempts(UserError):
         minutes = max(1, (retry_after + 59) // 60)
         super().__init__(
             "too_many_attempts",
-            "Too many wrong door codes. Wait "
-            f"{minutes} minute{'s' if minutes != 1 else ''} and try again, "
-            "or ask the director to check you in.",
+            ngettext(
+                "Too many wrong door codes. Wait %(minutes)s minute and try "
+                "again, or ask the director to check you in.",
+                "Too many wrong door codes. Wait %(minutes)s minutes and try "
+                "again, or ask the director to check you in.",
+                minutes,
+            )
+            % {"minutes": minutes},
             field="door_code",
         )
         self.retry_after = retry_after
@@ -79,7 +85,11 @@ class WhichName(UserError):
         names = " or ".join(f"“{c}”" for c in choices)
         super().__init__(
             "which_name",
-            f"Which one are you: {names}? Pick your name, or ask the director if it is not there.",
+            gettext(
+                "Which one are you: %(names)s? Pick your name, or ask the director if "
+                "it is not there."
+            )
+            % {"names": names},
             field="name",
         )
         self.typed = typed
@@ -103,8 +113,10 @@ class SelfCheckIn:
     @property
     def message(self) -> str:
         if self.already:
-            return f"You are already checked in, {self.name}. Nothing more to do."
-        return f"Welcome, {self.name}: you are checked in."
+            return gettext("You are already checked in, %(name)s. Nothing more to do.") % {
+                "name": self.name
+            }
+        return gettext("Welcome, %(name)s: you are checked in.") % {"name": self.name}
 
 
 def _client_key(session_id: int, client: str) -> str:
@@ -168,19 +180,23 @@ def door_refusal(session: Session) -> ConflictError | None:
     """Why nobody can check in at this session's door now, in plain words, or None. The
     check-in page shows it instead of the form; `self_check_in` raises it."""
     if session.status == Session.Status.CANCELLED:
-        return ConflictError("session_cancelled", "This session is cancelled.")
+        return ConflictError("session_cancelled", gettext("This session is cancelled."))
     if session.status == Session.Status.FINISHED:
-        return ConflictError("session_finished", "This session is finished.")
+        return ConflictError("session_finished", gettext("This session is finished."))
     if session.status == Session.Status.RUNNING:
         return ConflictError(
             "session_started",
-            "The games have started, so check-in at the door is over. Ask the director: "
-            "they add late arrivals at the bottom table.",
+            gettext(
+                "The games have started, so check-in at the door is over. Ask the "
+                "director: they add late arrivals at the bottom table."
+            ),
         )
     if not session.self_check_in_open:
         return ConflictError(
             "self_check_in_closed",
-            "Check-in at the door is closed for this session. Ask the director to check you in.",
+            gettext(
+                "Check-in at the door is closed for this session. Ask the director to check you in."
+            ),
         )
     return None
 
@@ -233,13 +249,17 @@ def self_check_in(
         _count_wrong(_session_key(session_id, session.door_code))
         raise UserError(
             "wrong_door_code",
-            "That is not the door code. It is the four digits on the screen in the hall "
-            "(the director has it too).",
+            gettext(
+                "That is not the door code. It is the four digits on the screen in the "
+                "hall (the director has it too)."
+            ),
             field="door_code",
         )
-    refuse_hidden_characters(name, what="Names", field="name")
+    refuse_hidden_characters(name, what=gettext_noop("Names"), field="name")
     if not match_key(name):
-        raise UserError("name_required", "Type your name as the club knows it.", field="name")
+        raise UserError(
+            "name_required", gettext("Type your name as the club knows it."), field="name"
+        )
     session = lock_session(session_id)
     if (refusal := door_refusal(session)) is not None:  # changed while we waited
         raise refusal
@@ -268,8 +288,11 @@ def _walk_in(session: Session, name: str) -> SessionPlayer:
     if not session.walk_ins_allowed:
         raise UserError(
             "not_on_roster",
-            f"“{' '.join(name.split())}” is not on tonight's list. Check how you spelled "
-            "it, or ask the director to add you.",
+            gettext(
+                "“%(join)s” is not on tonight's list. Check how you spelled it, or ask "
+                "the director to add you."
+            )
+            % {"join": " ".join(name.split())},
             field="name",
         )
     try:
@@ -292,7 +315,9 @@ def _clean_code(code: str) -> str:
     code = code.strip()
     if len(code) != 4 or not code.isascii() or not code.isdigit():
         raise UserError(
-            "door_code_four_digits", "A door code is four digits, 0 to 9.", field="door_code"
+            "door_code_four_digits",
+            gettext("A door code is four digits, 0 to 9."),
+            field="door_code",
         )
     return code
 
@@ -303,7 +328,7 @@ def door_code_change(*, session_id: int, code: str = "", user: Caller) -> Sessio
     `code` is empty, four drawn with `secrets`. The projector shows it at once; the count
     of wrong codes starts again."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="change its door code")
+    require_director(user, session.club_id, to=gettext_noop("change its door code"))
     new = _clean_code(code) if code.strip() else new_door_code()
     session.door_code = new
     session.save(update_fields=["door_code"])
@@ -327,7 +352,7 @@ def door_settings_update(
     """Open or close self check-in at the door, and allow or refuse walk-ins (names not
     on the roster). Either applies to the next player at the door."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="change how players check in")
+    require_director(user, session.club_id, to=gettext_noop("change how players check in"))
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
         raise ConflictError(f"session_{session.status}", f"This session is {session.status}.")
     changed = audit.changes(

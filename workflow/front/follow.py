@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from tournaments import pagecache
 from tournaments.models import Session, SessionPlayer
 from workflow.session import selectors
@@ -48,16 +50,42 @@ class Where:
     def text(self) -> str:
         """The answer in words, as the page says it and a screen reader reads it."""
         if self.state in ("seated", "finished") and self.table is not None:
-            where = f"table {self.table}, seat {self.seat}"
+            words = {
+                "name": self.name,
+                "sitting": self.sitting,
+                "table": self.table,
+                "seat": self.seat,
+            }
             if self.state == "finished":
-                return f"The session has finished. {self.name} last played at {where}."
-            how = " The table plays online: play on your phone." if self.online else ""
-            return f"Sitting {self.sitting}: {self.name} plays at {where}.{how}"
+                return (
+                    gettext(
+                        "The session has finished. %(name)s last played at table %(table)s, "
+                        "seat %(seat)s."
+                    )
+                    % words
+                )
+            if self.online:
+                return (
+                    gettext(
+                        "Sitting %(sitting)s: %(name)s plays at table %(table)s, seat %(seat)s. "
+                        "The table plays online: play on your phone."
+                    )
+                    % words
+                )
+            return (
+                gettext("Sitting %(sitting)s: %(name)s plays at table %(table)s, seat %(seat)s.")
+                % words
+            )
         if self.state == "sitting_out":
-            return f"Sitting {self.sitting}: {self.name} sits out; no table this sitting."
+            return gettext("Sitting %(sitting)s: %(name)s sits out; no table this sitting.") % {
+                "sitting": self.sitting,
+                "name": self.name,
+            }
         if self.state == "withdrawn":
-            return f"{self.name} has withdrawn from the session."
-        return f"{self.name} has no table yet: wait for the director to seat the tables."
+            return gettext("%(name)s has withdrawn from the session.") % {"name": self.name}
+        return gettext("%(name)s has no table yet: wait for the director to seat the tables.") % {
+            "name": self.name
+        }
 
 
 def where_everyone_is(session: Session) -> dict[int, Where]:

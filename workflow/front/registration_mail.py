@@ -7,7 +7,8 @@ after each movement is the session's email (`workflow.session.mail`)."""
 from __future__ import annotations
 
 from django.core.mail import send_mail
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from tournaments.models import Registration
 from workflow.session.mail import night as night_of
@@ -24,36 +25,41 @@ def registration_email(registration_id: int, kind: str) -> bool:
     )
     if registration is None or not registration.email:
         return False
+    with translation.override(getattr(registration.session.club, "language", None) or None):
+        return _send(registration, kind)
+
+
+def _send(registration: Registration, kind: str) -> bool:
     night = night_of(registration.session)
     link = personal_link(registration)
     if kind == "promoted":
         claimed = Registration.objects.filter(
-            pk=registration_id,
+            pk=registration.pk,
             status=Registration.Status.REGISTERED,
             promotion_emailed_at__isnull=True,
         ).update(promotion_emailed_at=timezone.now())
         if not claimed:
             return False
-        subject = f"You have a place: {registration.session.name}"
-        body = (
-            f"Good news, {registration.name}: a place came free and you are now registered "
-            f"for {night}.\n\nSee your sign-up, or cancel it if you cannot come: {link}\n"
-        )
+        subject = gettext("You have a place: %(session)s") % {"session": registration.session.name}
+        body = gettext(
+            "Good news, %(name)s: a place came free and you are now registered "
+            "for %(night)s.\n\nSee your sign-up, or cancel it if you cannot come: %(link)s\n"
+        ) % {"name": registration.name, "night": night, "link": link}
     elif kind == "signed_up":
         if registration.status == Registration.Status.CANCELLED:
             return False
         if registration.status == Registration.Status.REGISTERED:
-            what = "you are registered"
+            what = gettext("you are registered")
         else:
-            what = (
+            what = gettext(
                 "the night is full: you are on the waitlist, and we will email you if a "
                 "place frees up"
             )
-        subject = f"Your sign-up: {registration.session.name}"
-        body = (
-            f"{registration.name}, you signed up for {night}: {what}.\n\n"
-            f"Your personal link, to see your sign-up or cancel it: {link}\n"
-        )
+        subject = gettext("Your sign-up: %(session)s") % {"session": registration.session.name}
+        body = gettext(
+            "%(name)s, you signed up for %(night)s: %(what)s.\n\n"
+            "Your personal link, to see your sign-up or cancel it: %(link)s\n"
+        ) % {"name": registration.name, "night": night, "what": what, "link": link}
     else:
         raise ValueError(f"Unknown email kind {kind!r}; one of {KINDS}.")
     send_mail(subject, body, None, [registration.email])

@@ -30,6 +30,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, NotFoundError, UserError
 from common.matching import match_key, spelled
@@ -70,15 +71,16 @@ def signup_refusal(session: Session) -> ConflictError | None:
     """Why `session` takes no sign-up now, in words that say what to do; None when it
     does. The sign-up page shows it instead of the form."""
     if session.status == Session.Status.CANCELLED:
-        return ConflictError("session_cancelled", "This night is cancelled.")
+        return ConflictError("session_cancelled", gettext("This night is cancelled."))
     if session.status != Session.Status.SETUP:
         return ConflictError(
             "session_started",
-            "This night has started: sign-up is over. Ask the director at the door.",
+            gettext("This night has started: sign-up is over. Ask the director at the door."),
         )
     if not session.registration_open:
         return ConflictError(
-            "registration_closed", "Sign-up for this night is closed. Ask the club's director."
+            "registration_closed",
+            gettext("Sign-up for this night is closed. Ask the club's director."),
         )
     return None
 
@@ -149,18 +151,18 @@ def registration_by_token(token: str) -> Registration:
     if found is None:
         raise NotFoundError(
             "registration_not_found",
-            "No sign-up has this link. Check the link, or sign up again.",
+            gettext("No sign-up has this link. Check the link, or sign up again."),
         )
     return found
 
 
 def _clean_name(name: str) -> str:
-    refuse_hidden_characters(name, what="Names", field="name")
+    refuse_hidden_characters(name, what=gettext_noop("Names"), field="name")
     cleaned = " ".join(name.split())
     if not match_key(cleaned):
-        raise UserError("name_required", "Type your name.", field="name")
+        raise UserError("name_required", gettext("Type your name."), field="name")
     if len(cleaned) > 60:
-        raise UserError("name_too_long", "A name has at most 60 characters.", field="name")
+        raise UserError("name_too_long", gettext("A name has at most 60 characters."), field="name")
     return cleaned
 
 
@@ -172,13 +174,14 @@ def _clean_email(email: str, email_assignment: bool) -> str:
         except ValidationError:
             raise UserError(
                 "email_invalid",
-                f"“{email[:60]}” is not an email address. Correct it, or leave it empty.",
+                gettext("“%(email)s” is not an email address. Correct it, or leave it empty.")
+                % {"email": email[:60]},
                 field="email",
             ) from None
     elif email_assignment:
         raise UserError(
             "email_needed",
-            "Give an email address to get your table by email, or untick that box.",
+            gettext("Give an email address to get your table by email, or untick that box."),
             field="email",
         )
     return email
@@ -194,8 +197,11 @@ def _player_for(club: Club, name: str) -> Player:
     if len(same) > 1 and len(exact) != 1:
         raise ConflictError(
             "name_ambiguous",
-            f"The club has {len(same)} players with that name ({', '.join(p.name for p in same)}):"
-            " type yours exactly as the club writes it, or ask the director.",
+            gettext(
+                "The club has %(n_same)s players with that name (%(join)s): type yours "
+                "exactly as the club writes it, or ask the director."
+            )
+            % {"n_same": len(same), "join": ", ".join(p.name for p in same)},
             field="name",
         )
     if same:
@@ -221,15 +227,19 @@ def _refuse_twice(session: Session, player: Player) -> None:
         )
         raise ConflictError(
             "already_registered",
-            f"{player.name} is already signed up for this night and {where}. Open the "
-            "personal link you got when you signed up to see it or cancel it; a sign-up "
-            "under the same name again is refused.",
+            gettext(
+                "%(player)s is already signed up for this night and %(where)s. Open the "
+                "personal link you got when you signed up to see it or cancel it; a "
+                "sign-up under the same name again is refused."
+            )
+            % {"player": player.name, "where": where},
             field="name",
         )
     if SessionPlayer.objects.filter(session=session, player=player).exists():
         raise ConflictError(
             "already_on_roster",
-            f"{player.name} is already on this night's roster: no need to sign up.",
+            gettext("%(player)s is already on this night's roster: no need to sign up.")
+            % {"player": player.name},
             field="name",
         )
 
@@ -252,7 +262,9 @@ def registration_create(
     session = lock_session(session_id)
     if not may_sign_up(user, session, invite):
         raise PermissionDenied(
-            "This night is private: sign up with the invitation link the director gave you."
+            gettext(
+                "This night is private: sign up with the invitation link the director gave you."
+            )
         )
     refusal = signup_refusal(session)
     if refusal is not None:
@@ -311,20 +323,25 @@ def _promote(session: Session) -> list[Registration]:
 def _cancel(session: Session, registration_id: int) -> Registration:
     registration = Registration.objects.select_related("player").get(pk=registration_id)
     if registration.status == Status.CANCELLED:
-        raise ConflictError("already_cancelled", "This sign-up is already cancelled.")
+        raise ConflictError("already_cancelled", gettext("This sign-up is already cancelled."))
     if session.status != Session.Status.SETUP:
         raise ConflictError(
             "session_started",
-            "This night has started or is over: a sign-up can no longer be cancelled. "
-            "Tell the director.",
+            gettext(
+                "This night has started or is over: a sign-up can no longer be "
+                "cancelled. Tell the director."
+            ),
         )
     entry = SessionPlayer.objects.filter(session=session, player=registration.player).first()
     held_a_place = registration.status == Status.REGISTERED
     if held_a_place and entry is not None and entry.checked_in:
         raise ConflictError(
             "checked_in",
-            f"{registration.player.name} is checked in already: ask the director to take "
-            "the check-in back first.",
+            gettext(
+                "%(player)s is checked in already: ask the director to take the "
+                "check-in back first."
+            )
+            % {"player": registration.player.name},
         )
     registration.status = Status.CANCELLED
     registration.cancelled_at = timezone.now()
@@ -352,9 +369,9 @@ def registration_remove(*, registration_id: int, user: Caller) -> Registration:
         Registration.objects.filter(pk=registration_id).values_list("session_id", flat=True).first()
     )
     if session_id is None:
-        raise NotFoundError("registration_not_found", "There is no such sign-up.")
+        raise NotFoundError("registration_not_found", gettext("There is no such sign-up."))
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="cancel sign-ups")
+    require_director(user, session.club_id, to=gettext_noop("cancel sign-ups"))
     cancelled = _cancel(session, registration_id)
     audit.record(
         user,
@@ -378,8 +395,11 @@ def _capacity(given: int | str | None) -> int | None:
     if not (text.isascii() and text.isdigit()):
         raise UserError(
             "capacity_invalid",
-            f"“{given}” is not a number of players: write a whole number such as 24, or "
-            "leave it empty for no limit.",
+            gettext(
+                "“%(given)s” is not a number of players: write a whole number such as "
+                "24, or leave it empty for no limit."
+            )
+            % {"given": given},
             field="capacity",
         )
     return int(text)
@@ -393,13 +413,16 @@ def session_registration_settings(
     read as a whole number, as a person typed it). A higher capacity (or none) moves the
     waitlist up at once; a lower one than the roster drops nobody."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="change its sessions")
+    require_director(user, session.club_id, to=gettext_noop("change its sessions"))
     capacity = _capacity(capacity)
     if capacity is not None and not 1 <= capacity <= MAX_CAPACITY:
         raise UserError(
             "capacity_invalid",
-            f"The capacity is a number of players, from 1 to {MAX_CAPACITY}; leave it empty "
-            "for no limit.",
+            gettext(
+                "The capacity is a number of players, from 1 to %(MAX_CAPACITY)s; leave "
+                "it empty for no limit."
+            )
+            % {"MAX_CAPACITY": MAX_CAPACITY},
             field="capacity",
         )
     if session.status != Session.Status.SETUP and (
@@ -407,7 +430,9 @@ def session_registration_settings(
     ):
         raise ConflictError(
             "session_started",
-            "This night has started (or is over or cancelled): sign-up can no longer change.",
+            gettext(
+                "This night has started (or is over or cancelled): sign-up can no longer change."
+            ),
         )
     changed = audit.changes(
         {"registration_open": session.registration_open, "capacity": session.capacity},

@@ -11,6 +11,8 @@ from __future__ import annotations
 from django.core.mail import send_mail
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import dateformat, translation
+from django.utils.translation import gettext
 
 from tournaments.models import Registration, Seating, Session, SitOut
 
@@ -23,7 +25,12 @@ def personal_link(registration: Registration) -> str:
 
 def night(session: Session) -> str:
     """The session as an email names it: its name, its club and its date."""
-    return f"{session.name} at {session.club.name} on {session.date:%A %d %B %Y}"
+    return gettext("%(session)s at %(club)s on %(date)s") % {
+        "session": session.name,
+        "club": session.club.name,
+        # Django's names of days and months, in the active language ("%A %d %B %Y").
+        "date": dateformat.format(session.date, "l d F Y"),
+    }
 
 
 def assignment_emails(session_id: int, sitting_number: int) -> int:
@@ -71,17 +78,31 @@ def assignment_emails(session_id: int, sitting_number: int) -> int:
         if not claimed:
             continue
         session = registration.session
-        where = (
-            f"you play at table {new[0]}, seat {new[1]}"
-            if new is not None
-            else "you sit out this sitting"
-        )
-        send_mail(
-            f"Sitting {sitting_number}: table {new[0]}" if new else f"Sitting {sitting_number}",
-            f"{registration.name}, for sitting {sitting_number} of {night(session)}, "
-            f"{where}.\n\nYour sign-up: {personal_link(registration)}\n",
-            None,
-            [registration.email],
-        )
+        with translation.override(getattr(session.club, "language", None) or None):
+            words = {
+                "name": registration.name,
+                "sitting": sitting_number,
+                "table": new[0] if new else None,
+                "seat": new[1] if new else None,
+                "night": night(session),
+                "link": personal_link(registration),
+            }
+            where = (
+                gettext("you play at table %(table)s, seat %(seat)s") % words
+                if new is not None
+                else gettext("you sit out this sitting")
+            )
+            send_mail(
+                gettext("Sitting %(sitting)s: table %(table)s") % words
+                if new
+                else gettext("Sitting %(sitting)s") % words,
+                gettext(
+                    "%(name)s, for sitting %(sitting)s of %(night)s, %(where)s.\n\n"
+                    "Your sign-up: %(link)s\n"
+                )
+                % {**words, "where": where},
+                None,
+                [registration.email],
+            )
         sent += 1
     return sent

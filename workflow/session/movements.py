@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Count, Max
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from common.backups import backup_on_commit
 from common.errors import ConflictError, UserError
@@ -71,7 +72,12 @@ def movement_preview(*, sitting: Sitting) -> MovementPreview:
         listed = ", ".join(str(r) for r in unfinished)
         raise ConflictError(
             "sitting_unfinished",
-            f"Table {listed} still {'has' if len(unfinished) == 1 else 'have'} games to play.",
+            ngettext(
+                "Table %(listed)s still has games to play.",
+                "Table %(listed)s still have games to play.",
+                len(unfinished),
+            )
+            % {"listed": listed},
         )
     order = selectors.sitting_order(sitting, rules, [p.table for p in progress])
     tables = {p.table.pk: p.table for p in progress}
@@ -123,9 +129,10 @@ def movement_refusal(session: Session) -> ConflictError | None:
         return None
     if session.status == Session.Status.FINISHED:
         return ConflictError(
-            "session_not_running", "This session is finished: there is no movement to confirm."
+            "session_not_running",
+            gettext("This session is finished: there is no movement to confirm."),
         )
-    return ConflictError("session_not_running", "This session is not running.")
+    return ConflictError("session_not_running", gettext("This session is not running."))
 
 
 @transaction.atomic
@@ -135,7 +142,7 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
     # Exclusive: it waits for every round being stored in the session, and none starts
     # until it commits (scoring.locks).
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="move its players")
+    require_director(user, session.club_id, to=gettext_noop("move its players"))
     refusal = movement_refusal(session)
     if refusal is not None:
         raise refusal
@@ -143,7 +150,8 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
     if sitting.number != sitting_number or sitting.moved_at is not None:
         raise ConflictError(
             "movement_already_confirmed",
-            f"Sitting {sitting_number} has already been moved on; reload the page.",
+            gettext("Sitting %(sitting_number)s has already been moved on; reload the page.")
+            % {"sitting_number": sitting_number},
         )
     preview = movement_preview(sitting=sitting)
     by_player = {m.player: m for m in preview.moves}
@@ -252,16 +260,19 @@ def movement_undo_refusal(session: Session, latest: Sitting | None) -> UserError
     `selectors.current_sitting(session)`, which the caller has read already. The page
     offers the undo only when this is None; `sitting_undo_movement` raises it."""
     if session.status != Session.Status.RUNNING:
-        return ConflictError("session_not_running", "This session is not running.")
+        return ConflictError("session_not_running", gettext("This session is not running."))
     if latest is None:
-        return ConflictError("session_not_started", "This session has not started yet.")
+        return ConflictError("session_not_started", gettext("This session has not started yet."))
     if latest.number == 1:
-        return ConflictError("nothing_to_undo", "No movement has been confirmed yet.")
+        return ConflictError("nothing_to_undo", gettext("No movement has been confirmed yet."))
     if Game.objects.filter(table__sitting=latest, round_count__gt=0).exists():
         return ConflictError(
             "new_sitting_started",
-            f"Sitting {latest.number} already has results entered; "
-            "delete them first if the movement must be undone.",
+            gettext(
+                "Sitting %(latest_number)s already has results entered; delete them "
+                "first if the movement must be undone."
+            )
+            % {"latest_number": latest.number},
         )
     return None
 
@@ -275,7 +286,7 @@ def sitting_undo_movement(*, session_id: int, user: Caller) -> Sitting:
     """Take back the last movement while no game of the new sitting has a round."""
     # Exclusive, so that no round slips in between the check and the delete.
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="undo a movement")
+    require_director(user, session.club_id, to=gettext_noop("undo a movement"))
     latest = selectors.current_sitting(session)
     refusal = movement_undo_refusal(session, latest)
     if refusal is not None:
@@ -317,14 +328,15 @@ def session_rebalance(
     """Apply the proposed moves the director saw. If the tables changed since, the
     proposal is refused so that the director looks again."""
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="rebalance its tables")
+    require_director(user, session.club_id, to=gettext_noop("rebalance its tables"))
     if session.status != Session.Status.RUNNING:
-        raise ConflictError("session_not_running", "This session is not running.")
+        raise ConflictError("session_not_running", gettext("This session is not running."))
     proposal = rebalance_proposal(session=session)
     current = [(m.player, m.from_rank, m.to_rank) for m in proposal]
     if list(map(tuple, expected)) != current:
         raise ConflictError(
-            "proposal_changed", "The tables changed since the proposal was shown; look again."
+            "proposal_changed",
+            gettext("The tables changed since the proposal was shown; look again."),
         )
     sitting = selectors.require_current_sitting(session)
     tables = {t.rank: t for t in sitting.tables.all()}
@@ -338,8 +350,15 @@ def session_rebalance(
         if game is not None:
             raise ConflictError(
                 "move_mid_game",
-                f"{seating.player.name} is in the middle of game {game.number} at table "
-                f"{seating.table.rank}; rebalance when that game ends.",
+                gettext(
+                    "%(player)s is in the middle of game %(game_number)s at table %(rank)s; "
+                    "rebalance when that game ends."
+                )
+                % {
+                    "player": seating.player.name,
+                    "game_number": game.number,
+                    "rank": seating.table.rank,
+                },
             )
         source = seating.table
         if move.to_rank not in tables:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import overload
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 import engine
 from common.errors import ConflictError, UserError
@@ -45,7 +46,9 @@ def read_seconds(given: int | str | None, *, field: str, empty: int | None) -> i
     """A number of seconds as a director gave it: a whole number from `MIN_SECONDS` to
     `MAX_SECONDS`, or `empty` for an empty text (None: the setting may be empty, as the
     clock). Anything else is refused with what was typed."""
-    words = _WORDS[field]
+    words = {"grace time": gettext("grace time"), "move clock": gettext("move clock")}[
+        _WORDS[field]
+    ]
     if given is None:
         value = empty
     elif isinstance(given, int):
@@ -57,21 +60,33 @@ def read_seconds(given: int | str | None, *, field: str, empty: int | None) -> i
         elif text.isascii() and text.isdigit():
             value = int(text)
         else:
-            how = "or leave it empty for no clock" if empty is None else f"such as {empty}"
+            how = (
+                gettext("or leave it empty for no clock")
+                if empty is None
+                else gettext("such as %(empty)s") % {"empty": empty}
+            )
             raise UserError(
                 f"{field}_invalid",
-                f"“{given}” is not a number of seconds: write the {words} as a whole number "
-                f"of seconds, {how}.",
+                gettext(
+                    "“%(given)s” is not a number of seconds: write the %(words)s as a whole "
+                    "number of seconds, %(how)s."
+                )
+                % {"given": given, "words": words, "how": how},
                 field=field,
             )
     if value is None:
         if empty is None:
             return None
-        raise UserError(f"{field}_invalid", f"Give the {words} in seconds.", field=field)
+        raise UserError(
+            f"{field}_invalid",
+            gettext("Give the %(words)s in seconds.") % {"words": words},
+            field=field,
+        )
     if not MIN_SECONDS <= value <= MAX_SECONDS:
         raise UserError(
             f"{field}_invalid",
-            f"The {words} is from {MIN_SECONDS} to {MAX_SECONDS} seconds; {value} is out of range.",
+            gettext("The %(words)s is from %(min)s to %(max)s seconds; %(value)s is out of range.")
+            % {"words": words, "min": MIN_SECONDS, "max": MAX_SECONDS, "value": value},
             field=field,
         )
     return value
@@ -82,7 +97,8 @@ def check_online(rules_id: str, *, field: str = "online") -> None:
     if not engine_online.playable(rules_id):
         raise UserError(
             "not_playable_online",
-            f"{engine.RULES[rules_id].name} cannot be played online yet.",
+            gettext("%(RULES)s cannot be played online yet.")
+            % {"RULES": engine.RULES[rules_id].name},
             field=field,
         )
 
@@ -100,8 +116,10 @@ def check_fill(
     if not online:
         raise UserError(
             "fill_needs_online",
-            "Robots fill seats only when every table plays online: make the session online "
-            "too, or leave “fill with robots” off.",
+            gettext(
+                "Robots fill seats only when every table plays online: make the session "
+                "online too, or leave “fill with robots” off."
+            ),
             field=field,
         )
 
@@ -131,7 +149,9 @@ def apply_online_settings(
         if session.status != Session.Status.SETUP:
             raise ConflictError(
                 "session_started",
-                "The session has started: switch its tables online or to paper one by one.",
+                gettext(
+                    "The session has started: switch its tables online or to paper one by one."
+                ),
                 field="online",
             )
         if online:
@@ -174,11 +194,13 @@ def session_online_settings(
     to the sittings made after, and `fill_with_robots` (None: as it is), from the start or
     the next movement (`check_fill`). A finished session keeps its own."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="change its sessions")
+    require_director(user, session.club_id, to=gettext_noop("change its sessions"))
     grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
     clock = read_seconds(move_clock_seconds, field="move_clock_seconds", empty=None)
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
-        raise ConflictError("session_over", "This session is over: its settings no longer change.")
+        raise ConflictError(
+            "session_over", gettext("This session is over: its settings no longer change.")
+        )
     before = {f: getattr(session, f) for f in _SAVED}
     session.online_grace_seconds = grace
     session.move_clock_seconds = clock

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.utils.translation import gettext
 
 import engine
 from common.errors import ConflictError
@@ -42,7 +43,7 @@ def require_current_sitting(session: Session) -> Sitting:
     """`current_sitting`, refused with a plain message before the session starts."""
     sitting = current_sitting(session)
     if sitting is None:
-        raise ConflictError("session_not_started", "This session has not started yet.")
+        raise ConflictError("session_not_started", gettext("This session has not started yet."))
     return sitting
 
 

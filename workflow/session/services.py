@@ -28,6 +28,7 @@ from datetime import date as Date
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext, gettext_noop
 
 import engine
 from common.errors import ConflictError, UserError
@@ -109,14 +110,20 @@ def _check_date_in_season(*, club: Club, season: Season, date: Date) -> None:
         .first()
     )
     advice = (
-        f"Choose the season {covering.name}, which covers that date, or change the date."
+        gettext("Choose the season %(season)s, which covers that date, or change the date.")
+        % {"season": covering.name}
         if covering is not None
-        else "Change the date, or open a season that covers it first."
+        else gettext("Change the date, or open a season that covers it first.")
     )
     raise UserError(
         "date_outside_season",
-        f"{date:%Y-%m-%d} is outside the season {season.name} ({season.starts_on:%Y-%m-%d} "
-        f"to {season.ends_on:%Y-%m-%d}): its results would count on the wrong ladder. " + advice,
+        gettext(
+            "%(date)s is outside the season %(season)s (%(starts_on)s to "
+            "%(ends_on)s): its results would count on the wrong ladder. "
+        )
+        # A date as str() writes it: 2026-11-26.
+        % dict(date=date, season=season.name, starts_on=season.starts_on, ends_on=season.ends_on)
+        + advice,
         field="date",
     )
 
@@ -127,8 +134,11 @@ def _refuse_look_alikes(new: Sequence[str], known: dict[str, Player]) -> None:
     if look:
         raise ConflictError(
             "player_name_looks_like",
-            f"{did_you_mean(look)} Type the name as the club has it to add that player, "
-            "or confirm that it is someone else to add the name as typed.",
+            gettext(
+                "%(did_you_mean)s Type the name as the club has it to add that player, "
+                "or confirm that it is someone else to add the name as typed."
+            )
+            % {"did_you_mean": did_you_mean(look)},
             field="new_names",
         )
 
@@ -156,23 +166,27 @@ def session_create(
     fill_with_robots: bool = False,
     user: Caller,
 ) -> Session:
-    require_director(user, club, to="create its sessions")
+    require_director(user, club, to=gettext_noop("create its sessions"))
     if season.club_id != club.pk:
         raise UserError(
-            "season_not_in_club", "That season belongs to another club.", field="season"
+            "season_not_in_club", gettext("That season belongs to another club."), field="season"
         )
     if season.closed_at is not None:
         raise ConflictError(
             "season_closed",
-            f"The season {season.name} is closed; pick an open one.",
+            gettext("The season %(season)s is closed; pick an open one.") % {"season": season.name},
             field="season",
         )
     _check_date_in_season(club=club, season=season, date=date)
     if rules_id not in fmt.FORMATS or rules_id not in engine.RULES:
-        raise UserError("unknown_rules", f"Unknown rules “{rules_id}”.", field="rules_id")
+        raise UserError(
+            "unknown_rules",
+            gettext("Unknown rules “%(rules_id)s”.") % {"rules_id": rules_id},
+            field="rules_id",
+        )
     if games_per_sitting not in (2, 3):
         raise UserError(
-            "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
+            "games_per_sitting", gettext("A sitting is 2 or 3 games."), field="games_per_sitting"
         )
     _check_seeding(seeding)
     grace = read_seconds(online_grace_seconds, field="online_grace_seconds", empty=60)
@@ -181,14 +195,18 @@ def session_create(
     check_fill(rules_id=rules_id, online=online, fill_with_robots=fill_with_robots)
     if online or duplicate:
         check_online(rules_id, field="duplicate" if duplicate and not online else "online")
-    refuse_hidden_characters(name, what="Session names", field="name")
+    refuse_hidden_characters(name, what=gettext_noop("Session names"), field="name")
     if not name.strip():
-        raise UserError("name_required", "Give the session a name.", field="name")
+        raise UserError("name_required", gettext("Give the session a name."), field="name")
     if len(name.strip()) > 120:
-        raise UserError("name_too_long", "A session name has at most 120 characters.", field="name")
+        raise UserError(
+            "name_too_long", gettext("A session name has at most 120 characters."), field="name"
+        )
     players = list(Player.objects.filter(club=club, pk__in=player_ids))
     if len(players) != len(set(player_ids)):
-        raise UserError("unknown_player", "Some of the chosen players are not in this club.")
+        raise UserError(
+            "unknown_player", gettext("Some of the chosen players are not in this club.")
+        )
     players += players_get_or_create(club=club, names=new_names, new_anyway=new_anyway)
     session = Session.objects.create(
         club=club,
@@ -235,7 +253,10 @@ def _check_seeding(seeding: str) -> None:
     if seeding not in Session.Seeding.values:
         known = ", ".join(Session.Seeding.values)
         raise UserError(
-            "unknown_seeding", f"Unknown seeding “{seeding}”; use one of: {known}.", field="seeding"
+            "unknown_seeding",
+            gettext("Unknown seeding “%(seeding)s”; use one of: %(known)s.")
+            % {"seeding": seeding, "known": known},
+            field="seeding",
         )
 
 
@@ -260,27 +281,29 @@ def session_update_settings(
     deals from the next sitting made (the first, before the start); robots that fill
     seats from the start, or the next movement once it runs."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="change its sessions")
+    require_director(user, session.club_id, to=gettext_noop("change its sessions"))
     before = {f: getattr(session, f) for f in _SETTINGS}
     if seeding is not None and seeding != session.seeding:
         _check_seeding(seeding)
         if session.status != Session.Status.SETUP:
             raise ConflictError(
                 "session_started",
-                "The first sitting is already seated; the seeding can no longer change.",
+                gettext("The first sitting is already seated; the seeding can no longer change."),
                 field="seeding",
             )
         session.seeding = seeding
     if games_per_sitting not in (2, 3):
         raise UserError(
-            "games_per_sitting", "A sitting is 2 or 3 games.", field="games_per_sitting"
+            "games_per_sitting", gettext("A sitting is 2 or 3 games."), field="games_per_sitting"
         )
     if session.status == Session.Status.FINISHED and games_per_sitting != session.games_per_sitting:
-        raise ConflictError("session_finished", "This session is finished.")
+        raise ConflictError("session_finished", gettext("This session is finished."))
     finished = session.status == Session.Status.FINISHED
     for field, value in (("duplicate", duplicate), ("fill_with_robots", fill_with_robots)):
         if finished and not isinstance(value, Keep) and value != getattr(session, field):
-            raise ConflictError("session_finished", "This session is finished.", field=field)
+            raise ConflictError(
+                "session_finished", gettext("This session is finished."), field=field
+            )
     apply_online_settings(
         session,
         online=online,
@@ -343,18 +366,20 @@ def session_add_players(
     """Add players to the roster. Before the start they wait to be checked in; once the
     session runs they are late arrivals and join the bottom table (format rule 7)."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="add players to its sessions")
+    require_director(user, session.club_id, to=gettext_noop("add players to its sessions"))
     if session.status == Session.Status.FINISHED:
-        raise ConflictError("session_finished", "This session is finished.")
+        raise ConflictError("session_finished", gettext("This session is finished."))
     if session.status == Session.Status.CANCELLED:
-        raise ConflictError("session_cancelled", "This session is cancelled.")
+        raise ConflictError("session_cancelled", gettext("This session is cancelled."))
     players = list(Player.objects.filter(club=session.club, pk__in=player_ids))
     if len(players) != len(set(player_ids)):
         # As on creation: an id that is not the club's is refused, never quietly dropped.
-        raise UserError("unknown_player", "Some of the chosen players are not in this club.")
+        raise UserError(
+            "unknown_player", gettext("Some of the chosen players are not in this club.")
+        )
     players += players_get_or_create(club=session.club, names=new_names, new_anyway=new_anyway)
     if not players:
-        raise UserError("no_players", "Pick a player or type a new name.")
+        raise UserError("no_players", gettext("Pick a player or type a new name."))
     added = []
     running = session.status == Session.Status.RUNNING
     sitting = selectors.current_sitting(session) if running else None
@@ -363,7 +388,8 @@ def session_add_players(
         entry, created = SessionPlayer.objects.get_or_create(session=session, player=player)
         if not created and entry.withdrawn_at is None and (entry.checked_in or not running):
             raise ConflictError(
-                "already_on_roster", f"{player.name} is already playing in this session."
+                "already_on_roster",
+                gettext("%(player)s is already playing in this session.") % {"player": player.name},
             )
         entry.checked_in = True if running else entry.checked_in
         entry.arrived_late = running
@@ -426,20 +452,22 @@ def session_check_in(
     changes. `paid` records at the same time whether they paid the entry fee (None:
     unchanged; refused on a free session, `workflow.club.prizes`)."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="check players in")
+    require_director(user, session.club_id, to=gettext_noop("check players in"))
     if session.status == Session.Status.CANCELLED:
-        raise ConflictError("session_cancelled", "This session is cancelled.")
+        raise ConflictError("session_cancelled", gettext("This session is cancelled."))
     if session.status != Session.Status.SETUP:
         raise ConflictError(
             "session_started",
-            "The session has started: add a late arrival or withdraw a player instead.",
+            gettext("The session has started: add a late arrival or withdraw a player instead."),
         )
     entries = SessionPlayer.objects.filter(session=session)
     if player_ids is not None:
         wanted = set(player_ids)
         entries = entries.filter(player_id__in=wanted)
         if entries.count() != len(wanted):
-            raise UserError("not_on_roster", "That player is not on this session's roster.")
+            raise UserError(
+                "not_on_roster", gettext("That player is not on this session's roster.")
+            )
     paid_field = {}
     if paid is not None:
         if (refusal := prizes.fees_refusal(session)) is not None:

@@ -22,6 +22,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from common.backups import backup_on_commit
 from common.errors import ConflictError, UserError
@@ -75,14 +76,22 @@ def start_refusal(session: Session, checked_in: int) -> UserError | None:
     if checked_in == 0:
         return ConflictError(
             "nobody_checked_in",
-            "Nobody is checked in yet. Check players in as they arrive (or “Check everyone "
-            "in”), then start.",
+            gettext(
+                "Nobody is checked in yet. Check players in as they arrive (or “Check "
+                "everyone in”), then start."
+            ),
         )
     if checked_in < need:
         return ConflictError(
             "too_few_players",
-            f"Only {checked_in} player{'s are' if checked_in != 1 else ' is'} checked in; "
-            f"a table needs at least {need}. Check in more players, or add them to the roster.",
+            ngettext(
+                "Only %(checked_in)s player is checked in; a table needs at least "
+                "%(need)s. Check in more players, or add them to the roster.",
+                "Only %(checked_in)s players are checked in; a table needs at least "
+                "%(need)s. Check in more players, or add them to the roster.",
+                checked_in,
+            )
+            % {"checked_in": checked_in, "need": need},
         )
     return None
 
@@ -95,11 +104,11 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
     nobody sits out: robots take the seats the format leaves them (`format.robot_split`),
     after the players of the bottom tables."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="start its sessions")
+    require_director(user, session.club_id, to=gettext_noop("start its sessions"))
     if session.status == Session.Status.CANCELLED:
-        raise ConflictError("session_cancelled", "This session is cancelled.")
+        raise ConflictError("session_cancelled", gettext("This session is cancelled."))
     if session.status != Session.Status.SETUP:
-        raise ConflictError("session_started", "This session has already started.")
+        raise ConflictError("session_started", gettext("This session has already started."))
     rules = fmt.format_for(session.rules_id)
     fill = robots.fills_with_robots(session)
     entries = SessionPlayer.objects.filter(
@@ -256,15 +265,20 @@ def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Ses
     """Finish the session and keep its standings for the season ladder. Ending before
     every game is finished needs `early=True`; unfinished games do not count."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="finish its sessions")
+    require_director(user, session.club_id, to=gettext_noop("finish its sessions"))
     if session.status != Session.Status.RUNNING:
-        raise ConflictError("session_not_running", "Only a running session can be finished.")
+        raise ConflictError(
+            "session_not_running", gettext("Only a running session can be finished.")
+        )
     sitting = selectors.require_current_sitting(session)
     unfinished = [p for p in selectors.sitting_progress(sitting) if not p.finished]
     if unfinished and not early:
         raise ConflictError(
             "sitting_unfinished",
-            "Some tables still have games to play. Confirm that you want to end the session early.",
+            gettext(
+                "Some tables still have games to play. Confirm that you want to end the "
+                "session early."
+            ),
         )
     # Only finished games count: a player with none has no place, and a session ended
     # before any game finished keeps no standing and no placing (docs/tournament.md).
@@ -355,11 +369,12 @@ def big_loser_award(
     left or was never entered (`player_add`'s rules: a look-alike of a club player's name
     asks "Did you mean …?" unless `new_anyway`)."""
     season = Season.objects.get(pk=season_id)
-    require_director(user, season.club_id, to="award the Big Loser")
+    require_director(user, season.club_id, to=gettext_noop("award the Big Loser"))
     if len(note) > NOTE_LENGTH:
         raise UserError(
             "note_too_long",
-            f"The note is {len(note)} characters long; keep it to {NOTE_LENGTH}.",
+            gettext("The note is %(length)d characters long; keep it to %(most)d.")
+            % {"length": len(note), "most": NOTE_LENGTH},
             field="note",
         )
     name = " ".join(name.split())
@@ -379,7 +394,7 @@ def big_loser_award(
         if player is None:
             raise UserError(
                 "unknown_player",
-                "Choose a player of this club, or type the name of one who is not listed.",
+                gettext("Choose a player of this club, or type the name of one who is not listed."),
                 field="player",
             )
     season = Season.objects.select_for_update().get(pk=season_id)

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from scoring import locks
@@ -76,7 +77,8 @@ def _minutes(value: int | None, *, what: str) -> int:
     if value is None or not 1 <= value <= MAX_MINUTES:
         raise UserError(
             "timer_minutes",
-            f"{what} must be a whole number of minutes from 1 to {MAX_MINUTES}.",
+            gettext("%(what)s must be a whole number of minutes from 1 to %(MAX_MINUTES)s.")
+            % {"what": gettext(what), "MAX_MINUTES": MAX_MINUTES},
             field="minutes",
         )
     return value
@@ -84,7 +86,7 @@ def _minutes(value: int | None, *, what: str) -> int:
 
 def _directed(session_id: int, user: Caller) -> Session:
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="run its timer")
+    require_director(user, session.club_id, to=gettext_noop("run its timer"))
     return session
 
 
@@ -95,9 +97,13 @@ def session_set_sitting_minutes(*, session_id: int, minutes: int | None, user: C
     the session page)."""
     session = _directed(session_id, user)
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
-        raise ConflictError("session_finished", "This session is over; its timer cannot change.")
+        raise ConflictError(
+            "session_finished", gettext("This session is over; its timer cannot change.")
+        )
     before = session.sitting_minutes
-    session.sitting_minutes = None if minutes is None else _minutes(minutes, what="A sitting")
+    session.sitting_minutes = (
+        None if minutes is None else _minutes(minutes, what=gettext_noop("A sitting"))
+    )
     session.save(update_fields=["sitting_minutes"])
     changed = audit.changes(
         {"sitting_minutes": before}, {"sitting_minutes": session.sitting_minutes}
@@ -129,7 +135,7 @@ def sitting_timer_change(
     session = _directed(session_id, user)
     if session.status != Session.Status.RUNNING:
         raise ConflictError(
-            "session_not_running", "The timer runs only while the session is running."
+            "session_not_running", gettext("The timer runs only while the session is running.")
         )
     sitting = locks.lock_sitting(selectors.require_current_sitting(session).pk)
     now = timezone.now()
@@ -139,34 +145,46 @@ def sitting_timer_change(
         if state in ("running", "paused"):
             raise ConflictError(
                 "timer_started",
-                "The timer has already started: pause, resume or extend it, or reset it first.",
+                gettext(
+                    "The timer has already started: pause, resume or extend it, or reset it first."
+                ),
             )
         length = minutes if minutes is not None else session.sitting_minutes
         if length is None:
             raise UserError(
                 "timer_minutes",
-                "Say how many minutes the timer runs, or set the minutes per sitting first.",
+                gettext(
+                    "Say how many minutes the timer runs, or set the minutes per sitting first."
+                ),
                 field="minutes",
             )
-        sitting.timer_ends_at = now + timedelta(minutes=_minutes(length, what="The timer"))
+        sitting.timer_ends_at = now + timedelta(
+            minutes=_minutes(length, what=gettext_noop("The timer"))
+        )
     elif action == "pause":
         if timer is None or timer.state != "running" or timer.over(now):
             raise ConflictError(
                 "timer_not_running",
-                "The timer is not running, so there is nothing to pause."
-                if state != "running"
-                else "Time is already up; extend the timer or reset it.",
+                (
+                    gettext("The timer is not running, so there is nothing to pause.")
+                    if state != "running"
+                    else gettext("Time is already up; extend the timer or reset it.")
+                ),
             )
         assert sitting.timer_ends_at is not None
         sitting.timer_paused_left = math.ceil((sitting.timer_ends_at - now).total_seconds())
         sitting.timer_ends_at = None
     elif action == "resume":
         if state != "paused":
-            raise ConflictError("timer_not_paused", "The timer is not paused; nothing to resume.")
+            raise ConflictError(
+                "timer_not_paused", gettext("The timer is not paused; nothing to resume.")
+            )
         sitting.timer_ends_at = now + timedelta(seconds=sitting.timer_paused_left or 0)
         sitting.timer_paused_left = None
     elif action == "extend":
-        extra = timedelta(minutes=_minutes(minutes or EXTEND_MINUTES, what="An extension"))
+        extra = timedelta(
+            minutes=_minutes(minutes or EXTEND_MINUTES, what=gettext_noop("An extension"))
+        )
         if state == "running":
             assert sitting.timer_ends_at is not None
             # Time that is already up starts again from now.
@@ -176,14 +194,18 @@ def sitting_timer_change(
                 extra.total_seconds()
             )
         else:
-            raise ConflictError("timer_not_started", "The timer has not started; start it first.")
+            raise ConflictError(
+                "timer_not_started", gettext("The timer has not started; start it first.")
+            )
     elif action == "reset":
         if state not in ("running", "paused"):
-            raise ConflictError("timer_not_started", "The timer has not started; nothing to reset.")
+            raise ConflictError(
+                "timer_not_started", gettext("The timer has not started; nothing to reset.")
+            )
         sitting.timer_ends_at = None
         sitting.timer_paused_left = None
     else:
-        raise UserError("timer_action", "That timer button is unknown; reload the page.")
+        raise UserError("timer_action", gettext("That timer button is unknown; reload the page."))
     sitting.save(update_fields=["timer_ends_at", "timer_paused_left"])
     audit.record(
         user,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
 from scoring import locks, substitutes
@@ -79,28 +80,33 @@ def session_withdraw(
     name; the substitute plays on with the seat's score, and that game counts for them.
     A substitute may also take the seat between games. Returns the substitute, if any."""
     session = locks.lock_session(session_id)
-    require_director(user, session.club_id, to="withdraw its players")
+    require_director(user, session.club_id, to=gettext_noop("withdraw its players"))
     entry = (
         SessionPlayer.objects.select_related("player")
         .filter(session=session, player_id=player_id)
         .first()
     )
     if entry is None:
-        raise UserError("not_on_roster", "That player is not on this session's roster.")
+        raise UserError("not_on_roster", gettext("That player is not on this session's roster."))
     if entry.withdrawn_at is not None:
-        raise ConflictError("already_withdrawn", f"{entry.player.name} has already withdrawn.")
+        raise ConflictError(
+            "already_withdrawn",
+            gettext("%(player)s has already withdrawn.") % {"player": entry.player.name},
+        )
     if session.status == Session.Status.SETUP:
         if substitute.strip():
             raise UserError(
                 "substitute_before_start",
-                "Nobody is seated before the start: remove this player, then add the "
-                "other person to the roster.",
+                gettext(
+                    "Nobody is seated before the start: remove this player, then add the "
+                    "other person to the roster."
+                ),
             )
         entry.delete()
         _record_withdrawal(user, session, entry.player, None, "before the start")
         return None
     if session.status != Session.Status.RUNNING:
-        raise ConflictError("session_not_running", "This session is not running.")
+        raise ConflictError("session_not_running", gettext("This session is not running."))
     sitting = selectors.require_current_sitting(session)
     SitOut.objects.filter(sitting=sitting, player_id=player_id).delete()
     seating = (
@@ -117,9 +123,12 @@ def session_withdraw(
         assert seating is not None
         raise ConflictError(
             "withdrawal_mid_game",
-            f"{entry.player.name} is in the middle of game {game.number} at table "
-            f"{seating.table.rank}. Name a substitute to take their seat and score for the "
-            "rest of that game, or withdraw them when the game ends.",
+            gettext(
+                "%(player)s is in the middle of game %(game_number)s at table %(rank)s. "
+                "Name a substitute to take their seat and score for the rest of that "
+                "game, or withdraw them when the game ends."
+            )
+            % {"player": entry.player.name, "game_number": game.number, "rank": seating.table.rank},
             field="substitute",
         )
     chosen = None
@@ -127,9 +136,12 @@ def session_withdraw(
         if seating is None:
             raise UserError(
                 "no_seat_to_take",
-                f"{entry.player.name} has no seat at a table now, so a substitute has "
-                "nothing to take. Withdraw them without one; add the other person as a "
-                "late arrival.",
+                gettext(
+                    "%(player)s has no seat at a table now, so a substitute has nothing to "
+                    "take. Withdraw them without one; add the other person as a late "
+                    "arrival."
+                )
+                % {"player": entry.player.name},
                 field="substitute",
             )
         chosen = _seat_substitute(session, sitting, seating, name)
@@ -176,20 +188,26 @@ def _seat_substitute(session: Session, sitting: Sitting, seating: Seating, name:
     history under a free seat number) and on the roster, checked in."""
     chosen = services.players_get_or_create(club=session.club, names=[name])
     if not chosen:
-        raise UserError("substitute_required", "Type the substitute's name.", field="substitute")
+        raise UserError(
+            "substitute_required", gettext("Type the substitute's name."), field="substitute"
+        )
     player = chosen[0]
     if player.pk == seating.player_id:
         raise UserError(
             "substitute_is_player",
-            f"{player.name} cannot stand in for themself; name someone else.",
+            gettext("%(player)s cannot stand in for themself; name someone else.")
+            % {"player": player.name},
             field="substitute",
         )
     other = Seating.objects.select_related("table").filter(sitting=sitting, player=player).first()
     if other is not None and other.left_at is None:
         raise UserError(
             "substitute_playing",
-            f"{player.name} is playing at table {other.table.rank}. Choose someone sitting "
-            "out or not seated now, or type a new name.",
+            gettext(
+                "%(player)s is playing at table %(rank)s. Choose someone sitting out or "
+                "not seated now, or type a new name."
+            )
+            % {"player": player.name, "rank": other.table.rank},
             field="substitute",
         )
     entry, created = SessionPlayer.objects.get_or_create(session=session, player=player)

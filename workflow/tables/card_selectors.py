@@ -20,6 +20,7 @@ from datetime import datetime
 from urllib.parse import quote
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 import engine
 from tournaments.models import Club, ClubTableCard, Session, Table, TableCard
@@ -100,16 +101,29 @@ def _table_now(session: Session, number: int) -> CardTarget:
     if session.status == Session.Status.SETUP:
         return CardTarget(
             session=session,
-            title="Not started yet",
-            reason=f"{session.name} has not started yet. This card opens table {number} "
-            "once the director starts the session.",
+            title=gettext("Not started yet"),
+            reason=gettext(
+                "%(session)s has not started yet. This card opens table %(number)s "
+                "once the director starts the session."
+            )
+            % {"session": session.name, "number": number},
         )
     if session.status != Session.Status.RUNNING:
-        over = "finished" if session.status == Session.Status.FINISHED else "cancelled"
+        finished = session.status == Session.Status.FINISHED
+        words = {"session": session.name, "number": number}
         return CardTarget(
             session=session,
-            title=f"Session {over}",
-            reason=f"{session.name} is {over}; there is nothing more to score at table {number}.",
+            title=gettext("Session finished") if finished else gettext("Session cancelled"),
+            reason=(
+                gettext(
+                    "%(session)s is finished; there is nothing more to score at table %(number)s."
+                )
+                if finished
+                else gettext(
+                    "%(session)s is cancelled; there is nothing more to score at table %(number)s."
+                )
+            )
+            % words,
         )
     table = (
         Table.objects.filter(
@@ -124,9 +138,12 @@ def _table_now(session: Session, number: int) -> CardTarget:
     if table is None:
         return CardTarget(
             session=session,
-            title=f"No table {number} now",
-            reason=f"Nobody plays at table {number} in this sitting of {session.name} (the "
-            "director has fewer tables now). Ask the director where to sit.",
+            title=gettext("No table %(number)s now") % {"number": number},
+            reason=gettext(
+                "Nobody plays at table %(number)s in this sitting of %(session)s (the "
+                "director has fewer tables now). Ask the director where to sit."
+            )
+            % {"number": number, "session": session.name},
         )
     return CardTarget(table=table, session=session)
 
@@ -136,10 +153,13 @@ def session_card_target(card: TableCard) -> CardTarget:
     if card.replaced_at is not None:
         return CardTarget(
             session=card.session,
-            title="This card was replaced",
+            title=gettext("This card was replaced"),
             replaced_at=card.replaced_at,
-            reason=f"The director replaced this card for table {card.number}; it no longer "
-            "opens the table. Ask the director for the new card.",
+            reason=gettext(
+                "The director replaced this card for table %(number)s; it no longer "
+                "opens the table. Ask the director for the new card."
+            )
+            % {"number": card.number},
         )
     return _table_now(card.session, card.number)
 
@@ -149,10 +169,13 @@ def club_card_target(card: ClubTableCard, session_id: int | None = None) -> Card
     two run at once, the page asks which (`session_id` is the answer)."""
     if card.replaced_at is not None:
         return CardTarget(
-            title="This card was replaced",
+            title=gettext("This card was replaced"),
             replaced_at=card.replaced_at,
-            reason=f"The club's cards were replaced; this card for table {card.number} no "
-            "longer opens a table. Ask the director for the new card.",
+            reason=gettext(
+                "The club's cards were replaced; this card for table %(number)s no "
+                "longer opens a table. Ask the director for the new card."
+            )
+            % {"number": card.number},
         )
     running = tuple(
         Session.objects.filter(club_id=card.club_id, status=Session.Status.RUNNING).order_by(
@@ -167,12 +190,15 @@ def club_card_target(card: ClubTableCard, session_id: int | None = None) -> Card
         return _table_now(running[0], card.number)
     if not running:
         return CardTarget(
-            title="No session running",
-            reason=f"No session of {card.club.name} is running now. This card opens table "
-            f"{card.number} once the director starts one.",
+            title=gettext("No session running"),
+            reason=gettext(
+                "No session of %(club)s is running now. This card opens table "
+                "%(number)s once the director starts one."
+            )
+            % {"club": card.club.name, "number": card.number},
         )
     return CardTarget(
-        title="Which session?",
+        title=gettext("Which session?"),
         reason=f"{len(running)} sessions of {card.club.name} are running now. Which one are "
         f"you playing at table {card.number}?",
         choices=running,

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, NotFoundError, UserError
 from scoring.locks import lock_session
@@ -53,10 +54,11 @@ def scorer_link_create(*, table_id: int, user: Caller) -> ScorerLink:
     """A new scorer link for a table of the running sitting."""
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
     session = lock_session(table.sitting.session_id)
-    require_director(user, session.club_id, to="hand out scorer links")
+    require_director(user, session.club_id, to=gettext_noop("hand out scorer links"))
     if session.status != Session.Status.RUNNING or table.sitting.moved_at is not None:
         raise ConflictError(
-            "sitting_closed", "Scorer links are only for the tables of the current sitting."
+            "sitting_closed",
+            gettext("Scorer links are only for the tables of the current sitting."),
         )
     link = ScorerLink.objects.create(
         table=table,
@@ -72,7 +74,7 @@ def scorer_link_revoke(*, table_id: int, user: Caller) -> int:
     """Revoke every live link of a table; whoever holds one can no longer enter results.
     A table card keeps working: it makes a new link the next time it is opened."""
     table = Table.objects.select_related("sitting__session").get(pk=table_id)
-    require_director(user, table.sitting.session.club_id, to="revoke scorer links")
+    require_director(user, table.sitting.session.club_id, to=gettext_noop("revoke scorer links"))
     revoked = ScorerLink.objects.filter(
         table_id=table.pk, revoked_at__isnull=True, card__isnull=True, club_card__isnull=True
     ).update(revoked_at=timezone.now())
@@ -145,10 +147,11 @@ def table_card_replace(*, session_id: int, number: int, user: Caller) -> TableCa
     """A new card for one table number in place of its live one: the old card stops
     opening the table at once and its page says when it was replaced."""
     session = lock_session(session_id)
-    require_director(user, session.club_id, to="replace its table cards")
+    require_director(user, session.club_id, to=gettext_noop("replace its table cards"))
     if session.status in (Session.Status.FINISHED, Session.Status.CANCELLED):
         raise ConflictError(
-            "session_over", f"This session is {session.get_status_display().lower()}."
+            "session_over",
+            gettext("This session is %(lower)s.") % {"lower": session.get_status_display().lower()},
         )
     old = (
         TableCard.objects.select_for_update()
@@ -156,7 +159,10 @@ def table_card_replace(*, session_id: int, number: int, user: Caller) -> TableCa
         .first()
     )
     if old is None:
-        raise NotFoundError("no_such_card", f"This session has no card for table {number}.")
+        raise NotFoundError(
+            "no_such_card",
+            gettext("This session has no card for table %(number)s.") % {"number": number},
+        )
     old.replaced_at = timezone.now()
     old.save(update_fields=["replaced_at"])
     _revoke_card_links(card=old)
@@ -178,10 +184,13 @@ def table_card_replace(*, session_id: int, number: int, user: Caller) -> TableCa
 def club_cards_issue(*, club_id: int, count: int, user: Caller) -> list[ClubTableCard]:
     """Issue the club's cards for tables 1 to `count`, replacing every live one: the
     one action that rotates the club's cards (the old ones say they were replaced)."""
-    require_director(user, club_id, to="issue its table cards")
+    require_director(user, club_id, to=gettext_noop("issue its table cards"))
     if not 1 <= count <= CLUB_CARDS_MAX:
         raise UserError(
-            "card_count", f"A club has from 1 to {CLUB_CARDS_MAX} table cards.", field="count"
+            "card_count",
+            gettext("A club has from 1 to %(CLUB_CARDS_MAX)s table cards.")
+            % {"CLUB_CARDS_MAX": CLUB_CARDS_MAX},
+            field="count",
         )
     # The club's row is the lock: two rotations at once run one after the other.
     Club.objects.select_for_update().get(pk=club_id)
