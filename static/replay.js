@@ -78,7 +78,7 @@
         body.appendChild(tr);
       });
       if (at === 0) {
-        status.textContent = interpolate(ngettext("Round %(round)s: the hands as play began. %(count)s card to play.",
+        status.textContent = interpolate(ngettext("Round %(round)s: the hands as play began. %(count)s cards to play.",
           "Round %(round)s: the hands as play began. %(count)s cards to play.", steps.length),
           {round: data.round, count: steps.length});
       } else {
