@@ -98,7 +98,10 @@
     this.key = PREFIX + "queue:" + form.dataset.next; // the table's page: one queue a table
     this.pageRound = Number(form.dataset.round);
     this.pageDealer = (form.elements.namedItem("dealer") || {}).value;
-    this.heading = document.getElementById("enter-round");
+    // The "Enter round N" heading: the <h2> before the form (in any language).
+    var heading = form.previousElementSibling;
+    while (heading && heading.tagName !== "H2") { heading = heading.previousElementSibling; }
+    this.heading = heading;
     this.box = document.createElement("div");
     this.box.id = "queue";
     this.box.className = "card outbox";
