@@ -4,6 +4,8 @@
 // and say it in the tab's title. No audio file, nothing from the internet.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
   var box = document.getElementById("calls-live");
   if (!box || !box.dataset.liveUrl) { return; }
   var status = document.getElementById("calls-status");
@@ -64,7 +66,7 @@
       if (status && status.dataset.lost) { status.textContent = ""; delete status.dataset.lost; }
     },
     lost: function () {
-      if (status) { status.textContent = "Reconnecting…"; status.dataset.lost = "1"; }
+      if (status) { status.textContent = _("Reconnecting…"); status.dataset.lost = "1"; }
     }
   });
 })();

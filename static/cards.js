@@ -10,25 +10,34 @@
 //   huckleyCard.suit("S")             "spades ♠"
 (function () {
   "use strict";
-  var SUITS = {S: ["\u2660", "spades"], H: ["\u2665", "hearts"], D: ["\u2666", "diamonds"], C: ["\u2663", "clubs"]};
-  var RANKS = {A: "ace", K: "king", Q: "queen", J: "jack", T: "10"};
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
+  function interpolate(text, values) {
+    return window.interpolate ? window.interpolate(text, values, true) :
+      text.replace(/%\((\w+)\)s/g, function (match, key) { return String(values[key]); });
+  }
+  // The words are looked up as they are used: the catalogue may load after this script.
+  function suits() {
+    return {S: ["\u2660", _("spades")], H: ["\u2665", _("hearts")], D: ["\u2666", _("diamonds")], C: ["\u2663", _("clubs")]};
+  }
+  function ranks() { return {A: _("ace"), K: _("king"), Q: _("queen"), J: _("jack"), T: "10"}; }
 
   function info(code) {
     code = String(code);
-    if (code === "BH") { return {text: "Hi Bluke", words: "the high Bluke", red: false}; }
-    if (code === "BL") { return {text: "Lo Bluke", words: "the low Bluke", red: false}; }
+    if (code === "BH") { return {text: "Hi Bluke", words: _("the high Bluke"), red: false}; }
+    if (code === "BL") { return {text: "Lo Bluke", words: _("the low Bluke"), red: false}; }
     var white = /^(\d+)w$/.exec(code);
     if (white) {
-      if (white[1] === "0") { return {text: "Doe", words: "the Doe (white 0)", red: false}; }
-      if (white[1] === "10") { return {text: "Buck", words: "the Buck (white 10)", red: false}; }
-      return {text: "W" + white[1], words: "white " + white[1], red: false};
+      if (white[1] === "0") { return {text: "Doe", words: _("the Doe (white 0)"), red: false}; }
+      if (white[1] === "10") { return {text: "Buck", words: _("the Buck (white 10)"), red: false}; }
+      return {text: "W" + white[1], words: interpolate(_("white %(value)s"), {value: white[1]}), red: false};
     }
     if (/^\d+$/.test(code)) { return {text: code, words: code, red: false}; }
-    var rank = code.slice(0, -1), letter = code.slice(-1), suit = SUITS[letter];
+    var rank = code.slice(0, -1), letter = code.slice(-1), suit = suits()[letter];
     if (!suit) { return {text: code, words: code, red: false}; }
     return {
       text: (rank === "T" ? "10" : rank) + suit[0],
-      words: (RANKS[rank] || rank) + " of " + suit[1],
+      words: interpolate(_("%(rank)s of %(suit)s"), {rank: ranks()[rank] || rank, suit: suit[1]}),
       red: letter === "H" || letter === "D"
     };
   }
@@ -60,7 +69,8 @@
   face.info = info;
   face.label = name;
   face.suit = function (letter) {
-    return SUITS[letter] ? SUITS[letter][1] + " " + SUITS[letter][0] : String(letter);
+    var suit = suits()[letter];
+    return suit ? suit[1] + " " + suit[0] : String(letter);
   };
   window.huckleyCard = face;
 })();

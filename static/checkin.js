@@ -6,6 +6,15 @@
 // post as before and the page comes back at the player's row. No inline script (CSP).
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
+  function ngettext(one, many, n) {
+    return window.ngettext ? window.ngettext(one, many, n) : (n === 1 ? one : many);
+  }
+  function interpolate(text, values) {
+    return window.interpolate ? window.interpolate(text, values, true) :
+      text.replace(/%\((\w+)\)s/g, function (match, key) { return String(values[key]); });
+  }
   var list = document.getElementById("checkin-list");
   if (!list || !window.fetch) { return; }
   var status = document.getElementById("checkin-status");
@@ -40,8 +49,8 @@
       if (match) { shown += 1; }
     });
     if (wanted) {
-      say(shown === 0 ? "No player on the roster matches “" + search.value.trim() + "”." :
-        shown + " player" + (shown === 1 ? "" : "s") + " shown.");
+      say(shown === 0 ? interpolate(_("No player on the roster matches “%(text)s”."), {text: search.value.trim()}) :
+        interpolate(ngettext("%(count)s player shown.", "%(count)s players shown.", shown), {count: shown}));
     } else {
       say("");
     }
@@ -58,7 +67,7 @@
       headers: {"X-Requested-With": "fetch", "Accept": "application/json"}
     }).then(function (response) {
       return response.json().then(function (answer) {
-        if (!response.ok) { throw new Error(answer.error || "The check-in was not saved."); }
+        if (!response.ok) { throw new Error(answer.error || _("The check-in was not saved.")); }
         return answer;
       });
     }).then(function (answer) {

@@ -7,6 +7,15 @@
 // before, reloaded by hand.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
+  function ngettext(one, many, n) {
+    return window.ngettext ? window.ngettext(one, many, n) : (n === 1 ? one : many);
+  }
+  function interpolate(text, values) {
+    return window.interpolate ? window.interpolate(text, values, true) :
+      text.replace(/%\((\w+)\)s/g, function (match, key) { return String(values[key]); });
+  }
   var list = document.getElementById("checkin-list");
   if (!list || !window.fetch) { return; }
   var body = list.tBodies[0];
@@ -20,7 +29,7 @@
     var form = event.target.closest("form.check-in");
     if (!form || form.elements.checked_in.value !== "0") { return; }
     var name = form.closest("tr").dataset.name;
-    if (!window.confirm("Undo the check-in of " + name + "?")) {
+    if (!window.confirm(interpolate(_("Undo the check-in of %(name)s?"), {name: name}))) {
       event.preventDefault();
       event.stopImmediatePropagation();
     }
@@ -63,7 +72,8 @@
     }
     if (search && search.value) { search.dispatchEvent(new Event("input")); }
     if (arrived.length && arrivals) {
-      arrivals.textContent = arrived.join(", ") + " checked in at the door.";
+      arrivals.textContent = interpolate(ngettext("%(names)s checked in at the door.", "%(names)s checked in at the door.",
+        arrived.length), {names: arrived.join(", ")});
     }
   }
 

@@ -6,6 +6,12 @@
 // when the phone wakes.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
+  function interpolate(text, values) {
+    return window.interpolate ? window.interpolate(text, values, true) :
+      text.replace(/%\((\w+)\)s/g, function (match, key) { return String(values[key]); });
+  }
   var box = document.getElementById("follow");
   if (!box || !box.dataset.liveUrl) { return; }
   var status = document.getElementById("follow-status");
@@ -23,13 +29,13 @@
     var after = [where.state, str(where.sitting), str(where.table), str(where.seat),
       where.online ? "1" : ""].join("/");
     var place = document.getElementById("follow-place");
-    text("follow-sitting", where.sitting ? "Sitting " + where.sitting : "");
+    text("follow-sitting", where.sitting ? interpolate(_("Sitting %(number)s"), {number: where.sitting}) : "");
     text("follow-table", str(where.table));
     text("follow-seat", str(where.seat));
     if (place) { place.hidden = where.table === null; }
-    text("follow-with", where["with"].length ? "With: " + where["with"].map(function (p) {
-      return p.name + " (seat " + p.seat + ")";
-    }).join(", ") : "");
+    text("follow-with", where["with"].length ? interpolate(_("With: %(players)s"), {players: where["with"].map(function (p) {
+      return interpolate(_("%(name)s (seat %(seat)s)"), {name: p.name, seat: p.seat});
+    }).join(", ")}) : "");
     text("follow-text", where.text);
     // Whether the table plays online; the phone that keeps the player's seat link shows
     // "Play at your seat" while it does (static/seat_keep.js).
@@ -65,12 +71,12 @@
     },
     ok: function () {
       if (status && status.dataset.lost) {
-        status.textContent = "This page updates itself after every movement; keep it open.";
+        status.textContent = _("This page updates itself after every movement; keep it open.");
         delete status.dataset.lost;
       }
     },
     lost: function () {
-      if (status) { status.textContent = "Reconnecting…"; status.dataset.lost = "1"; }
+      if (status) { status.textContent = _("Reconnecting…"); status.dataset.lost = "1"; }
     }
   });
 })();

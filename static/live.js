@@ -4,6 +4,12 @@
 // and resumes at once when the tab is shown again or the network comes back.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
+  function interpolate(text, values) {
+    return window.interpolate ? window.interpolate(text, values, true) :
+      text.replace(/%\((\w+)\)s/g, function (match, key) { return String(values[key]); });
+  }
   var box = document.getElementById("live");
   if (!box || !box.dataset.liveUrl) { return; }
   var status = document.getElementById("live-status");
@@ -21,7 +27,7 @@
       box.dataset.etag = tag;
     },
     ok: function () { say(""); },
-    lost: function () { say("Reconnecting…"); }
+    lost: function () { say(_("Reconnecting…")); }
   });
 
   // The wall: what does not fit the screen flows into columns to the right of it
@@ -39,7 +45,7 @@
       var pages = Math.max(1, Math.ceil((flow.scrollWidth + gap - 1) / width));
       shown = (shown + step) % pages;
       flow.scrollLeft = shown * width;
-      if (label) { label.textContent = pages > 1 ? "Page " + (shown + 1) + " of " + pages : ""; }
+      if (label) { label.textContent = pages > 1 ? interpolate(_("Page %(page)s of %(pages)s"), {page: shown + 1, pages: pages}) : ""; }
     };
     turn(0);
     setInterval(function () { turn(1); }, parseInt(box.dataset.pager, 10) || 8000);

@@ -27,6 +27,15 @@
 // (the CSP forbids it), nothing from the internet.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
+  function ngettext(one, many, n) {
+    return window.ngettext ? window.ngettext(one, many, n) : (n === 1 ? one : many);
+  }
+  function interpolate(text, values) {
+    return window.interpolate ? window.interpolate(text, values, true) :
+      text.replace(/%\((\w+)\)s/g, function (match, key) { return String(values[key]); });
+  }
   var root = document.getElementById("play");
   var data = document.getElementById("play-view");
   if (!root || !data) { return; }
@@ -39,16 +48,26 @@
   // ---------------------------------------------------------------- words
 
   var cards = window.huckleyCard;
-  var PHASES = {
-    announce: "In or out", draw: "The draw", play: "Playing the tricks", order: "Ordering up",
-    name: "Naming trump", discard: "The dealer's discard", drop: "In or out", bid: "Bidding",
-    end: "Round over", done: "Game over"
-  };
-  var PROMPTS = {
-    announce: "are you in or out?", draw: "choose the cards to discard, or stand pat.",
-    play: "play a card.", order: "order up or pass?", name: "name trump or pass?",
-    discard: "discard a card.", drop: "are you in or out?", bid: "make your bid."
-  };
+  // Looked up as they are used: the catalogue may load after this script.
+  function phases() {
+    return {
+      announce: _("In or out"), draw: _("The draw"), play: _("Playing the tricks"), order: _("Ordering up"),
+      name: _("Naming trump"), discard: _("The dealer's discard"), drop: _("In or out"), bid: _("Bidding"),
+      end: _("Round over"), done: _("Game over")
+    };
+  }
+  function prompts() {
+    return {
+      announce: _("are you in or out?"), draw: _("choose the cards to discard, or stand pat."),
+      play: _("play a card."), order: _("order up or pass?"), name: _("name trump or pass?"),
+      discard: _("discard a card."), drop: _("are you in or out?"), bid: _("make your bid.")
+    };
+  }
+  // What a player said, as the seat page shows it; anything else as it came.
+  function sayWord(word) {
+    var words = {"in": _("in"), out: _("out"), pass: _("pass"), order: _("order"), drop: _("drop")};
+    return Object.prototype.hasOwnProperty.call(words, word) ? words[word] : word;
+  }
 
   // A card code of the game record as [face, words, red?] (static/cards.js).
   function card(code) { var c = cards.info(code); return [c.text, c.words, c.red]; }
@@ -58,32 +77,33 @@
   // What a choice of `legal` (not a card to play) says on its button.
   function moveLabel(move) {
     switch (move.action) {
-      case "in": return "I'm in";
-      case "out": return "I'm out";
-      case "pass": return "Pass";
-      case "trump": return view.phase === "order" ? "Order up " + suitWords(move.suit) : "Name " + suitWords(move.suit) + " trump";
-      case "discard": return "Discard " + cardText(move.card);
-      case "bid": return "Bid " + move.bid;
+      case "in": return _("I'm in");
+      case "out": return _("I'm out");
+      case "pass": return _("Pass");
+      case "trump": return view.phase === "order" ? interpolate(_("Order up %(suit)s"), {suit: suitWords(move.suit)}) :
+        interpolate(_("Name %(suit)s trump"), {suit: suitWords(move.suit)});
+      case "discard": return interpolate(_("Discard %(card)s"), {card: cardText(move.card)});
+      case "bid": return interpolate(_("Bid %(bid)s"), {bid: move.bid});
       default: return move.action;
     }
   }
   function moveWords(move) {
-    if (move.action === "discard") { return "Discard the " + card(move.card)[1]; }
+    if (move.action === "discard") { return interpolate(_("Discard the %(card)s"), {card: card(move.card)[1]}); }
     return moveLabel(move);
   }
 
   // What each player said in the phases before play, as a short text.
   function said(name) {
     var parts = [];
-    (view.announcements || []).forEach(function (a) { if (a.player === name) { parts.push(a.call); } });
+    (view.announcements || []).forEach(function (a) { if (a.player === name) { parts.push(sayWord(a.call)); } });
     (view.calls || []).forEach(function (c) {
-      if (c.player === name) { parts.push(c.action === "trump" ? suitWords(c.suit).split(" ")[0] : c.action); }
+      if (c.player === name) { parts.push(c.action === "trump" ? suitWords(c.suit).split(" ")[0] : sayWord(c.action)); }
     });
-    if (view.bids && Object.prototype.hasOwnProperty.call(view.bids, name)) { parts.push("bid " + view.bids[name]); }
+    if (view.bids && Object.prototype.hasOwnProperty.call(view.bids, name)) { parts.push(interpolate(_("bid %(bid)s"), {bid: view.bids[name]})); }
     (view.draws || []).forEach(function (d) {
-      if (d.player === name) { parts.push(d.drew ? "drew " + d.drew : "stood pat"); }
+      if (d.player === name) { parts.push(d.drew ? interpolate(_("drew %(count)s"), {count: d.drew}) : _("stood pat")); }
     });
-    if (view.declarer === name) { parts.push("declarer"); }
+    if (view.declarer === name) { parts.push(_("declarer")); }
     return parts.join(", ");
   }
 
@@ -101,25 +121,28 @@
   function stateText() {
     var table = view.table_number || view.table;
     switch (view.status) {
-      case "waiting": return "No cards at your table just now: the round is being dealt, or " +
+      case "waiting": return _("No cards at your table just now: the round is being dealt, or " +
         "the sitting is over and the director is about to confirm the movement. This page " +
-        "shows your next table and your cards by itself: keep it open.";
-      case "paper": return "Your table plays on paper tonight: go to table " + table +
-        (view.seat ? ", seat " + view.seat : "") + ", and play with real cards.";
-      case "not_seated": return "You are not seated in this sitting. Ask the director if you should be.";
-      case "finished": return "The session is over: thank you for playing. The standings are on the session's page.";
+        "shows your next table and your cards by itself: keep it open.");
+      case "paper": return view.seat ?
+        interpolate(_("Your table plays on paper tonight: go to table %(table)s, seat %(seat)s, and play with real cards."),
+          {table: table, seat: view.seat}) :
+        interpolate(_("Your table plays on paper tonight: go to table %(table)s, and play with real cards."), {table: table});
+      case "not_seated": return _("You are not seated in this sitting. Ask the director if you should be.");
+      case "finished": return _("The session is over: thank you for playing. The standings are on the session's page.");
       default: return "";
     }
   }
 
   function turnText() {
     if (view.status !== "playing") { return ""; }
-    if (view.phase === "end") { return "Round over: the next round is dealt in a moment."; }
-    if (view.phase === "done" || !view.to_act) { return "Game over."; }
-    if (view.to_act === view.player) { return "Your turn: " + (PROMPTS[view.phase] || "your move."); }
+    if (view.phase === "end") { return _("Round over: the next round is dealt in a moment."); }
+    if (view.phase === "done" || !view.to_act) { return _("Game over."); }
+    if (view.to_act === view.player) { return interpolate(_("Your turn: %(prompt)s"), {prompt: prompts()[view.phase] || _("your move.")}); }
     var who = playerNamed(view.to_act);
-    var mark = who && who.robot ? " (a robot plays)" : who && who.away ? " (away: a robot plays soon)" : "";
-    return "Waiting for " + view.to_act + mark + ".";
+    if (who && who.robot) { return interpolate(_("Waiting for %(player)s (a robot plays)."), {player: view.to_act}); }
+    if (who && who.away) { return interpolate(_("Waiting for %(player)s (away: a robot plays soon)."), {player: view.to_act}); }
+    return interpolate(_("Waiting for %(player)s."), {player: view.to_act});
   }
 
   // ---------------------------------------------------------------- drawing
@@ -164,7 +187,7 @@
         return cardNode("button", code, {
           type: "button", className: on ? "chosen" : "", "aria-pressed": on ? "true" : "false",
           "data-discard": String(i), disabled: !mine,
-          "aria-label": cards.label(code) + (on ? ": to discard" : "")
+          "aria-label": on ? interpolate(_("%(card)s: to discard"), {card: cards.label(code)}) : cards.label(code)
         });
       }
       var playing = view.phase === "play" && mine;
@@ -178,7 +201,8 @@
         "data-move": playable ? move : null,
         "data-illegal": playing && !playable ? move : null,
         "aria-disabled": playing && !playable ? "true" : null,
-        "aria-label": cards.label(code) + (playable ? ": play it" : playing ? ": not playable now" : "")
+        "aria-label": playable ? interpolate(_("%(card)s: play it"), {card: cards.label(code)}) :
+          playing ? interpolate(_("%(card)s: not playable now"), {card: cards.label(code)}) : cards.label(code)
       });
     });
   }
@@ -195,25 +219,29 @@
         var n = chosen.length, max = t.max_discard === undefined ? 99 : t.max_discard, min = t.min_discard || 0;
         var label;
         if (t.take_upcard) {
-          label = "Take the upcard " + cardText(view.upcard) + (n ? ", discard " + n + (n > 1 ? ", draw " + (n - 1) : "") : " (choose a card to discard)");
+          var upcard = cardText(view.upcard);
+          label = !n ? interpolate(_("Take the upcard %(card)s (choose a card to discard)"), {card: upcard}) :
+            n > 1 ? interpolate(_("Take the upcard %(card)s, discard %(discard)s, draw %(draw)s"), {card: upcard, discard: n, draw: n - 1}) :
+            interpolate(_("Take the upcard %(card)s, discard %(discard)s"), {card: upcard, discard: n});
         } else {
-          label = n ? "Discard " + n + ", draw " + n : "Stand pat";
+          label = n ? interpolate(_("Discard %(discard)s, draw %(draw)s"), {discard: n, draw: n}) : _("Stand pat");
         }
         nodes.push(el("button", {type: "button", "data-draw": String(k), disabled: sending || n < min || n > max}, label));
       });
       var limit = templates[0].max_discard;
-      nodes.push(el("p", {className: "muted play-hint"}, "Tap the cards to discard" + (limit !== undefined ? " (at most " + limit + ")" : "") + "."));
+      nodes.push(el("p", {className: "muted play-hint"}, limit !== undefined ?
+        interpolate(_("Tap the cards to discard (at most %(limit)s)."), {limit: limit}) : _("Tap the cards to discard.")));
       return nodes;
     }
     var bids = legal.filter(function (m) { return m.action === "bid"; });
     if (bids.length > 12) {
       var select = el("select", {id: "play-bid"});
       bids.forEach(function (m) { select.appendChild(el("option", {value: String(m.bid)}, String(m.bid))); });
-      var label = el("label", {"for": "play-bid"}, "Your bid ");
+      var label = el("label", {"for": "play-bid"}, _("Your bid") + " ");
       nodes.push(el("p", {className: "play-bid"}));
       nodes[0].appendChild(label);
       nodes[0].appendChild(select);
-      nodes.push(el("button", {type: "button", "data-bid-select": "1", disabled: sending}, "Bid"));
+      nodes.push(el("button", {type: "button", "data-bid-select": "1", disabled: sending}, _("Bid")));
       legal = legal.filter(function (m) { return m.action !== "bid"; });
     }
     legal.forEach(function (m) {
@@ -234,19 +262,19 @@
     var won = view.tricks_won || {}, counts = view.counts || {}, scores = view.scores || {}, out = view.out || [], points = view.points || {};
     return players().map(function (p) {
       var marks = [];
-      if (p.name === view.player) { marks.push("you"); }
-      if (p.name === view.dealer) { marks.push("dealer"); }
-      if (p.name === view.to_act) { marks.push("to play"); }
-      if (p.robot) { marks.push("robot"); }
-      if (p.away) { marks.push("away"); }
-      if (out.indexOf(p.name) >= 0) { marks.push("out"); }
+      if (p.name === view.player) { marks.push(_("you")); }
+      if (p.name === view.dealer) { marks.push(_("dealer")); }
+      if (p.name === view.to_act) { marks.push(_("to play")); }
+      if (p.robot) { marks.push(_("robot")); }
+      if (p.away) { marks.push(_("away")); }
+      if (out.indexOf(p.name) >= 0) { marks.push(_("out")); }
       var tr = el("tr", {className: p.name === view.to_act ? "to-act" : ""});
       var th = el("th", {scope: "row"}, p.name);
       if (marks.length) { th.appendChild(el("span", {className: "play-marks"}, " " + marks.join(" · "))); }
       tr.appendChild(th);
       tr.appendChild(el("td", {className: "num"}, counts[p.name] === undefined ? "" : counts[p.name]));
       var tricks = won[p.name] === undefined ? "" : String(won[p.name]);
-      if (points[p.name] !== undefined) { tricks += " (" + points[p.name] + " pts)"; }
+      if (points[p.name] !== undefined) { tricks += " " + interpolate(_("(%(points)s pts)"), {points: points[p.name]}); }
       tr.appendChild(el("td", {className: "num"}, tricks));
       tr.appendChild(el("td", {}, said(p.name)));
       tr.appendChild(el("td", {className: "num"}, scores[p.name] === undefined ? "" : scores[p.name]));
@@ -258,7 +286,7 @@
   function infoNodes() {
     var nodes = [];
     if (view.upcard) {
-      nodes.push(document.createTextNode("Upcard "));
+      nodes.push(document.createTextNode(_("Upcard") + " "));
       nodes.push(cardNode("span", view.upcard));
     }
     var rest = infoText();
@@ -267,18 +295,20 @@
   }
   function infoText() {
     var parts = [];
-    if (view.trump_words) { parts.push(view.trump_words.charAt(0).toUpperCase() + view.trump_words.slice(1)); } else if (view.trump) { parts.push("Trump " + suitWords(view.trump)); }
-    if (view.dealer) { parts.push("Dealer " + view.dealer); }
-    if (typeof view.pack === "number") { parts.push(view.pack + " cards left to draw"); }
+    if (view.trump_words) { parts.push(view.trump_words.charAt(0).toUpperCase() + view.trump_words.slice(1)); } else if (view.trump) { parts.push(interpolate(_("Trump %(suit)s"), {suit: suitWords(view.trump)})); }
+    if (view.dealer) { parts.push(interpolate(_("Dealer %(player)s"), {player: view.dealer})); }
+    if (typeof view.pack === "number") {
+      parts.push(interpolate(ngettext("%(count)s cards left to draw", "%(count)s cards left to draw", view.pack), {count: view.pack}));
+    }
     return parts.join(" · ");
   }
 
   function whereText() {
     var parts = [];
-    if (view.table) { parts.push("Table " + view.table); }
-    if (view.seat) { parts.push("seat " + view.seat); }
-    if (view.game_number) { parts.push("game " + view.game_number); }
-    if (view.round) { parts.push("round " + view.round); }
+    if (view.table) { parts.push(interpolate(_("Table %(table)s"), {table: view.table})); }
+    if (view.seat) { parts.push(interpolate(_("seat %(seat)s"), {seat: view.seat})); }
+    if (view.game_number) { parts.push(interpolate(_("game %(game)s"), {game: view.game_number})); }
+    if (view.round) { parts.push(interpolate(_("round %(round)s"), {round: view.round})); }
     return parts.join(" · ");
   }
 
@@ -297,13 +327,13 @@
     text("play-turn", turn);
     var box = document.getElementById("play-turn");
     if (box) { box.classList.toggle("mine", playing && view.to_act === view.player && !!view.to_act); }
-    text("play-phase", PHASES[view.phase] || view.phase || "");
+    text("play-phase", phases()[view.phase] || view.phase || "");
     fill("play-info", infoNodes());
     // The trick just taken stays on the table a moment, with who took it.
     var trick = holding ? holding.cards : view.trick;
     fill("play-trick", trickNodes(trick));
     show("play-trick-empty", !(trick || []).length);
-    text("play-trick-taken", holding ? holding.winner + " took the trick." : "");
+    text("play-trick-taken", holding ? interpolate(_("%(player)s took the trick."), {player: holding.winner}) : "");
     show("play-trick-taken", !!holding);
     fill("play-choices", choiceNodes());
     fill("play-hand", handNodes());
@@ -321,16 +351,20 @@
     var number = last.number || last.round, lines = [];
     last = last.record || last;
     function pairs(map) { return Object.keys(map).map(function (k) { return k + " " + map[k]; }).join(", "); }
-    if ((last.out || []).length) { lines.push("Out: " + last.out.join(", ") + "."); }
-    if (last.bids && Object.keys(last.bids).length) { lines.push("Bids: " + pairs(last.bids) + "."); }
+    if ((last.out || []).length) { lines.push(interpolate(_("Out: %(players)s."), {players: last.out.join(", ")})); }
+    if (last.bids && Object.keys(last.bids).length) { lines.push(interpolate(_("Bids: %(bids)s."), {bids: pairs(last.bids)})); }
     var points = last.points || {}, tricks = last.tricks && !Array.isArray(last.tricks) ? last.tricks : {};
     if (Object.keys(points).length) {
-      Object.keys(points).forEach(function (k) { lines.push(k + " took " + points[k] + " points."); });
+      Object.keys(points).forEach(function (k) {
+        lines.push(interpolate(ngettext("%(player)s took %(count)s points.", "%(player)s took %(count)s points.", points[k]), {player: k, count: points[k]}));
+      });
     } else {
-      Object.keys(tricks).forEach(function (k) { lines.push(k + " took " + tricks[k] + " trick" + (tricks[k] === 1 ? "" : "s") + "."); });
+      Object.keys(tricks).forEach(function (k) {
+        lines.push(interpolate(ngettext("%(player)s took %(count)s trick.", "%(player)s took %(count)s tricks.", tricks[k]), {player: k, count: tricks[k]}));
+      });
     }
-    if (last.scores && Object.keys(last.scores).length) { lines.push("Scores: " + pairs(last.scores) + "."); }
-    text("play-last-title", number ? "The last round (round " + number + ")" : "The last round");
+    if (last.scores && Object.keys(last.scores).length) { lines.push(interpolate(_("Scores: %(scores)s."), {scores: pairs(last.scores)})); }
+    text("play-last-title", number ? interpolate(_("The last round (round %(round)s)"), {round: number}) : _("The last round"));
     fill("play-last-lines", lines.map(function (line) { return el("li", {}, line); }));
   }
 
@@ -428,15 +462,15 @@
     var was = before ? before.split("/") : [];
     var what;
     if (!before || was[0] !== String(view.sitting)) {
-      what = "Sitting " + view.sitting + ": your new place.";
+      what = interpolate(_("Sitting %(number)s: your new place."), {number: view.sitting});
     } else if (was[1] !== String(view.table_number || view.table)) {
-      what = "You have moved to another table.";
+      what = _("You have moved to another table.");
     } else if (was[2] !== String(view.seat)) {
-      what = "Your seat has changed.";
+      what = _("Your seat has changed.");
     } else if (view.status === "paper") {
-      what = "Your table now plays on paper, with real cards.";
+      what = _("Your table now plays on paper, with real cards.");
     } else {
-      what = "Your table now plays online, on this page.";
+      what = _("Your table now plays online, on this page.");
     }
     text("play-moved-what", what);
     text("play-moved-table", String(view.table_number || view.table));
@@ -460,7 +494,7 @@
   // ---------------------------------------------------------------- moves
 
   // A move that arrived after the table had moved on: one sentence, whatever the server's.
-  var TOO_LATE = "Too late: the table had moved on; here is where it stands now.";
+  function tooLate() { return _("Too late: the table had moved on; here is where it stands now."); }
 
   function send(move) {
     if (sending) { return; }
@@ -500,8 +534,8 @@
     post(body);
   }
   function refused(code, message) {
-    if (code === "stale_move") { error(TOO_LATE); return; }
-    error(message || "Your move was not taken: try again.");
+    if (code === "stale_move") { error(tooLate()); return; }
+    error(message || _("Your move was not taken: try again."));
   }
 
   function post(body) {
@@ -524,11 +558,11 @@
       } else if (answer.message) {
         error(answer.message);
       } else {
-        error("Your move was not taken (the server answered " + status + "): try again.");
+        error(interpolate(_("Your move was not taken (the server answered %(status)s): try again."), {status: status}));
       }
     }).catch(function () {
       sending = false;
-      error("Your move could not be sent: the network is down. Try again when it is back.");
+      error(_("Your move could not be sent: the network is down. Try again when it is back."));
     }).then(function () { render(); });
   }
 
@@ -565,7 +599,7 @@
   var poller = null;
   function startPolling() {
     if (poller) { return; }
-    connText("Updating every few seconds.");
+    connText(_("Updating every few seconds."));
     poller = window.huckleyPoll({
       url: root.dataset.apiUrl,
       etag: "",
@@ -574,8 +608,8 @@
       json: true,
       focus: true,
       changed: function (next) { take(next); },
-      ok: function () { if (!socket) { connText("Updating every few seconds."); } },
-      lost: function () { connText("Reconnecting\u2026"); }
+      ok: function () { if (!socket) { connText(_("Updating every few seconds.")); } },
+      lost: function () { connText(_("Reconnecting\u2026")); }
     });
   }
   function stopPolling() {
@@ -600,7 +634,7 @@
       if (socket !== ws) { return; }
       delay = 1000;
       stopPolling();
-      connText("Live.");
+      connText(_("Live."));
       pinger = setInterval(function () {
         if (ws.readyState === 1) { ws.send(JSON.stringify({type: "ping"})); }
       }, 25000);
@@ -637,7 +671,7 @@
     try { ws.close(); } catch (e) { /* closed already */ }
     if (code === 4404) {  // the server knows no such seat link: asking again is no use
       stopPolling();
-      error("This seat link does not exist any more: ask the director for yours.");
+      error(_("This seat link does not exist any more: ask the director for yours."));
       connText("");
       return;
     }

@@ -3,6 +3,15 @@
 // table and the tricks taken. Without JavaScript the page lists the tricks instead.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
+  function ngettext(one, many, n) {
+    return window.ngettext ? window.ngettext(one, many, n) : (n === 1 ? one : many);
+  }
+  function interpolate(text, values) {
+    return window.interpolate ? window.interpolate(text, values, true) :
+      text.replace(/%\((\w+)\)s/g, function (match, key) { return String(values[key]); });
+  }
 
   function el(tag, text, cls) {
     var node = document.createElement(tag);
@@ -30,14 +39,14 @@
     status.setAttribute("role", "status");
     status.setAttribute("aria-live", "polite");
     var controls = el("div", null, "actions replay-controls");
-    var first = button("First", function () { show(0); });
-    var back = button("Previous card", function () { show(at - 1); });
-    var next = button("Next card", function () { show(at + 1); });
-    var last = button("Last", function () { show(steps.length); });
+    var first = button(_("First"), function () { show(0); });
+    var back = button(_("Previous card"), function () { show(at - 1); });
+    var next = button(_("Next card"), function () { show(at + 1); });
+    var last = button(_("Last"), function () { show(steps.length); });
     [first, back, next, last].forEach(function (b) { controls.appendChild(b); });
     var table = el("table", null, "replay-table");
     var head = el("thead"), body = el("tbody"), row = el("tr");
-    ["Player", "Cards held", "On the table", "Tricks"].forEach(function (h) {
+    [_("Player"), _("Cards held"), _("On the table"), _("Tricks")].forEach(function (h) {
       var th = el("th", h); th.scope = "col"; row.appendChild(th);
     });
     head.appendChild(row); table.appendChild(head); table.appendChild(body);
@@ -69,11 +78,14 @@
         body.appendChild(tr);
       });
       if (at === 0) {
-        status.textContent = "Round " + data.round + ": the hands as play began. " + steps.length + " cards to play.";
+        status.textContent = interpolate(ngettext("Round %(round)s: the hands as play began. %(count)s cards to play.",
+          "Round %(round)s: the hands as play began. %(count)s cards to play.", steps.length),
+          {round: data.round, count: steps.length});
       } else {
         var s2 = steps[at - 1];
-        var said = "Card " + at + " of " + steps.length + ", trick " + s2.trick + ": " + s2.player + " plays " + label(s2.card) + ".";
-        if (s2.winner) { said += " " + s2.winner + " takes the trick."; }
+        var said = interpolate(_("Card %(at)s of %(count)s, trick %(trick)s: %(player)s plays %(card)s."),
+          {at: at, count: steps.length, trick: s2.trick, player: s2.player, card: label(s2.card)});
+        if (s2.winner) { said += " " + interpolate(_("%(player)s takes the trick."), {player: s2.winner}); }
         status.textContent = said;
       }
       first.disabled = back.disabled = at === 0;

@@ -15,6 +15,12 @@
 // Without JavaScript the forms post as plain forms. No inline script (the CSP forbids it).
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
+  function interpolate(text, values) {
+    return window.interpolate ? window.interpolate(text, values, true) :
+      text.replace(/%\((\w+)\)s/g, function (match, key) { return String(values[key]); });
+  }
   var PREFIX = "huckley:";
   var OLD_OUTBOX = PREFIX + "outbox"; // one round per phone, before the queue
   var RETRY_MS = 10000;
@@ -92,9 +98,10 @@
     this.key = PREFIX + "queue:" + form.dataset.next; // the table's page: one queue a table
     this.pageRound = Number(form.dataset.round);
     this.pageDealer = (form.elements.namedItem("dealer") || {}).value;
-    this.heading = Array.prototype.filter.call(document.querySelectorAll("h2"), function (h) {
-      return /^Enter round \d+$/.test(h.textContent.trim());
-    })[0];
+    // The "Enter round N" heading: the <h2> before the form (in any language).
+    var heading = form.previousElementSibling;
+    while (heading && heading.tagName !== "H2") { heading = heading.previousElementSibling; }
+    this.heading = heading;
     this.box = document.createElement("div");
     this.box.id = "queue";
     this.box.className = "card outbox";
@@ -162,29 +169,35 @@
       var steps = number - this.pageRound;
       dealer.value = names[((start + steps) % names.length + names.length) % names.length];
     }
-    if (this.heading) { this.heading.textContent = "Enter round " + number; }
+    if (this.heading) { this.heading.textContent = interpolate(_("Enter round %(round)s"), {round: number}); }
     var draft = load(draftKey(form), null);
     if (draft) { fill(form, draft); }
   };
 
+  // The time as the page's language writes it, on the 24-hour clock the site uses.
   function clock(iso) {
     var at = new Date(iso);
-    return (at.getHours() < 10 ? "0" : "") + at.getHours() + ":" +
-      (at.getMinutes() < 10 ? "0" : "") + at.getMinutes();
+    try {
+      return new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+        {hour: "2-digit", minute: "2-digit", hourCycle: "h23"}).format(at);
+    } catch (e) {
+      return (at.getHours() < 10 ? "0" : "") + at.getHours() + ":" +
+        (at.getMinutes() < 10 ? "0" : "") + at.getMinutes();
+    }
   }
 
   function line(item) {
-    var round = "Round " + item.round;
+    var round = {round: item.round};
     switch (item.state) {
-      case "sent": return [round + ": sent."];
-      case "same": return [round + ": already there with the same numbers."];
-      case "waiting-other": return [round + ": sent, and waits for the other scorer to enter " +
-        "the same numbers."];
-      case "different": return [round + ": someone entered different numbers: ", "compare"];
-      case "refused": return [round + " was not stored: " + (item.message || "the server " +
-        "refused it.") + " Its numbers are back in the form: check them and enter it again."];
-      default: return [round + ": waiting, saved on this phone, not sent yet (entered at " +
-        clock(item.at) + ")."];
+      case "sent": return [interpolate(_("Round %(round)s: sent."), round)];
+      case "same": return [interpolate(_("Round %(round)s: already there with the same numbers."), round)];
+      case "waiting-other": return [interpolate(_("Round %(round)s: sent, and waits for the other scorer to enter " +
+        "the same numbers."), round)];
+      case "different": return [interpolate(_("Round %(round)s: someone entered different numbers:"), round) + " ", _("compare")];
+      case "refused": return [interpolate(_("Round %(round)s was not stored: %(why)s Its numbers are back in the form: " +
+        "check them and enter it again."), {round: item.round, why: item.message || _("the server refused it.")})];
+      default: return [interpolate(_("Round %(round)s: waiting, saved on this phone, not sent yet (entered at %(time)s)."),
+        {round: item.round, time: clock(item.at)})];
     }
   }
 
@@ -196,7 +209,7 @@
     box.hidden = !mine.length;
     if (!mine.length) { return; }
     var title = document.createElement("h3");
-    title.textContent = "Rounds entered on this phone";
+    title.textContent = _("Rounds entered on this phone");
     box.appendChild(title);
     var list = document.createElement("ol");
     list.className = "queue";
@@ -208,20 +221,20 @@
       li.appendChild(document.createTextNode(words[0]));
       if (words[1]) {
         var a = document.createElement("a");
-        a.setAttribute("aria-label", "Compare round " + item.round + " on the score sheet");
+        a.setAttribute("aria-label", interpolate(_("Compare round %(round)s on the score sheet"), {round: item.round}));
         a.href = item.compare || self.form.dataset.next;
         a.textContent = words[1];
         li.appendChild(a);
         var forget = document.createElement("button");
         forget.type = "button";
         forget.className = "secondary";
-        forget.textContent = "Drop my round " + item.round;
+        forget.textContent = interpolate(_("Drop my round %(round)s"), {round: item.round});
         forget.addEventListener("click", function () { self.forget(item.key); });
         li.appendChild(document.createTextNode(" "));
         li.appendChild(forget);
         var own = document.createElement("span");
         own.className = "muted own";
-        own.textContent = "Entered on this phone: " + self.described(item.typed) + ".";
+        own.textContent = interpolate(_("Entered on this phone: %(typed)s."), {typed: self.described(item.typed)});
         li.appendChild(document.createElement("br"));
         li.appendChild(own);
       }
@@ -231,9 +244,9 @@
     if (mine.some(function (item) { return item.state === "waiting"; })) {
       var note = document.createElement("p");
       note.className = "muted";
-      note.textContent = "They are sent by themselves, in order, when the network is back: " +
+      note.textContent = _("They are sent by themselves, in order, when the network is back: " +
         "keep this page open or come back to it. The sheet above does not show them yet; " +
-        "check the dealer of each new round.";
+        "check the dealer of each new round.");
       box.appendChild(note);
     }
   };
@@ -318,9 +331,9 @@
         });
       }
       if (response.status === 403 || response.status === 404) {
-        return {result: "refused", status: response.status, message: "this phone may no " +
+        return {result: "refused", status: response.status, message: _("this phone may no " +
           "longer enter rounds at this table (the sitting has moved on, or the link was " +
-          "replaced)."};
+          "replaced).")};
       }
       throw new Error("HTTP " + response.status);
     });

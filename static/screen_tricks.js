@@ -4,6 +4,12 @@
 // (static/live.js).
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
+  function interpolate(text, values) {
+    return window.interpolate ? window.interpolate(text, values, true) :
+      text.replace(/%\((\w+)\)s/g, function (match, key) { return String(values[key]); });
+  }
   var box = document.getElementById("live");
   if (!box || !box.dataset.tricksUrl) { return; }
   var card = window.huckleyCard;
@@ -15,14 +21,14 @@
       if (!article) { return; }
       var line = article.querySelector(".screen-trick");
       if (!line) { return; }
-      var head = "Online";
-      if (t.round) { head += " · round " + t.round; }
-      if (t.duplicate) { head += " · duplicate deal, cards hidden"; }
-      var turn = t.to_act ? " · " + t.to_act + " to play" : "";
+      var head = _("Online");
+      if (t.round) { head += " · " + interpolate(_("round %(round)s"), {round: t.round}); }
+      if (t.duplicate) { head += " · " + _("duplicate deal, cards hidden"); }
+      var turn = t.to_act ? " · " + interpolate(_("%(player)s to play"), {player: t.to_act}) : "";
       var key = JSON.stringify([head, t.trick, turn]);
       if (line.dataset.shown !== key) {
         line.textContent = head;
-        if (t.trick.length) { line.appendChild(document.createTextNode(" · on the table: ")); }
+        if (t.trick.length) { line.appendChild(document.createTextNode(" · " + _("on the table:") + " ")); }
         t.trick.forEach(function (c, i) {
           line.appendChild(document.createTextNode((i ? " · " : "") + c.player + " "));
           // A face from the code; the text alone from an answer kept before codes were sent.

@@ -8,6 +8,8 @@
 // another player's) shows nothing. Nothing here needs the network.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
   var PREFIX = "huckley-seat:";
 
   function store() {
@@ -37,7 +39,7 @@
         var link = document.createElement("a");
         link.className = "button";
         link.href = url;
-        link.textContent = "Play at your seat";
+        link.textContent = _("Play at your seat");
         slot.appendChild(link);
       }
       slot.dataset.kept = "1";

@@ -6,6 +6,8 @@
 // one at any time; each tick looks the lines up again.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
   var root = document.querySelector("[data-server-now]");
   var skew = root ? Number(root.getAttribute("data-server-now")) - Date.now() : 0;
 
@@ -24,7 +26,7 @@
       var label = line.querySelector(".timer-label"), shown = line.querySelector(".timer-clock");
       var over = left <= 0;
       line.classList.toggle("over", over);
-      if (label) { label.textContent = over ? "Time is up" : "Time left"; }
+      if (label) { label.textContent = over ? _("Time is up") : _("Time left"); }
       if (shown) { shown.textContent = clock(Math.max(0, left)); }
     }
   }

@@ -6,6 +6,8 @@
 // comes to the player.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
   var SOUND_KEY = "huckley.play.sound";
   var audio = null;
   function soundOn() {
@@ -35,7 +37,7 @@
   function showSound() {
     var on = soundOn();
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? "Sound on your turn: on" : "Sound on your turn: off";
+    button.textContent = on ? _("Sound on your turn: on") : _("Sound on your turn: off");
   }
   if (button) {
     button.hidden = false;

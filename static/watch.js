@@ -4,6 +4,15 @@
 // (static/cards.js, `huckleyCard`), never the record's codes.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/); English when a page has none.
+  function _(text) { return window.gettext ? window.gettext(text) : text; }
+  function ngettext(one, many, n) {
+    return window.ngettext ? window.ngettext(one, many, n) : (n === 1 ? one : many);
+  }
+  function interpolate(text, values) {
+    return window.interpolate ? window.interpolate(text, values, true) :
+      text.replace(/%\((\w+)\)s/g, function (match, key) { return String(values[key]); });
+  }
   var box = document.getElementById("watch");
   if (!box) { return; }
   var status = document.getElementById("live-status");
@@ -42,40 +51,42 @@
   function show(view) {
     var turn = "";
     if (view.status && view.status !== "playing") {
-      turn = "No online round at this table now (" + view.status + ").";
+      turn = interpolate(_("No online round at this table now (%(status)s)."), {status: view.status});
     } else if (view.to_act) {
-      turn = "Round " + view.round + (view.phase ? ", " + view.phase : "") + ": " + view.to_act + " to play.";
+      turn = view.phase ?
+        interpolate(_("Round %(round)s, %(phase)s: %(player)s to play."), {round: view.round, phase: view.phase, player: view.to_act}) :
+        interpolate(_("Round %(round)s: %(player)s to play."), {round: view.round, player: view.to_act});
     } else if (view.round) {
-      turn = "Round " + view.round + " is over.";
+      turn = interpolate(_("Round %(round)s is over."), {round: view.round});
     }
     document.getElementById("watch-turn").textContent = turn;
     var facts = [];
-    if (view.upcard) { facts.push("Upcard ", {card: view.upcard}, ". "); }
+    if (view.upcard) { facts.push(_("Upcard") + " ", {card: view.upcard}, ". "); }
     if (view.trump_words) {
       facts.push(view.trump_words.charAt(0).toUpperCase() + view.trump_words.slice(1) + ". ");
     } else if (view.trump) {
-      facts.push("Trump: " + card.suit(view.trump) + ". ");
+      facts.push(interpolate(_("Trump: %(suit)s."), {suit: card.suit(view.trump)}) + " ");
     }
     set("watch-facts", facts);
     fill("watch-trick", (view.trick || []).map(function (c) { return [c.player + ": ", {card: c.card}]; }),
-      "No card yet in this trick.");
+      _("No card yet in this trick."));
     var last = view.last_trick, parts = [];
     if (last) {
-      parts.push("The last trick (" + last.number + "): ");
+      parts.push(interpolate(_("The last trick (%(number)s):"), {number: last.number}) + " ");
       last.cards.forEach(function (c, i) { parts.push((i ? ", " : "") + c.player + " ", {card: c.card}); });
-      parts.push("; " + last.winner + " took it.");
+      parts.push("; " + interpolate(_("%(player)s took it."), {player: last.winner}));
     }
     set("watch-last", parts).hidden = !last;
     var won = view.tricks_won || {};
     fill("watch-players", Object.keys(won).map(function (name) {
-      return name + ": " + won[name] + " trick" + (won[name] === 1 ? "" : "s");
+      return interpolate(ngettext("%(name)s: %(count)s trick", "%(name)s: %(count)s tricks", won[name]), {name: name, count: won[name]});
     }));
     var scores = view.scores || {};
     document.getElementById("watch-scores").textContent = Object.keys(scores).map(function (name) {
       return name + " " + scores[name];
     }).join(", ");
     if (view.robot_lines) {
-      fill("watch-robots", view.robot_lines, "No robot has played for anyone this round.");
+      fill("watch-robots", view.robot_lines, _("No robot has played for anyone this round."));
     }
   }
 
@@ -87,7 +98,7 @@
       url: box.dataset.liveUrl, etag: "", fast: 1500, slow: 10000, json: true, focus: true,
       changed: show,
       ok: function () { if (status) { status.textContent = ""; } },
-      lost: function () { if (status) { status.textContent = "Reconnecting…"; } }
+      lost: function () { if (status) { status.textContent = _("Reconnecting…"); } }
     });
   }
 
