@@ -19,7 +19,7 @@ between names of the same key, that says which one a person typed ("Rosa Díaz" 
 than "Rosa Diaz" when a club has both), and whether to ask "Did you mean …?" about a
 name written otherwise. A name with no match is asked about its *near misses*
 (`near_misses`): names one typo away (two for a long name), a letter wrong, missing,
-extra, or two letters swapped. Pure Python.
+extra, or two letters swapped. Pure Python but for `did_you_mean`'s words (translated).
 """
 
 from __future__ import annotations
@@ -28,12 +28,12 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
+from django.utils.translation import gettext
+
 #: Keys shorter than this allow one typo for a near miss; longer ones two.
 TWO_TYPOS_FROM = 8
 #: The most names `near_misses` offers.
 NEAR_LIMIT = 6
-
-from django.utils.translation import gettext
 
 
 def _kept(char: str) -> bool:
