@@ -139,6 +139,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The request's language, once the session and the user are known: a person's own
+    # choice, else the club's, else Accept-Language (huckley/languages.py).
+    "huckley.languages.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "huckley.middleware.UserErrorMiddleware",
@@ -193,6 +196,9 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGE_CODE (the active language) and LANGUAGES, for <html lang> and
+                # the language picker (templates/base.html).
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -364,6 +370,22 @@ LOGIN_REDIRECT_URL = "tournaments:home"
 LOGOUT_REDIRECT_URL = "tournaments:home"
 
 LANGUAGE_CODE = "en-us"
+# The shipped languages, each named in itself (docs/tournament.md, "Languages"): a club
+# chooses one, a person may choose their own. Their dates and numbers come from Django's
+# format modules, with the dates as each locale writes them (huckley/formats/: 26/11/2026
+# for en-ie). To add one: see docs/tournament.md.
+LANGUAGES = [
+    ("en-us", "English (US)"),
+    ("en-gb", "English (UK)"),
+    ("en-ie", "English (Ireland)"),
+    ("es", "Español"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# A visitor's own choice (Django's set_language, the picker at the foot of each page) is
+# kept a year.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+FORMAT_MODULE_PATH = ["huckley.formats"]
 TIME_ZONE = os.getenv("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

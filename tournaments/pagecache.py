@@ -53,6 +53,7 @@ from typing import Any, Protocol, TypeVar, cast
 from django.conf import settings
 from django.core.cache import cache
 from django.db import models, transaction
+from django.utils import translation
 
 from tournaments.models import Session
 
@@ -155,6 +156,7 @@ def _row_generation(session_id: int) -> str | None:
             "games_per_sitting",
             "rules_id",
             "club__name",
+            "club__language",
         )
         .first()
     )
@@ -251,11 +253,12 @@ def kept(session_id: int, name: str, build: Callable[[], T], *, current: str | N
     """What `fragment` does for a value that is not HTML: rows that every request pages
     through or searches (the standings, the movement preview's tables), built once per
     generation and kept as they are in this process (no copy, no unpickling per
-    request), pickled in the shared cache. The value must not be changed by its users."""
+    request), pickled in the shared cache. The value must not be changed by its users.
+    Kept per language: what is built may hold words of the active one."""
     current = current or generation(session_id)
     if current is None:
         return build()
-    key = f"kept:{name}:{session_id}"
+    key = f"kept:{name}:{session_id}:{translation.get_language()}"
     found = LOCAL.get(key)
     if not (isinstance(found, Kept) and found.generation == current):
         shared_copy = cache.get(key)
