@@ -19,6 +19,7 @@ from web.views import (
     director,
     door,
     exchange,
+    languages,
     manage,
     online,
     paper,
