@@ -196,9 +196,6 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
-                # LANGUAGE_CODE (the active language) and LANGUAGES, for <html lang> and
-                # the language picker (templates/base.html).
-                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
