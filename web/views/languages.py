@@ -8,8 +8,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils import translation
 from django.utils.translation import gettext
 
+from common import languages
 from common.errors import UserError
 from web.views.common import directed_club
 from workflow.club.language import club_language_set
@@ -28,5 +30,8 @@ def club_language(request: HttpRequest, slug: str) -> HttpResponse:
     except UserError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, gettext("The club's pages are now in the language chosen."))
+        # In the language the club's page comes back in: the new one, unless the director
+        # chose their own.
+        with translation.override(languages.chosen(request) or club.language):
+            messages.success(request, gettext("The club's pages are now in the language chosen."))
     return redirect("tournaments:club_home", slug=club.slug)
