@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.urls import ResolverMatch
@@ -29,16 +28,15 @@ from django.views.i18n import JavaScriptCatalog
 from common import languages
 from tournaments.models import Club
 
-#: The first part of a page's path (after "director/") -> the club it belongs to, from the
-#: URL's arguments. Pages reached by a token (a seat, a sign-up) follow the browser.
-_CLUB_OF: dict[str, Callable[[dict[str, object]], QuerySet[Club]]] = {
-    "clubs": lambda kw: Club.objects.filter(slug=kw.get("slug")),
-    "sessions": lambda kw: Club.objects.filter(sessions__pk=kw.get("pk", kw.get("session_id"))),
-    "tables": lambda kw: Club.objects.filter(
-        sessions__sittings__tables__pk=kw.get("pk", kw.get("table_id"))
-    ),
-    "players": lambda kw: Club.objects.filter(players__pk=kw.get("pk")),
-    "seasons": lambda kw: Club.objects.filter(seasons__pk=kw.get("season_pk")),
+#: The first part of a page's path (after "director/") -> how the club it belongs to is
+#: found (a lookup on Club) from which of the URL's arguments. Pages reached by a token (a
+#: seat, a sign-up) follow the browser.
+_CLUB_OF: dict[str, tuple[str, tuple[str, ...]]] = {
+    "clubs": ("slug", ("slug",)),
+    "sessions": ("sessions__pk", ("pk", "session_id")),
+    "tables": ("sessions__sittings__tables__pk", ("pk", "table_id")),
+    "players": ("players__pk", ("pk",)),
+    "seasons": ("seasons__pk", ("season_pk",)),
 }
 
 
@@ -47,13 +45,11 @@ def club_language(match: ResolverMatch | None) -> str | None:
     if match is None or not match.route:
         return None
     head = match.route.removeprefix("director/").split("/", 1)[0]
-    club_of = _CLUB_OF.get(head)
-    if club_of is None or not match.kwargs:
+    lookup, names = _CLUB_OF.get(head, ("", ()))
+    value = next((match.kwargs[name] for name in names if name in match.kwargs), None)
+    if value is None:
         return None
-    try:
-        code = club_of(match.kwargs).values_list("language", flat=True).first()
-    except (TypeError, ValueError):
-        return None  # an argument of the wrong kind: the view answers its 404
+    code = Club.objects.filter(**{lookup: value}).values_list("language", flat=True).first()
     return languages.supported(code) if code else None
 
 

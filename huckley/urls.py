@@ -11,7 +11,6 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
 from huckley import languages, venue
-
 from web.views import accounts
 
 urlpatterns = [
@@ -23,9 +22,7 @@ urlpatterns = [
     # and a token would make each one a visitor's own; the worst a forged post can do is
     # change someone's language.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
-    path(
-        "jsi18n/<str:language>/", languages.javascript_catalogue, name="javascript-catalog"
-    ),
+    path("jsi18n/<str:language>/", languages.javascript_catalogue, name="javascript-catalog"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", accounts.signup, name="signup"),

@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import selectors as api_selectors
+from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
 from api.serializers import Data, Input, many_data
@@ -134,6 +135,7 @@ class ClubDetail(ClubView):
         responses={200: OutputSerializer},
         tags=TAGS,
     )
+    @idempotent
     def patch(self, request: Request, slug: str) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -56,9 +56,7 @@ def broken(entry: polib.POEntry) -> list[str]:
 
 def catalogues() -> list[Path]:
     return sorted(
-        po
-        for path in settings.LOCALE_PATHS
-        for po in Path(path).glob("*/LC_MESSAGES/*.po")
+        po for path in settings.LOCALE_PATHS for po in Path(path).glob("*/LC_MESSAGES/*.po")
     )
 
 
@@ -70,7 +68,9 @@ def compile_catalogue(po_path: Path) -> list[str]:
     for entry in catalogue.translated_entries():
         reasons = broken(entry)
         if reasons:
-            warnings.append(f"{po_path}:{entry.linenum}: {entry.msgid!r} left out: {'; '.join(reasons)}")
+            warnings.append(
+                f"{po_path}:{entry.linenum}: {entry.msgid!r} left out: {'; '.join(reasons)}"
+            )
             entry.msgstr = ""
             entry.msgstr_plural = dict.fromkeys(entry.msgstr_plural, "")
     mo_path = po_path.with_suffix(".mo")
