@@ -1,19 +1,36 @@
-"""What a request asks for by itself among the shipped languages (`settings.LANGUAGES`):
-a person's own choice (the language cookie that Django's `set_language` view sets) and
-the browser's Accept-Language.
+"""The language a request is served in, among the shipped ones (`settings.LANGUAGES`):
 
-The language a request is served in is decided in one place, `huckley.languages`, which
-adds the club's language between the two; `serving.pages` keys the public's stored pages
-by what is read here (`asked`), so that nobody is sent a page built in someone else's
-language. Only the shipped codes come out of here: a stored page has as many copies as
-there are languages, never one per header a browser sends.
+1. a person's own choice (the picker at the foot of each page posts to Django's
+   `set_language`, which keeps it in the language cookie) wins;
+2. else, on a club's pages and on those of its sessions, tables, players and seasons,
+   the club's language (`Club.language`, set by its directors);
+3. else the browser's Accept-Language, else `settings.LANGUAGE_CODE` (en-us).
+
+The API skips step 2: its messages follow the caller's own choice or Accept-Language,
+and its codes are English whatever the language.
+
+`huckley.languages.LanguageMiddleware` takes steps 1 and 3 for every request (`begin`);
+step 2 is taken by the page once it has read its club, where it reads it anyway
+(`use_club_language`, called beside the club's time zone in `web.views.common`), so
+that knowing the club costs no query of its own. `serving.pages` keys the public's
+stored pages by what the request asks for (`asked`) and by the session's generation,
+which moves when the club's language changes: nobody is sent a page built in someone
+else's language. Only the shipped codes come out of here: a stored page has as many
+copies as there are languages, never one per header a browser sends.
 """
 
 from __future__ import annotations
 
+from contextvars import ContextVar, Token
+
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
+
+#: Whether the request being served takes its club's language (step 2): not when the
+#: person chose their own, nor on the API, nor outside a request.
+_CLUB_DECIDES: ContextVar[bool] = ContextVar("huckley_club_decides", default=False)
 
 
 def shipped() -> list[str]:
@@ -57,3 +74,23 @@ def asked(request: HttpRequest) -> str:
     the same language on the same page."""
     own = chosen(request)
     return f"chosen:{own}" if own else f"accepted:{accepted(request) or ''}"
+
+
+def begin(request: HttpRequest) -> tuple[str, Token[bool]]:
+    """The request's language before its club is known (steps 1 and 3), and the token
+    that `end` takes back once the response is made."""
+    own = chosen(request)
+    api = request.path_info.startswith("/api/")
+    token = _CLUB_DECIDES.set(own is None and not api)
+    return own or accepted(request) or settings.LANGUAGE_CODE, token
+
+
+def end(token: Token[bool]) -> None:
+    _CLUB_DECIDES.reset(token)
+
+
+def use_club_language(code: str) -> None:
+    """A page of a club: its words, dates and numbers in the club's language from now on,
+    unless the person chose their own (or this is the API, or no request)."""
+    if _CLUB_DECIDES.get() and code in shipped():
+        translation.activate(code)

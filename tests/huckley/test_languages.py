@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -180,3 +181,32 @@ def test_a_directors_club_page_has_the_clubs_language_picker(club: Club, directo
     assert re.search(r'<form method="post" action="/director/clubs/tuesday/language/"', page)
     assert '<option value="en-us" lang="en-us" selected>English (US)</option>' in page
     assert '<option value="es" lang="es">Español</option>' in page
+
+
+def test_a_clubs_tables_players_ratings_and_door_are_in_its_language(
+    make_session: Callable[..., Any], club: Club, director: Any
+) -> None:
+    session = make_session(8)
+    speak(club, "es")
+    table = session.sittings.first().tables.first()
+    player = session.entries.first().player
+    public, directing = Client(), Client()
+    directing.force_login(director)
+    for client, url in (
+        (public, reverse("scoring:table", args=[table.pk])),
+        (public, reverse("ratings:player", args=[player.pk])),
+        (public, reverse("ratings:club", args=[club.slug])),
+        (public, reverse("tournaments:self_check_in", args=[session.pk])),
+        (public, reverse("tournaments:standings", args=[session.pk])),
+        (directing, reverse("tournaments:manage", args=[session.pk])),
+        (directing, reverse("tournaments:club_home", args=[club.slug])),
+    ):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        assert lang(page) == "es", url
+
+
+def test_the_club_language_ends_with_its_request(club: Club, client: Client) -> None:
+    speak(club, "es")
+    assert lang(client.get(reverse("tournaments:club", args=[club.slug]))) == "es"
+    assert lang(client.get(reverse("tournaments:home"))) == "en-us"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from common import languages
 from common.errors import UserError
 from ratings import selectors
 from ratings.chart import ChartPoint, line_chart
@@ -20,6 +21,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     seen = None if can_direct(request.user, player.club_id) else visible_sessions(request.user)
     if seen is not None and not selectors.player_sessions(player).filter(pk__in=seen).exists():
         raise Http404("No such player.")
+    languages.use_club_language(player.club.language)
     summary = selectors.player_summary(player, seen=seen)
     ratings = [
         {
@@ -42,6 +44,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 def club_ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
+    languages.use_club_language(club.language)
     wanted = request.GET.get("rules")
     latest = club.sessions.order_by("-date", "-id").values_list("rules_id", flat=True).first()
     rules_id = wanted or latest or "huckley-buck"
