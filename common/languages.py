@@ -71,9 +71,13 @@ def accepted(request: HttpRequest) -> str | None:
 def asked(request: HttpRequest) -> str:
     """Everything of the request that its language depends on, besides the club's: the
     person's choice, which wins, else the browser's. The same key for two requests means
-    the same language on the same page."""
+    the same language on the same page; "" when the request asks for nothing (then the
+    club's language, or the default)."""
     own = chosen(request)
-    return f"chosen:{own}" if own else f"accepted:{accepted(request) or ''}"
+    if own:
+        return f"chosen:{own}"
+    browser = accepted(request)
+    return f"accepted:{browser}" if browser else ""
 
 
 def begin(request: HttpRequest) -> tuple[str, Token[bool]]:

@@ -263,7 +263,8 @@ class _Rule:
         """Where the headers of this view's last answer to the public are kept, for the
         pages `compose` builds: one per language asked for, as the pages are."""
         asked = languages.asked(request)
-        return f"page:{self.name}:shape:{asked}:{'/'.join(map(str, kwargs.values()))}"
+        key = f"page:{self.name}:shape:{'/'.join(map(str, kwargs.values()))}"
+        return f"{key}:{asked}" if asked else key
 
 
 @dataclass(frozen=True)

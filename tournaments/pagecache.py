@@ -258,7 +258,10 @@ def kept(session_id: int, name: str, build: Callable[[], T], *, current: str | N
     current = current or generation(session_id)
     if current is None:
         return build()
-    key = f"kept:{name}:{session_id}:{translation.get_language()}"
+    language = translation.get_language()
+    key = f"kept:{name}:{session_id}"
+    if language != settings.LANGUAGE_CODE:
+        key = f"{key}:{language}"
     found = LOCAL.get(key)
     if not (isinstance(found, Kept) and found.generation == current):
         shared_copy = cache.get(key)
