@@ -140,7 +140,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # The request's language, once the session and the user are known: a person's own
-    # choice, else the club's, else Accept-Language (huckley/languages.py).
+    # choice, else the club's (taken where a page reads its club), else Accept-Language
+    # (common/languages.py).
     "huckley.languages.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
