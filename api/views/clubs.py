@@ -31,10 +31,6 @@ class ClubSerializer(serializers.Serializer[Club | Data]):
         choices=["hooks", "points"],
         help_text="How a Big Loser is suggested: most hooks then fewest points, or fewest points.",
     )
-    language = serializers.CharField(
-        help_text="The language of the club's pages, with its dates and numbers: one of "
-        "en-us, en-gb, en-ie, es (docs/tournament.md, Languages).",
-    )
 
 
 class BigLoserSerializer(serializers.Serializer[BigLoserAward]):
@@ -91,6 +87,10 @@ class ClubDetail(ClubView):
         class Meta:
             ref_name = "ClubDetail"
 
+        language = serializers.CharField(
+            help_text="The language of the club's pages, with its dates and numbers: one "
+            "of en-us, en-gb, en-ie, es (docs/tournament.md, Languages).",
+        )
         seasons = SeasonSerializer(many=True, help_text="Newest first.")
         may_direct = serializers.BooleanField(help_text="Whether the caller directs this club.")
 
