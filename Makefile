@@ -18,9 +18,15 @@ $(STAMP): pyproject.toml
 		$(BIN)/python -m pip install --quiet -e ".[dev,deploy]" && \
 		touch $(STAMP); }'
 
+# The translations (locale/*/LC_MESSAGES/*.po) compiled to the .mo files Django reads, with
+# polib: no GNU gettext needed; again for each .po that changed. docs/tournament.md, Languages
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+locale/%.mo: locale/%.po | $(STAMP)
+	$(BIN)/python manage.py compile_catalogues $<
+
 # The ASGI server (pages, API, online play's WebSocket), restarted when a file changes;
 # DEBUG on, so huckley/asgi.py serves /static/ as runserver does. docs/operations.md
-run: $(STAMP)
+run: $(STAMP) $(CATALOGUES)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_demo --if-empty
 	$(BIN)/uvicorn huckley.asgi:application --host 127.0.0.1 --port 8000 \
@@ -28,7 +34,7 @@ run: $(STAMP)
 
 # A club night on one laptop: the app on the local network with a production server
 # (PORT, default 8000; DATABASE_URL when set, else SQLite in WAL mode). docs/operations.md
-venue: $(STAMP)
+venue: $(STAMP) $(CATALOGUES)
 	$(BIN)/python -m huckley.venue
 
 lint: $(STAMP)
@@ -40,7 +46,7 @@ lint: $(STAMP)
 # The whole suite on the embedded default, one pytest-xdist worker a core (TEST_WORKERS=0:
 # one process). docs/operations.md, "Tests and CI".
 TEST_WORKERS ?= auto
-test: lint
+test: lint $(CATALOGUES)
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 

@@ -139,6 +139,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The request's language, once the session and the user are known: a person's own
+    # choice, else the club's (taken where a page reads its club), else Accept-Language
+    # (common/languages.py).
+    "huckley.languages.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "huckley.middleware.UserErrorMiddleware",
@@ -364,6 +368,22 @@ LOGIN_REDIRECT_URL = "tournaments:home"
 LOGOUT_REDIRECT_URL = "tournaments:home"
 
 LANGUAGE_CODE = "en-us"
+# The shipped languages, each named in itself (docs/tournament.md, "Languages"): a club
+# chooses one, a person may choose their own. Their dates and numbers come from Django's
+# format modules, with the dates as each locale writes them (huckley/formats/: 26/11/2026
+# for en-ie). To add one: see docs/tournament.md.
+LANGUAGES = [
+    ("en-us", "English (US)"),
+    ("en-gb", "English (UK)"),
+    ("en-ie", "English (Ireland)"),
+    ("es", "Español"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# A visitor's own choice (Django's set_language, the picker at the foot of each page) is
+# kept a year.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+FORMAT_MODULE_PATH = ["huckley.formats"]
 TIME_ZONE = os.getenv("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -42,9 +42,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 
+from common import languages
 from serving.compress import GZIP_FROM, accepts_gzip
 from tournaments.pagecache import LOCAL, PAGE_TTL, generation
 
@@ -166,7 +168,7 @@ def _answer(request: HttpRequest, page: Stored) -> HttpResponseBase:
     response["ETag"] = f"W/{quoted}"
     # Asked again every time: the ETag makes the answer a 304 while nothing changed.
     response["Cache-Control"] = "no-cache"
-    patch_vary_headers(response, ("Cookie", "Accept-Encoding"))
+    patch_vary_headers(response, ("Cookie", "Accept-Encoding", "Accept-Language"))
     return response
 
 
@@ -248,14 +250,21 @@ class _Rule:
         if current is None:
             return None
         chosen, searched = self.variant(request), self.searched(request)
-        which = hashlib.blake2b(f"{chosen}\0{searched}".encode(), digest_size=8).hexdigest()
+        # Each language its own copy: a page is built in the language the request asks
+        # for (`common.languages.asked`) or its club's, which moves the generation.
+        asked = languages.asked(request)
+        which = hashlib.blake2b(
+            f"{chosen}\0{searched}\0{asked}".encode(), digest_size=8
+        ).hexdigest()
         key = f"page:{self.name}:{session_id}:{which}:{'/'.join(map(str, kwargs.values()))}"
         return key, current, not searched
 
-    def shape_key(self, kwargs: dict[str, Any]) -> str:
+    def shape_key(self, request: HttpRequest, kwargs: dict[str, Any]) -> str:
         """Where the headers of this view's last answer to the public are kept, for the
-        pages `compose` builds."""
-        return f"page:{self.name}:shape:{'/'.join(map(str, kwargs.values()))}"
+        pages `compose` builds: one per language asked for, as the pages are."""
+        asked = languages.asked(request)
+        key = f"page:{self.name}:shape:{'/'.join(map(str, kwargs.values()))}"
+        return f"{key}:{asked}" if asked else key
 
 
 @dataclass(frozen=True)
@@ -330,11 +339,15 @@ def _composed(
     what is kept of the generation, once the full path has shown the view to the public
     at this generation; kept in this process's memory, as every searched page is."""
     searched = rule.searched(request)
-    shape = _lookup_shape(rule.shape_key(kwargs), current)
+    shape = _lookup_shape(rule.shape_key(request, kwargs), current)
     if not searched or shape is None or shape.secure != request.is_secure():
         return None
     session_id = rule.session_of(kwargs)
-    html = rule.compose(session_id, current, searched) if rule.compose and session_id else None
+    # In the language the full path answered in (this runs before any language is
+    # chosen: `huckley.languages`).
+    language = next((v for h, v in shape.outer if h.lower() == "content-language"), None)
+    with translation.override(language or settings.LANGUAGE_CODE):
+        html = rule.compose(session_id, current, searched) if rule.compose and session_id else None
     if html is None:
         return None
     body = html.encode()
@@ -393,6 +406,6 @@ def _keep_shape(rule: object, request: HttpRequest, page: Stored) -> None:
     if match is None:
         return
     shape = Shape(page.generation, page.content_type, page.outer, page.secure)
-    key = rule.shape_key(match.kwargs)
+    key = rule.shape_key(request, match.kwargs)
     LOCAL.put(key, shape)
     cache.set(key, shape, PAGE_TTL)

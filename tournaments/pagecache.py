@@ -156,6 +156,7 @@ def _row_generation(session_id: int) -> str | None:
             "games_per_sitting",
             "rules_id",
             "club__name",
+            "club__language",
         )
         .first()
     )

@@ -19,6 +19,7 @@ from web.views import (
     director,
     door,
     exchange,
+    languages,
     manage,
     online,
     paper,
@@ -46,6 +47,11 @@ ROUTES: dict[str, list[URLPattern]] = {
         path("director/clubs/<slug:slug>/sessions/new/", director.session_new, name="session_new"),
         path("director/clubs/<slug:slug>/", club.club_home, name="club_home"),
         path("director/clubs/<slug:slug>/time-zone/", club.club_time_zone, name="club_time_zone"),
+        path(
+            "director/clubs/<slug:slug>/language/",
+            languages.club_language,
+            name="club_language",
+        ),
         path("director/clubs/<slug:slug>/seasons/", club.seasons, name="club_seasons"),
         path(
             "director/clubs/<slug:slug>/seasons/<int:season_pk>/close/",

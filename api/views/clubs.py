@@ -10,14 +10,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import selectors as api_selectors
+from api.idempotency import idempotent
 from api.permissions import Need, Target
 from api.schema import doc
-from api.serializers import Data, many_data
+from api.serializers import Data, Input, many_data
 from api.views.base import ApiView
 from tournaments.models import BigLoserAward, Club, Player, Season
 from tournaments.permissions import can_direct
 from workflow.club import prize_selectors
 from workflow.club import selectors as club_selectors
+from workflow.club.language import club_language_set
 
 TAGS = ["clubs"]
 
@@ -85,8 +87,23 @@ class ClubDetail(ClubView):
         class Meta:
             ref_name = "ClubDetail"
 
+        language = serializers.CharField(
+            help_text="The language of the club's pages, with its dates and numbers: one "
+            "of en-us, en-gb, en-ie, es (docs/tournament.md, Languages).",
+        )
         seasons = SeasonSerializer(many=True, help_text="Newest first.")
         may_direct = serializers.BooleanField(help_text="Whether the caller directs this club.")
+
+    class InputSerializer(Input):
+        class Meta:
+            ref_name = "ClubSettingsInput"
+
+        language = serializers.CharField(
+            required=False,
+            trim_whitespace=False,
+            help_text="One of the shipped codes: en-us, en-gb, en-ie, es. Another is a 400 "
+            "`language_unknown`.",
+        )
 
     @doc(
         need=Need.PUBLIC,
@@ -96,15 +113,38 @@ class ClubDetail(ClubView):
         tags=TAGS,
     )
     def get(self, request: Request, slug: str) -> Response:
-        club = self.club()
+        return Response(self.detail(self.club()))
+
+    def detail(self, club: Club) -> Any:
         data = {
             "slug": club.slug,
             "name": club.name,
             "big_loser_criterion": club.big_loser_criterion,
+            "language": club.language,
             "seasons": _seasons(club),
             "may_direct": can_direct(self.actor, club),
         }
-        return Response(self.OutputSerializer(data).data)
+        return self.OutputSerializer(data).data
+
+    @doc(
+        need=Need.DIRECT,
+        summary="Change a club's settings",
+        description="Fields left out keep their value. `language`: the club's pages are "
+        "served in it, with its dates and numbers, unless a visitor chose their own.",
+        request=InputSerializer,
+        responses={200: OutputSerializer},
+        tags=TAGS,
+    )
+    @idempotent
+    def patch(self, request: Request, slug: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        club = self.target.obj_as(Club)
+        if "language" in data.validated_data:
+            club = club_language_set(
+                club_id=club.pk, language=data.validated_data["language"], user=request.user
+            )
+        return Response(self.detail(club))
 
 
 class ClubSeasons(ClubView):

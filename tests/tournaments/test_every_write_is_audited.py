@@ -48,6 +48,7 @@ from tournaments.models import (
 from tournaments.permissions import SYSTEM, Actor
 from workflow.club import accounts, prizes, seating_wishes
 from workflow.club import directors as club_directors
+from workflow.club import language as club_language
 from workflow.club import services as club_services
 from workflow.front import calls, door, registrations
 from workflow.session import movements, online_settings, services, start_finish, timer, withdrawals
@@ -92,6 +93,7 @@ AUDITED: dict[Function, tuple[str, ...]] = {
     club_directors.director_invite: ("director.invite",),
     club_directors.director_remove: ("director.remove",),
     club_services.club_set_time_zone: ("club.settings",),
+    club_language.club_language_set: ("club.settings",),
     table_links.scorer_link_create: ("scorer_link.create",),
     table_links.scorer_link_revoke: ("scorer_link.revoke",),
     table_links.scorer_link_replace: ("scorer_link.revoke", "scorer_link.create"),

@@ -51,6 +51,7 @@ from tests.tournaments.write_world import (
 )
 from workflow.club import accounts, prizes, seating_wishes
 from workflow.club import directors as club_directors
+from workflow.club import language as club_language
 from workflow.club import services as club_services
 from workflow.front import calls, door, registrations
 from workflow.session import (
@@ -71,6 +72,7 @@ MODULES: list[ModuleType] = [
     withdrawals,
     club_services,
     club_directors,
+    club_language,
     table_links,
     timer,
     exchange,
@@ -163,6 +165,7 @@ CALLS: dict[Function, Arguments] = {
     },
     prizes.payout_table_delete: lambda w: {"table_id": _a_payout_table(w).pk},
     prizes.club_set_money: lambda w: {"club_id": w.club.pk, "currency": "£", "money_unit": "cent"},
+    club_language.club_language_set: lambda w: {"club_id": w.club.pk, "language": "es"},
     start_finish.session_finish: lambda w: {"session_id": w.running.pk, "early": True},
     start_finish.big_loser_award: lambda w: {
         "season_id": w.season.pk,

@@ -19,6 +19,12 @@ def rules_choices() -> list[tuple[str, str]]:
     return [(rules_id, info.name) for rules_id, info in engine.RULES.items()]
 
 
+def language_choices() -> list[tuple[str, str]]:
+    """The shipped languages (`settings.LANGUAGES`): a callable, so adding one needs no
+    migration."""
+    return list(settings.LANGUAGES)
+
+
 def validate_time_zone(name: str) -> None:
     """An IANA time zone name the machine knows, such as "Europe/London"."""
     try:
@@ -47,6 +53,14 @@ class Club(models.Model):
         default="UTC",
         validators=[validate_time_zone],
         help_text="An IANA name such as Europe/London; every time on the club's pages uses it.",
+    )
+    # The language of the club's pages and their dates and numbers, unless a visitor chose
+    # their own (huckley/languages.py; docs/tournament.md, "Languages").
+    language = models.CharField(
+        max_length=10,
+        choices=language_choices,
+        default="en-us",
+        help_text="The language of the club's pages, with its dates and numbers.",
     )
     ladder_scoring = models.CharField(
         max_length=20,

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from common import languages
 from common.errors import UserError
 from tournaments.models import Club, Session
 from tournaments.permissions import actor_from_request, can_direct, can_view_session
@@ -23,6 +24,7 @@ def public_session(request: HttpRequest, pk: int) -> Session:
     session = get_object_or_404(Session.objects.select_related("club", "season"), pk=pk)
     if not can_view_session(actor_from_request(request), session):
         raise Http404("No such session.")
+    languages.use_club_language(session.club.language)
     return session
 
 
@@ -52,8 +54,11 @@ def directed_club(request: HttpRequest, slug: str) -> Club:
 
 def use_time_zone(club: Club) -> None:
     """Show this request's times in the club's time zone (`huckley.middleware` resets it
-    after the response, so that it never leaks into the next request of the thread)."""
+    after the response, so that it never leaks into the next request of the thread), and
+    its words, dates and numbers in the club's language unless the visitor chose their
+    own (common/languages.py; reset by `huckley.languages`)."""
     timezone.activate(club.zone())
+    languages.use_club_language(club.language)
 
 
 def run(

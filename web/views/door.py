@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import condition, require_http_methods, require_POST
 
+from common import languages
 from common.errors import UserError
 from play import seat_keep
 from tournaments.models import Session, SessionPlayer
@@ -40,6 +41,7 @@ def _door_session(request: HttpRequest, pk: int) -> Session:
     session = get_object_or_404(Session.objects.select_related("club"), pk=pk)
     if not (can_view_session(actor_from_request(request), session) or door.door_open(session)):
         raise Http404("No such session.")
+    languages.use_club_language(session.club.language)
     return session
 
 

@@ -6,6 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext
 
+from common import languages
 from common.errors import UserError
 from ratings import selectors
 from ratings.chart import ChartPoint, line_chart
@@ -21,6 +22,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     seen = None if can_direct(request.user, player.club_id) else visible_sessions(request.user)
     if seen is not None and not selectors.player_sessions(player).filter(pk__in=seen).exists():
         raise Http404("No such player.")
+    languages.use_club_language(player.club.language)
     summary = selectors.player_summary(player, seen=seen)
     ratings = [
         {
@@ -43,6 +45,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 def club_ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
+    languages.use_club_language(club.language)
     wanted = request.GET.get("rules")
     rules_id = wanted or selectors.club_usual_rules(club.pk) or "huckley-buck"
     names = dict(rules_choices())

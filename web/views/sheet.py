@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from common import languages
 from play import duplicate
 from play.replay import card_label, game_replays
 from scoring import pages
@@ -141,6 +142,7 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     actor = actor_from_request(request)
     if not (can_view_session(actor, table.sitting.session) or can_score(actor, table)):
         raise Http404("No such table.")
+    languages.use_club_language(table.sitting.session.club.language)
     games = games_of(table)
     if not games:
         timezone.activate(table.sitting.session.club.zone())  # the open call's time
