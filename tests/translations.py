@@ -1,7 +1,6 @@
 """The Spanish written for the words built in Python, compiled for a test.
 
-`spanish()` compiles the Spanish catalogue of the Python messages (locale/parts/python.po
-while the parts are kept apart, else the merged locale/es/LC_MESSAGES/django.po) into a
+`spanish_catalogue()` compiles the Spanish catalogue (locale/es/LC_MESSAGES/django.po) into a
 temporary LOCALE_PATHS with polib, so a test reads the Spanish without `compilemessages`
 and without depending on a compiled file in the tree; Django drops its cached catalogues
 when LOCALE_PATHS changes (django.test.signals)."""
@@ -17,13 +16,13 @@ import polib
 from django.test import override_settings
 
 ROOT = Path(__file__).resolve().parent.parent
-CATALOGUES = (ROOT / "locale/parts/python.po", ROOT / "locale/es/LC_MESSAGES/django.po")
+CATALOGUE = ROOT / "locale/es/LC_MESSAGES/django.po"
 
 
 @contextmanager
 def spanish_catalogue() -> Iterator[None]:
-    """LOCALE_PATHS holding only the Spanish of the Python messages, compiled."""
-    source = next(p for p in CATALOGUES if p.exists())
+    """LOCALE_PATHS holding only the Spanish catalogue, compiled."""
+    source = CATALOGUE
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / "es" / "LC_MESSAGES"
         target.mkdir(parents=True)
