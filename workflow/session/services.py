@@ -71,12 +71,11 @@ def players_get_or_create(
     *, club: Club, names: Sequence[str], new_anyway: bool = False
 ) -> list[Player]:
     """Players of the club by name, creating the ones the club does not know yet.
-    Names written alike (only case and extra spaces differ, `common.matching.spelled`) are
-    the same player; an inactive player named is active again. A new name that is a
-    player's name written otherwise ("rosa diaz" for Rosa Díaz, "ANNE MARIE COSTELLO" for
-    Anne-Marie Costello: the same `common.matching.match_key`) is refused with "Did you mean …?"
-    unless `new_anyway` (the director confirmed they are new players): never a second
-    player by mistake, never one merged into another without asking."""
+    Names written alike (`common.matching.spelled`) are the same player; an inactive
+    player named is active again. A new name that is a player's written otherwise ("ANNE
+    MARIE COSTELLO" for Anne-Marie Costello: one `match_key`) is refused with "Did you
+    mean …?" unless `new_anyway` (the director confirmed they are new players): never a
+    second player by mistake, never one merged into another without asking."""
     wanted = clean_names(names)
     known = {spelled(p.name): p for p in Player.objects.filter(club=club)}
     if not new_anyway:
