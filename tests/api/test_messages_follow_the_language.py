@@ -42,9 +42,9 @@ def test_a_service_refusal_is_in_spanish_with_its_code_unchanged() -> None:
 def test_a_plural_refusal_is_in_spanish() -> None:
     with spanish_catalogue(), translation.override("es"):
         assert TooManyAttempts(120).message.startswith(
-            "Demasiados códigos de entrada erróneos. Espere 2 minutos"
+            "Demasiados códigos de la puerta erróneos. Espera 2 minutos"
         )
-        assert "Espere 1 minuto y" in TooManyAttempts(30).message
+        assert "Espera 1 minuto y" in TooManyAttempts(30).message
 
 
 def test_the_same_refusal_in_english_is_unchanged() -> None:
@@ -61,7 +61,7 @@ def test_an_api_refusal_follows_accept_language(reads_accept_language: None) -> 
     body = response.json()
     assert body["code"] == "rules_required"
     assert body["message"] == (
-        "Diga de qué reglas quiere las puntuaciones: ?rules=<id de reglas>, "
+        "Di de qué reglas quieres las valoraciones: ?rules=<id de reglas>, "
         "p. ej. ?rules=huckley-buck."
     )
     english = APIClient().get("/api/clubs/rated/ratings/", HTTP_ACCEPT_LANGUAGE="en")

@@ -33,8 +33,8 @@ def test_a_round_the_engine_refuses_reads_in_spanish(spanish: None) -> None:
     [problem] = engine.check(NO_TRICKS)["errors"]
     assert problem["code"] == "tricks_missing"
     assert engine_words.problem_message(problem) == (
-        "Ronda 1: No hay bazas anotadas en esta ronda; anote cuántas bazas ganó cada "
-        "jugador que siguió en la mano (o marque la ronda como reparto nulo)."
+        "Mano 1: No hay bazas anotadas en esta mano; anota cuántas bazas ganó cada "
+        "jugador que siguió en la mano (o marca la mano como reparto nulo)."
     )
     [in_words] = engine_words.problems_in_words([problem])
     assert in_words["code"] == "tricks_missing"
@@ -44,7 +44,7 @@ def test_a_round_the_engine_refuses_reads_in_spanish(spanish: None) -> None:
 def test_a_refused_move_reads_in_spanish(spanish: None) -> None:
     english = "You must follow suit to the hearts lead with one of your hearts (QH), not 9S."
     assert engine_words.move_message("must_follow", english) == (
-        "Debe seguir el palo: juegue una carta del palo de salida."
+        "Debes seguir el palo: juega una carta del palo de salida."
     )
 
 
