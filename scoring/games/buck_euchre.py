@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, pgettext_lazy
 
 from scoring.games._base import UPCARD_MAX, DropsAndTricksForm, GameFamily, PrintColumn
 
@@ -36,10 +36,10 @@ class BuckEuchreRoundForm(DropsAndTricksForm):
         help_text=gettext_lazy("Leave empty only when the upcard is a club (dirty clubs)."),
         choices=[
             ("", "—"),
-            ("S", gettext_lazy("Spades")),
-            ("H", gettext_lazy("Hearts")),
-            ("D", gettext_lazy("Diamonds")),
-            ("C", gettext_lazy("Clubs")),
+            ("S", pgettext_lazy("suit", "Spades")),
+            ("H", pgettext_lazy("suit", "Hearts")),
+            ("D", pgettext_lazy("suit", "Diamonds")),
+            ("C", pgettext_lazy("suit", "Clubs")),
             (NO_TRUMP, gettext_lazy("No trump (everyone passed)")),
         ],
     )

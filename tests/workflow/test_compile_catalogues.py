@@ -67,7 +67,9 @@ def test_a_translation_that_would_raise_is_left_out_with_a_warning(tmp_path: Pat
         tmp_path,
         '#, python-format\nmsgid "Table %(number)s"\nmsgstr "Mesa %(numero)s"\n\n'
         '#, python-brace-format\nmsgid "Seat {seat}"\nmsgstr "Silla {silla}"\n\n'
-        '#, python-format\nmsgid "Round %(n)s of %(total)s"\nmsgstr "%(total)s: ronda %(n)s"\n',
+        '#, python-format\nmsgid "Round %(n)s of %(total)s"\nmsgstr "%(total)s: ronda %(n)s"\n\n'
+        '#, python-format\nmsgid "%(name)s sits out"\nmsgstr "%(name)s descansa: %(name)s vuelve luego"\n\n'
+        '#, python-format\nmsgid "%s and %s"\nmsgstr "%s y %s y %s"\n',
     )
     err = io.StringIO()
     with override_settings(LOCALE_PATHS=[tmp_path]):
@@ -78,6 +80,9 @@ def test_a_translation_that_would_raise_is_left_out_with_a_warning(tmp_path: Pat
     assert read.gettext("Table %(number)s") == "Table %(number)s"
     assert read.gettext("Seat {seat}") == "Seat {seat}"
     assert read.gettext("Round %(n)s of %(total)s") == "%(total)s: ronda %(n)s"  # reordered
+    # a named placeholder said twice is filled twice; a positional one more would raise
+    assert read.gettext("%(name)s sits out") == "%(name)s descansa: %(name)s vuelve luego"
+    assert read.gettext("%s and %s") == "%s and %s"
     assert "'Table %(number)s' left out" in err.getvalue()
     assert "'Seat {seat}' left out" in err.getvalue()
 

@@ -25,33 +25,45 @@ _PERCENT = re.compile(r"%\([^)]*\)[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]|%[-#0 +]*\d*(?:\
 _BRACES = re.compile(r"\{[^{}]*\}")
 
 
-def placeholders(text: str, flags: list[str]) -> list[str]:
+def placeholders(text: str, flags: list[str]) -> tuple[set[str], list[str]]:
     """The placeholders of a message as its flags say it is filled in (python-format:
-    %(name)s and %s; python-brace-format: {name}), sorted: a translation may reorder
-    them."""
-    found: list[str] = []
+    %(name)s and %s; python-brace-format: {name}): the named ones, which a translation
+    may reorder, repeat or leave out, and the positional ones (%s), in order, which it
+    must keep as they are."""
+    named: set[str] = set()
+    positional: list[str] = []
     if "python-format" in flags or "%(" in text:
-        found += _PERCENT.findall(text.replace("%%", ""))
+        for found in _PERCENT.findall(text.replace("%%", "")):
+            if found.startswith("%("):
+                named.add(found)
+            else:
+                positional.append(found)
     if "python-brace-format" in flags:
-        found += _BRACES.findall(text.replace("{{", "").replace("}}", ""))
-    return sorted(found)
+        named |= set(_BRACES.findall(text.replace("{{", "").replace("}}", "")))
+    return named, positional
 
 
 def broken(entry: polib.POEntry) -> list[str]:
     """Why this entry's translations cannot stand in for its original; empty when they
-    can."""
+    can: a translation that names a placeholder its original has not (the page's values
+    have no such name), or changes the positional ones."""
     flags = list(entry.flags)
     if "%(" in entry.msgid and "python-format" not in flags:
         flags.append("python-format")
-    wanted = [placeholders(entry.msgid, flags)]
+    originals = [placeholders(entry.msgid, flags)]
     if entry.msgid_plural:
-        wanted.append(placeholders(entry.msgid_plural, flags))
+        originals.append(placeholders(entry.msgid_plural, flags))
+    names = set().union(*(named for named, _ in originals))
+    orders = [positional for _, positional in originals]
     texts = dict(entry.msgstr_plural) if entry.msgid_plural else {0: entry.msgstr}
-    return [
-        f"{placeholders(text, flags)} instead of {wanted[0]}"
-        for text in texts.values()
-        if text and placeholders(text, flags) not in wanted
-    ]
+    why = []
+    for text in texts.values():
+        if not text:
+            continue
+        named, positional = placeholders(text, flags)
+        if not named <= names or positional not in orders:
+            why.append(f"{sorted(named)} {positional} instead of {sorted(names)} {orders[0]}")
+    return why
 
 
 def catalogues() -> list[Path]:
