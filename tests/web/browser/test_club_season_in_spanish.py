@@ -107,6 +107,11 @@ def score_table_on_the_phone(phone: Page, table: Table) -> None:
             if Round.objects.filter(game__table=table).count() > before:
                 break
             phone.wait_for_timeout(100)
+        # The page has come back with the round before the next one is typed.
+        game = bottom_table_game(table)
+        if game is not None:
+            heading = es("Enter round %(round)s", round=game.rounds.count() + 1)
+            expect(phone.get_by_role("heading", name=heading)).to_be_visible()
     expect(
         phone.get_by_text(es("This table has played all its games of the sitting."))
     ).to_be_visible()
@@ -263,6 +268,12 @@ def test_a_clubs_first_season_in_spanish_with_irish_dates(
     finish(desk, night, early=False)
     in_spanish(desk, es("Standings"))
     fits(desk, "night-standings")
+    # The night's standings as the page gives them: each player's place and games won.
+    standings = {}
+    for row in desk.locator("tr.standing").all():
+        cells = row.locator("td").all_inner_texts()
+        standings[cells[1].strip()] = (int(cells[0]), int(cells[6]))
+    assert sorted(standings) == sorted([*ROSTER, BIG_LOSER]), standings
 
     # A second night, ended before any game finished: not counted.
     second = create_session(desk, club, "Segunda noche", ROSTER[:8])
@@ -282,9 +293,23 @@ def test_a_clubs_first_season_in_spanish_with_irish_dates(
     ladder = phone.locator("table").first
     rows = ladder.locator("tbody tr")
     expect(rows).to_have_count(len(ROSTER) + 1)
-    for name in [*ROSTER, BIG_LOSER]:
-        row = rows.filter(has=phone.get_by_role("link", name=name, exact=True))
-        expect(row.locator("td").nth(2)).to_have_text("1")
+    # One session each (the second night left out), the games won and, as the average
+    # finish of one night, the night's place, with Spanish's decimal comma.
+    for name, (position, won) in standings.items():
+        cells = rows.filter(has=phone.get_by_role("link", name=name, exact=True)).locator("td")
+        expect(cells.nth(2)).to_have_text("1")
+        expect(cells.nth(3)).to_have_text(str(won))
+        expect(cells.nth(6)).to_have_text(f"{position},0")
+    awards = phone.get_by_role("heading", name=es("Awards of %(season)s", season=str(today.year)))
+    awards = awards.locator("xpath=following-sibling::table[1]")
+    most = max(won for _position, won in standings.values())
+    winners = [f"{name} ({won})" for name, (_p, won) in standings.items() if won == most]
+    most_wins = awards.get_by_role("row").filter(has_text=es("Most wins"))
+    for winner in winners:
+        expect(most_wins).to_contain_text(winner)
+    expect(awards.get_by_role("row").filter(has_text=es("Big Loser"))).to_contain_text(
+        es("not awarded yet (most hooks, then fewest points)")
+    )
     # The sessions, dated as Spanish writes dates; the season's awards.
     sessions = phone.get_by_role("heading", name=es("Sessions"), exact=True).locator(
         "xpath=following-sibling::ul[1]"
