@@ -252,12 +252,8 @@ class AddPlayersForm(forms.Form):
 
 class SeasonForm(forms.Form):
     name = forms.CharField(max_length=60, strip=False, label=gettext_lazy("Name"))
-    starts_on = forms.DateField(
-        label=gettext_lazy("Starts on"), widget=DateBox()
-    )
-    ends_on = forms.DateField(
-        label=gettext_lazy("Ends on"), widget=DateBox()
-    )
+    starts_on = forms.DateField(label=gettext_lazy("Starts on"), widget=DateBox())
+    ends_on = forms.DateField(label=gettext_lazy("Ends on"), widget=DateBox())
 
 
 class PlayerNameForm(forms.Form):
@@ -385,12 +381,8 @@ class AuditFilterForm(forms.Form):
     )
     action = forms.ChoiceField(required=False, label=gettext_lazy("Action"))
     who = forms.ChoiceField(required=False, label=gettext_lazy("Who"))
-    since = forms.DateField(
-        required=False, label=gettext_lazy("From"), widget=DateBox()
-    )
-    until = forms.DateField(
-        required=False, label=gettext_lazy("To"), widget=DateBox()
-    )
+    since = forms.DateField(required=False, label=gettext_lazy("From"), widget=DateBox())
+    until = forms.DateField(required=False, label=gettext_lazy("To"), widget=DateBox())
 
     def __init__(
         self,

@@ -198,9 +198,7 @@ def test_a_clubs_first_season_in_spanish_with_irish_dates(
     past.get_by_role("link", name=es("Set the Big Loser")).click()
     in_spanish(desk, es("Big Loser of %(name)s", name="2025"))
     expect(desk.locator("#bl-player option")).to_have_text([es("No player yet: type a name")])
-    desk.get_by_label(es("or a player not listed (who left, or was never entered)")).fill(
-        BIG_LOSER
-    )
+    desk.get_by_label(es("or a player not listed (who left, or was never entered)")).fill(BIG_LOSER)
     desk.get_by_role("button", name=es("Record the award")).click()
     expect(desk.get_by_text(es("Big Loser of %(season)s recorded.", season="2025"))).to_be_visible()
     history = desk.get_by_role("heading", name=es("Big Loser history")).locator(
@@ -229,9 +227,7 @@ def test_a_clubs_first_season_in_spanish_with_irish_dates(
 
     # The first night: twelve with the Big Loser, three tables of four.
     night = create_session(desk, club, "Primera noche", [*ROSTER, BIG_LOSER])
-    in_spanish(
-        desk, es("Big Loser %(name)s started at the bottom table", name=BIG_LOSER)
-    )
+    in_spanish(desk, es("Big Loser %(name)s started at the bottom table", name=BIG_LOSER))
     fits(desk, "night-started")
     tables = list(Table.objects.filter(sitting__session=night, sitting__number=1))
     bottom = max(t.rank for t in tables)
@@ -246,7 +242,8 @@ def test_a_clubs_first_season_in_spanish_with_irish_dates(
     bottom_card = phone.locator(".table-card").filter(
         has=phone.get_by_role("link", name=es("Table %(number)s", number=bottom), exact=True)
     )
-    expect(bottom_card).to_contain_text(es("Seat %(seat)s: %(name)s", seat=seat.seat, name=BIG_LOSER))
+    seated = es("Seat %(seat)s: %(name)s", seat=seat.seat, name=BIG_LOSER)
+    expect(bottom_card).to_contain_text(seated)
     expect(phone.locator("body")).to_contain_text(today.strftime("%d/%m/%Y"))
     fits(phone, "night-tables")
     screenshots(phone, "spanish-01-tables")
@@ -258,7 +255,12 @@ def test_a_clubs_first_season_in_spanish_with_irish_dates(
     scorer = new_page(PHONE)
     scorer.goto(str(card.locator("a[href*='/t/']").first.get_attribute("href")))
     expect(scorer.get_by_role("heading", name=es("Enter round %(round)s", round=1))).to_be_visible()
-    in_spanish(scorer)
+    in_spanish(
+        scorer,
+        es("You can now enter results for table %(number)s.", number=bottom),
+        es("Tricks"),
+    )
+    expect(scorer.get_by_role("columnheader", name=es("Tricks"), exact=True)).to_be_visible()
     fits(scorer, "scorer")
     score_table_on_the_phone(scorer, seat.table)
     for other in tables:
