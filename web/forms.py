@@ -41,6 +41,17 @@ class SeasonField(forms.ModelChoiceField[Season]):
         return obj.name
 
 
+class DateBox(forms.DateInput):
+    """A date box (`<input type="date">`): its value is always ISO (2026-11-26), which is
+    all a browser reads there; the language's own way of writing dates (26/11/2026 in
+    Spanish) would leave the box empty. The browser shows the date in its own way."""
+
+    input_type = "date"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs, format="%Y-%m-%d")
+
+
 # Name fields keep what was typed (strip=False): the service refuses a hidden character
 # (common/text.py) wherever it stands, and folds plain spaces itself. Django's stripping
 # would silently drop a line separator or a NEXT LINE at either end.
@@ -50,7 +61,7 @@ class SessionForm(forms.Form):
     name = forms.CharField(max_length=120, strip=False, label=gettext_lazy("Name"))
     date = forms.DateField(
         initial=timezone.localdate,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=DateBox(),
         label=gettext_lazy("Date"),
     )
     season = SeasonField(queryset=Season.objects.none(), label=gettext_lazy("Season"))
@@ -241,12 +252,8 @@ class AddPlayersForm(forms.Form):
 
 class SeasonForm(forms.Form):
     name = forms.CharField(max_length=60, strip=False, label=gettext_lazy("Name"))
-    starts_on = forms.DateField(
-        label=gettext_lazy("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    ends_on = forms.DateField(
-        label=gettext_lazy("Ends on"), widget=forms.DateInput(attrs={"type": "date"})
-    )
+    starts_on = forms.DateField(label=gettext_lazy("Starts on"), widget=DateBox())
+    ends_on = forms.DateField(label=gettext_lazy("Ends on"), widget=DateBox())
 
 
 class PlayerNameForm(forms.Form):
@@ -374,12 +381,8 @@ class AuditFilterForm(forms.Form):
     )
     action = forms.ChoiceField(required=False, label=gettext_lazy("Action"))
     who = forms.ChoiceField(required=False, label=gettext_lazy("Who"))
-    since = forms.DateField(
-        required=False, label=gettext_lazy("From"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        required=False, label=gettext_lazy("To"), widget=forms.DateInput(attrs={"type": "date"})
-    )
+    since = forms.DateField(required=False, label=gettext_lazy("From"), widget=DateBox())
+    until = forms.DateField(required=False, label=gettext_lazy("To"), widget=DateBox())
 
     def __init__(
         self,

@@ -37,6 +37,7 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     if not can_direct(request.user, club):
         raise PermissionDenied(gettext("Only a director of this club may create its sessions."))
+    use_time_zone(club)
     form = SessionForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         try:
@@ -410,6 +411,7 @@ def big_loser(request: HttpRequest, season_pk: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("club"), pk=season_pk)
     if not can_direct(request.user, season.club):
         raise PermissionDenied(gettext("Only a director of this club may award the Big Loser."))
+    use_time_zone(season.club)
     try:
         start_finish.big_loser_award(
             season_id=season.pk,

@@ -29,7 +29,7 @@ def _let_score(request: HttpRequest, link: ScorerLink, number: int) -> HttpRespo
 
 def scorer_open(request: HttpRequest, token: str) -> HttpResponse:
     """Opening a scorer link: the browser may then score that table, no account needed."""
-    link = live_links([token]).select_related("table").first()
+    link = live_links([token]).select_related("table__sitting__session__club").first()
     if link is None:
         error = UserError(
             "scorer_link_expired",
@@ -40,6 +40,7 @@ def scorer_open(request: HttpRequest, token: str) -> HttpResponse:
             ),
         )
         return render(request, "error.html", {"error": error}, status=410)
+    use_time_zone(link.table.sitting.session.club)  # its message in the club's language
     return _let_score(request, link, link.table.number)
 
 
@@ -60,6 +61,7 @@ def _card_page(
 def table_card(request: HttpRequest, token: str) -> HttpResponse:
     """A session's table card: opens the game now played at its table number."""
     card = get_object_or_404(TableCard.objects.select_related("session__club"), token=token)
+    use_time_zone(card.session.club)  # the target's words, in the club's language
     return _card_page(request, card, card_selectors.session_card_target(card))
 
 
@@ -68,6 +70,7 @@ def club_card(request: HttpRequest, token: str) -> HttpResponse:
     run, the session chosen is remembered by this browser, so the card opens the table at
     once on the next scan (after a movement, say)."""
     card = get_object_or_404(ClubTableCard.objects.select_related("club"), token=token)
+    use_time_zone(card.club)
     remembered = f"club_card_session:{card.pk}"
     asked = request.GET.get("session", "") or str(request.session.get(remembered, ""))
     chosen = int(asked) if asked.isdigit() else None

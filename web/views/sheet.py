@@ -34,6 +34,9 @@ from workflow.tables import card_selectors
 
 
 def require_scorer(actor: Actor, game: Game) -> None:
+    """Refuses anyone but the table's scorers and the club's directors; the page and the
+    messages that follow are in the club's language, as its score sheet is."""
+    languages.use_club_language(game.table.sitting.session.club.language)
     if not can_score(actor, game.table):
         raise PermissionDenied(
             gettext("Only a director or the holder of this table's scorer link may enter results.")
