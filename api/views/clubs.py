@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -82,12 +84,18 @@ class ClubView(ApiView):
         return Target(club=club, obj=club)
 
 
+@extend_schema_field({"type": "string", "enum": [code for code, _name in settings.LANGUAGES]})
+class LanguageField(serializers.CharField):
+    """A language's code, passed as sent to the service, which refuses one not shipped
+    (400 `language_unknown`); the schema lists the shipped codes."""
+
+
 class ClubDetail(ClubView):
     class OutputSerializer(ClubSerializer):
         class Meta:
             ref_name = "ClubDetail"
 
-        language = serializers.CharField(
+        language = LanguageField(
             help_text="The language of the club's pages, with its dates and numbers: one "
             "of en-us, en-gb, en-ie, es (docs/tournament.md, Languages).",
         )
@@ -98,7 +106,7 @@ class ClubDetail(ClubView):
         class Meta:
             ref_name = "ClubSettingsInput"
 
-        language = serializers.CharField(
+        language = LanguageField(
             required=False,
             trim_whitespace=False,
             help_text="One of the shipped codes: en-us, en-gb, en-ie, es. Another is a 400 "
