@@ -69,7 +69,6 @@ def test_a_translation_that_would_raise_is_left_out_with_a_warning(tmp_path: Pat
         '#, python-brace-format\nmsgid "Seat {seat}"\nmsgstr "Silla {silla}"\n\n'
         '#, python-format\nmsgid "Round %(n)s of %(total)s"\nmsgstr "%(total)s: ronda %(n)s"\n\n'
         '#, python-format\nmsgid "%(name)s sits out"\n'
-        '#, python-format\nmsgid "%(name)s sits out"\n'
         'msgstr "%(name)s descansa: %(name)s vuelve luego"\n\n'
         '#, python-format\nmsgid "%s and %s"\nmsgstr "%s y %s y %s"\n',
     )
