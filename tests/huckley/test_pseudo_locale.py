@@ -137,16 +137,18 @@ _WORD = re.compile("[A-Za-z][A-Za-z'\u2019]+")
 
 
 def unmarked(html: str, names: list[str]) -> list[str]:
-    """The English words of the page outside the marks, less the `names`."""
-    words = []
-    for piece in visible_text(html):
-        text = piece
-        while _MARKED.search(text):
-            text = _MARKED.sub(" ", text)
-        for name in names:
-            text = text.replace(name, " ")
-        words += _WORD.findall(_NOT_WORDS.sub(" ", text))
-    return words
+    """The English words of the page outside the marks, less the `names`.
+
+    The pieces are read as one text, in the order of the page: a marked message may hold
+    its own tags ("⟦No account yet? <a>Sign up</a> to start…⟧"), so its marks open in one
+    piece and close in another. A marked message filled with another (innermost first)
+    is marked whole; a mark that never closes hides nothing."""
+    text = "\n".join(visible_text(html))
+    while _MARKED.search(text):
+        text = _MARKED.sub(" ", text)
+    for name in names:
+        text = text.replace(name, " ")
+    return _WORD.findall(_NOT_WORDS.sub(" ", text))
 
 
 def names_of_the_rows() -> list[str]:
