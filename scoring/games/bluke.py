@@ -43,7 +43,7 @@ class BlukeRoundForm(RoundForm):
         },
     )
     top = ("dealer", "cards", "upcard")
-    columns = (("Bid", "bids"), ("Tricks", "tricks"))
+    columns = ((gettext_lazy("Bid"), "bids"), (gettext_lazy("Tricks"), "tricks"))
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
         if prefix == "bids":
