@@ -158,10 +158,11 @@ def _answer_html(
             "<strong>%(name)s</strong>: table <strong>%(table)s</strong>, "
             "seat <strong>%(seat)s</strong>"
         ) % {"name": escape(seat.name), "table": seat.table_number, "seat": seat.seat}
+        with_whom = gettext("With: %(names)s") % {"names": tablemates}
         progress = _progress(table) if table is not None and running else ""
         parts.append(
             f'<div class="card found">\n  <p>{where}</p>\n'
-            f"  <p>{gettext('With: %(names)s') % {'names': tablemates}}</p>\n{progress}"
+            f"  <p>{with_whom}</p>\n{progress}"
             f"{_how(session, seat, found.any_online) if running else ''}"
             f"{_follow_link(follow_url, seat.player_id, seat.name)}</div>\n"
         )
@@ -193,7 +194,8 @@ def _did_you_mean(session: Session, near: tuple[str, ...]) -> str:
     if not near:
         return ""
     url = reverse("tournaments:session", args=[session.pk])
-    links = f" {pgettext('between names', 'or')} ".join(
+    between = pgettext("between names", "or")
+    links = f" {between} ".join(
         f'<a href="{url}?name={quote(name, safe="")}">{escape(name)}</a>' for name in near
     )
     return " " + gettext("Did you mean %(names)s?") % {"names": links}
@@ -228,9 +230,10 @@ def _follow_link(url: str, player_id: int, name: str) -> str:
     if not player_id:
         return ""
     label = gettext("Follow my table: %(name)s") % {"name": escape(name)}
+    text = gettext("Follow my table")
     return (
         f'  <p><a class="button secondary" href="{url.format(player_id)}" '
-        f'aria-label="{label}">{gettext("Follow my table")}</a></p>\n'
+        f'aria-label="{label}">{text}</a></p>\n'
     )
 
 
