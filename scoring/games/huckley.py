@@ -61,7 +61,11 @@ class TrickRoundForm(DropsAndTricksForm):
             )
 
     def visible_columns(self) -> tuple[tuple[StrOrPromise, str], ...]:
-        return self.columns if len(self.players) >= DROPS_FROM else ((gettext_lazy("Tricks"), "tricks"),)
+        return (
+            self.columns
+            if len(self.players) >= DROPS_FROM
+            else ((gettext_lazy("Tricks"), "tricks"),)
+        )
 
     def penalty_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         return [
