@@ -27,7 +27,14 @@ from web.forms import AddPlayersForm, SessionForm
 from web.views import lists, manage
 from web.views.common import act, directed_session, to_int, use_time_zone
 from workflow.club import seating_wishes
-from workflow.session import movements, ranking_words, selectors, services, start_finish
+from workflow.session import (
+    format_words,
+    movements,
+    ranking_words,
+    selectors,
+    services,
+    start_finish,
+)
 from workflow.tables import links as table_links
 
 
@@ -122,10 +129,13 @@ def session_start(request: HttpRequest, pk: int) -> HttpResponse:
             # The club's keep-apart wishes that the draw could not keep (the page lists
             # them too, while sitting 1 is played).
             first, second = pair["names"]
+            reason = format_words.apart_reason(
+                pair.get("code", ""), pair.get("values", {}), pair["reason"]
+            )
             messages.warning(
                 request,
                 gettext("%(first)s and %(second)s could not be kept apart: %(reason)s.")
-                % {"first": first, "second": second, "reason": pair["reason"]},
+                % {"first": first, "second": second, "reason": reason},
             )
     return redirect("tournaments:manage", pk=session.pk)
 

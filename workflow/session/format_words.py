@@ -1,14 +1,16 @@
-"""Why a player moves when the director rebalances the tables, in the reader's language.
+"""Why a player moves when the director rebalances the tables, and why a pair of the
+club's keep-apart wishes sits together after all, in the reader's language.
 
-`tournaments.format.rebalancing` is pure Python: each proposed move carries its reason in
-English (`Rebalance.reason`, as the API gives it) and, beside it, a code and the numbers
-the reason names. This table words each code in the active language. A move without a
-code known here keeps its English reason. In English both read exactly alike
-(tests/workflow/session/test_format_words.py).
+`tournaments.format` is pure Python: a proposed move (`Rebalance`) and a pair not kept
+apart (`NotKeptApart`) carry their reason in English, as the API gives it, and beside it a
+code and the names and numbers the reason gives. This table words each code in the active
+language; without a code known here, the English reason is shown. In English both read
+exactly alike (tests/workflow/session/test_format_words.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
@@ -65,3 +67,39 @@ def rebalance_reason(move: Rebalance[Any]) -> str:
         )
         return said % v
     return move.reason
+
+
+def join(words: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c", in the active language."""
+    if len(words) == 1:
+        return words[0]
+    return gettext("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
+
+
+def apart_reason(code: str, values: Mapping[str, Any], reason: str) -> str:
+    """Why a pair of the club's keep-apart wishes starts at one table after all
+    (`NotKeptApart`, or the copy `Sitting.not_kept_apart` keeps), worded in the active
+    language; `reason`, the English the seating wrote, when the code is not known here
+    (a sitting drawn before the codes were kept)."""
+    if code == "one_table":
+        return gettext("there is only one table")
+    if code == "pinned_together":
+        return gettext("%(first)s and %(second)s must both sit at table %(table)s") % values
+    if code == "too_many_apart":
+        return gettext(
+            "%(names)s are all kept apart from each other and there are %(tables)s tables"
+        ) % {"names": join(values["names"]), "tables": values["tables"]}
+    if code == "partners":
+        return (
+            gettext(
+                "%(name)s is kept apart from %(partners)s players and the other tables seat "
+                "only %(seats)s"
+            )
+            % values
+        )
+    if code == "no_seating":
+        return gettext(
+            "no seating at tables of %(sizes)s was found that keeps this pair apart as well "
+            "as the pairs kept before it"
+        ) % {"sizes": join([str(s) for s in values["sizes"]])}
+    return reason

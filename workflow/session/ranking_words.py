@@ -10,13 +10,12 @@ two read exactly alike (tests/workflow/session/test_ranking_words.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
 
 from django.utils.translation import gettext, ngettext, pgettext
 
 from tournaments.format.ranking import CRITERIA, Placing, SittingResult
-
-K = TypeVar("K")
+from tournaments.format.rules import K
+from workflow.session import format_words
 
 
 def ordinal(n: int) -> str:
@@ -58,12 +57,6 @@ def _difference(decided_by: str, ahead: bool) -> str:
     }[decided_by]
 
 
-def _join(words: list[str]) -> str:
-    if len(words) == 1:
-        return words[0]
-    return gettext("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
-
-
 def _compare(
     this: SittingResult[K], other: SittingResult[K], decided_by: str, other_name: str, ahead: bool
 ) -> str:
@@ -79,7 +72,7 @@ def _compare(
     words = _level_words()
     text = gettext("level with %(name)s on %(criteria)s") % {
         "name": other_name,
-        "criteria": _join([words[c] for c in level]),
+        "criteria": format_words.join([words[c] for c in level]),
     }
     if decided_by == "coin_flip":
         flip = (
