@@ -208,7 +208,7 @@ def _ignored(header: list[str], fields: tuple[str | None, ...], body: list[list[
         if raw.strip():
             ignored.append(_heading(raw))
         elif any(i < len(cells) and cells[i].strip() for cells in body):
-            ignored.append(f"column {i + 1} (no heading)")
+            ignored.append(gettext("column %(number)s (no heading)") % {"number": i + 1})
     return ignored
 
 
@@ -221,7 +221,8 @@ def _row(line: int, cells: list[str], fields: tuple[str | None, ...]) -> RosterR
         return RosterRow(
             line=line,
             name=" ".join(raw.get("name", "").split()),
-            error=f"{len(cells)} cells where the first line names {len(fields)} columns",
+            error=gettext("%(cells)s cells where the first line names %(columns)s columns")
+            % {"cells": len(cells), "columns": len(fields)},
         )
     values = {c: " ".join(v.split()) for c, v in raw.items()}
     name = values.get("name", "")
@@ -238,31 +239,40 @@ def _row(line: int, cells: list[str], fields: tuple[str | None, ...]) -> RosterR
         return RosterRow(
             line=line,
             name=shown(raw["name"].strip()),
-            error=f"the name contains the invisible character {character_name(hidden)}",
+            error=gettext("the name contains the invisible character %(character)s")
+            % {"character": character_name(hidden)},
         )
     if not name:
-        return refused("no name")
+        return refused(gettext("no name"))
     if len(name) > NAME_MAX:
-        return refused(f"the name is longer than {NAME_MAX} characters")
+        return refused(gettext("the name is longer than %(max)s characters") % {"max": NAME_MAX})
     if email:
         try:
             validate_email(email)
         except ValidationError:
-            return refused(f"{email!r} is not an email address")
+            return refused(gettext("%(email)s is not an email address") % {"email": repr(email)})
         if len(email) > EMAIL_MAX:
-            return refused(f"the email is longer than {EMAIL_MAX} characters")
+            return refused(
+                gettext("the email is longer than %(max)s characters") % {"max": EMAIL_MAX}
+            )
     if len(external_id) > EXTERNAL_ID_MAX:
-        return refused(f"the external id is longer than {EXTERNAL_ID_MAX} characters")
+        return refused(
+            gettext("the external id is longer than %(max)s characters") % {"max": EXTERNAL_ID_MAX}
+        )
     rating: float | None = None
     if rating_text:
         try:
             # A spreadsheet in a comma-decimal locale writes 1234,5.
             rating = float(rating_text.replace(",", "."))
         except ValueError:
-            return refused(f"the rating {rating_text!r} is not a number")
+            return refused(_not_a_number(rating_text))
         if not math.isfinite(rating):
-            return refused(f"the rating {rating_text!r} is not a number")
+            return refused(_not_a_number(rating_text))
     return RosterRow(line=line, name=name, email=email, external_id=external_id, rating=rating)
+
+
+def _not_a_number(text: str) -> str:
+    return gettext("the rating %(rating)s is not a number") % {"rating": repr(text)}
 
 
 def parse_roster(data: bytes) -> RosterFile:
@@ -321,20 +331,24 @@ def parse_roster(data: bytes) -> RosterFile:
     seen_ids: dict[str, int] = {}
     for line, cells in body:
         if not any(cell.strip() for cell in cells):
-            rows.append(RosterRow(line=line, name="", error="an empty line between players"))
+            empty = gettext("an empty line between players")
+            rows.append(RosterRow(line=line, name="", error=empty))
             continue
         row = _row(line, cells, fields)
         if row.error is None:
             key = match_key(row.name)
             if key in seen_names:
                 row = RosterRow(
-                    line=line, name=row.name, error=f"the same name as line {seen_names[key]}"
+                    line=line,
+                    name=row.name,
+                    error=gettext("the same name as line %(line)s") % {"line": seen_names[key]},
                 )
             elif row.external_id and row.external_id in seen_ids:
                 row = RosterRow(
                     line=line,
                     name=row.name,
-                    error=f"the same external id as line {seen_ids[row.external_id]}",
+                    error=gettext("the same external id as line %(line)s")
+                    % {"line": seen_ids[row.external_id]},
                 )
             else:
                 seen_names[key] = line

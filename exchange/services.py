@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from django.db import transaction
-from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext
 
 from common.errors import ConflictError, UserError
 from common.matching import match_key, near_misses, spelled
@@ -90,7 +90,7 @@ class RosterPreview:
 
 def _shown(value: object) -> str:
     if value is None or value == "":
-        return "(none)"
+        return gettext("(none)")
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
@@ -106,10 +106,11 @@ def _near_note(name: str, players: Sequence[Player]) -> str:
     near = near_misses(name, [p.name for p in players], limit=3)
     if not near:
         return ""
-    return (
-        f"a new player; did you mean {' or '.join(near)}? Write the name as the club "
-        "has it to match that player"
-    )
+    between = pgettext("between names", "or")
+    return gettext(
+        "a new player; did you mean %(names)s? Write the name as the club has it to match "
+        "that player"
+    ) % {"names": f" {between} ".join(near)}
 
 
 def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[PreviewRow, ...]:
@@ -143,46 +144,60 @@ def _classify(rows: Sequence[RosterRow], players: Sequence[Player]) -> tuple[Pre
             result.append(preview("refuse", reason=row.error))
             continue
         player = by_external.get(row.external_id) if row.external_id else None
-        how = "by external id"
+        how = gettext("by external id")
+        by_id = player is not None
         if player is None:
             player = written.get(spelled(row.name))
             same = by_name.get(match_key(row.name), [])
             if player is None and len(same) > 1:
-                names = " and ".join(p.name for p in same)
-                reason = (
-                    f"the club has {len(same)} players of that name ({names}): write it as "
-                    "the club writes the one it is"
-                )
+                between = pgettext("between names", "and")
+                reason = gettext(
+                    "the club has %(count)s players of that name (%(names)s): write it as the "
+                    "club writes the one it is"
+                ) % {"count": len(same), "names": f" {between} ".join(p.name for p in same)}
                 result.append(preview("refuse", reason=reason))
                 continue
             player = player or (same[0] if same else None)
-            how = "by name"
+            how = gettext("by name")
             if player is not None and spelled(player.name) != spelled(row.name):
-                how = f"by name written otherwise: did you mean {player.name}?"
+                how = gettext("by name written otherwise: did you mean %(name)s?") % {
+                    "name": player.name
+                }
         if player is None:
             result.append(preview("add", reason=_near_note(row.name, players) if near else ""))
             continue
         if player.pk in claimed:
-            reason = f"matches the same player ({player.name}) as line {claimed[player.pk]}"
+            reason = gettext("matches the same player (%(name)s) as line %(line)s") % {
+                "name": player.name,
+                "line": claimed[player.pk],
+            }
             result.append(preview("refuse", player_id=player.pk, reason=reason))
             continue
         if row.external_id and player.external_id and player.external_id != row.external_id:
-            reason = (
-                f"{player.name} has the external id {player.external_id!r} already; "
-                f"the file says {row.external_id!r}"
-            )
+            reason = gettext(
+                "%(name)s has the external id %(old)s already; the file says %(new)s"
+            ) % {"name": player.name, "old": repr(player.external_id), "new": repr(row.external_id)}
             result.append(preview("refuse", player_id=player.pk, reason=reason))
             continue
         claimed[player.pk] = row.line
         changes: list[str] = []
         if row.email and row.email != player.email:
-            changes.append(f"email: {_shown(player.email)} → {row.email}")
+            changes.append(
+                gettext("email: %(old)s → %(new)s")
+                % {"old": _shown(player.email), "new": row.email}
+            )
         if row.external_id and row.external_id != player.external_id:
-            changes.append(f"external id: {_shown(player.external_id)} → {row.external_id}")
+            changes.append(
+                gettext("external id: %(old)s → %(new)s")
+                % {"old": _shown(player.external_id), "new": row.external_id}
+            )
         if row.rating is not None and row.rating != player.seed_rating:
-            changes.append(f"rating: {_shown(player.seed_rating)} → {_shown(row.rating)}")
-        if how == "by external id" and match_key(player.name) != match_key(row.name):
-            how += f" (the name stays {player.name})"
+            changes.append(
+                gettext("rating: %(old)s → %(new)s")
+                % {"old": _shown(player.seed_rating), "new": _shown(row.rating)}
+            )
+        if by_id and match_key(player.name) != match_key(row.name):
+            how = gettext("by external id (the name stays %(name)s)") % {"name": player.name}
         result.append(preview("match", player_id=player.pk, reason=how, changes=tuple(changes)))
     return tuple(result)
 

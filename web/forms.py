@@ -279,7 +279,7 @@ class KeepApartForm(forms.Form):
 
     def __init__(self, *args: Any, players: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "Choose a player"), *((str(pk), name) for pk, name in players)]
+        choices = [("", gettext("Choose a player")), *((str(pk), name) for pk, name in players)]
         for name in ("first", "second"):
             self.fields[name].widget.choices = choices
 
@@ -394,17 +394,20 @@ class AuditFilterForm(forms.Form):
     ) -> None:
         super().__init__(data)
         field = cast("forms.ChoiceField", self.fields["session"])
-        field.choices = [("", "Every session"), *sessions]
+        field.choices = [("", gettext("Every session")), *sessions]
         field = cast("forms.ChoiceField", self.fields["action"])
         actions = list(actions)
         # A subject alone (`session`) keeps all of its actions (`session.start`, ...).
         subjects = sorted({a.split(".")[0] for a in actions})
         field.choices = [
-            ("", "Every action"),
-            *((a, a if "." in a else f"{a}: every action") for a in sorted([*subjects, *actions])),
+            ("", gettext("Every action")),
+            *(
+                (a, a if "." in a else gettext("%(subject)s: every action") % {"subject": a})
+                for a in sorted([*subjects, *actions])
+            ),
         ]
         field = cast("forms.ChoiceField", self.fields["who"])
-        field.choices = [("", "Everyone"), *((w, w) for w in who)]
+        field.choices = [("", gettext("Everyone")), *((w, w) for w in who)]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

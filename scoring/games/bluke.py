@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from engine import EngineUsageError
 from engine.games.bluke import schedule
@@ -43,7 +43,7 @@ class BlukeRoundForm(RoundForm):
         },
     )
     top = ("dealer", "cards", "upcard")
-    columns = (("Bid", "bids"), (gettext_lazy("Tricks"), "tricks"))
+    columns = ((pgettext_lazy("column", "Bid"), "bids"), (gettext_lazy("Tricks"), "tricks"))
 
     def player_field(self, prefix: str, name: str) -> forms.Field:
         if prefix == "bids":

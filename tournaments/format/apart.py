@@ -43,6 +43,11 @@ class NotKeptApart(Generic[K]):
     first: K
     second: K
     reason: str
+    #: What `reason` says, for a layer that words it in another language
+    #: (workflow/session/format_words.py): "one_table", "pinned_together",
+    #: "too_many_apart", "partners" or "no_seating", and the names and numbers it gives.
+    code: str = ""
+    values: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -188,7 +193,7 @@ def keep_apart(
     if len(tables) == 1:
         return Apart(
             result,
-            [NotKeptApart(a, b, "there is only one table") for a, b in wishes],
+            [NotKeptApart(a, b, "there is only one table", "one_table") for a, b in wishes],
         )
     pins = {p: now[p] for p in pinned if p in now}
     # The seats the players of the pairs may take: all but the pinned players' own.
@@ -221,7 +226,8 @@ def keep_apart(
         search.now = {**now, **where}
         found = search.run(trial)
         if found is None:
-            not_kept.append(NotKeptApart(a, b, _why(pair, kept, tables, pins, name)))
+            code, values, reason = _why(pair, kept, tables, pins, name)
+            not_kept.append(NotKeptApart(a, b, reason, code, values))
             continue
         kept.append(pair)
         where = found
@@ -287,12 +293,17 @@ def _why(
     tables: Sequence[Sequence[K]],
     pins: Mapping[K, int],
     name: Callable[[K], str],
-) -> str:
-    """Why a pair cannot be kept apart along with the pairs kept before it."""
+) -> tuple[str, dict[str, object], str]:
+    """Why a pair cannot be kept apart along with the pairs kept before it: its code, the
+    names and numbers it gives, and the sentence in English."""
     a, b = pair
     count = len(tables)
     if a in pins and b in pins and pins[a] == pins[b]:
-        return f"{name(a)} and {name(b)} must both sit at table {pins[a] + 1}"
+        return (
+            "pinned_together",
+            {"first": name(a), "second": name(b), "table": pins[a] + 1},
+            f"{name(a)} and {name(b)} must both sit at table {pins[a] + 1}",
+        )
     graph = [*kept, pair]
     partners: dict[K, set[K]] = {}
     for x, y in graph:
@@ -304,8 +315,12 @@ def _why(
         if all(p in partners[q] for q in clique):
             clique.append(p)
     if len(clique) > count:
-        listed = _join(sorted(name(p) for p in clique))
-        return f"{listed} are all kept apart from each other and there are {count} tables"
+        names = sorted(name(p) for p in clique)
+        return (
+            "too_many_apart",
+            {"names": names, "tables": count},
+            f"{_join(names)} are all kept apart from each other and there are {count} tables",
+        )
     sizes = [len(t) for t in tables]
     total = sum(sizes)
     for p in (a, b):
@@ -314,10 +329,14 @@ def _why(
             most_elsewhere = total - sizes[pins[p]]
         if len(partners[p]) > most_elsewhere:
             return (
+                "partners",
+                {"name": name(p), "partners": len(partners[p]), "seats": most_elsewhere},
                 f"{name(p)} is kept apart from {len(partners[p])} players and the other "
-                f"tables seat only {most_elsewhere}"
+                f"tables seat only {most_elsewhere}",
             )
     return (
+        "no_seating",
+        {"sizes": sizes},
         f"no seating at tables of {_sizes_text(sizes)} was found that keeps this pair "
-        "apart as well as the pairs kept before it"
+        "apart as well as the pairs kept before it",
     )

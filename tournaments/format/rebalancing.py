@@ -4,8 +4,8 @@ within the sizes its game can play at, and why each player moves (docs/format.md
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Generic
 
 from tournaments.format.rules import FormatError, FormatRules, K, check_unique, too_few
@@ -20,6 +20,11 @@ class Rebalance(Generic[K]):
     from_rank: int
     to_rank: int
     reason: str
+    #: What `reason` says, for a layer that words it in another language
+    #: (workflow/session/format_words.py): "closes", "too_many", "too_many_opens", "opens"
+    #: or "too_few", and the numbers it names (source, dest, had, most, short, least).
+    code: str = ""
+    values: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -150,8 +155,8 @@ def rebalance_plan(tables: Sequence[Sequence[K]], fmt: FormatRules) -> Rebalance
     result.extend([] for _ in range(len(result), keep))
     moves: list[Rebalance[K]] = []
     for (player, source), dest in zip(leaving, arriving, strict=True):
-        reason = _rebalance_reason(source, dest, sizes, keep, fmt)
-        moves.append(Rebalance(player, source, dest, reason))
+        code, values, reason = _rebalance_reason(source, dest, sizes, keep, fmt)
+        moves.append(Rebalance(player, source, dest, reason, code, values))
         result[dest - 1].append(player)
     return RebalancePlan(
         moves=moves,
@@ -161,21 +166,31 @@ def rebalance_plan(tables: Sequence[Sequence[K]], fmt: FormatRules) -> Rebalance
     )
 
 
-def _rebalance_reason(source: int, dest: int, sizes: list[int], keep: int, fmt: FormatRules) -> str:
+def _rebalance_reason(
+    source: int, dest: int, sizes: list[int], keep: int, fmt: FormatRules
+) -> tuple[str, dict[str, int], str]:
+    """Why a player moves: its code, the numbers it names, and the sentence in English."""
     way = "up" if dest < source else "down"
     had = sizes[source - 1]
+    values = {"source": source, "dest": dest}
     if source > keep:
-        return f"table {source} closes: moves up to table {dest}"
+        return "closes", values, f"table {source} closes: moves up to table {dest}"
     if had > fmt.play_max:
+        values |= {"had": had, "most": fmt.play_max}
         opens = ", which opens" if dest > len(sizes) else ""
         return (
+            "too_many_opens" if opens else "too_many",
+            values,
             f"table {source} has {had} players, at most {fmt.play_max} can play: "
-            f"moves {way} to table {dest}{opens}"
+            f"moves {way} to table {dest}{opens}",
         )
     if dest > len(sizes):
-        return f"table {dest} opens: moves down from table {source}"
+        return "opens", values, f"table {dest} opens: moves down from table {source}"
     short = sizes[dest - 1]
+    values |= {"short": short, "least": fmt.play_min}
     return (
+        "too_few",
+        values,
         f"table {dest} has {short} player{'' if short == 1 else 's'}, at least {fmt.play_min} "
-        f"are needed: moves {way} from table {source}"
+        f"are needed: moves {way} from table {source}",
     )

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 import engine
 
@@ -92,7 +92,10 @@ class Club(models.Model):
     currency = models.CharField(max_length=8, blank=True, default="")
     money_unit = models.CharField(
         max_length=5,
-        choices=[("cent", "Cents (0.01)"), ("whole", "Whole units (1)")],
+        choices=[
+            ("cent", gettext_lazy("Cents (0.01)")),
+            ("whole", gettext_lazy("Whole units (1)")),
+        ],
         default="cent",
         help_text="Prizes are rounded down to it; the odd units go to the best placed.",
     )

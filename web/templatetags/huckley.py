@@ -13,6 +13,8 @@ from django import template
 from django.http.request import split_domain_port
 from django.utils import timezone
 
+from workflow.session import format_words
+
 register = template.Library()
 
 
@@ -20,6 +22,12 @@ register = template.Library()
 def table_link(pattern: str, table_id: int) -> str:
     """A table's URL from a pattern reversed once per page (see `views.session_public`)."""
     return pattern.format(table_id)
+
+
+@register.filter
+def apart_reason(pair: dict[str, Any]) -> str:
+    """Why a pair of `Sitting.not_kept_apart` sits together, in the reader's language."""
+    return format_words.apart_reason(pair.get("code", ""), pair.get("values", {}), pair["reason"])
 
 
 @register.filter

@@ -74,7 +74,9 @@ def table_card_replace(request: HttpRequest, pk: int, number: int) -> HttpRespon
         "body": body,
         "back": back,
     }
-    return render(request, "confirm.html", {**context, "action": "Replace card", "danger": True})
+    return render(
+        request, "confirm.html", {**context, "action": gettext("Replace card"), "danger": True}
+    )
 
 
 @login_required

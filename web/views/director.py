@@ -27,7 +27,14 @@ from web.forms import AddPlayersForm, SessionForm
 from web.views import lists, manage
 from web.views.common import act, directed_session, to_int, use_time_zone
 from workflow.club import seating_wishes
-from workflow.session import movements, selectors, services, start_finish
+from workflow.session import (
+    format_words,
+    movements,
+    ranking_words,
+    selectors,
+    services,
+    start_finish,
+)
 from workflow.tables import links as table_links
 
 
@@ -123,10 +130,13 @@ def session_start(request: HttpRequest, pk: int) -> HttpResponse:
             # The club's keep-apart wishes that the draw could not keep (the page lists
             # them too, while sitting 1 is played).
             first, second = pair["names"]
+            reason = format_words.apart_reason(
+                pair.get("code", ""), pair.get("values", {}), pair["reason"]
+            )
             messages.warning(
                 request,
                 gettext("%(first)s and %(second)s could not be kept apart: %(reason)s.")
-                % {"first": first, "second": second, "reason": pair["reason"]},
+                % {"first": first, "second": second, "reason": reason},
             )
     return redirect("tournaments:manage", pk=session.pk)
 
@@ -279,20 +289,18 @@ def _movement_plan(sitting: Sitting) -> MovementPlan:
     nothing is kept."""
     preview = movements.movement_preview(sitting=sitting)
     moves = {m.player: m for m in preview.moves}
-    tables = [
-        (
-            table.rank,
-            [(p, moves[p.player], preview.names[p.player]) for p in placings],
-            table.number,
-        )
-        for table, placings in preview.tables
-    ]
+    tables = []
+    for table, placings in preview.tables:
+        # Each place's reason in the reader's words (the placing's own are English).
+        why = ranking_words.reasons(placings, lambda pid: preview.names[pid])
+        rows = [(p, moves[p.player], preview.names[p.player], why[p.player]) for p in placings]
+        tables.append((table.rank, rows, table.number))
     directions = Counter(m.direction for m in preview.moves)
     return MovementPlan(
         tables=lists.render_rows(
             "tournaments/_movement_table.html",
             tables,
-            lambda table: [name for _, _, name in table[1]],
+            lambda table: [name for _, _, name, _ in table[1]],
             {},
         ),
         players=len(moves),

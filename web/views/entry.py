@@ -188,10 +188,14 @@ def _delete_question(game: Game, number: int) -> dict[str, Any]:
     except UserError as e:
         return {"body": e.message, "action": None}
     return {
-        "body": "Later rounds move up one number and the whole game is checked again. "
-        "The deletion is kept in the game's history.",
+        "body": gettext(
+            "Later rounds move up one number and the whole game is checked again. "
+            "The deletion is kept in the game's history."
+        ),
         "lines": impact.lines(),
-        "action": "Delete round and make these changes" if impact.lines() else "Delete round",
+        "action": gettext("Delete round and make these changes")
+        if impact.lines()
+        else gettext("Delete round"),
     }
 
 

@@ -32,7 +32,7 @@ from web.views import lists
 from web.views.calls import manage_calls
 from web.views.common import directed_session, live_version
 from workflow.club import prize_selectors, seating_wishes
-from workflow.session import movements, selectors, start_finish, timer
+from workflow.session import format_words, movements, selectors, start_finish, timer
 from workflow.tables import card_selectors
 
 
@@ -265,7 +265,7 @@ def _proposal(session: Session) -> str:
                     "name": names.get(m.player, "?"),
                     "from_rank": m.from_rank,
                     "to_rank": m.to_rank,
-                    "reason": m.reason,
+                    "reason": format_words.rebalance_reason(m),
                 }
                 for m in moves
             ],

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import condition
 
 from serving.pages import page_etag, public_page
@@ -142,33 +143,48 @@ def _answer_html(
     follow_url = reverse("tournaments:follow", args=[session.pk, 0]).replace("/0/", "/{}/")
     parts = []
     if sitting is not None:
-        ended = " (the session has finished)" if session.status == Session.Status.FINISHED else ""
-        parts.append(f'<p class="muted">Sitting {sitting.number}{ended}.</p>\n')
+        said = (
+            gettext("Sitting %(number)s (the session has finished).")
+            if session.status == Session.Status.FINISHED
+            else gettext("Sitting %(number)s.")
+        )
+        parts.append(f'<p class="muted">{said % {"number": sitting.number}}</p>\n')
     for seat, table in found.seats:
         tablemates = ", ".join(
-            f"{escape(name)} (seat {number})" for name, number in seat.companions
+            gettext("%(name)s (seat %(number)s)") % {"name": escape(name), "number": number}
+            for name, number in seat.companions
         )
+        where = gettext(
+            "<strong>%(name)s</strong>: table <strong>%(table)s</strong>, "
+            "seat <strong>%(seat)s</strong>"
+        ) % {"name": escape(seat.name), "table": seat.table_number, "seat": seat.seat}
+        with_whom = gettext("With: %(names)s") % {"names": tablemates}
         progress = _progress(table) if table is not None and running else ""
         parts.append(
-            f'<div class="card found">\n  <p><strong>{escape(seat.name)}</strong>: table '
-            f"<strong>{seat.table_number}</strong>, seat <strong>{seat.seat}</strong></p>\n"
-            f"  <p>With: {tablemates}</p>\n{progress}"
+            f'<div class="card found">\n  <p>{where}</p>\n'
+            f"  <p>{with_whom}</p>\n{progress}"
             f"{_how(session, seat, found.any_online) if running else ''}"
             f"{_follow_link(follow_url, seat.player_id, seat.name)}</div>\n"
         )
     for name, player_id in found.sitting_out:
         number = sitting.number if sitting is not None else ""
+        out = gettext(
+            "<strong>%(name)s</strong> sits out sitting %(number)s: no table this sitting."
+        ) % {"name": escape(name), "number": number}
         parts.append(
-            f'<div class="card found"><p><strong>{escape(name)}</strong> sits out sitting '
-            f"{number}: no table this sitting.</p>\n"
+            f'<div class="card found"><p>{out}</p>\n'
             f"{_follow_link(follow_url, player_id, name)}</div>\n"
         )
     if not found.seats and not found.sitting_out:
-        undrawn = " yet: the tables have not been drawn" if sitting is None else ""
-        parts.append(
-            f'<p class="card error">Nobody named “{escape(query)}” is seated in this '
-            f"session{undrawn}.{_did_you_mean(session, found.near)}</p>\n"
-        )
+        nobody = (
+            gettext(
+                "Nobody named “%(name)s” is seated in this session yet: the tables have not "
+                "been drawn."
+            )
+            if sitting is None
+            else gettext("Nobody named “%(name)s” is seated in this session.")
+        ) % {"name": escape(query)}
+        parts.append(f'<p class="card error">{nobody}{_did_you_mean(session, found.near)}</p>\n')
     return "".join(parts)
 
 
@@ -178,10 +194,11 @@ def _did_you_mean(session: Session, near: tuple[str, ...]) -> str:
     if not near:
         return ""
     url = reverse("tournaments:session", args=[session.pk])
-    links = " or ".join(
+    between = pgettext("between names", "or")
+    links = f" {between} ".join(
         f'<a href="{url}?name={quote(name, safe="")}">{escape(name)}</a>' for name in near
     )
-    return f" Did you mean {links}?"
+    return " " + gettext("Did you mean %(names)s?") % {"names": links}
 
 
 def _how(session: Session, seat: find_selectors.FoundSeat, hybrid: bool) -> str:
@@ -189,17 +206,19 @@ def _how(session: Session, seat: find_selectors.FoundSeat, hybrid: bool) -> str:
     answer is the same for everyone who types the name, so it never holds the seat link;
     the phone that keeps the player's link shows it there (static/seat_keep.js). On a
     night with online tables, a paper table says so too."""
+    number = {"number": seat.table_number}
     if not seat.online:
-        return (
-            f'  <p class="table-paper">Table {seat.table_number} plays on paper, with real '
-            "cards.</p>\n"
-            if hybrid
-            else ""
+        paper = gettext("Table %(number)s plays on paper, with real cards.") % number
+        return f'  <p class="table-paper">{paper}</p>\n' if hybrid else ""
+    online = (
+        gettext(
+            "<strong>Table %(number)s plays online</strong>: the cards are dealt and played on "
+            "the phones, each player from their own seat link."
         )
+        % number
+    )
     return (
-        f'  <p class="table-online"><strong>Table {seat.table_number} plays online</strong>: '
-        "the cards are dealt and played on the phones, each player from their own seat "
-        "link.</p>\n"
+        f'  <p class="table-online">{online}</p>\n'
         f'  <p class="seat-link" data-seat-for="{session.pk}:{seat.player_id}" '
         'data-online="1" hidden></p>\n'
     )
@@ -210,23 +229,35 @@ def _follow_link(url: str, player_id: int, name: str) -> str:
     movement with no reload (web/views/follow.py)."""
     if not player_id:
         return ""
+    label = gettext("Follow my table: %(name)s") % {"name": escape(name)}
+    text = gettext("Follow my table")
     return (
         f'  <p><a class="button secondary" href="{url.format(player_id)}" '
-        f'aria-label="Follow my table: {escape(name)}">Follow my table</a></p>\n'
+        f'aria-label="{label}">{text}</a></p>\n'
     )
 
 
 def _progress(table: screen.ScreenTable) -> str:
     if table.done:
-        text = f"Your table has played its {table.games_total} games of this sitting."
+        text = gettext("Your table has played its %(games)s games of this sitting.") % {
+            "games": table.games_total
+        }
     elif table.game_number:
         now = (
-            f"round {table.rounds} · leads: {escape(', '.join(table.leaders))} "
-            f"({table.leader_score})"
+            gettext("round %(round)s · leads: %(leaders)s (%(score)s)")
+            % {
+                "round": table.rounds,
+                "leaders": escape(", ".join(table.leaders)),
+                "score": table.leader_score,
+            }
             if table.rounds
-            else "no round yet"
+            else gettext("no round yet")
         )
-        text = f"Game {table.game_number} of {table.games_total} · {now}"
+        text = gettext("Game %(number)s of %(total)s · %(now)s") % {
+            "number": table.game_number,
+            "total": table.games_total,
+            "now": now,
+        }
     else:
         return ""
     return f'  <p class="muted table-progress">{text}</p>\n'

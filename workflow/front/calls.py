@@ -235,12 +235,12 @@ def _who(call: DirectorCall) -> str:
         return call.called_by.get_username()
     link = call.scorer_link
     if link is None:
-        return "the table"
+        return gettext("the table")
     if link.card_id is not None and link.card is not None:
-        return f"the card of table {link.card.number}"
+        return gettext("the card of table %(number)s") % {"number": link.card.number}
     if link.club_card_id is not None and link.club_card is not None:
-        return f"the club's card of table {link.club_card.number}"
-    return "the table's scorer link"
+        return gettext("the club's card of table %(number)s") % {"number": link.club_card.number}
+    return gettext("the table's scorer link")
 
 
 def _rows(calls: list[DirectorCall]) -> list[CallRow]:

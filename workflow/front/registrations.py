@@ -221,9 +221,9 @@ def _refuse_twice(session: Session, player: Player) -> None:
     )
     if earlier is not None:
         where = (
-            "has a place"
+            gettext("has a place")
             if earlier.status == Status.REGISTERED
-            else f"is on the waitlist (number {position(earlier)})"
+            else gettext("is on the waitlist (number %(number)s)") % {"number": position(earlier)}
         )
         raise ConflictError(
             "already_registered",

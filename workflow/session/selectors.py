@@ -12,8 +12,7 @@ before the table's first result) and the session ladder (`session_standings`).
 Why one module of over 400 lines: it is one thing, the reads of one running session
 (the board, the progress, the orders and standings), and they share their prefetches.
 The projector's read is `workflow.session.screen`; "find my table" is
-`workflow.front.find`, over the projector's read; the season's and the club's reads are
-`workflow.club.selectors`.
+`workflow.front.find`; the season's and the club's reads are `workflow.club.selectors`.
 """
 
 from __future__ import annotations
@@ -36,6 +35,7 @@ from tournaments.models import (
     Sitting,
     Table,
 )
+from workflow.session import ranking_words
 from workflow.sittings import current_sitting as current_sitting  # handed on (module docstring)
 
 
@@ -412,9 +412,11 @@ def standings_and_robots(
     # A robot (`Player.is_robot`) has no place: `session_robots` lists the robots apart.
     names: dict[int, str] = {}
     robots: list[str] = []
+    everyone: dict[int, str] = {}
     for pid, name, robot in session.entries.values_list(
         "player_id", "player__name", "player__is_robot"
     ):
+        everyone[pid] = name
         if robot:
             robots.append(name)
         else:
@@ -430,7 +432,11 @@ def standings_and_robots(
         }
         for table in ladder_order(sitting, fmt.format_for(session.rules_id), so_far):
             ordered += [(p.player, table.rank, p.place) for p in table.placings]
-            why.update((p.player, f"table {table.rank}, {p.reason}") for p in table.placings)
+            said = ranking_words.reasons(table.placings, lambda pid: everyone.get(pid, str(pid)))
+            why.update(
+                (pid, gettext("table %(rank)s, %(reason)s") % {"rank": table.rank, "reason": r})
+                for pid, r in said.items()
+            )
     seated = {pid for pid, _, _ in ordered}
     sitting_out = (
         set(sitting.sit_outs.values_list("player_id", flat=True)) if sitting is not None else set()

@@ -171,6 +171,9 @@ def session_start(*, session_id: int, user: Caller) -> Sitting:
                 "players": [n.first, n.second],
                 "names": [names[n.first], names[n.second]],
                 "reason": n.reason,
+                # For the pages, which word the reason in the reader's language.
+                "code": n.code,
+                "values": dict(n.values),
             }
             for n in apart.not_kept
         ]

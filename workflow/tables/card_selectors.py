@@ -20,7 +20,7 @@ from datetime import datetime
 from urllib.parse import quote
 
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 import engine
 from tournaments.models import Club, ClubTableCard, Session, Table, TableCard
@@ -199,7 +199,13 @@ def club_card_target(card: ClubTableCard, session_id: int | None = None) -> Card
         )
     return CardTarget(
         title=gettext("Which session?"),
-        reason=f"{len(running)} sessions of {card.club.name} are running now. Which one are "
-        f"you playing at table {card.number}?",
+        reason=ngettext(
+            "%(count)s session of %(club)s is running now. Which one are you playing at "
+            "table %(number)s?",
+            "%(count)s sessions of %(club)s are running now. Which one are you playing at "
+            "table %(number)s?",
+            len(running),
+        )
+        % {"count": len(running), "club": card.club.name, "number": card.number},
         choices=running,
     )

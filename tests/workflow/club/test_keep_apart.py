@@ -173,7 +173,14 @@ def test_one_table_cannot_keep_a_pair_apart_and_the_start_says_so(
     sitting = start_finish.session_start(session_id=session.pk, user=director)
     names = [Player.objects.get(pk=first).name, Player.objects.get(pk=second).name]
     assert sitting.not_kept_apart == [
-        {"players": [first, second], "names": names, "reason": "there is only one table"}
+        {
+            "players": [first, second],
+            "names": names,
+            "reason": "there is only one table",
+            # the reason as a code, for the pages to word it in the reader's language
+            "code": "one_table",
+            "values": {},
+        }
     ]
     sitting.refresh_from_db()
     assert sitting.not_kept_apart[0]["reason"] == "there is only one table"
