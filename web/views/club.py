@@ -16,6 +16,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -279,7 +280,7 @@ def session_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _confirm(
         request,
         title=gettext("Cancel “%(session)s” (%(date)s)?")
-        % {"session": session.name, "date": format(session.date, "%Y-%m-%d")},
+        % {"session": session.name, "date": date_format(session.date, "SHORT_DATE_FORMAT")},
         body=gettext(
             "It will not be played. It stays on the club's list as cancelled, with "
             "its roster; you can delete it afterwards."
@@ -306,7 +307,7 @@ def session_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _confirm(
         request,
         title=gettext("Delete “%(session)s” (%(date)s)?")
-        % {"session": session.name, "date": format(session.date, "%Y-%m-%d")},
+        % {"session": session.name, "date": date_format(session.date, "SHORT_DATE_FORMAT")},
         body=gettext(
             "It never started, so nothing was played: the session and its roster "
             "are removed. The players stay in the club."

@@ -23,6 +23,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import ForeignObjectRel
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_noop
 
 from common.errors import ConflictError, UserError
@@ -330,7 +331,7 @@ def merge_refusal(kept: Player, merged: Player) -> UserError | None:
                 "kept": kept.name,
                 "merged": merged.name,
                 "shared": shared.name,
-                "date": format(shared.date, "%Y-%m-%d"),
+                "date": date_format(shared.date, "SHORT_DATE_FORMAT"),
             },
         )
     if kept.user_id and merged.user_id and kept.user_id != merged.user_id:

@@ -156,19 +156,13 @@ def sitting_move_players(*, session_id: int, sitting_number: int, user: Caller) 
     preview = movement_preview(sitting=sitting)
     by_player = {m.player: m for m in preview.moves}
     Placing.objects.bulk_create(
-        Placing(
+        start_finish.placing_row(
             sitting=sitting,
-            table=table,
-            player_id=pl.player,
-            place=pl.place,
-            score=pl.result.score,
-            games_won=pl.result.games_won,
-            hooks=pl.result.hooks,
-            last_game_score=pl.result.last_game_score,
-            decided_by=pl.decided_by or "",
+            table_id=table.pk,
+            placing=pl,
             direction=by_player[pl.player].direction,
             to_rank=by_player[pl.player].to_rank,
-            reason=by_player[pl.player].reason[:300],
+            reason=by_player[pl.player].reason,
         )
         for table, placings in preview.tables
         for pl in placings

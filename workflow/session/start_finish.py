@@ -320,6 +320,33 @@ def session_finish(*, session_id: int, early: bool = False, user: Caller) -> Ses
     return session
 
 
+def placing_row(
+    *,
+    sitting: Sitting,
+    table_id: int,
+    placing: fmt.Placing[int],
+    direction: str,
+    to_rank: int,
+    reason: str,
+) -> Placing:
+    """A player's place at their table after a sitting, with where they go (a movement,
+    or the finish: they stay), as the player's page and the movement's history read it."""
+    return Placing(
+        sitting=sitting,
+        table_id=table_id,
+        player_id=placing.player,
+        place=placing.place,
+        score=placing.result.score,
+        games_won=placing.result.games_won,
+        hooks=placing.result.hooks,
+        last_game_score=placing.result.last_game_score,
+        decided_by=placing.decided_by or "",
+        direction=direction,
+        to_rank=to_rank,
+        reason=reason[:300],
+    )
+
+
 def _last_placings_record(sitting: Sitting) -> None:
     """Each player's place at their table after the session's last sitting, which no
     movement records: the player page counts every sitting's place. Only the tables that
@@ -331,19 +358,13 @@ def _last_placings_record(sitting: Sitting) -> None:
     )
     order = selectors.sitting_order(sitting, fmt.format_for(sitting.session.rules_id))
     Placing.objects.bulk_create(
-        Placing(
+        placing_row(
             sitting=sitting,
             table_id=table.table_id,
-            player_id=pl.player,
-            place=pl.place,
-            score=pl.result.score,
-            games_won=pl.result.games_won,
-            hooks=pl.result.hooks,
-            last_game_score=pl.result.last_game_score,
-            decided_by=pl.decided_by or "",
+            placing=pl,
             direction=Placing.Direction.STAY,
             to_rank=table.rank,
-            reason=f"the session ended after this sitting; {pl.reason}"[:300],
+            reason=f"the session ended after this sitting; {pl.reason}",
         )
         for table in order.tables
         if table.table_id in played
