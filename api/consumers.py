@@ -30,9 +30,13 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import DatabaseError
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 
+from common import languages
 from common.errors import UserError
 from play import node, presence, push, selectors, services
 from tournaments.models import Table
@@ -41,7 +45,7 @@ from tournaments.permissions import as_actor, can_direct, can_view_session
 logger = logging.getLogger(__name__)
 
 #: A move that met a database error (`database_unavailable`, as the HTTP 503 says it).
-UNAVAILABLE = (
+UNAVAILABLE = gettext_lazy(
     "The database could not be reached just now, so your move may not have been taken. "
     "Try again in a moment."
 )
@@ -86,18 +90,26 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         await self.send(text_data=event["text"])
 
     async def send_error(self, code: str, message: str) -> None:
-        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
+        answer = {"type": "error", "code": code, "message": str(message)}
+        await self.send(text_data=json.dumps(answer))
 
     # What a client sends ---------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """A client's message, answered in the socket's language (`language`): its codes
+        are English whatever the language."""
+        with translation.override(self.language):
+            await self.answer(text_data)
+
+    async def answer(self, text_data: str | None) -> None:
         if text_data is None or len(text_data) > MAX_MESSAGE:
-            await self.send_error("bad_message", "Send a JSON object of under 1 KiB as text.")
+            words = gettext("Send a JSON object of under 1 KiB as text.")
+            await self.send_error("bad_message", words)
             return
         try:
             message = json.loads(text_data)
         except ValueError:
-            await self.send_error("bad_message", "That message is not JSON.")
+            await self.send_error("bad_message", gettext("That message is not JSON."))
             return
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "ping":
@@ -106,10 +118,12 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
             return
         if kind == "move" and await self.moved(message):
             return
-        await self.send_error("unknown_type", self.takes)
+        await self.send_error("unknown_type", str(self.takes))
 
+    #: The language of the socket's words: its page's (`common.languages.of_socket`).
+    language = settings.LANGUAGE_CODE
     #: What the socket takes, said to a client that sends anything else.
-    takes = 'The socket takes only {"type": "ping"}.'
+    takes = gettext_lazy('The socket takes only {"type": "ping"}.')
 
     async def pinged(self) -> None:
         """A ping from the client: a seat's phone marks its player present."""
@@ -138,7 +152,7 @@ class PlayConsumer(_LiveConsumer):
 
     token = ""
     player_id: int | None = None
-    takes = 'The socket takes {"type": "ping"} and {"type": "move", "move": k, ...}.'
+    takes = gettext_lazy('The socket takes {"type": "ping"} and {"type": "move", "move": k, ...}.')
 
     async def connect(self) -> None:
         self.token = str(self.scope["url_route"]["kwargs"]["seat_token"])
@@ -148,6 +162,7 @@ class PlayConsumer(_LiveConsumer):
             await self.refuse()
             return
         self.player_id = place.player_id
+        self.language = languages.of_socket(self.scope, place.language)
         self.group = f"play.{self.token}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -198,7 +213,7 @@ class PlayConsumer(_LiveConsumer):
             # Lost twice (`play.node`): said on this socket, which stays open; the node
             # reads the table again, and the next view shows whether the move was taken.
             logger.warning("seat %s: a move met a database error", self.player_id, exc_info=True)
-            await self.send_refused("database_unavailable", UNAVAILABLE)
+            await self.send_refused("database_unavailable", str(UNAVAILABLE))
             return True
         if answer.again and answer.view is not None:
             await self.send(text_data=push.view_text(answer.view))
@@ -209,7 +224,7 @@ class PlayConsumer(_LiveConsumer):
     async def send_refused(
         self, code: str, message: str, view: dict[str, Any] | None = None
     ) -> None:
-        answer: dict[str, Any] = {"type": "refused", "code": code, "message": message}
+        answer: dict[str, Any] = {"type": "refused", "code": code, "message": str(message)}
         if view is not None:
             answer["view"] = view
         await self.send(text_data=json.dumps(answer))

@@ -22,9 +22,11 @@ copies as there are languages, never one per header a browser sends.
 from __future__ import annotations
 
 from contextvars import ContextVar, Token
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
@@ -58,7 +60,25 @@ def chosen(request: HttpRequest) -> str | None:
 
 def accepted(request: HttpRequest) -> str | None:
     """The first shipped language of the browser's Accept-Language, if any."""
-    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+    return _accepted(request.META.get("HTTP_ACCEPT_LANGUAGE", ""))
+
+
+def of_socket(scope: dict[str, Any], club: str) -> str:
+    """The language of a WebSocket's words (its refusals), by the rule above: the
+    person's own choice (the language cookie its page sent), else the club's, else the
+    browser's Accept-Language, else the default."""
+    headers = {name.lower(): value for name, value in scope.get("headers") or []}
+    cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
+    own = cookies.get(settings.LANGUAGE_COOKIE_NAME, "").lower()
+    if own in shipped():
+        return own
+    if club in shipped():
+        return club
+    browser = _accepted(headers.get(b"accept-language", b"").decode("latin-1"))
+    return browser or settings.LANGUAGE_CODE
+
+
+def _accepted(header: str) -> str | None:
     for code, _quality in parse_accept_lang_header(header[:255]):
         if code == "*":
             break

@@ -79,18 +79,23 @@ class Place:
     session_id: int
     table_id: int | None
     online: bool
+    language: str = ""  # the club's (`Club.language`): a socket's words
 
 
 def place_of(token: str) -> Place:
     """The `Place` of a seat token, in two small queries; `no_such_seat` (404) for a
     token that is none."""
     token = str(token)[:64]
-    row = SeatLink.objects.filter(token=token).values_list("player_id", "session_id").first()
+    row = (
+        SeatLink.objects.filter(token=token)
+        .values_list("player_id", "session_id", "session__club__language")
+        .first()
+    )
     if row is None:
         raise NotFoundError(
             "no_such_seat", gettext("This seat link does not exist; ask the director.")
         )
-    player_id, session_id = row
+    player_id, session_id, language = row
     seat = (
         Seating.objects.filter(
             sitting__in=current_sittings(session_id), player_id=player_id, left_at__isnull=True
@@ -99,7 +104,7 @@ def place_of(token: str) -> Place:
         .first()
     )
     table_id, online = seat if seat is not None else (None, False)
-    return Place(token, player_id, session_id, table_id, online)
+    return Place(token, player_id, session_id, table_id, online, language)
 
 
 def seating_of(link: SeatLink) -> Seating | None:
