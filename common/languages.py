@@ -28,6 +28,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.http.cookie import parse_cookie
 from django.utils import translation
+from django.utils.formats import get_format
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 #: Whether the request being served takes its club's language (step 2): not when the
@@ -118,3 +119,12 @@ def use_club_language(code: str) -> None:
     unless the person chose their own (or this is the API, or no request)."""
     if _CLUB_DECIDES.get() and code in shipped():
         translation.activate(code)
+
+
+def money_marks() -> dict[str, str]:
+    """The active language's decimal and thousands marks, for
+    `tournaments.format.format_money` (pure: it takes them as arguments)."""
+    return {
+        "decimal": str(get_format("DECIMAL_SEPARATOR")),
+        "thousands": str(get_format("THOUSAND_SEPARATOR")),
+    }

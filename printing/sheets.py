@@ -17,6 +17,7 @@ from django.utils.translation import gettext, ngettext
 
 import engine
 from common.errors import UserError
+from common.languages import money_marks
 from scoring.games import PrintColumn, family_for
 from scoring.models import Game
 from tournaments import format as fmt
@@ -286,7 +287,7 @@ def season_ladder(season: Season) -> Ladder:
         ]
         if any(won.values()):
             amount = won.get(r.player.pk, Decimal(0))
-            cells.append(fmt.format_money(amount, club.currency, unit))
+            cells.append(fmt.format_money(amount, club.currency, unit, **money_marks()))
         table.append(cells)
     return Ladder(
         heading=Heading(

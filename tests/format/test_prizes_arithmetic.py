@@ -137,6 +137,13 @@ def test_money_is_written_with_the_clubs_currency() -> None:
     assert fmt.format_money(D("12"), "", fmt.WHOLE) == "12"
 
 
+def test_money_is_written_with_the_readers_marks() -> None:
+    spanish = {"decimal": ",", "thousands": "."}
+    assert fmt.format_money(D("1234.5"), "€", **spanish) == "€1.234,50"
+    assert fmt.format_money(D("1234567"), "EUR", fmt.WHOLE, **spanish) == "EUR 1.234.567"
+    assert fmt.format_money(D("0"), "", **spanish) == "0,00"
+
+
 # Properties ---------------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ standings and the season show the payouts (docs/tournament.md, "Entry fees and p
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any
@@ -151,3 +152,23 @@ def test_who_may_not_open_the_fee_and_payout_pages(
     assert Session.objects.get(pk=session.pk).entry_fee is None
     anonymous = Client().get(reverse("tournaments:session_prizes", args=[session.pk]))
     assert anonymous.status_code == 302
+
+
+def test_a_spanish_page_writes_money_with_a_decimal_comma() -> None:
+    """The prize money on the pages is written as the reader's language writes numbers
+    (common.languages.money_marks): "€1 234,50" in Spanish (a no-break space between
+    thousands, as Django's Spanish formats say), "€1,234.50" in US English."""
+    from decimal import Decimal
+
+    from django.utils import translation
+
+    from workflow.club.prize_selectors import SessionPrizes
+
+    prizes = SessionPrizes(
+        **{f.name: None for f in dataclasses.fields(SessionPrizes)}
+        | {"currency": "€", "unit": Decimal("0.01")}
+    )
+    with translation.override("es"):
+        assert prizes.money(Decimal("1234.5")) == "€1\xa0234,50"
+    with translation.override("en-us"):
+        assert prizes.money(Decimal("1234.5")) == "€1,234.50"

@@ -245,10 +245,21 @@ def payouts(
     )
 
 
-def format_money(amount: Decimal, currency: str = "", unit: Decimal = CENT) -> str:
+def format_money(
+    amount: Decimal,
+    currency: str = "",
+    unit: Decimal = CENT,
+    *,
+    decimal: str = ".",
+    thousands: str = ",",
+) -> str:
     """An amount as the club writes it: "£12.50", "EUR 12.50" (a code is set apart by a
-    space), "12.50" with no currency; whole units without decimals."""
-    shown = f"{amount.quantize(unit):,f}"
+    space), "12.50" with no currency; whole units without decimals; with the reader's
+    language's marks ("€1.234,50" with `decimal=","`, `thousands="."`)."""
+    plain = f"{amount.quantize(unit):,f}"
+    shown = "".join(
+        decimal if char == "." else thousands if char == "," else char for char in plain
+    )
     if not currency:
         return shown
     return f"{currency} {shown}" if currency[-1].isalpha() else f"{currency}{shown}"

@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import condition
 
+from common.languages import money_marks
 from serving.pages import page_etag, public_page
 from tournaments import format as fmt
 from tournaments import pagecache
@@ -419,7 +420,9 @@ def _season_context(
         # Each player's prizes over the season, written in the club's currency; empty when
         # no session of the season paid any (docs/tournament.md, Entry fees and prizes).
         "season_prizes": {
-            player_id: fmt.format_money(amount, club.currency, prize_selectors.money_unit(club))
+            player_id: fmt.format_money(
+                amount, club.currency, prize_selectors.money_unit(club), **money_marks()
+            )
             for player_id, amount in won.items()
         }
         if any(won.values())

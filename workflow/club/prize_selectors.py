@@ -15,6 +15,7 @@ from dataclasses import Field, dataclass, replace
 from decimal import Decimal
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from common.languages import money_marks
 from tournaments import format as fmt
 from tournaments.models import Club, PayoutTable, Session, SessionPlayer, SessionStanding
 
@@ -60,7 +61,7 @@ class SessionPrizes:
     unit: Decimal
 
     def money(self, amount: Decimal) -> str:
-        return fmt.format_money(amount, self.currency, self.unit)
+        return fmt.format_money(amount, self.currency, self.unit, **money_marks())
 
     def payout(self, player_id: int) -> Decimal | None:
         return None if self.payouts is None else self.payouts.amounts.get(player_id, Decimal(0))
