@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 WIDTH = 340
 HEIGHT = 180
@@ -25,7 +26,8 @@ class ChartPoint:
 
 
 def _fmt(value: float) -> str:
-    return f"{value:.1f}"
+    """A rating as the reader's language writes a number (5.9; 5,9 in Spanish)."""
+    return number_format(value, 1)
 
 
 def line_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
@@ -54,8 +56,14 @@ def line_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
             'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">',
             WIDTH,
             HEIGHT,
-            f"{title}: from {_fmt(values[0])} to {_fmt(values[-1])} over "
-            + ngettext("%(count)d game", "%(count)d games", len(values)) % {"count": len(values)},
+            gettext("%(title)s: from %(first)s to %(last)s over %(games)s")
+            % {
+                "title": title,
+                "first": _fmt(values[0]),
+                "last": _fmt(values[-1]),
+                "games": ngettext("%(count)d game", "%(count)d games", len(values))
+                % {"count": len(values)},
+            },
         ),
         format_html("<title>{}</title>", title),
         # the axes, and the newcomer's level (0) as a dashed guide

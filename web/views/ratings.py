@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import date as Date
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from common import languages
@@ -24,14 +27,19 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such player.")
     languages.use_club_language(player.club.language)
     summary = selectors.player_summary(player, seen=seen)
+    games = dict(rules_choices())
     ratings = [
         {
             "rules_id": h.rules_id,
-            "rules_name": dict(rules_choices()).get(h.rules_id, h.rules_id),
+            "rules_name": games.get(h.rules_id, h.rules_id),
             "rating": h.rating,
             "chart": line_chart(
-                [ChartPoint(label=p.day, value=p.ordinal) for p in h.points],
-                title=f"{player.name}'s {dict(rules_choices()).get(h.rules_id, h.rules_id)} rating",
+                [ChartPoint(label=_day(p.day), value=p.ordinal) for p in h.points],
+                title=gettext("%(player)s's %(game)s rating")
+                % {
+                    "player": player.name,
+                    "game": dict(rules_choices()).get(h.rules_id, h.rules_id),
+                },
             ),
         }
         for h in summary.histories
@@ -73,3 +81,11 @@ def club_ratings_page(request: HttpRequest, slug: str) -> HttpResponse:
             "rows": selectors.club_ratings(club.pk, rules_id),
         },
     )
+
+
+def _day(iso: str) -> str:
+    """A chart's day ("2026-11-26") as the reader's language writes a date."""
+    try:
+        return date_format(Date.fromisoformat(iso), "SHORT_DATE_FORMAT")
+    except ValueError:
+        return iso
