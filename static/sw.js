@@ -78,16 +78,27 @@ function lastCopy(request) {
 
 function twoDigits(n) { return (n < 10 ? "0" : "") + n; }
 
-// The kept copy, with a line at the top of the page saying what it is.
+// The note's words when the kept page has none of its own (a page of an older version).
+var NOTE = "<strong>No network.</strong> This is the last copy of this page seen on this " +
+  "phone, at {time} on {date}: it may not be current. Rounds entered here are kept on " +
+  "this phone and sent when the network is back.";
+
+// The kept copy, with a line at the top of the page saying what it is: in the page's own
+// language (a service worker has no catalogue: every page carries the note's words,
+// translated, in <template id="offline-note">, and says its language in <html lang>).
 function offlineCopy(copy) {
   var saved = new Date(copy.headers.get("X-Huckley-Saved-At") || Date.now());
-  var when = twoDigits(saved.getHours()) + ":" + twoDigits(saved.getMinutes()) + " on " +
-    saved.getFullYear() + "-" + twoDigits(saved.getMonth() + 1) + "-" + twoDigits(saved.getDate());
-  var note = '<p class="card offline-copy" role="status"><strong>No network.</strong> ' +
-    "This is the last copy of this page seen on this phone, at " + when +
-    ": it may not be current. Rounds entered here are kept on this phone and sent " +
-    "when the network is back.</p>";
   return copy.text().then(function (body) {
+    var lang = (body.match(/<html lang="([^"]+)"/) || [])[1] || "en-US";
+    var words = (body.match(/<template id="offline-note">([\s\S]*?)<\/template>/) || [])[1];
+    var time = twoDigits(saved.getHours()) + ":" + twoDigits(saved.getMinutes());
+    var date = saved.getFullYear() + "-" + twoDigits(saved.getMonth() + 1) + "-" +
+      twoDigits(saved.getDate());
+    if (words && lang.toLowerCase() !== "en-us") {
+      try { date = saved.toLocaleDateString(lang); } catch (e) { /* the ISO date */ }
+    }
+    var note = '<p class="card offline-copy" role="status">' +
+      (words || NOTE).trim().replace("{time}", time).replace("{date}", date) + "</p>";
     var shown = body.replace("<main>", "<main>" + note);
     return new Response(shown, {
       status: 200,

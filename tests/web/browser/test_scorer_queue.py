@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from scoring import services
 from scoring.models import Game, Round
+from tests.languages import catalogues  # noqa: F401 (a fixture)
 from tests.scoring.helpers import MakeSession, dealer_order, split, top_game
 from tests.web.browser.checks import axe_problems, overflow
 from tests.web.browser.conftest import PHONE
@@ -213,3 +214,27 @@ def test_signing_out_forgets_the_pages_kept_for_offline(
     kept_soon(page, KEPT, f"/tables/{game.table_id}/")
     page.get_by_role("button", name="Sign out").click()
     kept_soon(page, FORGOTTEN, f"/tables/{game.table_id}/")
+
+
+@pytest.mark.usefixtures("catalogues")
+def test_the_offline_note_is_in_the_pages_own_language(
+    new_page: Callable[..., Page], make_session: MakeSession
+) -> None:
+    """The service worker has no catalogue: the kept page carries the note's words in its
+    own language, and the date as that language writes it."""
+    game: Game = top_game(make_session(8))
+    club = game.table.sitting.session.club
+    club.language = "es"
+    club.save(update_fields=["language"])
+    page = new_page(PHONE)
+    page.goto(f"/tables/{game.table_id}/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    kept_soon(page, KEPT, f"/tables/{game.table_id}/")
+
+    page.context.set_offline(True)
+    page.reload()
+    note = page.locator(".offline-copy")
+    expect(note).to_contain_text("Esta es la última copia de esta página vista en este móvil")
+    expect(note).to_contain_text(re.compile(r"del \d{1,2}/\d{1,2}/\d{4}"))
+    page.context.set_offline(False)
