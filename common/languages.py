@@ -121,6 +121,14 @@ def use_club_language(code: str) -> None:
         translation.activate(code)
 
 
+def use_document_language(request: HttpRequest, club: str) -> None:
+    """A document printed for a club's room (a PDF, under /api/ too): the person's own
+    choice, else the club's language, whatever the browser's."""
+    code = chosen(request) or (club if club in shipped() else None)
+    if code is not None:
+        translation.activate(code)
+
+
 def money_marks() -> dict[str, str]:
     """The active language's decimal and thousands marks, for
     `tournaments.format.format_money` (pure: it takes them as arguments)."""

@@ -24,6 +24,7 @@ from api.permissions import Need, Target
 from api.schema import F, doc
 from api.throttles import AnonymousSheetThrottle
 from api.views.base import ApiView
+from common import languages
 from common.errors import UserError
 from printing import cards_pdf, pdf, services, sheets
 from tournaments import pagecache
@@ -71,7 +72,9 @@ def sheet_doc(
 
 
 def paper_of(request: Request, club: Club) -> pdf.Paper:
-    """The paper asked for, else the club's own (`Club.paper`, A4 unless set)."""
+    """The paper asked for, else the club's own (`Club.paper`, A4 unless set); and the
+    document in the club's language, unless the person chose their own."""
+    languages.use_document_language(request, club.language)
     # Left out: the club's paper; given, it must name one (`?paper=` too is refused).
     given = request.query_params.get("paper")
     name = club.paper if given is None else given.strip().lower()

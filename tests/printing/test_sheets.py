@@ -12,6 +12,7 @@ from play import services as play_services
 from printing import sheets
 from scoring.games import family_for
 from scoring.models import Game
+from tests.languages import catalogues  # noqa: F401 (a fixture)
 from tournaments.models import Seating, Session
 from workflow.club import selectors as club_selectors
 from workflow.session import selectors
@@ -267,3 +268,23 @@ def test_names_in_any_script_and_of_any_length_print_whole(
         assert "Zoë O'Brien-Smith & <Co>" in text
         for word in ("Maximiliana", "Bartholomew-Featherstonehaugh", "Snoring"):
             assert f" {word} " in f" {text} "
+
+
+@pytest.mark.usefixtures("catalogues")
+def test_a_sheet_is_printed_in_the_clubs_language_unless_the_reader_chose_their_own(
+    make_session: Callable[..., Session],
+    api_as: Callable[..., Any],
+    pdf_text: Callable[[bytes], list[str]],
+) -> None:
+    """A document for the club's room: the club's language, whatever the browser's; the
+    person's own choice (the picker's cookie) over it."""
+    session = make_session(8)
+    session.club.language = "es"
+    session.club.save(update_fields=["language"])
+    api = api_as()
+    api.credentials(HTTP_ACCEPT_LANGUAGE="en-US")
+    spanish = " ".join(pdf_text(get_pdf(api, url(session, "assignments", ""))))
+    assert "Dónde sentarse · tanda 1" in spanish
+    api.cookies["django_language"] = "en-us"
+    english = " ".join(pdf_text(get_pdf(api, url(session, "assignments", ""))))
+    assert "Where to sit · sitting 1" in english
