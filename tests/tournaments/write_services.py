@@ -348,6 +348,7 @@ TAKES_NO_CALLER: dict[Function, str] = {
     online_settings.check_fill: "read: whether robots can fill a session's seats",
     online_settings.apply_online_settings: STEP + " (session_update_settings)",
     robots.fills_with_robots: "read",
+    start_finish.placing_row: "builds a row and writes nothing (movement, finish)",
     robots.robot_players: STEP + " (session_start, sitting_move_players, table_robot_seat)",
     robots.seat_robots: STEP + " (session_start, sitting_move_players)",
     start_finish.last_season_big_loser: "read",

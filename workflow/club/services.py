@@ -3,9 +3,8 @@ one player, calling off a session and the club's time zone (docs/tournament.md, 
 the club"). Its directors are invited and removed in `workflow.club.directors`.
 
 Like `workflow.session.services`, each service is keyword-only and atomic, locks the rows it
-changes, and refuses with a `UserError` (a stable code, plain words) before writing
-anything. Each refuses anyone who does not direct the club
-(`tournaments.permissions.require_director`) before it writes.
+changes, refuses anyone who does not direct the club (`require_director`), and refuses
+with a `UserError` (a stable code, plain words) before writing anything.
 
 Why one module of over 400 lines: it is the one workflow of running a club, and its
 services share the lock-then-refuse helpers below; split by model it would scatter that
