@@ -4,43 +4,28 @@ Accept-Language: es."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from django.conf import settings
-from django.test import override_settings
 from django.utils import translation
 from rest_framework.test import APIClient
 
 from common.errors import UserError
 from exchange.club_upload import club_file_size_check
 from tests.factories import ClubFactory
-from tests.translations import spanish_catalogue
+from tests.languages import catalogues  # noqa: F401 (a fixture)
 from workflow.front.door import TooManyAttempts
 
-LOCALE = "django.middleware.locale.LocaleMiddleware"
-
-
-@pytest.fixture
-def reads_accept_language() -> Iterator[None]:
-    """Django's LocaleMiddleware, after the sessions, as the settings place it."""
-    middleware = list(settings.MIDDLEWARE)
-    if LOCALE not in middleware:
-        after = middleware.index("django.contrib.sessions.middleware.SessionMiddleware")
-        middleware.insert(after + 1, LOCALE)
-    with spanish_catalogue(), override_settings(MIDDLEWARE=middleware):
-        yield
+pytestmark = pytest.mark.usefixtures("catalogues")
 
 
 def test_a_service_refusal_is_in_spanish_with_its_code_unchanged() -> None:
-    with spanish_catalogue(), translation.override("es"), pytest.raises(UserError) as refused:
+    with translation.override("es"), pytest.raises(UserError) as refused:
         club_file_size_check(10**9)
     assert refused.value.code == "club_file_too_large"
     assert refused.value.message.startswith("El archivo tiene 1,000,000,000 bytes;")
 
 
 def test_a_plural_refusal_is_in_spanish() -> None:
-    with spanish_catalogue(), translation.override("es"):
+    with translation.override("es"):
         assert TooManyAttempts(120).message.startswith(
             "Demasiados códigos de la puerta erróneos. Espera 2 minutos"
         )
@@ -48,13 +33,13 @@ def test_a_plural_refusal_is_in_spanish() -> None:
 
 
 def test_the_same_refusal_in_english_is_unchanged() -> None:
-    with spanish_catalogue(), translation.override("en"), pytest.raises(UserError) as refused:
+    with translation.override("en"), pytest.raises(UserError) as refused:
         club_file_size_check(10**9)
     assert refused.value.message.startswith("The file is 1,000,000,000 bytes;")
 
 
 @pytest.mark.django_db
-def test_an_api_refusal_follows_accept_language(reads_accept_language: None) -> None:
+def test_an_api_refusal_follows_accept_language() -> None:
     ClubFactory(slug="rated")
     response = APIClient().get("/api/clubs/rated/ratings/", HTTP_ACCEPT_LANGUAGE="es")
     assert response.status_code == 400
@@ -69,7 +54,7 @@ def test_an_api_refusal_follows_accept_language(reads_accept_language: None) -> 
 
 
 @pytest.mark.django_db
-def test_an_unknown_endpoint_answers_in_spanish(reads_accept_language: None) -> None:
+def test_an_unknown_endpoint_answers_in_spanish() -> None:
     response = APIClient().get("/api/no-such-thing/", HTTP_ACCEPT_LANGUAGE="es")
     assert response.status_code == 404
     assert response.json() == {"code": "not_found", "message": "No existe ese punto de la API."}

@@ -10,11 +10,15 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from huckley.asgi import application
+from tests.languages import catalogues  # noqa: F401 (a fixture)
 from tests.play.conftest import tokens_of
 from tests.play.sockets import ORIGIN, TIMEOUT, run
-from tests.translations import spanish_catalogue
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("in_memory_layer"),
+    pytest.mark.usefixtures("catalogues"),
+]
 
 
 def answers(token: str, headers: list[tuple[bytes, bytes]]) -> dict[str, Any]:
@@ -58,6 +62,5 @@ def test_a_seats_socket_answers_in_its_pages_language(
     session.club.language = language
     session.club.save(update_fields=["language"])
     token = next(iter(tokens_of(session, director).values()))
-    with spanish_catalogue():
-        answer = answers(token, headers)
+    answer = answers(token, headers)
     assert answer == {"type": "error", "code": "bad_message", "message": words}

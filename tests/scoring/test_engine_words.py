@@ -12,7 +12,7 @@ from django.utils import translation
 
 import engine
 from scoring import engine_words
-from tests.translations import spanish_catalogue
+from tests.languages import catalogues  # noqa: F401 (a fixture)
 
 NO_TRICKS = {
     "format": "buck-game/1",
@@ -25,8 +25,11 @@ NO_TRICKS = {
 
 @pytest.fixture
 def spanish() -> Iterator[None]:
-    with spanish_catalogue(), translation.override("es"):
+    with translation.override("es"):
         yield
+
+
+pytestmark = pytest.mark.usefixtures("catalogues")
 
 
 def test_a_round_the_engine_refuses_reads_in_spanish(spanish: None) -> None:
@@ -50,7 +53,7 @@ def test_a_refused_move_reads_in_spanish(spanish: None) -> None:
 
 def test_english_keeps_the_engines_own_words() -> None:
     [problem] = engine.check(NO_TRICKS)["errors"]
-    with spanish_catalogue(), translation.override("en"):
+    with translation.override("en"):
         assert engine_words.problem_message(problem) == problem["message"]
         assert engine_words.move_message("must_follow", "Follow hearts.") == "Follow hearts."
 
