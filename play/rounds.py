@@ -20,6 +20,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+import engine
 from common.errors import UserError
 from engine import online as engine_online
 from engine.online import END, OnlineRound, RoundStart
@@ -28,9 +29,9 @@ from play.models import LiveRound, SeatLink, TableDeadline
 from play.phases import Phase, TablePhase, TableState, phase_of
 from scoring import locks
 from scoring import services as scoring
-from scoring.models import Game, GamePlayer
+from scoring.models import Game, GamePlayer, Round
 from scoring.records import game_check
-from scoring.rounds import entry_refusal
+from scoring.rounds import Held, entry_refusal
 from tournaments.models import Session, Table
 from tournaments.permissions import ONLINE
 
@@ -53,6 +54,9 @@ class Locked:
     _links: dict[int, tuple[str, datetime | None]] | None = None
     _links_of: frozenset[int] = frozenset()
     _round: tuple[tuple[int, int, int], OnlineRound] | None = None
+    _stored: tuple[int, list[Round]] | None = None
+    # The table's last stored round, once this change stored it (`store_round`).
+    _last_round: Round | None = None
 
     def round(self) -> OnlineRound | None:
         """The round being played, restored from its state once per state: a move made
@@ -82,6 +86,18 @@ class Locked:
             self._players = list(self.game.game_players.select_related("player").order_by("seat"))
         return self._players
 
+    def stored(self) -> list[Round]:
+        """The current game's stored rounds, by number (read once per game)."""
+        assert self.game is not None
+        if self._stored is None or self._stored[0] != self.game.pk:
+            self._stored = (self.game.pk, list(self.game.rounds.all()))
+        return self._stored[1]
+
+    def stored_now(self, stored: Round) -> None:
+        """`stored` is the round just stored: the game's last, and the table's."""
+        self.stored().append(stored)
+        self._last_round = stored
+
     def know(self, game_players: list[GamePlayer], state: TableState) -> None:
         """The game's players and their links, read by the caller (`table_state`)."""
         self._players = list(game_players)
@@ -106,7 +122,13 @@ class Locked:
     def state(self) -> TableState:
         """The table's state from what is held (under the locks)."""
         return selectors.table_state_of(
-            self.table, self.game, self.game_players(), self.live, self.round(), self.links()
+            self.table,
+            self.game,
+            self.game_players(),
+            self.live,
+            self.round(),
+            self.links(),
+            last_round=selectors.UNREAD if self._last_round is None else self._last_round,
         )
 
     def now(self) -> selectors.TableNow:
@@ -168,9 +190,10 @@ def _next_move(session: Session) -> int:
     return (last or 0) + 1
 
 
-def deal(at: Locked, now: datetime) -> bool:
+def deal(at: Locked, now: datetime, verdict: engine.Verdict | None = None) -> bool:
     """Deal the next round of the table's current game when none is dealt; whether it
-    dealt. Under `lock`."""
+    dealt. Under `lock`. `verdict`: the engine's on the game as stored, when the caller
+    has it (`store_round`)."""
     table, game, live = at.table, at.game, at.live
     if not table.online or game is None or game.status == Game.Status.FINISHED:
         return False
@@ -180,7 +203,10 @@ def deal(at: Locked, now: datetime) -> bool:
     players = tuple(gp.name for gp in at.game_players())
     if live is not None and live.number == number and at.round_players() == players:
         return False
-    verdict = game_check(game)
+    if verdict is None:
+        verdict = game_check(
+            game, rounds=[r.data for r in at.stored()], game_players=at.game_players()
+        )
     if not verdict["valid"] or verdict["finished"] or verdict["next_dealer"] is None:
         return False
     start = RoundStart(
@@ -190,7 +216,7 @@ def deal(at: Locked, now: datetime) -> bool:
         number=number,
         options=duplicate.round_options(game.rules_id, game.options),
         scores=dict(verdict["scores"]),
-        earlier=[r.data for r in game.rounds.order_by("number")],
+        earlier=[r.data for r in at.stored()],
     )
     rnd = engine_online.deal(start, _shuffled(at, engine_online.pack(start)))
     if live is None:
@@ -262,18 +288,27 @@ def store_round(at: Locked, rnd: OnlineRound, now: datetime) -> None:
             **record.get("play", {}),
             "robots": [{"player": p, "moves": played[p]} for p in rnd.start.players if played[p]],
         }
-    scoring.round_submit(
+    # The locks and rows `lock` took are the scorer's (`scoring.rounds.Held`): the
+    # round is checked and stored as a scorer's is, with nothing locked or read twice.
+    held = Held(game=at.game, game_players=at.game_players(), rounds=at.stored(), latest=True)
+    entry = scoring.round_submit(
         game_id=at.game.pk,
         number=at.live.number,
         data=record,
         actor=ONLINE,
         entry_key=f"online-{at.game.pk}-{at.live.number}",
+        held=held,
     )
-    game = locks.lock_current_game(at.table)
-    if game is not None and game.pk != at.game.pk:
-        at.live = LiveRound.objects.select_for_update().filter(game=game).first()
-    at.game = game
-    deal(at, now)
+    verdict = entry.verdict
+    if entry.round is not None and entry.created:
+        at.stored_now(entry.round)
+    if at.game.status == Game.Status.FINISHED:  # the next game started, or none is left
+        game = locks.lock_current_game(at.table)
+        if game is not None and game.pk != at.game.pk:
+            at.live = LiveRound.objects.select_for_update().filter(game=game).first()
+            verdict = None
+        at.game = game
+    deal(at, now, verdict)
 
 
 def run_robots(at: Locked, now: datetime) -> int:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from enum import Enum
+from typing import Any, Literal
 
 from django.utils.translation import gettext
 
@@ -136,6 +137,14 @@ def table_state(table: Table) -> TableState:
     return table_state_of(table, game, game_players, live, rnd)
 
 
+class _Unread(Enum):
+    UNREAD = 0
+
+
+#: `table_state_of`'s `last_round` when the caller has not read it.
+UNREAD = _Unread.UNREAD
+
+
 def table_state_of(
     table: Table,
     game: Game | None,
@@ -143,11 +152,13 @@ def table_state_of(
     live: LiveRound | None,
     rnd: OnlineRound | None,
     links: dict[int, tuple[str, datetime | None]] | None = None,
+    *,
+    last_round: Round | Literal[_Unread.UNREAD] | None = UNREAD,
 ) -> TableState:
     """`table_state` from the table's game, players and round already in hand (a move,
     under its locks, has read them, and maybe their seat `links`: player id to token and
-    `away_since`): who sits there, their links, the last round, in at most three queries
-    and one cache read."""
+    `away_since`, and the table's `last_round`, just stored): who sits there, their
+    links, the last round, in at most three queries and one cache read."""
     session = table.sitting.session
     seated = list(
         Seating.objects.filter(table=table, left_at__isnull=True)
@@ -162,9 +173,10 @@ def table_state_of(
     robots = {s.player_id for s in seated if s.player.is_robot} | {
         gp.player_id for gp in game_players if gp.player.is_robot
     }
-    last_round = (
-        Round.objects.filter(game__table=table).order_by("-game__number", "-number").first()
-    )
+    if last_round is UNREAD:
+        last_round = (
+            Round.objects.filter(game__table=table).order_by("-game__number", "-number").first()
+        )
     return TableState(
         session=session,
         table=table,

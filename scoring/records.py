@@ -13,15 +13,20 @@ from tournaments.models import Player
 
 
 def game_record(
-    game: Game, *, rounds: Sequence[Mapping[str, Any]] | None = None
+    game: Game,
+    *,
+    rounds: Sequence[Mapping[str, Any]] | None = None,
+    game_players: Sequence[GamePlayer] | None = None,
 ) -> engine.GameRecord:
     """The game in the engine's record format (`buck-game/1`); with `rounds`, as it would
-    be with those rounds instead of the stored ones."""
-    game_players = list(
-        game.game_players.all()
-        if "game_players" in getattr(game, "_prefetched_objects_cache", {})
-        else game.game_players.select_related("player")
-    )
+    be with those rounds instead of the stored ones; `game_players`: its players by
+    seat, when the caller has read them."""
+    if game_players is None:
+        game_players = list(
+            game.game_players.all()
+            if "game_players" in getattr(game, "_prefetched_objects_cache", {})
+            else game.game_players.select_related("player")
+        )
     first_dealer = next(gp.name for gp in game_players if gp.player_id == game.first_dealer_id)
     if rounds is None:
         rounds = [r.data for r in game.rounds.all()]
@@ -72,6 +77,12 @@ def without_cards(data: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in CARD_FIELDS}
 
 
-def game_check(game: Game) -> engine.Verdict:
-    """The engine's verdict on the game's stored rounds."""
-    return engine.check(game_record(game))
+def game_check(
+    game: Game,
+    *,
+    rounds: Sequence[Mapping[str, Any]] | None = None,
+    game_players: Sequence[GamePlayer] | None = None,
+) -> engine.Verdict:
+    """The engine's verdict on the game's stored rounds (`rounds` and `game_players`: as
+    `game_record` takes them, when the caller has read them)."""
+    return engine.check(game_record(game, rounds=rounds, game_players=game_players))

@@ -34,7 +34,7 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 import engine
 from common.errors import ConflictError, UserError
 from scoring import engine_words, locks
-from scoring.models import Game, GamePlayer
+from scoring.models import Game, GamePlayer, Round
 from scoring.records import game_record
 from scoring.signals import game_result_changed
 from scoring.tables import table_start_game
@@ -88,6 +88,31 @@ def lock_for_change(game_id: int) -> Game:
         # Taken away while this write waited for the session: an undone movement, a
         # rebalance that closed the table, a correction that re-opened the game before.
         raise UserError("no_such_game", gettext("That game does not exist.")) from None
+    refusal = entry_refusal(game)
+    if refusal is not None:
+        raise refusal
+    return game
+
+
+@dataclass
+class Held:
+    """A game whose locks the caller already holds, taken in the lock order as
+    `lock_for_change` takes them, with the rows it has read under them: a round's end in
+    online play (`play.rounds.store_round`) stores the round from these rather than lock
+    and read them again. `latest`: the game is the table's last (no later game exists)."""
+
+    game: Game  # its table, sitting and session read alongside
+    game_players: list[GamePlayer]  # by seat, with their players
+    rounds: list[Round]  # the stored rounds, by number
+    latest: bool
+
+
+def held_open(held: Held, game_id: int) -> Game:
+    """`lock_for_change` for a game whose locks the caller holds (`Held`): the same
+    refusal when the game is no longer open for entry, with no query."""
+    game = held.game
+    if game.pk != game_id:
+        raise UserError("no_such_game", gettext("That game does not exist."))
     refusal = entry_refusal(game)
     if refusal is not None:
         raise refusal
@@ -226,19 +251,32 @@ def _refusal(output: engine.Verdict, *, changed: int, verb: str) -> UserError:
     )
 
 
-def recheck(game: Game, rounds: list[dict[str, Any]], *, changed: int, verb: str) -> engine.Verdict:
+def recheck(
+    game: Game,
+    rounds: list[dict[str, Any]],
+    *,
+    changed: int,
+    verb: str,
+    game_players: list[GamePlayer] | None = None,
+) -> engine.Verdict:
     """The engine's verdict on the game with `rounds` instead of its stored ones; a
     `UserError` naming round `changed` and what was done to it (`verb`) if it is not
-    valid."""
-    output = engine.check(game_record(game, rounds=rounds))
+    valid. `game_players`: the game's players with their players, when read already."""
+    output = engine.check(game_record(game, rounds=rounds, game_players=game_players))
     if not output["valid"]:
         raise _refusal(output, changed=changed, verb=verb)
     return output
 
 
-def store_outcome(game: Game, output: engine.Verdict, *, rounds: int) -> None:
+def store_outcome(
+    game: Game,
+    output: engine.Verdict,
+    *,
+    rounds: int,
+    game_players: list[GamePlayer] | None = None,
+) -> None:
     """Keep the game's summary rows in step with the engine's verdict, and mark the
-    session's pages stale.
+    session's pages stale. `game_players`: the game's players, when read already.
 
     Call it last: marking the pages stale updates the session's row (its page versions),
     and that row lock is held until the commit, so every other round of the session
@@ -250,7 +288,8 @@ def store_outcome(game: Game, output: engine.Verdict, *, rounds: int) -> None:
     for r in output["rounds"]:
         for name in r["hooks"]:
             hooks[name] = hooks.get(name, 0) + 1
-    game_players = list(game.game_players.all())
+    if game_players is None:
+        game_players = list(game.game_players.all())
     for gp in game_players:
         gp.score = output["scores"].get(gp.name, 0)
         gp.hooks = hooks.get(gp.name, 0)
@@ -299,10 +338,13 @@ class NextGamePlan:
         return self.action in ("redeal", "withdraw")
 
 
-def plan_next_game(game: Game, output: engine.Verdict) -> NextGamePlan:
+def plan_next_game(game: Game, output: engine.Verdict, *, latest: bool = False) -> NextGamePlan:
     """The next game at the table must follow from this one: started when this one ends,
-    dealt first by its winner, gone again if this one is re-opened."""
-    next_game = Game.objects.filter(table=game.table, number=game.number + 1).first()
+    dealt first by its winner, gone again if this one is re-opened. `latest`: the caller
+    holds the table's lock and knows the game is its last (`Held`), so none is read."""
+    next_game = (
+        None if latest else Game.objects.filter(table=game.table, number=game.number + 1).first()
+    )
     more = game.number < game.table.sitting.games_per_sitting
     new_dealer = engine.next_game_first_dealer(output) if output["finished"] else None
     if next_game is None:
@@ -331,14 +373,15 @@ def plan_next_game(game: Game, output: engine.Verdict) -> NextGamePlan:
 
 
 def sync_next_game(
-    game: Game, output: engine.Verdict, *, confirm: bool = False
+    game: Game, output: engine.Verdict, *, confirm: bool = False, latest: bool = False
 ) -> dict[str, Any] | None:
-    """Bring the next game at the table in line with this one (`plan_next_game`).
+    """Bring the next game at the table in line with this one (`plan_next_game`, which
+    reads no next game when `latest`).
 
     A next game that has rounds goes only with `confirm` (the scorer saw what goes and
     agreed); what goes is returned, for the change history and for a restore.
     """
-    plan = plan_next_game(game, output)
+    plan = plan_next_game(game, output, latest=latest)
     removed = None
     if plan.removes:
         if plan.rounds and not confirm:
@@ -365,5 +408,5 @@ def sync_next_game(
         }
         Game.objects.filter(table=game.table, number=game.number + 1).delete()
     if plan.action in ("start", "redeal"):
-        table_start_game(table=game.table, number=game.number + 1, previous=game)
+        table_start_game(table=game.table, number=game.number + 1, previous=game, verdict=output)
     return removed

@@ -18,6 +18,7 @@ from django.contrib.auth.models import User as Account
 from django.db import transaction
 from django.utils.translation import gettext, ngettext
 
+import engine
 from common.errors import ConflictError, UserError
 from scoring import rounds as kernel
 from scoring.models import Game, PendingRound, Round, RoundChange
@@ -44,11 +45,18 @@ class Entry:
     # With double entry: another person entered this round differently. Both entries are
     # kept (so this is returned, not raised, to keep the transaction) and shown to both.
     mismatch: str | None = None
+    # The engine's verdict on the game with the round stored (None when none was).
+    verdict: engine.Verdict | None = None
 
 
-@transaction.atomic
 def round_submit(
-    *, game_id: int, number: int, data: Mapping[str, Any], actor: Who, entry_key: str = ""
+    *,
+    game_id: int,
+    number: int,
+    data: Mapping[str, Any],
+    actor: Who,
+    entry_key: str = "",
+    held: kernel.Held | None = None,
 ) -> Entry:
     """Enter round `number` of a game.
 
@@ -59,80 +67,93 @@ def round_submit(
     taken number is a conflict. With double entry on, a scorer's round waits until a
     second person at the table (or a director) enters the same numbers; different
     numbers are a conflict shown to both.
+
+    `held`: the caller holds the game's locks and has read its rows (online play's
+    round's end, `play.rounds.store_round`): the same checks run on them, read once,
+    and with no savepoint (a refusal undoes the caller's whole change).
     """
-    game = kernel.lock_for_change(game_id)
-    who = kernel.author_of(actor, game)
-    cleaned = kernel.clean_round(data, rules_id=game.rules_id)
-    if entry_key:
-        sent = Round.objects.filter(game=game, entry_key=entry_key).first()
-        if sent is not None:
-            return Entry(round=sent, created=False)
-    if number != game.round_count + 1:
-        existing = Round.objects.filter(game=game, number=number).first()
-        if existing is not None and existing.data == cleaned:
-            return Entry(round=existing, created=False)
-        entered = ngettext("%(count)d round", "%(count)d rounds", game.round_count) % {
-            "count": game.round_count
-        }
-        raise ConflictError(
-            "round_number_taken" if existing else "round_number_out_of_order",
-            gettext(
-                "Round %(number)s cannot be entered: this game has %(entered)s, so the next "
-                "one is round %(next)s. Reload the score sheet."
-            )
-            % {"number": number, "entered": entered, "next": game.round_count + 1},
-        )
-    if not (isinstance(actor, Actor) and actor.is_system):  # the phones (ONLINE), a script
-        _refuse_online(game, gettext("type round %(number)s in") % {"number": number})
-    rounds = [r.data for r in game.rounds.all()] + [cleaned]
-    output = kernel.recheck(game, rounds, changed=number, verb="entered")
-    note = ""
-    if actor is ONLINE:
-        # Dealt and played card by card on the players' phones (the app `play`): the
-        # engine checked every move, so double entry has nothing to compare.
-        note = PLAYED_ONLINE
-    elif game.table.sitting.session.double_entry:
-        pending = list(PendingRound.objects.filter(game=game, number=number))
-        others = [p for p in pending if p.device != who.device]
-        matching = [p for p in others if p.data == cleaned]
-        if matching:
-            by = _describe(matching[0].entered_by, matching[0].scorer_link)
-            note = f"double entry: confirmed the entry of {by}"
-        elif who.director and not others:
-            note = "entered by a director"
+    with transaction.atomic(savepoint=held is None):
+        if held is None:
+            game = kernel.lock_for_change(game_id)
+            stored = list(game.rounds.all())
+            game_players = list(game.game_players.select_related("player"))
         else:
-            mine, _ = PendingRound.objects.update_or_create(
-                game=game,
-                number=number,
-                device=who.device,
-                defaults={"data": cleaned, "entered_by": who.user, "scorer_link": who.link},
+            game = kernel.held_open(held, game_id)
+            stored, game_players = held.rounds, held.game_players
+        who = kernel.author_of(actor, game)
+        cleaned = kernel.clean_round(data, rules_id=game.rules_id)
+        if entry_key:
+            sent = next((r for r in stored if r.entry_key == entry_key), None)
+            if sent is not None:
+                return Entry(round=sent, created=False)
+        if number != game.round_count + 1:
+            existing = next((r for r in stored if r.number == number), None)
+            if existing is not None and existing.data == cleaned:
+                return Entry(round=existing, created=False)
+            entered = ngettext("%(count)d round", "%(count)d rounds", game.round_count) % {
+                "count": game.round_count
+            }
+            raise ConflictError(
+                "round_number_taken" if existing else "round_number_out_of_order",
+                gettext(
+                    "Round %(number)s cannot be entered: this game has %(entered)s, so the next "
+                    "one is round %(next)s. Reload the score sheet."
+                )
+                % {"number": number, "entered": entered, "next": game.round_count + 1},
             )
-            mismatch = None
-            if others:
-                mismatch = gettext(
-                    "Round %(number)s was entered differently by %(who)s. Compare both "
-                    "entries on the score sheet and enter the right numbers again."
-                ) % {
-                    "number": number,
-                    "who": _describe(others[0].entered_by, others[0].scorer_link),
-                }
-            return Entry(round=None, pending=mine, mismatch=mismatch)
-    saved = Round.objects.create(
-        game=game, number=number, data=cleaned, entered_by=who.user, entry_key=entry_key
-    )
-    PendingRound.objects.filter(game=game, number=number).delete()
-    RoundChange.objects.create(
-        game=game,
-        round_number=number,
-        action=RoundChange.Action.ENTER,
-        after=cleaned,
-        user=who.user,
-        scorer_link=who.link,
-        note=note,
-    )
-    kernel.sync_next_game(game, output)
-    kernel.store_outcome(game, output, rounds=len(rounds))
-    return Entry(round=saved)
+        if not (isinstance(actor, Actor) and actor.is_system):  # the phones (ONLINE), a script
+            _refuse_online(game, gettext("type round %(number)s in") % {"number": number})
+        rounds = [r.data for r in stored] + [cleaned]
+        output = kernel.recheck(
+            game, rounds, changed=number, verb="entered", game_players=game_players
+        )
+        note = ""
+        if actor is ONLINE:
+            # Dealt and played card by card on the players' phones (the app `play`): the
+            # engine checked every move, so double entry has nothing to compare.
+            note = PLAYED_ONLINE
+        elif game.table.sitting.session.double_entry:
+            pending = list(PendingRound.objects.filter(game=game, number=number))
+            others = [p for p in pending if p.device != who.device]
+            matching = [p for p in others if p.data == cleaned]
+            if matching:
+                by = _describe(matching[0].entered_by, matching[0].scorer_link)
+                note = f"double entry: confirmed the entry of {by}"
+            elif who.director and not others:
+                note = "entered by a director"
+            else:
+                mine, _ = PendingRound.objects.update_or_create(
+                    game=game,
+                    number=number,
+                    device=who.device,
+                    defaults={"data": cleaned, "entered_by": who.user, "scorer_link": who.link},
+                )
+                mismatch = None
+                if others:
+                    mismatch = gettext(
+                        "Round %(number)s was entered differently by %(who)s. Compare both "
+                        "entries on the score sheet and enter the right numbers again."
+                    ) % {
+                        "number": number,
+                        "who": _describe(others[0].entered_by, others[0].scorer_link),
+                    }
+                return Entry(round=None, pending=mine, mismatch=mismatch)
+        saved = Round.objects.create(
+            game=game, number=number, data=cleaned, entered_by=who.user, entry_key=entry_key
+        )
+        PendingRound.objects.filter(game=game, number=number).delete()
+        RoundChange.objects.create(
+            game=game,
+            round_number=number,
+            action=RoundChange.Action.ENTER,
+            after=cleaned,
+            user=who.user,
+            scorer_link=who.link,
+            note=note,
+        )
+        kernel.sync_next_game(game, output, latest=held is not None and held.latest)
+        kernel.store_outcome(game, output, rounds=len(rounds), game_players=game_players)
+        return Entry(round=saved, verdict=output)
 
 
 def _refuse_online(game: Game, doing: str) -> None:

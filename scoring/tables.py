@@ -65,9 +65,18 @@ def _seated(tables: Sequence[Table]) -> dict[int, list[tuple[int, str]]]:
     return seated
 
 
-def table_start_game(*, table: Table, number: int, previous: Game | None = None) -> Game:
-    """Start game `number` at a table with the players seated there now."""
-    winner = engine.next_game_first_dealer(game_check(previous)) if previous else None
+def table_start_game(
+    *,
+    table: Table,
+    number: int,
+    previous: Game | None = None,
+    verdict: engine.Verdict | None = None,
+) -> Game:
+    """Start game `number` at a table with the players seated there now; `previous` is
+    the game before it, and `verdict` the engine's on it when the caller has it."""
+    winner = None
+    if previous is not None:
+        winner = engine.next_game_first_dealer(verdict or game_check(previous))
     game, players = _new_game(
         table=table,
         session=table.sitting.session,

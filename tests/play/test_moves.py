@@ -13,6 +13,7 @@ import pytest
 import engine
 from engine.online import PLAY, MoveRefused, restore
 from play import rounds as play_rounds
+from play import selectors
 from play import services as play_services
 from play.models import LiveRound
 from scoring.models import Game
@@ -275,3 +276,39 @@ def test_a_read_takes_the_same_queries_at_any_size_of_session(
     with django_assert_num_queries(READ_QUERIES):
         view = play_services.seat_read(token)
     assert view == before
+
+
+#: The queries of a round's end (the scheduler's `advance` once the last card is played):
+#: the table's session, the locks (2, and the session's shared lock on PostgreSQL), the
+#: round being played, the game's players and its stored rounds, read once and used by
+#: the scorer's checks (`scoring.rounds.Held`); the round, the pending entries cleared,
+#: the change history, the players' scores, the game, the session's page versions; the
+#: next round dealt; the push's tokens and who sits there, and the table's deadline.
+ROUND_END_QUERIES = 16
+
+
+def test_a_rounds_end_stores_and_deals_in_the_same_queries_at_any_size_of_session(
+    to_act: tuple[str, dict[str, Any]], django_assert_num_queries: Any, monkeypatch: Any
+) -> None:
+    from django.db import connection
+
+    advance = play_services.advance
+    # The moves as the node takes them on the socket: the round's end is the scheduler's.
+    monkeypatch.setattr(play_services, "advance", lambda table_id: False)
+    token, _ = to_act
+    table_id = selectors.place_of(token).table_id
+    assert table_id is not None
+    for _ in range(200):  # the round played through the service, as the socket takes it
+        token, view = next((t, v) for t, v in selectors.table_views(table_id).items() if v["legal"])
+        body = choice_body(view, view["legal"][0], random.Random(1))
+        moved = play_services.move_make(token=token, move=body.pop("move"), action=body)
+        if moved.view["phase"] == "end":
+            break
+    game = Game.objects.get(table_id=table_id, number=1)
+    assert game.rounds.count() == 0  # the last card's move stored nothing
+
+    # Inside the test's transaction, the advance's own is a savepoint and its release.
+    with django_assert_num_queries(ROUND_END_QUERIES + 2 + (connection.vendor == "postgresql")):
+        assert advance(table_id=game.table_id)
+    assert game.rounds.count() == 1
+    assert selectors.seat_view(token)["round"] == 2
