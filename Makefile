@@ -30,6 +30,7 @@ run: $(STAMP) $(CATALOGUES)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_demo --if-empty
 	$(BIN)/uvicorn huckley.asgi:application --host 127.0.0.1 --port 8000 \
+		--ws-per-message-deflate false \
 		--reload --reload-include '*.html' --reload-exclude '.venv/*'
 
 # A club night on one laptop: the app on the local network with a production server

@@ -127,7 +127,7 @@ def start_asgi(env: dict[str, str], port: int, workers: int, log: Path) -> subpr
         [
             str(Path(sys.executable).parent / "gunicorn"),
             "bench.asgi:application",
-            "--worker-class=uvicorn_worker.UvicornWorker",
+            "--worker-class=huckley.workers.AsgiWorker",
             f"--bind=127.0.0.1:{port}",
             f"--workers={workers}",
             "--backlog=4096",

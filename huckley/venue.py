@@ -135,12 +135,13 @@ def _server_command(port: int, workers: int) -> list[str]:
             f"--workers={workers}",
             "--no-server-header",
             "--no-access-log",
+            "--ws-per-message-deflate=false",  # as huckley.workers.AsgiWorker
         ]
     return [
         str(Path(sys.executable).parent / "gunicorn"),
         "huckley.asgi:application",
         "--config=python:huckley.gunicorn_conf",
-        "--worker-class=uvicorn_worker.UvicornWorker",
+        "--worker-class=huckley.workers.AsgiWorker",
         f"--bind={bind_host}:{port}",
         f"--workers={workers}",
         "--timeout=30",

@@ -198,7 +198,7 @@ def start_node(
     log = log_dir / f"gunicorn-{port}.log"
     gunicorn = str(Path(sys.executable).parent / "gunicorn")
     app = (
-        ["huckley.asgi:application", "--worker-class=uvicorn_worker.UvicornWorker"]
+        ["huckley.asgi:application", "--worker-class=huckley.workers.AsgiWorker"]
         if asgi
         else ["huckley.wsgi:application"]
     )

@@ -17,6 +17,8 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from common import backups
 from huckley import venue
@@ -180,6 +182,21 @@ def test_make_venue_serves_the_app_with_its_static_files_and_debug_off(
     assert "Traceback" not in missing
     assert "DEBUG = True" not in missing
     assert process.poll() is None
+
+
+def test_the_venues_sockets_are_not_compressed(venue_server: Venue) -> None:
+    """The ASGI server's sockets keep no zlib state (`huckley.workers.AsgiWorker`, about
+    44 KiB a phone): a client that offers permessage-deflate, as every browser does, is
+    answered without it."""
+    base = venue_server.url
+    path = "/ws/play/no-such-seat/"
+    with connect("ws" + base.removeprefix("http") + path, origin=base) as socket:
+        assert "permessage-deflate" in str(socket.request.headers["Sec-WebSocket-Extensions"])
+        assert "Sec-WebSocket-Extensions" not in socket.response.headers
+        with pytest.raises(ConnectionClosed) as closed:
+            socket.recv(timeout=10)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 4404
 
 
 def test_the_venue_backs_up_as_it_starts_after_a_change_and_as_it_stops(
