@@ -5,11 +5,19 @@ The echo answers each message with itself, with no database and no channel layer
 same server and under the same load as the phones' sockets, so a card's delivery time
 divided by the echo's round trip, measured in the same run, says how close to the floor
 online play is. It exists only here, never in the product's routes.
+
+With `BENCH_HEAP=1` in its environment, the process answers on `ws/bench/heap/`: `mark`
+starts tracing its allocations (`tracemalloc`), `diff` sends those made since and still
+held, largest first, grouped by where they were made (one process's: run it with
+`--workers 1`). `bench/play.py --heap` uses it to say what a
+connected phone holds.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import tracemalloc
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
 
@@ -19,6 +27,8 @@ from django.urls import path
 
 from huckley import asgi
 
+HEAP = os.environ.get("BENCH_HEAP") == "1"
+
 
 class Echo(AsyncWebsocketConsumer):
     channel_layer_alias = None  # type: ignore[assignment]  # bare: no channel layer
@@ -27,11 +37,55 @@ class Echo(AsyncWebsocketConsumer):
         await self.send(text_data=text_data, bytes_data=bytes_data)
 
 
+class Heap(AsyncWebsocketConsumer):
+    """The process's allocations since `mark`, on `diff` (with `BENCH_HEAP=1`)."""
+
+    channel_layer_alias = None  # type: ignore[assignment]
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not HEAP:
+            await self.send(text_data=json.dumps({"error": "BENCH_HEAP is not 1"}))
+        elif text_data == "mark":
+            tracemalloc.stop()
+            tracemalloc.start(12)
+            await self.send(text_data=json.dumps({"marked": True}))
+        elif tracemalloc.is_tracing():
+            snapshot = tracemalloc.take_snapshot().filter_traces(
+                [tracemalloc.Filter(False, tracemalloc.__file__)]
+            )
+            await self.send(text_data=json.dumps(self.held(snapshot)))
+
+    @staticmethod
+    def held(snapshot: tracemalloc.Snapshot) -> dict[str, object]:
+        """What is held, in all, by file, and by the innermost frame outside asyncio
+        (who asked for the memory)."""
+        stats = snapshot.statistics("traceback")
+        total = sum(s.size for s in stats)
+        by_file: dict[str, int] = {}
+        by_caller: dict[str, int] = {}
+        for stat in stats:
+            frames = list(stat.traceback)  # innermost last
+            first = frames[-1]
+            by_file[first.filename] = by_file.get(first.filename, 0) + stat.size
+            caller = next((f for f in reversed(frames) if "/asyncio/" not in f.filename), first)
+            key = f"{caller.filename}:{caller.lineno}"
+            by_caller[key] = by_caller.get(key, 0) + stat.size
+
+        def top(sizes: dict[str, int]) -> list[tuple[str, int]]:
+            return sorted(sizes.items(), key=lambda kv: -kv[1])[:25]
+
+        return {"total": total, "by_file": top(by_file), "by_caller": top(by_caller)}
+
+
 application = ProtocolTypeRouter(
     {
         "http": asgi.application.application_mapping["http"],
         "websocket": URLRouter(
-            [path("ws/bench/echo/", Echo.as_asgi()), *asgi.websocket_urlpatterns]
+            [
+                path("ws/bench/echo/", Echo.as_asgi()),
+                path("ws/bench/heap/", Heap.as_asgi()),
+                *asgi.websocket_urlpatterns,
+            ]
         ),
         # The product's scheduler (play.scheduler) runs in each process, as deployed.
         "lifespan": asgi.lifespan,

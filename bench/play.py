@@ -4,7 +4,7 @@ channel layer.
 
 Run: .venv/bin/python bench/play.py  [--tables 250] [--rounds 2] [--robot-tables 10]
      [--moves socket|http] [--nodes 1] [--workers 2] [--http-workers 3] [--clients 1]
-     [--think 0] [--postgres URL] [--redis URL] [--json FILE]
+     [--think 0] [--heap] [--postgres URL] [--redis URL] [--json FILE]
 
 It builds an online Huckley Buck session on PostgreSQL (`--postgres`, default
 postgres://postgres@127.0.0.1:5432/huckley_play, dropped and made afresh) of `--tables`
@@ -54,7 +54,11 @@ anything else using it meanwhile counts too); the transactions committed in the 
 database per move, and the connections opened to it (`pg_stat_database`: transactions,
 not statements; a statement in autocommit is one). The nodes' resident memory before
 the phones connect and once all are connected, per phone (with few phones, the first
-connections' warming of each process weighs on it). How late the clients' event loops
+connections' warming of each process weighs on it); with `--heap` (one node of one
+process), what the Python heap of that process holds for the phones once they are all
+connected, per phone, by file and by the frame that asked for it (`tracemalloc`, started
+just before they connect: the tracing itself slows the server, so take the other figures
+from a run without it). How late the clients' event loops
 wake (`client_loop_lag_ms`): a few milliseconds say the clients keep up with their
 phones.
 
@@ -239,9 +243,13 @@ def crowd(
     clients = Clients(slices(built, args, ports))
     try:
         clients.answers()  # the echo sockets are open
+        heap = Heap(ports[0]) if args.heap else None
+        if heap is not None:
+            heap.ask("mark")
         before = sum(rss_kib(s.pid) for s in servers)
         connected = clients.step("connect")
         after = sum(rss_kib(s.pid) for s in servers)
+        heaped = heap.ask("diff") if heap is not None else None
         processes = {f"asgi {n + 1}": tree(s.pid) for n, s in enumerate(servers)}
         if http is not None:
             processes["http"] = tree(http.pid)
@@ -288,6 +296,36 @@ def crowd(
         "memory_before_kib": before,
         "memory_connected_kib": after,
         "memory_per_phone_kib": round((after - before) / max(1, len(built["phones"])), 1),
+        **({"heap_per_phone": per_phone(heaped, len(built["phones"]))} if heaped else {}),
+    }
+
+
+class Heap:
+    """The bench's heap socket of one ASGI process (bench/asgi.py, `BENCH_HEAP=1`)."""
+
+    def __init__(self, port: int) -> None:
+        self.url = f"ws://127.0.0.1:{port}/ws/bench/heap/"
+
+    def ask(self, what: str) -> dict[str, Any]:
+        from websockets.sync.client import connect
+
+        with connect(self.url, max_size=2**22, open_timeout=60) as socket:
+            socket.send(what)
+            answer: dict[str, Any] = json.loads(socket.recv(timeout=120))
+        return answer
+
+
+def per_phone(heaped: dict[str, Any], phones: int) -> dict[str, Any]:
+    """The heap's growth while the phones connected, in bytes a phone."""
+
+    def each(rows: list[tuple[str, int]]) -> list[tuple[str, float]]:
+        root = str(Path(__file__).resolve().parent.parent) + "/"
+        return [(where.replace(root, ""), round(size / phones)) for where, size in rows[:15]]
+
+    return {
+        "total_bytes": round(heaped["total"] / phones),
+        "by_file": each(heaped["by_file"]),
+        "by_caller": each(heaped["by_caller"]),
     }
 
 
@@ -337,6 +375,12 @@ def main() -> None:
         default=0.0,
         help="a player's mean seconds of thought before each move (0: as fast as the rules allow)",
     )
+    parser.add_argument(
+        "--heap",
+        action="store_true",
+        help="trace the ASGI processes' allocations and print what the phones' connect "
+        "added, by where it was made (one node of one process: --workers 1)",
+    )
     parser.add_argument("--postgres", default=DEFAULT_PG)
     parser.add_argument("--redis", default=DEFAULT_REDIS)
     parser.add_argument("--json", type=Path)
@@ -352,6 +396,10 @@ def main() -> None:
         return
 
     env = server_env(args.postgres, args.redis, settings="bench.settings", log_level="ERROR")
+    if args.heap:
+        if args.nodes != 1 or args.workers != 1:
+            raise SystemExit("--heap reads one process: --nodes 1 --workers 1")
+        env["BENCH_HEAP"] = "1"
     print(f"Building an online session of {args.tables}+{args.robot_tables} tables ...")
     built = build_in_child(__file__, env, f"--build={args.tables},{args.robot_tables}")
     logs: list[Path] = []
