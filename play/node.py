@@ -354,8 +354,11 @@ class Node:
             held.stale = True
         state = await self._fresh(held)
         if state is not None:
-            rewind(state, message)
+            set_back = rewind(state, message)
             await self._send_all(held)
+            # Behind the row now (its later states were sent, or are on their way, by
+            # the change that made them): read again before a move is checked on it.
+            held.stale = held.stale or set_back
 
     async def _send_all(self, held: Held) -> None:
         """Every socket of this node at the table, its own view of the held state."""

@@ -74,12 +74,14 @@ def view_of(state: TableState, socket: Any) -> dict[str, Any] | None:
     return None
 
 
-def rewind(state: TableState, message: dict[str, Any]) -> None:
+def rewind(state: TableState, message: dict[str, Any]) -> bool:
     """A copy read again from the row while moves were still on their way to this node
     (it was behind, busy, or had just heard a deal's views) may be past the move heard:
     set back to the state that move made (the message carries it), so that this node's
     sockets get that move's view, and then the next ones' as they are heard. Another
-    round since (the row's is not the message's) leaves the copy as read."""
+    round since (the row's is not the message's) leaves the copy as read. Whether it set
+    the copy back: then the copy is behind the row, and must be read again before it is
+    used for anything but those views."""
     live = state.live
     made = message.get("move")
     if (
@@ -90,13 +92,14 @@ def rewind(state: TableState, message: dict[str, Any]) -> None:
         or live.move <= made + 1
         or not isinstance(message.get("state"), dict)
     ):
-        return
+        return False
     at = datetime.fromtimestamp(message["at"], tz=timezone.get_current_timezone())
     state.round = engine_online.restore(state.game.rules_id, message["state"])
     live.move = made + 1
     live.history = [h for h in live.history if h.get("move", made) <= made]
     live.turn_started_at = at
     state.now = at
+    return True
 
 
 def check(

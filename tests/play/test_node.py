@@ -291,6 +291,64 @@ def test_a_state_heard_twice_a_deals_views_then_a_late_move_is_sent_once(
     run(scenario)
 
 
+@pytest.mark.usefixtures("in_memory_layer")
+def test_a_copy_set_back_by_a_late_move_is_read_again_before_the_next_move(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """Two moves made elsewhere (the scheduler's robots) whose views arrive before the
+    message of a move this node took itself: the copy read again is set back to that
+    move's state for its sockets, and must not stay there. The player to act at the
+    row's state moves at once, and the move is taken: seen in a 250-table run, where the
+    refusal (stale, with the set-back view) left the player waiting for good."""
+    tokens = tokens_of(online_session(4), director)
+    published: list[dict[str, Any]] = []
+    publish = bus.publish
+
+    async def scenario() -> None:
+        phones = {token: phone(token) for token in tokens.values()}
+        for socket in phones.values():
+            await opened(socket)
+        monkeypatch.setattr(bus, "publish", lambda table_id, m: published.append(m))
+        states = []
+        for _ in range(3):  # three moves whose messages this node has not heard yet
+            mover, view = await database_sync_to_async(to_act)(tokens)
+            body = choice_body(view, view["legal"][0])
+            await database_sync_to_async(play_services.move_make)(
+                token=mover, move=body.pop("move"), action=body
+            )
+            states.append(await database_sync_to_async(LiveRound.objects.get)())
+        row = states[-1]
+        monkeypatch.setattr(bus, "publish", publish)
+        table_id = await database_sync_to_async(lambda: row.game.table_id)()
+        first = row.history[-3]
+        late_move = {  # the first move's own message, as the node that took it sends it
+            "kind": "move",
+            "live": row.pk,
+            "move": first["move"],
+            "player": first["player"],
+            "action": first["action"],
+            "entry": first,
+            "state": states[0].state,
+            "at": states[0].turn_started_at.timestamp(),
+        }
+        bus.publish(table_id, published[-1])  # the views of the row's state, first
+        for socket in phones.values():
+            assert (await next_view(socket))["move"] == row.move
+        bus.publish(table_id, late_move)  # then the late message: nothing new to send
+        for socket in phones.values():
+            assert await socket.receive_nothing(timeout=0.5)
+
+        mover, view = await database_sync_to_async(to_act)(tokens)
+        assert view["move"] == row.move
+        await phones[mover].send_json_to({"type": "move", **choice_body(view, view["legal"][0])})
+        got = await next_view(phones[mover])
+        assert got["move"] == row.move + 1, got  # taken, not refused with the old state
+        for socket in phones.values():
+            await socket.disconnect()
+
+    run(scenario)
+
+
 @pytest.mark.parametrize(
     ("sent", "mark", "passed"),
     [
