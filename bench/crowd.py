@@ -140,6 +140,9 @@ async def drive(part: dict[str, Any], out: IO[str]) -> None:
         if time.monotonic() > deadline:
             tally.failures.append("the play did not end within 30 minutes")
             break
+        if any(task.done() for task in tasks):  # a phone gave up: its table cannot end
+            tally.failures.append("a phone stopped before its table had played its rounds")
+            break
         await asyncio.sleep(0.2)
     cpu = sum(os.times()[:2]) - cpu_before
     played.set()
