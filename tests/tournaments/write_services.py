@@ -383,6 +383,7 @@ TAKES_NO_CALLER: dict[Function, str] = {
     rounds.clean_round: "read",
     rounds.recheck: "read: the engine's verdict on the game's rounds",
     rounds.lock_for_change: "a lock, taken by the result writes before they refuse",
+    rounds.held_open: "lock_for_change's refusal for locks the caller holds (read)",
     rounds.author_of: "who makes a change at a table: refuses whoever may not score it",
     rounds.store_outcome: STEP + " (a round entered, corrected, deleted or restored)",
     rounds.sync_next_game: STEP + " (a round entered, corrected, deleted or restored)",
