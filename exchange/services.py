@@ -334,14 +334,6 @@ def club_ladder_update(
     club.ladder_scoring = scoring
     club.ladder_best_nights = best_nights
     club.save(update_fields=["ladder_scoring", "ladder_best_nights"])
-    changed = audit.changes(before, {f: getattr(club, f) for f in fields})
-    audit.record(
-        user,
-        club=club,
-        action="club.settings",
-        summary="Changed the club's settings: "
-        + (audit.said(changed, fields) or "nothing changed"),
-        details={"changed": changed},
-    )
+    audit.settings_changed(user, club, before, {f: getattr(club, f) for f in fields}, fields)
     # The cached ladders need no clearing: their cache key names the scoring in force.
     return club

@@ -31,14 +31,8 @@ def club_paper_set(*, club_id: int, paper: str, user: Caller) -> Club:
     if paper not in PAPERS:
         raise paper_refusal()
     club = Club.objects.select_for_update().get(pk=club_id)
-    changed = audit.changes({"paper": club.paper}, {"paper": paper})
+    before = club.paper
     club.paper = paper
     club.save(update_fields=["paper"])
-    audit.record(
-        user,
-        club=club,
-        action="club.settings",
-        summary="Changed the club's settings: " + (audit.said(changed, {}) or "nothing changed"),
-        details={"changed": changed},
-    )
+    audit.settings_changed(user, club, {"paper": before}, {"paper": paper}, {})
     return club

@@ -86,3 +86,24 @@ def said(changed: Mapping[str, Mapping[str, Any]], labels: Mapping[str, str]) ->
         f"{labels.get(key, key)} {word(c['before'])} → {word(c['after'])}"
         for key, c in changed.items()
     )
+
+
+def settings_changed(
+    who: Caller,
+    club: Club,
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    labels: Mapping[str, str],
+) -> dict[str, dict[str, Any]]:
+    """Keep a change of the club's own settings (`before` and `after` by field, `labels`
+    their words) as "Changed the club's settings: …", inside the write's transaction;
+    what changed (`changes`)."""
+    changed = changes(before, after)
+    record(
+        who,
+        club=club,
+        action="club.settings",
+        summary="Changed the club's settings: " + (said(changed, labels) or "nothing changed"),
+        details={"changed": changed},
+    )
+    return changed

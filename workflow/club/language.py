@@ -30,15 +30,10 @@ def club_language_set(*, club_id: int, language: str, user: Caller) -> Club:
             % {"language": language, "codes": ", ".join(shipped)},
             field="language",
         )
-    changed = audit.changes({"language": club.language}, {"language": code})
+    before = club.language
     club.language = code
     club.save(update_fields=["language"])
-    audit.record(
-        user,
-        club=club,
-        action="club.settings",
-        summary="Changed the club's settings: "
-        + (audit.said(changed, {"language": "language"}) or "nothing changed"),
-        details={"changed": changed},
+    audit.settings_changed(
+        user, club, {"language": before}, {"language": code}, {"language": "language"}
     )
     return club

@@ -486,15 +486,10 @@ def club_set_time_zone(*, club_id: int, time_zone: str, user: Caller) -> Club:
             % {"time_zone": time_zone},
             field="time_zone",
         ) from None
-    changed = audit.changes({"time_zone": club.time_zone}, {"time_zone": time_zone})
+    before = club.time_zone
     club.time_zone = time_zone
     club.save(update_fields=["time_zone"])
-    audit.record(
-        user,
-        club=club,
-        action="club.settings",
-        summary="Changed the club's settings: "
-        + (audit.said(changed, {"time_zone": "time zone"}) or "nothing changed"),
-        details={"changed": changed},
+    audit.settings_changed(
+        user, club, {"time_zone": before}, {"time_zone": time_zone}, {"time_zone": "time zone"}
     )
     return club
