@@ -21,13 +21,6 @@ from workflow.session import services
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def directing(director: Any) -> Client:
-    client = Client()
-    client.force_login(director)
-    return client
-
-
 def url(club: Club, **query: Any) -> str:
     address = reverse("tournaments:club_audit", args=[club.slug])
     if query:

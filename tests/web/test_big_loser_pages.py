@@ -17,13 +17,6 @@ from tournaments.models import BigLoserAward, Player, Season
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def directing(director: Any) -> Client:
-    client = Client()
-    client.force_login(director)
-    return client
-
-
 def open_last_year(client: Client, club: Any) -> Season:
     response = client.post(
         reverse("tournaments:club_seasons", args=[club.slug]),

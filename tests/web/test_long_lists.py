@@ -66,13 +66,6 @@ def director(big: Session) -> Any:
     return big.club.directors.get(username="dee-director")
 
 
-@pytest.fixture
-def directing(director: Any) -> Client:
-    client = Client()
-    client.force_login(director)
-    return client
-
-
 def standings_url(session: Session) -> str:
     return reverse("tournaments:standings", args=[session.pk])
 

@@ -22,13 +22,6 @@ from workflow.session.simulation import finish_sitting_unplayed
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def directing(director: Any) -> Client:
-    client = Client()
-    client.force_login(director)
-    return client
-
-
 def test_a_director_adds_a_payout_table_and_a_refusal_keeps_what_was_typed(
     club: Club, directing: Client
 ) -> None:
