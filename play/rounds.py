@@ -290,7 +290,7 @@ def store_round(at: Locked, rnd: OnlineRound, now: datetime) -> None:
         }
     # The locks and rows `lock` took are the scorer's (`scoring.rounds.Held`): the
     # round is checked and stored as a scorer's is, with nothing locked or read twice.
-    held = Held(game=at.game, game_players=at.game_players(), rounds=at.stored(), latest=True)
+    held = Held(game=at.game, game_players=at.game_players(), rounds=at.stored())
     entry = scoring.round_submit(
         game_id=at.game.pk,
         number=at.live.number,

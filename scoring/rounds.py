@@ -99,12 +99,12 @@ class Held:
     """A game whose locks the caller already holds, taken in the lock order as
     `lock_for_change` takes them, with the rows it has read under them: a round's end in
     online play (`play.rounds.store_round`) stores the round from these rather than lock
-    and read them again. `latest`: the game is the table's last (no later game exists)."""
+    and read them again. The game is the table's current one (`locks.lock_current_game`),
+    so no later game exists."""
 
     game: Game  # its table, sitting and session read alongside
     game_players: list[GamePlayer]  # by seat, with their players
     rounds: list[Round]  # the stored rounds, by number
-    latest: bool
 
 
 def held_open(held: Held, game_id: int) -> Game:
@@ -341,7 +341,8 @@ class NextGamePlan:
 def plan_next_game(game: Game, output: engine.Verdict, *, latest: bool = False) -> NextGamePlan:
     """The next game at the table must follow from this one: started when this one ends,
     dealt first by its winner, gone again if this one is re-opened. `latest`: the caller
-    holds the table's lock and knows the game is its last (`Held`), so none is read."""
+    holds the table's lock and knows the game is its last (a `Held` game), so none is
+    read."""
     next_game = (
         None if latest else Game.objects.filter(table=game.table, number=game.number + 1).first()
     )

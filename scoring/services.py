@@ -151,7 +151,7 @@ def round_submit(
             scorer_link=who.link,
             note=note,
         )
-        kernel.sync_next_game(game, output, latest=held is not None and held.latest)
+        kernel.sync_next_game(game, output, latest=held is not None)
         kernel.store_outcome(game, output, rounds=len(rounds), game_players=game_players)
         return Entry(round=saved, verdict=output)
 
