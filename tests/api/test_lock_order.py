@@ -22,19 +22,19 @@ from __future__ import annotations
 import itertools
 import json
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from scoring import corrections, records, services
 from scoring import rounds as kernel
 from scoring.models import Game, Round, RoundChange
+from tests.deadlocks import deadlocks, report_statistics
 from tournaments.models import Placing, Session, SessionStanding, Sitting
 from workflow.session import movements
 from workflow.session.simulation import play_sitting
@@ -186,15 +186,6 @@ def request(scene: Scene, write: str) -> Callable[[], Any]:
     raise AssertionError(write)
 
 
-def deadlocks() -> int:
-    """PostgreSQL's count of deadlocks detected in the test database."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_stat_clear_snapshot()")
-        cursor.execute("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")
-        (count,) = cursor.fetchone()
-    return int(count)
-
-
 def race(calls: list[Callable[[], Any]]) -> list[Any]:
     barrier = threading.Barrier(len(calls))
     results: list[Any] = [None] * len(calls)
@@ -206,7 +197,8 @@ def race(calls: list[Callable[[], Any]]) -> list[Any]:
         except BaseException as exc:  # reported on the test's thread
             results[i] = exc
         finally:
-            connection.close()  # the backend exits and reports its statistics
+            report_statistics()  # before run_pair reads the count of deadlocks
+            connection.close()
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
     for t in threads:
@@ -261,12 +253,34 @@ def run_pair(scene: Scene, first: str, second: str) -> None:
     for response in answers:
         if response.status_code >= 400:
             assert response.json().get("code"), response.content[:300]
-    for _ in range(20):  # statistics reach the view a moment after the backend exits
-        if deadlocks() > before:
-            break
-        time.sleep(0.05)
     assert deadlocks() == before, f"{first} and {second} deadlocked"
     assert_one_story(scene.session)
+
+
+def test_a_deadlock_between_two_racing_threads_is_counted_as_soon_as_they_have_joined(
+    club: Any, season: Any
+) -> None:
+    """What `run_pair` relies on to fail: two threads of `race` that lock the same two
+    rows in opposite orders deadlock, and the count read right after shows it."""
+    both_hold_one = threading.Barrier(2)
+
+    def lock(first: Any, second: Any) -> Callable[[], str]:
+        def locked() -> str:
+            try:
+                with transaction.atomic():
+                    type(first).objects.select_for_update().get(pk=first.pk)
+                    both_hold_one.wait(timeout=30)
+                    type(second).objects.select_for_update().get(pk=second.pk)
+            except OperationalError as e:
+                return type(e.__cause__).__name__
+            return "locked"
+
+        return locked
+
+    before = deadlocks()
+    answers = race([lock(club, season), lock(season, club)])
+    assert sorted(answers) == ["DeadlockDetected", "locked"]
+    assert deadlocks() == before + 1
 
 
 PAIRS = list(itertools.combinations_with_replacement(WRITES, 2))

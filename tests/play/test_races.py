@@ -21,18 +21,13 @@ from common.errors import ConflictError
 from play.models import LiveRound
 from scoring.models import Game, Round
 from scoring.records import game_record
+from tests.deadlocks import deadlocks, report_statistics
 from tests.play.conftest import tokens_of
 from tests.play.helpers import choice_body
 from workflow.session import movements
 from workflow.session.simulation import finish_sitting_unplayed
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-
-def deadlocks() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")
-        return int(cursor.fetchone()[0])
 
 
 def phone_loop(token: str, seed: int, stop: threading.Event, answers: list[int]) -> None:
@@ -53,6 +48,7 @@ def phone_loop(token: str, seed: int, stop: threading.Event, answers: list[int])
                 )
                 answers.append(sent.status_code)
     finally:
+        report_statistics()  # before the test reads the count of deadlocks
         connection.close()
 
 
@@ -145,6 +141,7 @@ def scheduler_loop(table_id: int, stop: threading.Event, failures: list[BaseExce
     except BaseException as e:
         failures.append(e)
     finally:
+        report_statistics()  # before the test reads the count of deadlocks
         connection.close()
 
 
@@ -223,6 +220,7 @@ def socket_phone(
     except BaseException as e:
         failures.append(e)
     finally:
+        report_statistics()  # before the test reads the count of deadlocks
         connection.close()
 
 

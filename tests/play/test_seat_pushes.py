@@ -69,13 +69,18 @@ def pushed(
         for socket in watchers.values():
             await opened(socket)
         await database_sync_to_async(write)()
-        for token in phones:
-            got[token] = await latest(sockets[token])
-        for table in tables:
-            watched[table] = await latest(watchers[table])
-        for key in [*quiet, *quiet_tables]:
-            socket = sockets[key] if key in sockets else watchers[key]
-            assert await socket.receive_nothing(timeout=0.3), f"{key} heard of a change"
+        # Every socket is listened to at once: the quiet moments run side by side.
+        listened = [*phones]
+        views = await asyncio.gather(
+            *(latest(sockets[token]) for token in listened),
+            *(latest(watchers[table]) for table in tables),
+        )
+        got.update(zip(listened, views[: len(listened)], strict=True))
+        watched.update(zip(tables, views[len(listened) :], strict=True))
+        quiet_sockets = [sockets[key] for key in quiet] + [watchers[t] for t in quiet_tables]
+        heard = await asyncio.gather(*(s.receive_nothing(timeout=0.3) for s in quiet_sockets))
+        for key, nothing in zip([*quiet, *quiet_tables], heard, strict=True):
+            assert nothing, f"{key} heard of a change"
         for socket in [*sockets.values(), *watchers.values()]:
             await socket.disconnect()
 

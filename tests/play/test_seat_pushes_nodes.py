@@ -64,27 +64,41 @@ class Night:
         self.slowest = max(self.slowest, time.monotonic() - committed[0])
         # A table the change left with a round to deal is dealt just after (the
         # scheduler's look): the last view is the one to compare.
-        for token in got:
-            got[token] = latest(self.sockets[token], got[token])
+        got = latest(self.sockets, got)
         for token, view in got.items():
             assert view == selectors.seat_view(token), token
             assert shown_place(view) == place_of(token), token
+        # Half a second at least has passed since the write: what the others were sent
+        # has arrived.
         for token, socket in self.sockets.items():
             if token not in got:
                 with pytest.raises(TimeoutError):
-                    received(socket, timeout=0.1)
+                    received(socket, timeout=0)
         return got
 
 
-def latest(socket: ClientConnection, view: dict[str, Any]) -> dict[str, Any]:
-    """`view`, or the last view that follows it within a moment."""
-    while True:
-        try:
-            message = received(socket, timeout=0.5)
-        except TimeoutError:
-            return view
-        assert message["type"] == "view", message
-        view = message["view"]
+def latest(
+    sockets: dict[str, ClientConnection], views: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """Each of `views`, or the last view that follows it on its socket until every one
+    of those sockets has been quiet for half a second, the sockets listened to side by
+    side (one half second for them all, not one each)."""
+    views = dict(views)
+    heard = True
+    while heard:
+        heard = False
+        end = time.monotonic() + 0.5
+        for token in views:
+            while True:
+                try:
+                    # At or past the end, only what has arrived already.
+                    message = received(sockets[token], timeout=end - time.monotonic())
+                except TimeoutError:
+                    break
+                assert message["type"] == "view", message
+                views[token] = message["view"]
+                heard = True
+    return views
 
 
 def test_every_change_of_seat_reaches_the_phones_on_both_nodes(
