@@ -34,6 +34,7 @@ from rest_framework.authtoken.models import Token
 from scoring import corrections, records, services
 from scoring import rounds as kernel
 from scoring.models import Game, Round, RoundChange
+from tests import rows, saved_rows
 from tests.deadlocks import deadlocks, report_statistics
 from tournaments.models import Placing, Session, SessionStanding, Sitting
 from workflow.session import movements
@@ -59,6 +60,7 @@ WRITES = (
 @dataclass
 class Scene:
     session: Session
+    user: Any  # the club's director
     director: Client
     scorers: dict[int, Client]  # by table rank
     last_round: tuple[int, dict[str, Any]]  # table 1's last game and its missing round
@@ -98,8 +100,21 @@ def _correctable(session: Session, rank: int) -> tuple[Game, int, dict[str, Any]
     raise AssertionError(f"no quiet correction at table {rank}")
 
 
-def build(make_session: Callable[..., Session], director: Any, *, moved: bool) -> Scene:
-    session = make_session(12, seed=5)
+@pytest.fixture
+def scene_of(transactional_db: None) -> Callable[[bool], Scene]:
+    """The scene (`build`), played once per process and kind, and its rows put back for
+    each later test (tests/saved_rows.py)."""
+
+    def scene(moved: bool) -> Scene:
+        return saved_rows.scene(f"lock_order_{int(moved)}", lambda: build(moved=moved))
+
+    return scene
+
+
+def build(*, moved: bool) -> Scene:
+    director = rows.make_director()
+    club = rows.make_club(director)
+    session = rows.build_session(club, rows.make_season(club), director, 12, seed=5)
     sitting = session.sittings.get(number=1)
     play_sitting(sitting, seed=3)
     last = Game.objects.get(table__sitting=sitting, table__rank=1, number=2)
@@ -132,6 +147,7 @@ def build(make_session: Callable[..., Session], director: Any, *, moved: bool) -
     }
     return Scene(
         session=session,
+        user=director,
         director=Client(headers={"Authorization": f"Token {token}"}, raise_request_exception=False),
         scorers=scorers,
         last_round=(last.pk, {"number": number, **missing}),
@@ -288,9 +304,9 @@ PAIRS = list(itertools.combinations_with_replacement(WRITES, 2))
 
 @pytest.mark.parametrize(("first", "second"), PAIRS, ids=[f"{a}-{b}" for a, b in PAIRS])
 def test_two_writes_racing_at_the_end_of_a_sitting_never_answer_500(
-    make_session: Callable[..., Session], director: Any, first: str, second: str
+    scene_of: Callable[[bool], Scene], first: str, second: str
 ) -> None:
-    scene = build(make_session, director, moved=False)
+    scene = scene_of(False)
     run_pair(scene, first, second)
 
 
@@ -299,19 +315,19 @@ MOVED_PAIRS = [("undo", w) for w in WRITES]
 
 @pytest.mark.parametrize(("first", "second"), MOVED_PAIRS, ids=[f"{a}-{b}" for a, b in MOVED_PAIRS])
 def test_two_writes_racing_just_after_a_movement_never_answer_500(
-    make_session: Callable[..., Session], director: Any, first: str, second: str
+    scene_of: Callable[[bool], Scene], first: str, second: str
 ) -> None:
-    scene = build(make_session, director, moved=True)
+    scene = scene_of(True)
     run_pair(scene, first, second)
 
 
 @pytest.mark.parametrize("attempt", range(5))
 def test_the_last_round_and_the_movement_store_both_or_refuse_one(
-    make_session: Callable[..., Session], director: Any, attempt: int
+    scene_of: Callable[[bool], Scene], attempt: int
 ) -> None:
     """The issue's own minute: whichever commits first, the round is stored, and the
     movement either waited for it and moved everyone, or was refused as unfinished."""
-    scene = build(make_session, director, moved=False)
+    scene = scene_of(False)
     game_id, body = scene.last_round
     entered, moved = race([request(scene, "enter"), request(scene, "movement")])
     assert entered.status_code == 201, entered.content
@@ -370,9 +386,10 @@ def test_a_round_holding_its_locks_leaves_another_table_free(
 
 
 def test_a_movement_waits_for_a_round_being_stored_and_sees_it(
-    make_session: Callable[..., Session], director: Any
+    scene_of: Callable[[bool], Scene],
 ) -> None:
-    scene = build(make_session, director, moved=False)
+    scene = scene_of(False)
+    director = scene.user
     game_id, body = scene.last_round
     holding = threading.Event()
     release = threading.Event()
@@ -413,12 +430,13 @@ def test_a_movement_waits_for_a_round_being_stored_and_sees_it(
 
 
 def test_a_round_that_waited_for_an_undo_which_took_its_game_away_is_refused_plainly(
-    make_session: Callable[..., Session], director: Any
+    scene_of: Callable[[bool], Scene],
 ) -> None:
     """The round reads its game, then waits for the session while the undo deletes the
     new sitting, tables and games; once it gets the lock, its table is gone: a refusal
     the scorer can act on, not a 500."""
-    scene = build(make_session, director, moved=True)
+    scene = scene_of(True)
+    director = scene.user
     game_id, _ = scene.last_round
     undone = threading.Event()
     release = threading.Event()
