@@ -7,10 +7,11 @@ test. Here the first test that asks for a scene plays it, and its rows are copie
 schema of the test database (`saved_<key>`, which the TRUNCATE does not touch); each later
 test gets the same rows back, with the same ids, in a few statements.
 
-Left out: the content types and permissions, which the emptying makes again itself.
-The rows put back keep their ids, so what was kept by id outside the database goes too:
-the cache's own keys (never the Celery queue beside them in the worker's Redis database)
-and this process's store of public pages.
+Left out: the content types and permissions, which the emptying makes again itself. The
+schemas go when the module that saved them ends (`forget`): a test that dumps and restores
+the whole database must not meet them. The rows put back keep their ids, so what was kept
+by id outside the database goes too: the cache's own keys (never the Celery queue beside
+them in the worker's Redis database) and this process's store of public pages.
 """
 
 from __future__ import annotations
@@ -42,6 +43,14 @@ def scene(key: str, play: Callable[[], T]) -> T:
         return answer
     _put_back(f"saved_{key}")
     return _saved[key]  # type: ignore[return-value]
+
+
+def forget() -> None:
+    """Drop every scene saved by this process (at the end of the module that saved them)."""
+    with connection.cursor() as cursor:
+        for key in _saved:
+            cursor.execute(f'DROP SCHEMA IF EXISTS "saved_{key}" CASCADE')
+    _saved.clear()
 
 
 def _tables() -> list[str]:

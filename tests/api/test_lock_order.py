@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,6 +98,13 @@ def _correctable(session: Session, rank: int) -> tuple[Game, int, dict[str, Any]
         except AssertionError:
             continue
     raise AssertionError(f"no quiet correction at table {rank}")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _saved_scenes_dropped(django_db_blocker: Any) -> Iterator[None]:
+    yield
+    with django_db_blocker.unblock():
+        saved_rows.forget()
 
 
 @pytest.fixture
