@@ -28,7 +28,8 @@ T = TypeVar("T")
 
 MADE_AGAIN = frozenset({"django_content_type", "auth_permission"})
 
-_saved: dict[str, object] = {}
+#: By key: what `play` answered, and the tables whose rows were saved.
+_saved: dict[str, tuple[object, list[str]]] = {}
 
 
 def scene(key: str, play: Callable[[], T]) -> T:
@@ -38,11 +39,11 @@ def scene(key: str, play: Callable[[], T]) -> T:
     assert connection.vendor == "postgresql", "saved rows need PostgreSQL"
     if key not in _saved:
         answer = play()
-        _save(f"saved_{key}")
-        _saved[key] = answer
+        _saved[key] = (answer, _save(f"saved_{key}"))
         return answer
-    _put_back(f"saved_{key}")
-    return _saved[key]  # type: ignore[return-value]
+    saved, tables = _saved[key]
+    _put_back(f"saved_{key}", tables)
+    return saved  # type: ignore[return-value]
 
 
 def forget() -> None:
@@ -58,7 +59,9 @@ def _tables() -> list[str]:
     return sorted(set(names) - MADE_AGAIN)
 
 
-def _save(schema: str) -> None:
+def _save(schema: str) -> list[str]:
+    """The tables with rows, copied into `schema`."""
+    saved = []
     with connection.cursor() as cursor:
         cursor.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         cursor.execute(f'CREATE SCHEMA "{schema}"')
@@ -66,20 +69,17 @@ def _save(schema: str) -> None:
             cursor.execute(f'SELECT EXISTS (SELECT FROM "{table}")')
             if cursor.fetchone()[0]:
                 cursor.execute(f'CREATE TABLE "{schema}"."{table}" AS TABLE "{table}"')
+                saved.append(table)
+    return saved
 
 
-def _put_back(schema: str) -> None:
+def _put_back(schema: str, tables: list[str]) -> None:
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
-            [schema],
-        )
-        saved = [name for (name,) in cursor.fetchall()]
         # The rows go back in any order: the foreign keys are not checked meanwhile (a
         # superuser's setting, as the suite's PostgreSQL user is); they held when saved.
         cursor.execute("SET session_replication_role = replica")
         try:
-            for table in saved:
+            for table in tables:
                 cursor.execute(f'INSERT INTO "{table}" SELECT * FROM "{schema}"."{table}"')
         finally:
             cursor.execute("SET session_replication_role = DEFAULT")

@@ -70,17 +70,17 @@ def pushed(
             await opened(socket)
         await database_sync_to_async(write)()
         # Every socket is listened to at once: the quiet moments run side by side.
-        listened = [*phones]
-        views = await asyncio.gather(
-            *(latest(sockets[token]) for token in listened),
-            *(latest(watchers[table]) for table in tables),
+        listened, silent = [*phones], [*quiet, *quiet_tables]
+        every: dict[Any, Any] = {**sockets, **watchers}  # tokens and table ids never meet
+        phone_views, table_views, nothing = await asyncio.gather(
+            asyncio.gather(*(latest(sockets[token]) for token in listened)),
+            asyncio.gather(*(latest(watchers[table]) for table in tables)),
+            asyncio.gather(*(every[key].receive_nothing(timeout=0.3) for key in silent)),
         )
-        got.update(zip(listened, views[: len(listened)], strict=True))
-        watched.update(zip(tables, views[len(listened) :], strict=True))
-        quiet_sockets = [sockets[key] for key in quiet] + [watchers[t] for t in quiet_tables]
-        heard = await asyncio.gather(*(s.receive_nothing(timeout=0.3) for s in quiet_sockets))
-        for key, nothing in zip([*quiet, *quiet_tables], heard, strict=True):
-            assert nothing, f"{key} heard of a change"
+        got.update(zip(listened, phone_views, strict=True))
+        watched.update(zip(tables, table_views, strict=True))
+        for key, heard_nothing in zip(silent, nothing, strict=True):
+            assert heard_nothing, f"{key} heard of a change"
         for socket in [*sockets.values(), *watchers.values()]:
             await socket.disconnect()
 
