@@ -63,6 +63,17 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
     table_id: int | None = None  # the table the socket looks at (held by its node)
     last_text = ""  # the last view sent: a view is never sent twice in a row
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """A client's frame goes straight to `receive`. Channels first closes the old
+        database connections of its sync thread, a hop to that thread on every message:
+        what a frame asks of the database runs on the node's own threads
+        (`play.node.run`), which keep theirs. Every other message goes as Channels
+        sends it."""
+        if message["type"] == "websocket.receive":
+            await self.websocket_receive(message)
+        else:
+            await super().dispatch(message)
+
     async def refuse(self) -> None:
         """Accepted and closed at once with 4404: a refusal before `accept` reaches the
         client as a bare HTTP 403, which a phone cannot tell from a network fault."""

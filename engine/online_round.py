@@ -7,6 +7,7 @@ the modules of `engine` import one another without a cycle.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -129,6 +130,11 @@ class OnlineRound(ABC):
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-ready data, hands included (store it, never show it)."""
+
+    def to_json_text(self) -> str:
+        """`to_json` as compact JSON text, for a store or a message that only writes it
+        out: a game may write it without copying its state first."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
 
     @classmethod
     @abstractmethod

@@ -84,10 +84,12 @@ def _redis(url: str) -> Any:
     return _client
 
 
-def publish(table_id: int, message: dict[str, Any]) -> None:
+def publish(table_id: int, message: dict[str, Any], *, texts: dict[str, str] | None = None) -> None:
     """Publish a change of the table (the module's docstring): one `PUBLISH`, or a call
-    to each node of this process. A failure is logged."""
-    text = json.dumps(message, separators=(",", ":"))
+    to each node of this process. `texts` are more of the message's keys, each value
+    already JSON text (a round's state, written out once for the row and the message).
+    A failure is logged."""
+    text = message_text(message, texts or {})
     url = redis_url()
     try:
         if url is None:
@@ -96,6 +98,15 @@ def publish(table_id: int, message: dict[str, Any]) -> None:
             _redis(url).publish(channel(table_id), text)
     except Exception:
         logger.warning("the publish of table %s failed", table_id, exc_info=True)
+
+
+def message_text(message: dict[str, Any], texts: dict[str, str]) -> str:
+    """The message as compact JSON, with `texts` (key to JSON text) as more keys."""
+    text = json.dumps(message, separators=(",", ":"))
+    if not texts:
+        return text
+    more = "".join(f",{json.dumps(k)}:{v}" for k, v in texts.items())
+    return text[:-1] + more + "}" if message else "{" + more[1:] + "}"
 
 
 def listen(loop: asyncio.AbstractEventLoop, listener: Listener) -> None:

@@ -65,21 +65,22 @@ def write(
     *,
     live_id: int,
     move: int,
-    state: dict[str, Any],
+    state: str,
     entry: dict[str, Any],
     now: datetime,
     table_id: int,
     player_id: int,
     phase: TablePhase,
 ) -> bool:
-    """Write the move made in state `move` of the live round `live_id`: its new `state`,
-    the history's new `entry`, the turn started `now`, and the table's deadline at
-    `phase.due` (none when None). Whether it was written: False when the round is no
-    longer in state `move` or the mover no longer sits at the table."""
+    """Write the move made in state `move` of the live round `live_id`: its new `state`
+    (the round's JSON text), the history's new `entry`, the turn started `now`, and the
+    table's deadline at `phase.due` (none when None). Whether it was written: False
+    when the round is no longer in state `move` or the mover no longer sits at the
+    table."""
     ops = connection.ops
     at = ops.adapt_datetimefield_value(now)
     due = ops.adapt_datetimefield_value(phase.due) if phase.due is not None else None
-    moved: list[Any] = [json.dumps(state), move + 1, json.dumps(entry), at, at, live_id, move]
+    moved: list[Any] = [state, move + 1, json.dumps(entry), at, at, live_id, move]
     seated: list[Any] = [table_id, player_id]
     plan: list[Any]
     if connection.vendor == "postgresql":

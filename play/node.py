@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -45,7 +46,7 @@ from django.utils import timezone
 from engine.online import MoveRefused
 from play import bus, push, scheduler, taking
 from play.phases import AT_ONCE, Phase, TablePhase, TableState
-from play.selectors import mark_of
+from play.selectors import mark_of, view_facts
 from play.services import NO_GAME, STALE
 from play.taking import Answer, check, read_table, rewind, take, view_of
 from scoring import engine_words
@@ -117,6 +118,11 @@ class Node:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
+        # The node's name in the moves it publishes: hearing its own, it has sent their
+        # views already and skips them unread.
+        self.name = f"{os.getpid()}.{id(loop)}"
+        self._own = '{"kind":"move","node":' + json.dumps(self.name) + ","
+        self._own_bytes = self._own.encode()
         self.tables: dict[int, Held] = {}
         self.url = bus.redis_url()
         self._pubsub: Any = None
@@ -215,7 +221,14 @@ class Node:
             }
             try:
                 written, phase = await run(
-                    take, state, socket.token, socket.player_id, entry, now, again=False
+                    take,
+                    state,
+                    socket.token,
+                    socket.player_id,
+                    entry,
+                    now,
+                    origin=self.name,
+                    again=False,
                 )
             except Exception:
                 held.stale = True
@@ -269,7 +282,9 @@ class Node:
                 "at": now.isoformat(),
             }
             try:
-                written, after = await run(take, state, None, player_id, entry, now, again=False)
+                written, after = await run(
+                    take, state, None, player_id, entry, now, origin=self.name, again=False
+                )
             except DatabaseError:
                 held.stale = True
                 logger.warning("table %s: a robot's move was not written", held.table_id)
@@ -283,11 +298,17 @@ class Node:
 
     # What the table's channel says -----------------------------------------------------
 
-    def heard(self, table_id: int, text: str) -> None:
-        """A message on a table's channel (`play.bus`): kept in the table's inbox, read in
-        order under its lock."""
+    def heard(self, table_id: int, text: str | bytes) -> None:
+        """A message on a table's channel (`play.bus`; bytes from Redis): kept in the
+        table's inbox, read in order under its lock; this node's own moves skipped."""
         held = self.tables.get(table_id)
         if held is None:
+            return
+        if (
+            text.startswith(self._own)
+            if isinstance(text, str)
+            else text.startswith(self._own_bytes)
+        ):
             return
         try:
             held.inbox.append(json.loads(text))
@@ -370,15 +391,16 @@ class Node:
             return
         held.sent = mark or held.sent
         watch_text: str | None = None
+        facts = view_facts(state)
         for socket in list(held.sockets):
             if socket.player_id is None:
                 if watch_text is None:
-                    view = view_of(state, socket)
+                    view = view_of(state, socket, facts)
                     watch_text = push.view_text(view) if view is not None else ""
                 if watch_text:
                     await _deliver(socket, watch_text)
                 continue
-            view = view_of(state, socket)
+            view = view_of(state, socket, facts)
             if view is not None:
                 await _deliver(socket, push.view_text(view))
 
@@ -430,7 +452,10 @@ class Node:
                 if confirmed is not None:
                     confirmed.subscribed.set()
             elif message.get("type") == "message":
-                self.heard(table_id, message["data"])
+                try:
+                    self.heard(table_id, message["data"])
+                except Exception:  # the reader lives on: it is every table's
+                    logger.exception("table %s: a message was not heard", table_id)
 
 
 def _mark(sent: Any) -> tuple[int, int] | None:

@@ -9,10 +9,13 @@ process sees its own readers; with Redis (REDIS_URL) every process sees them all
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from django.core.cache import cache
 from django.utils import timezone
+
+logger = logging.getLogger(__name__)
 
 #: How long a sight is kept: longer than any grace time (docs/tournament.md).
 KEEP_SECONDS = 6 * 3600
@@ -37,7 +40,32 @@ def last_seen(token: str) -> datetime | None:
 
 def last_seen_many(tokens: list[str]) -> dict[str, datetime]:
     """`last_seen` of several tokens in one cache call."""
-    found = cache.get_many([_key(t) for t in tokens])
+    return _stamps(tokens, cache.get_many([_key(t) for t in tokens]))
+
+
+def seen_and_read(token: str, tokens: list[str], at: datetime) -> dict[str, datetime]:
+    """`seen(token, at)`, then `last_seen_many(tokens)`: on Redis, both in one round trip
+    (a move on a socket does both). Redis down is nobody seen, as a cache miss is."""
+    client = getattr(cache, "client", None)
+    if client is None or not hasattr(client, "get_client"):
+        seen(token, at)
+        return last_seen_many(tokens)
+    keys = [client.make_key(_key(t)) for t in tokens]
+    try:
+        pipe = client.get_client(write=True).pipeline(transaction=False)
+        pipe.set(client.make_key(_key(token)), client.encode(at.timestamp()), ex=KEEP_SECONDS)
+        pipe.mget(keys)
+        _, values = pipe.execute()
+    except Exception:
+        logger.warning("presence: Redis did not answer", exc_info=True)
+        return {}
+    found = {
+        _key(t): client.decode(v) for t, v in zip(tokens, values, strict=True) if v is not None
+    }
+    return _stamps(tokens, found)
+
+
+def _stamps(tokens: list[str], found: dict[str, object]) -> dict[str, datetime]:
     zone = timezone.get_current_timezone()
     out: dict[str, datetime] = {}
     for token in tokens:

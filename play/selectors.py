@@ -257,10 +257,37 @@ def _scores(state: TableState) -> dict[str, int]:
     return dict(rnd.start.scores)
 
 
-def _view(state: TableState, name: str | None) -> dict[str, Any]:
+def view_facts(state: TableState) -> dict[str, Any]:
+    """What every view of one table state shows alike (its status, phase, scores,
+    players, last round, turn): worked out once for the table's sockets."""
+    game, live = state.game, state.live
+    status = _status(state)
+    return {
+        "status": status,
+        "phase": _phase(state) if status in (PLAYING, WAITING) else None,
+        "session": state.session.pk,
+        "rules": state.session.rules_id,
+        "sitting": state.table.sitting.number,
+        "table": state.table.rank,
+        "table_number": state.table.number,
+        "game": game.pk if game is not None else None,
+        "game_number": game.number if game is not None else None,
+        "round": live.number if live is not None else None,
+        "move": live.move if live is not None else None,
+        "scores": _scores(state),
+        "players": _players(state),
+        "last_round": _last_round(state),
+        **_turn(state),
+    }
+
+
+def _view(
+    state: TableState, name: str | None, facts: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The view of player `name` (None: a watcher). The engine's keys first, then the
-    table's."""
-    game, live, rnd = state.game, state.live, state.round
+    table's (`facts`, `view_facts` of the state: given when several views are made)."""
+    rnd = state.round
+    facts = view_facts(state) if facts is None else facts
     view: dict[str, Any] = {
         "phase": None,
         "player": name,
@@ -277,7 +304,7 @@ def _view(state: TableState, name: str | None) -> dict[str, Any]:
         "out": [],
         "last_trick": None,
     }
-    status = _status(state)
+    status = facts["status"]
     if rnd is not None and status in (PLAYING, WAITING):
         view.update(rnd.view(name if name in rnd.start.players else None))
         if name is not None and view["hand"] is None:
@@ -285,25 +312,7 @@ def _view(state: TableState, name: str | None) -> dict[str, Any]:
     if status != PLAYING:
         view["legal"] = []
         view["to_act"] = None
-    view.update(
-        {
-            "status": status,
-            "phase": _phase(state) if status in (PLAYING, WAITING) else None,
-            "session": state.session.pk,
-            "rules": state.session.rules_id,
-            "sitting": state.table.sitting.number,
-            "table": state.table.rank,
-            "table_number": state.table.number,
-            "game": game.pk if game is not None else None,
-            "game_number": game.number if game is not None else None,
-            "round": live.number if live is not None else None,
-            "move": live.move if live is not None else None,
-            "scores": _scores(state),
-            "players": _players(state),
-            "last_round": _last_round(state),
-            **_turn(state),
-        }
-    )
+    view.update(facts)
     return view
 
 
@@ -351,22 +360,37 @@ def seat_view_at(
     return _seat_view(state, link.player_id, seating.seat, fallback=link.player.name)
 
 
-def _seat_view(state: TableState, player_id: int, seat: int, *, fallback: str) -> dict[str, Any]:
+def _seat_view(
+    state: TableState,
+    player_id: int,
+    seat: int,
+    *,
+    fallback: str,
+    facts: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     name = state.name_of(player_id) or fallback
-    view = _view(state, name)
+    view = _view(state, name, facts)
     view["seat"] = seat
     return view
 
 
-def player_view(state: TableState, player_id: int, seat: int, *, fallback: str) -> dict[str, Any]:
+def player_view(
+    state: TableState,
+    player_id: int,
+    seat: int,
+    *,
+    fallback: str,
+    facts: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The view of the player seated at `seat` from a table's state in hand (a node's,
-    `play.node`); `fallback` their name when the game does not list them."""
-    return _seat_view(state, player_id, seat, fallback=fallback)
+    `play.node`); `fallback` their name when the game does not list them; `facts` the
+    state's `view_facts` when the caller has them."""
+    return _seat_view(state, player_id, seat, fallback=fallback, facts=facts)
 
 
-def watcher_view(state: TableState) -> dict[str, Any]:
+def watcher_view(state: TableState, facts: dict[str, Any] | None = None) -> dict[str, Any]:
     """A watcher's view from a table's state in hand: no hand at all."""
-    view = _view(state, None)
+    view = _view(state, None, facts)
     view["seat"] = None
     return view
 
@@ -398,12 +422,15 @@ def table_now(table_id: int) -> TableNow:
 def table_now_of(state: TableState) -> TableNow:
     """`table_now` from a state in hand."""
     views: dict[str, dict[str, Any]] = {}
+    facts = view_facts(state)
     for s in state.seated:
         token = state.tokens.get(s.player_id)
         if token is not None:
-            views[token] = _seat_view(state, s.player_id, s.seat, fallback=s.player.name)
+            views[token] = _seat_view(
+                state, s.player_id, s.seat, fallback=s.player.name, facts=facts
+            )
     return TableNow(
-        views=views, watch=watcher_view(state), phase=phase_of(state), mark=mark_of(state)
+        views=views, watch=watcher_view(state, facts), phase=phase_of(state), mark=mark_of(state)
     )
 
 

@@ -61,15 +61,18 @@ def read_table(table_id: int) -> TableState | None:
     return None if table is None else selectors.table_state(table)
 
 
-def view_of(state: TableState, socket: Any) -> dict[str, Any] | None:
+def view_of(
+    state: TableState, socket: Any, facts: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
     """What one socket of the table sees: a watcher's view, or the player's at their
-    seat (None: the player no longer sits here; the push of the seats tells them)."""
+    seat (None: the player no longer sits here; the push of the seats tells them).
+    `facts`: the state's `selectors.view_facts`, when several sockets are sent views."""
     if socket.player_id is None:
-        return selectors.watcher_view(state)
+        return selectors.watcher_view(state, facts)
     for seating in state.seated:
         if seating.player_id == socket.player_id:
             return selectors.player_view(
-                state, seating.player_id, seating.seat, fallback=seating.player.name
+                state, seating.player_id, seating.seat, fallback=seating.player.name, facts=facts
             )
     return None
 
@@ -108,11 +111,11 @@ def check(
     """Why the move cannot be taken (an `Answer`), or the mover's name in the round."""
     if state is None or socket.player_id is None:
         return Answer("no_game", str(NO_GAME)), ""
-    view = view_of(state, socket)
     game, live, rnd = state.game, state.live, state.round
     name = state.name_of(socket.player_id)
+    seated = any(s.player_id == socket.player_id for s in state.seated)
     if (
-        view is None
+        not seated
         or not state.table.online
         or game is None
         or live is None
@@ -122,14 +125,14 @@ def check(
         or entry_refusal(game) is not None
         or live.number != game.round_count + 1
     ):
-        return Answer("no_game", str(NO_GAME), view), ""
+        return Answer("no_game", str(NO_GAME), view_of(state, socket)), ""
     if move != live.move:
         sent = dict(action)
         if any(
             h["move"] == move and h["player"] == name and h["action"] == sent for h in live.history
         ):
-            return Answer(view=view, again=True), ""
-        return Answer("stale_move", str(STALE), view), ""
+            return Answer(view=view_of(state, socket), again=True), ""
+        return Answer("stale_move", str(STALE), view_of(state, socket)), ""
     who = rnd.to_act()
     if who != name:
         words = (
@@ -137,21 +140,27 @@ def check(
             if who
             else gettext("The round is over.")
         )
-        return Answer("not_your_turn", words, view), ""
+        return Answer("not_your_turn", words, view_of(state, socket)), ""
     return None, name
 
 
 def take(
-    state: TableState, token: str | None, player_id: int, entry: dict[str, Any], now: datetime
+    state: TableState,
+    token: str | None,
+    player_id: int,
+    entry: dict[str, Any],
+    now: datetime,
+    *,
+    origin: str = "",
 ) -> tuple[bool, TablePhase]:
     """On a database thread: the mover seen (a person's `token`; None for a robot, which
     changes nobody's presence), the table's phase after the move (who is present now),
-    the move written (`play.moves`) and, once written, published."""
+    the move written (`play.moves`) and, once written, published, from the node
+    `origin`."""
     assert state.live is not None
     assert state.round is not None
     if token is not None:
-        presence.seen(token, now)
-        state.seen = presence.last_seen_many(list(state.tokens.values()))
+        state.seen = presence.seen_and_read(token, list(state.tokens.values()), now)
     live = state.live
     made = live.move
     # The held state becomes the move's: the views and the phase read it.
@@ -163,7 +172,7 @@ def take(
     # A connection lost on the write: once more on a new one. Had the first committed,
     # the second finds the next state number and writes nothing: the move is answered
     # as stale, with the view read again, which shows it.
-    after = state.round.to_json()
+    after = state.round.to_json_text()
     written = with_connection(
         moves.write,
         live_id=live.pk,
@@ -180,14 +189,15 @@ def take(
             state.table.pk,
             {
                 "kind": "move",
+                "node": origin,
                 "live": live.pk,
                 "move": made,
-                "state": after,
                 "player": entry["player"],
                 "action": entry["action"],
                 "entry": entry,
                 "at": now.timestamp(),
                 "seen": {token: stamp.timestamp() for token, stamp in state.seen.items()},
             },
+            texts={"state": after},
         )
     return written, phase

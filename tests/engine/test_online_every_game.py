@@ -157,3 +157,26 @@ def test_a_refused_move_changes_nothing_in_any_game(rules: str, seed: int) -> No
         if rnd.phase == PLAY:
             assert move["card"] in rnd.legal(who)
         rnd.apply(who, move)
+
+
+@settings(max_examples=12, deadline=None)
+@given(rules=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32))
+def test_the_state_as_text_is_the_state_in_every_game_at_every_move(rules: str, seed: int) -> None:
+    """`to_json_text` (what a node writes and publishes, with no copy taken) is
+    `to_json`'s data, earlier rounds included, before and after every move of two
+    rounds."""
+    rng = random.Random(seed)
+    first = dealt(rules, seed)
+    names = first.start.players
+    rounds = [first]
+    while rounds:
+        rnd = rounds.pop()
+        while True:
+            assert json.loads(rnd.to_json_text()) == rnd.to_json()
+            if rnd.phase == END:
+                break
+            who = rnd.to_act() or ""
+            rnd.apply(who, robot(rnd, who))
+        if rnd is first:
+            second = start(rules, names, number=2, earlier=[first.record()])
+            rounds.append(shuffled_deal(second, rng))

@@ -94,20 +94,34 @@ def test_a_move_on_a_copy_that_fell_behind_is_stale_and_writes_nothing(
 
 
 @pytest.mark.postgres
-def test_a_socket_move_sends_three_redis_commands_on_the_production_path(
+def test_a_socket_move_sends_three_redis_commands_in_two_trips_on_the_production_path(
     online_session: Any, director: Any, monkeypatch: Any
 ) -> None:
-    """On Redis (the cache and the table's channel): the mover seen, who is present read
-    for the table's phase, the move published once; however many phones."""
+    """On Redis (the cache and the table's channel): the mover seen and who is present
+    read for the table's phase, in one round trip, then the move published once;
+    however many phones."""
     import redis
+    from redis.client import Pipeline
 
     tokens = tokens_of(online_session(4), director)
     commands: list[str] = []
+    trips: list[str] = []
     execute = redis.Redis.execute_command
+    stack = Pipeline.pipeline_execute_command
+    execute_stacked = Pipeline.execute
 
     def counted(self: Any, *args: Any, **options: Any) -> Any:
         commands.append(str(args[0]).upper())
+        trips.append(str(args[0]).upper())
         return execute(self, *args, **options)
+
+    def stacked(self: Any, *args: Any, **options: Any) -> Any:
+        commands.append(str(args[0]).upper())
+        return stack(self, *args, **options)
+
+    def sent(self: Any, *args: Any, **options: Any) -> Any:
+        trips.append("pipeline")
+        return execute_stacked(self, *args, **options)
 
     async def scenario() -> None:
         phones = {token: phone(token) for token in tokens.values()}
@@ -116,11 +130,16 @@ def test_a_socket_move_sends_three_redis_commands_on_the_production_path(
         body = choice_body(view, view["legal"][0])
 
         monkeypatch.setattr(redis.Redis, "execute_command", counted)
+        monkeypatch.setattr(Pipeline, "pipeline_execute_command", stacked)
+        monkeypatch.setattr(Pipeline, "execute", sent)
         await phones[mover].send_json_to({"type": "move", **body})
         got = {token: await next_view(socket) for token, socket in phones.items()}
         monkeypatch.setattr(redis.Redis, "execute_command", execute)
+        monkeypatch.setattr(Pipeline, "pipeline_execute_command", stack)
+        monkeypatch.setattr(Pipeline, "execute", execute_stacked)
 
         assert sorted(commands) == ["MGET", "PUBLISH", "SET"], commands
+        assert trips == ["pipeline", "PUBLISH"], trips
         assert all(seen["move"] == first[t]["move"] + 1 for t, seen in got.items())
         for socket in phones.values():
             await socket.disconnect()

@@ -14,6 +14,7 @@ such as ``max_discard`` included) is a move `apply` takes as it is.
 
 from __future__ import annotations
 
+import json
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
@@ -30,15 +31,18 @@ from engine.online_round import (
 )
 
 
-def start_to_json(start: RoundStart) -> dict[str, Any]:
+def start_to_json(start: RoundStart, *, copy: bool = True) -> dict[str, Any]:
+    """The round's start as JSON-ready data; sharing the start's own options and earlier
+    rounds when not `copy` (for data written out at once)."""
+    options, earlier = dict(start.options), [dict(r) for r in start.earlier]
     return {
         "rules_id": start.rules_id,
         "players": list(start.players),
         "dealer": start.dealer,
         "number": start.number,
-        "options": json_copy(dict(start.options)),
+        "options": json_copy(options) if copy else options,
         "scores": dict(start.scores),
-        "earlier": json_copy([dict(r) for r in start.earlier]),
+        "earlier": json_copy(earlier) if copy else earlier,
     }
 
 
@@ -361,6 +365,11 @@ class TrickRound(OnlineRound):
 
     def to_json(self) -> dict[str, Any]:
         return {"start": start_to_json(self.start), "state": json_copy(self.s)}
+
+    def to_json_text(self) -> str:
+        # Written out at once, so nothing is copied first.
+        data = {"start": start_to_json(self.start, copy=False), "state": self.s}
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
