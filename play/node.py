@@ -45,7 +45,7 @@ from django.utils import timezone
 
 from engine.online import MoveRefused
 from play import bus, push, scheduler, taking
-from play.phases import AT_ONCE, Phase, TablePhase, TableState
+from play.phases import AT_ONCE, Phase, TablePhase, TableState, state_from
 from play.selectors import mark_of, view_facts
 from play.services import NO_GAME, STALE
 from play.taking import Answer, check, read_table, rewind, take, view_of
@@ -337,6 +337,11 @@ class Node:
             held.stale = True
             return
         if kind == "views":
+            # The copy held was current before this change: the change's own state,
+            # when it came with it and is later than the copy, replaces it. Otherwise
+            # (the copy was behind already, or the state did not come) the rows are read
+            # before the next move here.
+            current = not held.stale and held.state is not None
             held.stale = True
             mark = _mark(message.get("mark"))
             if held.passed(mark):
@@ -347,6 +352,11 @@ class Node:
                 text = watch if socket.player_id is None else views.get(socket.token)
                 if text is not None:
                     await _deliver(socket, text)
+            table = message.get("table")
+            if current and isinstance(table, str) and _later(mark, held.state):
+                adopted = state_from(table, held.table_id)
+                if adopted is not None and mark_of(adopted) == mark:
+                    held.state, held.stale = adopted, False
             return
         if kind != "move":
             return
@@ -456,6 +466,14 @@ class Node:
                     self.heard(table_id, message["data"])
                 except Exception:  # the reader lives on: it is every table's
                     logger.exception("table %s: a message was not heard", table_id)
+
+
+def _later(mark: tuple[int, int] | None, state: TableState | None) -> bool:
+    """Whether a change's `mark` is a later state of the table than the copy `state`:
+    its round's row made later (rows are numbered as they are made), or the same row at
+    a higher state number."""
+    held = mark_of(state) if state is not None else None
+    return mark is not None and (held is None or mark > held)
 
 
 def _mark(sent: Any) -> tuple[int, int] | None:

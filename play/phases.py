@@ -23,12 +23,16 @@ scheduler) asks `phase_of`; the writes that move a table from one phase to the n
 
 from __future__ import annotations
 
+import base64
+import dataclasses
+import pickle
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
 from django.utils import timezone
 
+from engine import online as engine_online
 from engine.online import END, OnlineRound
 from play.models import LiveRound
 from scoring.models import Game, GamePlayer, Round
@@ -110,6 +114,38 @@ class TableState:
         if last is None:
             return True
         return (self.now - last).total_seconds() > self.session.online_grace_seconds
+
+
+#: The form of `state_text`: a node that reads another form reads the table's rows.
+STATE_FORM = 1
+
+
+def state_text(state: TableState) -> str:
+    """A table's state as text, for the message of the change that read it under the
+    table's locks (`play.push.send`): each node holding the table takes it as its copy
+    instead of reading the rows again (`state_from`). Pickled, as the cache keeps its
+    rows on the same Redis; the round is left out (its row's `state` makes it again)."""
+    held = dataclasses.replace(state, round=None)
+    return f"{STATE_FORM}:" + base64.b64encode(pickle.dumps(held, protocol=5)).decode()
+
+
+def state_from(text: str, table_id: int) -> TableState | None:
+    """The state `state_text` wrote, its round made again from its row, as of now; None
+    for another form, another table, or text that does not read (then the rows are read)."""
+    form, _, body = text.partition(":")
+    if form != str(STATE_FORM):
+        return None
+    try:
+        state = pickle.loads(base64.b64decode(body))  # our own publish (`state_text`)
+    except Exception:
+        return None
+    if not isinstance(state, TableState) or state.table.pk != table_id:
+        return None
+    game, live = state.game, state.live
+    if game is not None and live is not None:
+        state.round = engine_online.restore(game.rules_id, live.state)
+    state.now = timezone.now()
+    return state
 
 
 @dataclass(frozen=True)

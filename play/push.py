@@ -32,6 +32,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from play import bus, seats, selectors
+from play.phases import state_text
 
 logger = logging.getLogger(__name__)
 
@@ -86,15 +87,15 @@ def send(table_id: int, now: selectors.TableNow) -> bool:
     without a channel layer)."""
     if _layer() is None:
         return False
-    bus.publish(
-        table_id,
-        {
-            "kind": "views",
-            "views": {token: view_text(view) for token, view in now.views.items()},
-            "watch": view_text(now.watch),
-            "mark": now.mark,
-        },
-    )
+    message: dict[str, Any] = {
+        "kind": "views",
+        "views": {token: view_text(view) for token, view in now.views.items()},
+        "watch": view_text(now.watch),
+        "mark": now.mark,
+    }
+    if now.state is not None:
+        message["table"] = state_text(now.state)
+    bus.publish(table_id, message)
     return True
 
 

@@ -412,6 +412,8 @@ class TableNow:
     watch: dict[str, Any]
     phase: TablePhase
     mark: tuple[int, int] | None = None
+    #: The state they were made from (what a node holding the table takes as its copy).
+    state: TableState | None = None
 
 
 def table_now(table_id: int) -> TableNow:
@@ -430,7 +432,11 @@ def table_now_of(state: TableState) -> TableNow:
                 state, s.player_id, s.seat, fallback=s.player.name, facts=facts
             )
     return TableNow(
-        views=views, watch=watcher_view(state, facts), phase=phase_of(state), mark=mark_of(state)
+        views=views,
+        watch=watcher_view(state, facts),
+        phase=phase_of(state),
+        mark=mark_of(state),
+        state=state,
     )
 
 

@@ -323,20 +323,21 @@ def _update_totals(game_players: list[GamePlayer]) -> None:
     online table runs it)."""
     if not game_players:
         return
+    quote = connection.ops.quote_name
     ids = [gp.pk for gp in game_players]
-    table = connection.ops.quote_name(GamePlayer._meta.db_table)
-    sets, params = [], []
+    sets: list[str] = []
+    params: list[Any] = []
+    # The fields are their columns (no `db_column`).
     for field, kind in (("score", "integer"), ("hooks", "integer"), ("won", "boolean")):
-        column = connection.ops.quote_name(GamePlayer._meta.get_field(field).column)
         whens = " ".join(f"WHEN %s THEN CAST(%s AS {kind})" for _ in game_players)
-        sets.append(f"{column} = CASE {connection.ops.quote_name('id')} {whens} END")
+        sets.append(f"{quote(field)} = CASE {quote('id')} {whens} END")
         for gp in game_players:
             params += [gp.pk, getattr(gp, field)]
     where = ", ".join("%s" for _ in ids)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} SET {', '.join(sets)} WHERE {connection.ops.quote_name('id')}"
-            f" IN ({where})",
+            f"UPDATE {quote(GamePlayer._meta.db_table)} SET {', '.join(sets)}"
+            f" WHERE {quote('id')} IN ({where})",
             [*params, *ids],
         )
 
