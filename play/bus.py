@@ -14,8 +14,10 @@ called directly, each on its own event loop.
 
 A message is a JSON object (`kind`: `move`, a move taken, which each node applies to
 the round it holds, with the round's state it made for a node whose copy was read past
-it; `views`, the views a change sent under its locks, each socket's
-own; `stale`, the table changed in a way its views do not show, such as a change of
+it, and the `node` that took it, which skips it unread; `views`, the views a change
+sent under its locks, each socket's own, with the table's state they were made from
+(`table`, `play.phases.state_text`), which a node whose copy was current takes as its
+copy; `stale`, the table changed in a way its views do not show, such as a change of
 seats, pushed to each player on its own: read it again before the next move). A
 publish that fails is logged: the phones that poll, and the socket's next view, catch
 up.
