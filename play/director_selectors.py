@@ -14,9 +14,12 @@ from typing import Any
 from django.db.models import Count, Q
 from django.utils.translation import ngettext
 
+from engine import online as engine_online
 from play import selectors
 from play.models import LiveRound, SeatLink
+from play.phases import TableState
 from play.replay import card_label
+from scoring.models import Game
 from tournaments import format as fmt
 from tournaments.models import Seating, Session, Sitting, Table
 from workflow.session.selectors import current_sitting
@@ -146,14 +149,61 @@ def screen_version(sitting: Sitting | None) -> str:
     return f"{sitting.pk}.{digest}"
 
 
+#: The keys of a watcher's view that `tricks_of` gives: the round's public play.
+TRICK_KEYS = ("round", "phase", "to_act", "trick", "tricks_won", "last_trick")
+
+
+def tricks_of(sitting: Sitting) -> list[tuple[Table, dict[str, Any]]]:
+    """The round's public play at each online table of the sitting (`TRICK_KEYS` of its
+    watcher's view: the projector), table by table in rank order, in three queries
+    however many tables:
+    `selectors.watch_view` reads a table in eight, and a busy night changes every table between
+    two polls of the projector."""
+    session = sitting.session
+    tables = list(Table.objects.filter(sitting=sitting, online=True).order_by("rank"))
+    current: dict[int, Game] = {}
+    for played in Game.objects.filter(table__in=[t.pk for t in tables]).order_by("number"):
+        current[played.table_id] = played  # the highest number last: `table_current_game`
+    lives = {
+        live.game_id: live
+        for live in LiveRound.objects.filter(game__in=list(current.values())).defer("history")
+    }
+    found: list[tuple[Table, dict[str, Any]]] = []
+    for table in tables:
+        table.sitting = sitting
+        game = current.get(table.pk)
+        if game is not None:
+            game.table = table  # its phase reads the sitting and session held here
+        live = lives.get(game.pk) if game is not None else None
+        rnd = engine_online.restore(game.rules_id, live.state) if game and live else None
+        # The table's public facts (players, scores, the last round) are not read: only
+        # the round's play is kept from the view.
+        state = TableState(
+            session=session,
+            table=table,
+            game=game,
+            game_players=[],
+            live=live,
+            round=rnd,
+            tokens={},
+            robots=set(),
+            seen={},
+            last_round=None,
+            seated=[],
+        )
+        view = selectors.watcher_view(state)
+        found.append((table, {key: view[key] for key in TRICK_KEYS}))
+    return found
+
+
 def screen_tricks(sitting: Sitting | None) -> list[dict[str, Any]]:
     """The current trick of each online table of the sitting, from the watcher's view
     (no hand): table number, whose turn, the cards on the table written for people (none
-    in a duplicate sitting). In a fixed number of queries (`play.selectors.tricks_of`)."""
+    in a duplicate sitting). In a fixed number of queries (`tricks_of`)."""
     if sitting is None:
         return []
     found = []
-    for table, view in selectors.tricks_of(sitting):
+    for table, view in tricks_of(sitting):
         # Duplicate deals: another table of the size may not have played this trick yet
         # (play.duplicate); the projector says whose turn it is, never the cards.
         trick = [] if sitting.duplicate else (view.get("trick") or [])

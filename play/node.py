@@ -48,7 +48,7 @@ from play import bus, push, scheduler, taking
 from play.phases import AT_ONCE, Phase, TablePhase, TableState, state_from
 from play.selectors import mark_of, view_facts
 from play.services import NO_GAME, STALE
-from play.taking import Answer, check, read_table, rewind, take, view_of
+from play.taking import Answer, check, later, mark_from, read_table, rewind, take, view_of
 from scoring import engine_words
 
 logger = logging.getLogger(__name__)
@@ -343,7 +343,7 @@ class Node:
             # before the next move here.
             current = not held.stale and held.state is not None
             held.stale = True
-            mark = _mark(message.get("mark"))
+            mark = mark_from(message.get("mark"))
             if held.passed(mark):
                 return
             held.sent = mark or held.sent
@@ -353,7 +353,7 @@ class Node:
                 if text is not None:
                     await _deliver(socket, text)
             table = message.get("table")
-            if current and isinstance(table, str) and _later(mark, held.state):
+            if current and isinstance(table, str) and later(mark, held.state):
                 adopted = state_from(table, held.table_id)
                 if adopted is not None and mark_of(adopted) == mark:
                     held.state, held.stale = adopted, False
@@ -466,21 +466,6 @@ class Node:
                     self.heard(table_id, message["data"])
                 except Exception:  # the reader lives on: it is every table's
                     logger.exception("table %s: a message was not heard", table_id)
-
-
-def _later(mark: tuple[int, int] | None, state: TableState | None) -> bool:
-    """Whether a change's `mark` is a later state of the table than the copy `state`:
-    its round's row made later (rows are numbered as they are made), or the same row at
-    a higher state number."""
-    held = mark_of(state) if state is not None else None
-    return mark is not None and (held is None or mark > held)
-
-
-def _mark(sent: Any) -> tuple[int, int] | None:
-    """A views message's `mark`, as JSON carried it."""
-    if isinstance(sent, list) and len(sent) == 2 and all(isinstance(n, int) for n in sent):
-        return (sent[0], sent[1])
-    return None
 
 
 async def _deliver(socket: Any, text: str) -> None:

@@ -28,7 +28,7 @@ from play.models import LiveRound, SeatLink
 from play.phases import Phase, TablePhase, TableState, phase_of
 from scoring.models import Game, GamePlayer, Round
 from scoring.tables import table_current_game
-from tournaments.models import Seating, Session, Sitting, Table
+from tournaments.models import Seating, Session, Table
 from workflow.sittings import current_sittings
 
 #: A view's statuses: a round is being played at the seat's online table (`playing`);
@@ -447,53 +447,6 @@ def mark_of(state: TableState) -> tuple[int, int] | None:
     ordered; a row made since (another game) is another round."""
     live = state.live
     return None if live is None or live.pk is None else (live.pk, live.move)
-
-
-#: The keys of a watcher's view that `tricks_of` gives: the round's public play.
-TRICK_KEYS = ("round", "phase", "to_act", "trick", "tricks_won", "last_trick")
-
-
-def tricks_of(sitting: Sitting) -> list[tuple[Table, dict[str, Any]]]:
-    """The round's public play at each online table of the sitting (`TRICK_KEYS` of its
-    watcher's view: the projector), table by table in rank order, in three queries
-    however many tables:
-    `watch_view` reads a table in eight, and a busy night changes every table between
-    two polls of the projector."""
-    session = sitting.session
-    tables = list(Table.objects.filter(sitting=sitting, online=True).order_by("rank"))
-    current: dict[int, Game] = {}
-    for played in Game.objects.filter(table__in=[t.pk for t in tables]).order_by("number"):
-        current[played.table_id] = played  # the highest number last: `table_current_game`
-    lives = {
-        live.game_id: live
-        for live in LiveRound.objects.filter(game__in=list(current.values())).defer("history")
-    }
-    found: list[tuple[Table, dict[str, Any]]] = []
-    for table in tables:
-        table.sitting = sitting
-        game = current.get(table.pk)
-        if game is not None:
-            game.table = table  # its phase reads the sitting and session held here
-        live = lives.get(game.pk) if game is not None else None
-        rnd = engine_online.restore(game.rules_id, live.state) if game and live else None
-        # The table's public facts (players, scores, the last round) are not read: only
-        # the round's play is kept from the view.
-        state = TableState(
-            session=session,
-            table=table,
-            game=game,
-            game_players=[],
-            live=live,
-            round=rnd,
-            tokens={},
-            robots=set(),
-            seen={},
-            last_round=None,
-            seated=[],
-        )
-        view = _view(state, None)
-        found.append((table, {key: view[key] for key in TRICK_KEYS}))
-    return found
 
 
 def watch_view(table_id: int) -> dict[str, Any]:

@@ -201,3 +201,18 @@ def take(
             texts={"state": after},
         )
     return written, phase
+
+
+def later(mark: tuple[int, int] | None, state: TableState | None) -> bool:
+    """Whether a change's `mark` is a later state of the table than the copy `state`:
+    its round's row made later (rows are numbered as they are made), or the same row at
+    a higher state number."""
+    held = selectors.mark_of(state) if state is not None else None
+    return mark is not None and (held is None or mark > held)
+
+
+def mark_from(sent: Any) -> tuple[int, int] | None:
+    """A views message's `mark`, as JSON carried it."""
+    if isinstance(sent, list) and len(sent) == 2 and all(isinstance(n, int) for n in sent):
+        return (sent[0], sent[1])
+    return None

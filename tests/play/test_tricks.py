@@ -1,5 +1,5 @@
-"""The projector's online tricks (`play.selectors.tricks_of`): each table's round play as
-its watcher's view gives it, read in the same queries for two tables or five."""
+"""The projector's online tricks (`play.director_selectors.tricks_of`): each table's round
+play as its watcher's view gives it, read in the same queries for two tables or five."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from play import selectors
+from play import director_selectors, selectors
 from play.models import LiveRound
 from scoring.models import Game
 from tests.play.conftest import tokens_of
@@ -44,12 +44,12 @@ def test_each_tables_tricks_are_its_watchers_view(
     sitting = current_sitting(session)
     assert sitting is not None
 
-    tricks = selectors.tricks_of(sitting)
+    tricks = director_selectors.tricks_of(sitting)
 
     assert [t.rank for t, _ in tricks] == [1, 2, 3]
     for table, shown in tricks:
         watched = selectors.watch_view(table.pk)
-        assert shown == {key: watched[key] for key in selectors.TRICK_KEYS}
+        assert shown == {key: watched[key] for key in director_selectors.TRICK_KEYS}
     assert tricks[0][1]["trick"]  # the cards on the table
     assert tricks[1][1]["round"] == 1
     assert not tricks[1][1]["trick"]
@@ -67,5 +67,5 @@ def test_the_tricks_take_the_same_queries_for_any_number_of_tables(
     sitting = type(sitting).objects.get(pk=sitting.pk)  # its session not read yet
     # The session, the tables, their games, the rounds being played.
     with django_assert_num_queries(4):
-        tricks = selectors.tricks_of(sitting)
+        tricks = director_selectors.tricks_of(sitting)
     assert len(tricks) == players // 4
