@@ -357,21 +357,7 @@ def seat_view_at(
         return _unseated(link, FINISHED if finished else NOT_SEATED)
     if state is None:
         state = table_state(seating.table)
-    return _seat_view(state, link.player_id, seating.seat, fallback=link.player.name)
-
-
-def _seat_view(
-    state: TableState,
-    player_id: int,
-    seat: int,
-    *,
-    fallback: str,
-    facts: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    name = state.name_of(player_id) or fallback
-    view = _view(state, name, facts)
-    view["seat"] = seat
-    return view
+    return player_view(state, link.player_id, seating.seat, fallback=link.player.name)
 
 
 def player_view(
@@ -385,7 +371,10 @@ def player_view(
     """The view of the player seated at `seat` from a table's state in hand (a node's,
     `play.node`); `fallback` their name when the game does not list them; `facts` the
     state's `view_facts` when the caller has them."""
-    return _seat_view(state, player_id, seat, fallback=fallback, facts=facts)
+    name = state.name_of(player_id) or fallback
+    view = _view(state, name, facts)
+    view["seat"] = seat
+    return view
 
 
 def watcher_view(state: TableState, facts: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -428,7 +417,7 @@ def table_now_of(state: TableState) -> TableNow:
     for s in state.seated:
         token = state.tokens.get(s.player_id)
         if token is not None:
-            views[token] = _seat_view(
+            views[token] = player_view(
                 state, s.player_id, s.seat, fallback=s.player.name, facts=facts
             )
     return TableNow(
