@@ -170,7 +170,10 @@ def lock(table_id: int, session_id: int | None = None) -> Locked:
     if session_id is None:
         raise UserError("no_such_table", gettext("That table does not exist."))
     locks.share_session(session_id)
-    table = locks.lock_table(table_id, related=True)
+    try:
+        table = locks.lock_table(table_id, related=True)
+    except Table.DoesNotExist:  # gone since its session was read
+        raise UserError("no_such_table", gettext("That table does not exist.")) from None
     game = locks.lock_current_game(table)
     live = None
     if game is not None:

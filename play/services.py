@@ -207,17 +207,18 @@ def _no_game(token: str) -> MoveConflict:
 STEPS_PER_CALL = 12
 
 
-def advance(*, table_id: int) -> bool:
+def advance(*, table_id: int, session_id: int | None = None) -> bool:
     """Move the table on to its next phase when it has one due (`play.phases`): store
     the round whose last card was played, deal its next round, make the robots' moves
     that are due (a robot player's at once, an
     absent player's after the grace time and from then on at once, a move whose clock
     ran out); keep its one deadline; whether anything changed. The scheduler's step
-    (`play.scheduler`), safe to call at any time and twice."""
+    (`play.scheduler`), safe to call at any time and twice. `session_id`: the table's
+    session, when the caller read it with the table."""
     now = timezone.now()
     with transaction.atomic():
         try:
-            at = rounds.lock(table_id)
+            at = rounds.lock(table_id, session_id)
         except UserError:  # the table is gone
             return False
         changed = False

@@ -19,6 +19,7 @@ from play.models import LiveRound
 from scoring.models import Game
 from tests.play.conftest import tokens_of
 from tests.play.helpers import choice_body, hidden_from, leaked, send, view_of
+from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
 
@@ -278,13 +279,14 @@ def test_a_read_takes_the_same_queries_at_any_size_of_session(
     assert view == before
 
 
-#: The queries of a round's end (the scheduler's `advance` once the last card is played):
-#: the table's session, the locks (2, and the session's shared lock on PostgreSQL), the
+#: The queries of a round's end (the scheduler's `advance` once the last card is played,
+#: given the table's session with its deadline): the locks (2, and the session's shared
+#: lock on PostgreSQL), the
 #: round being played, the game's players and its stored rounds, read once and used by
 #: the scorer's checks (`scoring.rounds.Held`); the round, the pending entries cleared,
 #: the change history, the players' scores, the game, the session's page versions; the
 #: next round dealt; the push's tokens and who sits there, and the table's deadline.
-ROUND_END_QUERIES = 16
+ROUND_END_QUERIES = 15
 
 
 def test_a_rounds_end_stores_and_deals_in_the_same_queries_at_any_size_of_session(
@@ -306,9 +308,10 @@ def test_a_rounds_end_stores_and_deals_in_the_same_queries_at_any_size_of_sessio
             break
     game = Game.objects.get(table_id=table_id, number=1)
     assert game.rounds.count() == 0  # the last card's move stored nothing
+    session_id = Table.objects.get(pk=table_id).sitting.session_id  # the scheduler reads it
 
     # Inside the test's transaction, the advance's own is a savepoint and its release.
     with django_assert_num_queries(ROUND_END_QUERIES + 2 + (connection.vendor == "postgresql")):
-        assert advance(table_id=game.table_id)
+        assert advance(table_id=game.table_id, session_id=session_id)
     assert game.rounds.count() == 1
     assert selectors.seat_view(token)["round"] == 2

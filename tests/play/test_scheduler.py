@@ -13,6 +13,7 @@ from celery.app.task import Task
 from django.utils import timezone
 
 from play import scheduler
+from play import services as play_services
 from play.models import LiveRound, TableDeadline
 from play.phases import SLACK, Phase
 from scoring.models import Game
@@ -50,6 +51,19 @@ def test_a_deadline_not_come_yet_moves_nothing_and_a_read_moves_nothing(
     assert scheduler.run_due() == 0
     assert LiveRound.objects.get(game=game).move == before
     assert TableDeadline.objects.count() == 1
+
+
+def test_a_due_table_comes_with_its_session_and_one_gone_since_moves_nothing(
+    online_session: Any,
+) -> None:
+    """The scheduler reads each due table's session with its deadline; a table deleted
+    between that read and its step is gone, not an error."""
+    session = online_session(4)
+    table = Table.objects.get(sitting__session=session)
+    TableDeadline.objects.filter(table=table).update(due_at=timezone.now())
+
+    assert scheduler.due_tables() == [(table.pk, session.pk)]
+    assert play_services.advance(table_id=table.pk + 1000, session_id=session.pk) is False
 
 
 def test_a_paper_table_has_no_deadline_and_a_look_at_it_plans_none(
