@@ -8,7 +8,9 @@ deadline: a row run twice, or by two schedulers at once, moves the table once.
 
 Who runs it: the ASGI server, in every process (`huckley.asgi`, on the server's
 startup: `run_forever`), so the embedded default (`make run`) and a deployment's ASGI
-nodes alike; each node asks for due rows a few times a second, in one small query.
+nodes alike; each process takes due rows a few times a second, in one short
+transaction (`due_tables`), so that two processes share a burst of rounds' ends rather
+than walking the same tables one after the other.
 Nothing is queued anywhere else, so an unattended table holds one row for the whole
 night and a busy one never more.
 """
@@ -22,7 +24,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from asgiref.sync import sync_to_async
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 from play import services
@@ -37,6 +39,9 @@ logger = logging.getLogger(__name__)
 POLL_SECONDS = 0.25
 #: The most tables one look runs; the next look runs the rest at once.
 BATCH = 50
+#: How long the due tables a look took stay its own: each one's step plans its deadline
+#: again at once, so this counts only when a process stops in the middle of a look.
+LEASE = timedelta(seconds=30)
 #: When a table that failed to move on is tried again (the error is in the log).
 RETRY_AFTER = timedelta(minutes=1)
 
@@ -110,12 +115,22 @@ def tables_of(
 
 def due_tables(now: datetime | None = None, limit: int = BATCH) -> list[tuple[int, int]]:
     """The tables whose deadline has come, the oldest first, each with its session (read
-    here, in the same query, rather than by each table's step)."""
-    return list(
-        TableDeadline.objects.filter(due_at__lte=now or timezone.now())
-        .order_by("due_at")
-        .values_list("table_id", "table__sitting__session_id")[:limit]
-    )
+    here, in the same query, rather than by each table's step), taken by this look: their
+    deadlines move `LEASE` on, so that the other processes' schedulers take the next
+    tables rather than the same ones (on PostgreSQL, rows another look is taking are
+    skipped). Each table's step plans its deadline again at once."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        due = list(
+            TableDeadline.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(due_at__lte=now)
+            .order_by("due_at")
+            .values_list("table_id", "table__sitting__session_id")[:limit]
+        )
+        if due:
+            taken = [table_id for table_id, _ in due]
+            TableDeadline.objects.filter(table_id__in=taken).update(due_at=now + LEASE)
+    return due
 
 
 def run_due(now: datetime | None = None, limit: int = BATCH) -> int:

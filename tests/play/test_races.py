@@ -13,17 +13,20 @@ import threading
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
+from django.utils import timezone
 
 import engine
 from common.errors import ConflictError
-from play.models import LiveRound
+from play import scheduler
+from play.models import LiveRound, TableDeadline
 from scoring.models import Game, Round
 from scoring.records import game_record
 from tests.deadlocks import deadlocks, report_statistics
 from tests.play.conftest import tokens_of
 from tests.play.helpers import choice_body
+from tournaments.models import Table
 from workflow.session import movements
 from workflow.session.simulation import finish_sitting_unplayed
 
@@ -279,3 +282,35 @@ def test_socket_moves_the_scheduler_a_movement_and_a_switch_to_paper_race_into_o
     assert deadlocks() == before
     on_paper(game)
     assert game.round_count == Round.objects.filter(game=game).count() >= stored
+
+
+def test_a_look_skips_the_due_tables_another_look_is_taking(online_session: Any) -> None:
+    """A look whose rows another process's look holds takes the others at once, neither
+    waiting for it nor taking the same tables (`play.scheduler.due_tables`)."""
+    session = online_session(8)
+    held, other = sorted(
+        Table.objects.filter(sitting__session=session).values_list("pk", flat=True)
+    )
+    now = timezone.now()
+    TableDeadline.objects.filter(table_id__in=[held, other]).update(due_at=now)
+    holding, done = threading.Event(), threading.Event()
+
+    def another_look() -> None:
+        try:
+            with transaction.atomic():
+                TableDeadline.objects.select_for_update().get(table_id=held)
+                holding.set()
+                done.wait(timeout=30)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=another_look)
+    thread.start()
+    try:
+        assert holding.wait(timeout=30)
+        taken = scheduler.due_tables(now)
+    finally:
+        done.set()
+        thread.join(timeout=30)
+
+    assert [table_id for table_id, _ in taken] == [other]

@@ -66,6 +66,27 @@ def test_a_due_table_comes_with_its_session_and_one_gone_since_moves_nothing(
     assert play_services.advance(table_id=table.pk + 1000, session_id=session.pk) is False
 
 
+def test_a_look_takes_its_due_tables_and_the_next_look_takes_the_others(
+    online_session: Any,
+) -> None:
+    """Two processes' schedulers share a burst of due tables rather than walking the
+    same ones: the tables a look returns are its own for a lease (their steps plan them
+    again at once), and a look just after gets only the rest."""
+    session = online_session(8)
+    tables = {t.pk for t in Table.objects.filter(sitting__session=session)}
+    now = timezone.now()
+    TableDeadline.objects.filter(table_id__in=tables).update(due_at=now)
+
+    first = scheduler.due_tables(now, limit=1)
+    second = scheduler.due_tables(now)
+
+    assert len(first) == 1
+    assert {t for t, _ in first + second} == tables
+    assert len(first + second) == len(tables)
+    assert scheduler.due_tables(now) == []
+    assert {t for t, _ in scheduler.due_tables(now + scheduler.LEASE)} == tables
+
+
 def test_a_paper_table_has_no_deadline_and_a_look_at_it_plans_none(
     online_session: Any, director: Any
 ) -> None:
