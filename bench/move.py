@@ -5,8 +5,9 @@ Run: .venv/bin/python bench/move.py [--tables 20] [--rounds 2] [--ordinary 10]
      [--postgres URL] [--redis URL] [--json FILE]
 
 One ASGI node as deploy/huckley-ws.service runs it (gunicorn, one uvicorn worker, DEBUG
-off, its scheduler on), on PostgreSQL (`--postgres`, dropped and made afresh) and Redis
-(`--redis`, flushed: cache, channel layer and the tables' channels). Every seat of
+off) and the scheduler in its own process (deploy/huckley-scheduler.service), on
+PostgreSQL (`--postgres`, dropped and made afresh) and Redis (`--redis`, flushed: cache,
+channel layer and the tables' channels). Every seat of
 `--tables` online Huckley Buck tables is a phone on its own WebSocket, driven from this
 process. For each of `--rounds` rounds, once every table has its deal:
 
@@ -18,7 +19,8 @@ process. For each of `--rounds` rounds, once every table has its deal:
    last card, the scheduler storing the round (standings, the ratings' and pages' work
    queued) and dealing the next one.
 
-CPU is read before and after each part, for the server (its processes), PostgreSQL
+CPU is read before and after each part, for the ASGI server (its processes), the
+scheduler, PostgreSQL
 (every backend) and Redis; the clients are not counted. Also: PostgreSQL's transactions
 in the database and Redis's commands per ordinary move (the whole server's).
 docs/performance.md has runs.
@@ -52,6 +54,7 @@ from bench.servers import (  # noqa: E402
     machine,
     server_env,
     start_asgi,
+    start_scheduler,
     stop,
 )
 
@@ -153,9 +156,14 @@ class Table:
             )
 
 
-def cpu(server: int) -> dict[str, float]:
+def cpu(server: int, scheduler: int) -> dict[str, float]:
     db = database_cpu_seconds()
-    return {"asgi": cpu_seconds(tree(server)), "postgres": db["postgres"], "redis": db["redis"]}
+    return {
+        "asgi": cpu_seconds(tree(server)),
+        "scheduler": cpu_seconds(tree(scheduler)),
+        "postgres": db["postgres"],
+        "redis": db["redis"],
+    }
 
 
 def per(after: dict[str, float], before: dict[str, float], count: float) -> dict[str, float]:
@@ -164,7 +172,9 @@ def per(after: dict[str, float], before: dict[str, float], count: float) -> dict
     return {k: round(v, 2) for k, v in parts.items()}
 
 
-async def play(args: argparse.Namespace, built: dict[str, Any], port: int, server: int) -> Any:
+async def play(
+    args: argparse.Namespace, built: dict[str, Any], port: int, server: int, scheduler: int
+) -> Any:
     by_table: dict[int, list[Phone]] = {}
     for seat in built["phones"]:
         by_table.setdefault(seat["table"], []).append(Phone(port, seat["token"], seat["name"]))
@@ -178,15 +188,15 @@ async def play(args: argparse.Namespace, built: dict[str, Any], port: int, serve
         await asyncio.sleep(1.0)  # the deal's own work settles
         count = args.ordinary * len(tables)
         calls, txs = redis_calls(args.redis), postgres_counts(args.postgres)
-        before, started = cpu(server), asyncio.get_running_loop().time()
+        before, started = cpu(server, scheduler), asyncio.get_running_loop().time()
         await asyncio.gather(*(t.ordinary(args.ordinary, number) for t in tables))
-        after, seconds = cpu(server), asyncio.get_running_loop().time() - started
+        after, seconds = cpu(server, scheduler), asyncio.get_running_loop().time() - started
         calls_after, txs_after = redis_calls(args.redis), postgres_counts(args.postgres)
         ordinary = per(after, before, count)
 
-        before = cpu(server)
+        before = cpu(server, scheduler)
         made = await asyncio.gather(*(t.to_next_round(number) for t in tables))
-        after = cpu(server)
+        after = cpu(server, scheduler)
         rest = sum(made) / len(tables)
         whole = per(after, before, len(tables))  # the rest of a round, per table
         ending = {k: round(whole[k] - ordinary[k] * (rest - 1), 2) for k in ordinary}
@@ -227,11 +237,16 @@ def main() -> None:
     built = build_in_child(str(ROOT / "bench" / "play.py"), env, f"--build={args.tables},0")
     port = free_port()
     log = Path(tempfile.gettempdir()) / f"huckley-move-{port}.log"
-    server = start_asgi(env, port, 1, log)
+    env["HUCKLEY_SCHEDULER"] = "false"
+    scheduler = start_scheduler(env, log.with_suffix(".scheduler.log"))
     try:
-        results = asyncio.run(play(args, built, port, server.pid))
+        server = start_asgi(env, port, 1, log)
+        try:
+            results = asyncio.run(play(args, built, port, server.pid, scheduler.pid))
+        finally:
+            stop(server)
     finally:
-        stop(server)
+        stop(scheduler)
     report = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "machine": machine(),

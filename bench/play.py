@@ -4,7 +4,8 @@ channel layer.
 
 Run: .venv/bin/python bench/play.py  [--tables 250] [--rounds 2] [--robot-tables 10]
      [--moves socket|http] [--nodes 1] [--workers 2] [--http-workers 3] [--clients 1]
-     [--think 0] [--heap] [--postgres URL] [--redis URL] [--json FILE]
+     [--think 0] [--scheduler apart|inside] [--heap] [--postgres URL] [--redis URL]
+     [--json FILE]
 
 It builds an online Huckley Buck session on PostgreSQL (`--postgres`, default
 postgres://postgres@127.0.0.1:5432/huckley_play, dropped and made afresh) of `--tables`
@@ -12,7 +13,9 @@ tables of four, started, with every player's seat link, plus `--robot-tables` ta
 where three of the four seats are robots. It starts `--nodes` ASGI servers (each
 `--workers` processes, DEBUG off, all on the same PostgreSQL and with Redis, `--redis`,
 flushed first, as cache and channel layer), and with `--moves http` gunicorn's sync
-workers (`--http-workers`) for the moves' POSTs, as deployed (deploy/). The phones of a
+workers (`--http-workers`) for the moves' POSTs, as deployed (deploy/); online play's
+scheduler runs in a process of its own, as deployed (`--scheduler apart`), or in each
+ASGI process, as the embedded default runs it (`--scheduler inside`). The phones of a
 table alternate between the nodes (with two, seats 1 and 3 on one and 2 and 4 on the
 other, the next table the other way round). `--clients` processes of asyncio clients
 (bench/crowd.py) drive them, each a share of the tables. Then:
@@ -46,7 +49,8 @@ to the view in which it is the player's turn again (three robot moves); the echo
 trip, and a card's p95 over the echo's. The play's time runs from the first move to the
 last one taken; the moves taken a second. What a move costs, from the first move until
 every table has played its rounds: the CPU time each part used (the ASGI nodes, each and
-in all, the echo's bare round trips among it; the HTTP workers with `--moves http`;
+in all, the echo's bare round trips among it; the HTTP workers with `--moves http`; the
+scheduler's process, apart;
 PostgreSQL; Redis; the bench's own clients), per move taken, and all the servers'
 together (`server_total`, everything but the clients); the Redis commands per move
 (`INFO commandstats`, the total and the six most called: the whole Redis server's, so
@@ -87,6 +91,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.crowd import Clients
+from bench.heap import Heap, per_phone
 from bench.phones import Tally
 from bench.processes import (
     cpu_seconds,
@@ -102,12 +107,15 @@ from bench.servers import (
     machine,
     server_env,
     start_asgi,
+    start_scheduler,
     start_server,
     stop,
 )
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/huckley_play"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
+#: The scheduler process's niceness, as deploy/huckley-scheduler.service sets it.
+SCHEDULER_NICE = 0
 
 
 def build(tables: int, robot_tables: int) -> dict[str, Any]:
@@ -237,6 +245,7 @@ def crowd(
     servers: list[subprocess.Popen[bytes]],
     ports: list[int],
     http: subprocess.Popen[bytes] | None,
+    scheduler: subprocess.Popen[bytes] | None,
 ) -> dict[str, Any]:
     """The client processes driven through the steps (bench/crowd.py), and between them
     the machine read: memory, CPU, Redis's commands, PostgreSQL's transactions."""
@@ -253,6 +262,8 @@ def crowd(
         processes = {f"asgi {n + 1}": tree(s.pid) for n, s in enumerate(servers)}
         if http is not None:
             processes["http"] = tree(http.pid)
+        if scheduler is not None:
+            processes["scheduler"] = tree(scheduler.pid)
         cpu_before = {name: cpu_seconds(pids) for name, pids in processes.items()}
         cpu_before |= database_cpu_seconds()
         redis_before, pg_before = redis_calls(args.redis), postgres_counts(args.postgres)
@@ -297,35 +308,6 @@ def crowd(
         "memory_connected_kib": after,
         "memory_per_phone_kib": round((after - before) / max(1, len(built["phones"])), 1),
         **({"heap_per_phone": per_phone(heaped, len(built["phones"]))} if heaped else {}),
-    }
-
-
-class Heap:
-    """The bench's heap socket of one ASGI process (bench/asgi.py, `BENCH_HEAP=1`)."""
-
-    def __init__(self, port: int) -> None:
-        self.url = f"ws://127.0.0.1:{port}/ws/bench/heap/"
-
-    def ask(self, what: str) -> dict[str, Any]:
-        from websockets.sync.client import connect
-
-        with connect(self.url, max_size=2**22, open_timeout=60) as socket:
-            socket.send(what)
-            answer: dict[str, Any] = json.loads(socket.recv(timeout=120))
-        return answer
-
-
-def per_phone(heaped: dict[str, Any], phones: int) -> dict[str, Any]:
-    """The heap's growth while the phones connected, in bytes a phone."""
-
-    def each(rows: list[tuple[str, int]]) -> list[tuple[str, float]]:
-        root = str(Path(__file__).resolve().parent.parent) + "/"
-        return [(where.replace(root, ""), round(size / phones)) for where, size in rows[:15]]
-
-    return {
-        "total_bytes": round(heaped["total"] / phones),
-        "by_file": each(heaped["by_file"]),
-        "by_caller": each(heaped["by_caller"]),
     }
 
 
@@ -381,6 +363,16 @@ def main() -> None:
         help="trace the ASGI processes' allocations and print what the phones' connect "
         "added, by where it was made (one node of one process: --workers 1)",
     )
+    parser.add_argument(
+        "--scheduler",
+        choices=("apart", "inside"),
+        default="apart",
+        help="online play's scheduler in a process of its own, as deployed, or in each "
+        "ASGI process, as the embedded default runs it",
+    )
+    parser.add_argument(
+        "--scheduler-nice", type=int, default=SCHEDULER_NICE, help=argparse.SUPPRESS
+    )
     parser.add_argument("--postgres", default=DEFAULT_PG)
     parser.add_argument("--redis", default=DEFAULT_REDIS)
     parser.add_argument("--json", type=Path)
@@ -412,6 +404,11 @@ def main() -> None:
         logs.append(Path(tempfile.gettempdir()) / f"huckley-play-{args.http_port}.log")
         http = start_server(env, args.http_port, args.http_workers, log=logs[-1])
     servers, ports = [], [free_port() for _ in range(args.nodes)]
+    scheduler = None
+    if args.scheduler == "apart":
+        env["HUCKLEY_SCHEDULER"] = "false"
+        logs.append(Path(tempfile.gettempdir()) / f"huckley-play-scheduler-{ports[0]}.log")
+        scheduler = start_scheduler(env, logs[-1], args.scheduler_nice)
     try:
         for port in ports:
             logs.append(Path(tempfile.gettempdir()) / f"huckley-play-{port}.log")
@@ -421,10 +418,10 @@ def main() -> None:
             f"{'the socket' if http is None else 'gunicorn'}, {args.nodes} node(s) ...",
             flush=True,
         )
-        figures = crowd(args, built, servers, ports, http)
+        figures = crowd(args, built, servers, ports, http, scheduler)
         logged = [found for log in logs for found in tracebacks(log)]
     finally:
-        for server in [*servers, *([http] if http is not None else [])]:
+        for server in [*servers, *(s for s in (http, scheduler) if s is not None)]:
             stop(server)
     tally: Tally = figures.pop("tally")
     tally.server_errors += logged
@@ -438,6 +435,7 @@ def main() -> None:
         "moves_through": args.moves,
         "nodes": args.nodes,
         "asgi_workers": args.workers,
+        "scheduler": args.scheduler,
         "http_workers": args.http_workers if http is not None else None,
         "clients": args.clients,
         "tables": args.tables,

@@ -144,6 +144,21 @@ def start_asgi(env: dict[str, str], port: int, workers: int, log: Path) -> subpr
     return _ready(process, url, f"the ASGI server did not answer within 60 s: {log}")
 
 
+def start_scheduler(env: dict[str, str], log: Path, nice: int = 0) -> subprocess.Popen[bytes]:
+    """Online play's scheduler in a process of its own, as
+    deploy/huckley-scheduler.service runs it (`manage.py run_scheduler`, at `nice`)."""
+    out = log.open("wb")
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "run_scheduler"],
+        cwd=ROOT,
+        env=env,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=(lambda: os.nice(nice)) if nice else None,
+    )
+
+
 def stop(process: subprocess.Popen[bytes]) -> None:
     """A server and its workers stopped: SIGTERM to its process group, SIGKILL after 20 s."""
     os.killpg(process.pid, signal.SIGTERM)

@@ -64,6 +64,26 @@ def channel(table_id: int) -> str:
     return f"{prefix}:{connection.settings_dict.get('NAME')}:table:{table_id}"
 
 
+def scheduler_channel() -> str:
+    """The channel on which a process with no scheduler of its own asks the scheduler
+    processes to look now (`play.scheduler.poke`)."""
+    prefix = os.getenv("CACHE_KEY_PREFIX", "huckley")
+    return f"{prefix}:{connection.settings_dict.get('NAME')}:scheduler"
+
+
+def poke_schedulers() -> None:
+    """Ask the scheduler processes to look now: one `PUBLISH`, nothing without Redis (the
+    scheduler is then this process's own). A failure is logged: they look a few times a
+    second anyway."""
+    url = redis_url()
+    if url is None:
+        return
+    try:
+        _redis(url).publish(scheduler_channel(), b"")
+    except Exception:
+        logger.warning("asking the schedulers to look failed", exc_info=True)
+
+
 def table_of(name: str | bytes) -> int:
     """The table of a channel's name (`channel`)."""
     text = name.decode() if isinstance(name, bytes) else name

@@ -6,11 +6,14 @@ the rows whose time has come (`run_due`), each through `play.services.advance`, 
 takes the table's locks, finds its phase again and moves it on or plans its next
 deadline: a row run twice, or by two schedulers at once, moves the table once.
 
-Who runs it: the ASGI server, in every process (`huckley.asgi`, on the server's
-startup: `run_forever`), so the embedded default (`make run`) and a deployment's ASGI
-nodes alike; each process takes due rows a few times a second, in one short
-transaction (`due_tables`), so that two processes share a burst of rounds' ends rather
-than walking the same tables one after the other.
+Who runs it: the embedded default's ASGI server (`make run`), in its process
+(`huckley.asgi`, on the server's startup: `run_forever`); a deployment, in processes of
+its own (`manage.py run_scheduler`: `serve`, deploy/huckley-scheduler.service), so that a
+burst of rounds' ends never holds an ASGI node's interpreter while its sockets' moves
+wait, and the nodes, with `HUCKLEY_SCHEDULER=false`, ask them on Redis to look now
+(`poke`). Each scheduler takes due rows a few times a second, in one short transaction
+(`due_tables`), so that two share a burst of rounds' ends rather than walking the same
+tables one after the other.
 Nothing is queued anywhere else, so an unattended table holds one row for the whole
 night and a busy one never more.
 """
@@ -20,14 +23,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
+import time
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
-from play import services
+from play import bus, services
 from play.models import TableDeadline
 from tournaments.models import Seating, Table
 from workflow.sittings import current_sittings
@@ -154,10 +160,12 @@ _pokes: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}
 
 
 def poke() -> None:
-    """Ask this process's scheduler to look now rather than at its next poll: a move on
-    a socket left its table something due at once (a robot to play, a round to store).
-    Called on the server's loop; nothing happens where no scheduler runs (its deadline
-    waits for another's)."""
+    """Ask a scheduler to look now rather than at its next poll: a move on a socket left
+    its table something due at once (a round to store, a robot to play). Called on the
+    server's loop: this process's scheduler is woken when it runs one; otherwise the
+    scheduler processes are asked on Redis (`bus.poke_schedulers`, from a thread: the
+    loop never waits on Redis), and without Redis nothing happens (the deadline waits
+    for the next look)."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
@@ -165,6 +173,53 @@ def poke() -> None:
     event = _pokes.get(loop)
     if event is not None:
         event.set()
+    elif bus.redis_url() is not None:
+        loop.run_in_executor(None, bus.poke_schedulers)
+
+
+def serve(stop: threading.Event) -> None:
+    """A scheduler process's loop, until `stop` is set (`manage.py run_scheduler`): a
+    look at the due deadlines every `POLL_SECONDS`, or at once when a process asks for
+    one on Redis (`poke`)."""
+    url = bus.redis_url()
+    pubsub = None
+    if url is not None:
+        import redis
+
+        client: Any = redis.Redis.from_url(url, socket_timeout=None)
+        pubsub = client.pubsub(ignore_subscribe_messages=True)
+        pubsub.subscribe(bus.scheduler_channel())
+    try:
+        while not stop.is_set():
+            try:
+                _look()
+            except Exception:
+                logger.exception("the scheduler's look failed")
+            _wait(pubsub, stop)
+    finally:
+        if pubsub is not None:
+            with contextlib.suppress(Exception):
+                pubsub.close()
+
+
+def _wait(pubsub: Any, stop: threading.Event) -> None:
+    """Until the next look: `POLL_SECONDS`, or less when asked on Redis (every ask
+    heard meanwhile is answered by the one look)."""
+    if pubsub is None:
+        stop.wait(POLL_SECONDS)
+        return
+    until = time.monotonic() + POLL_SECONDS
+    try:
+        # None on a timeout, and also at once for what is not an ask (the confirmation
+        # of the subscription): the wait goes on to its end.
+        while not stop.is_set() and (left := until - time.monotonic()) > 0:
+            if pubsub.get_message(timeout=left) is not None:
+                while pubsub.get_message(timeout=0) is not None:
+                    pass
+                return
+    except Exception:
+        logger.warning("the scheduler's subscription failed", exc_info=True)
+        stop.wait(POLL_SECONDS)
 
 
 async def run_forever(stop: asyncio.Event) -> None:

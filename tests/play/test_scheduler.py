@@ -4,21 +4,31 @@ for the whole night and never waits the grace time twice for the same absence.""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import signal
+import subprocess
+import sys
+import threading
+import time
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from celery.app.task import Task
+from django.db import connections, transaction
 from django.utils import timezone
 
-from play import scheduler
+from play import bus, rounds, scheduler, selectors
 from play import services as play_services
 from play.models import LiveRound, TableDeadline
 from play.phases import SLACK, Phase
 from scoring.models import Game
 from tests.play.conftest import tokens_of
-from tests.play.helpers import look, play_table, view_of
+from tests.play.helpers import choice_body, look, play_table, view_of
+from tests.play.test_websocket import to_act
+from tests.servers import REPO, node_env
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -176,3 +186,141 @@ def test_a_substitute_mid_round_is_dealt_the_hand_again_and_can_play(
     assert view["status"] == "playing"
     assert len(view["hand"]) > 0
     assert view["to_act"] in tokens
+
+
+def _last_card_played(session: Any, director: Any) -> Game:
+    """The table's first round played to its end, the last card taken as a node takes
+    it (written, its deadline planned: `Phase.STORING`), the round not stored yet: that
+    is the scheduler's."""
+    tokens = tokens_of(session, director)
+    game = Game.objects.get(table__sitting__session=session, number=1)
+    for _ in range(200):
+        token, view = to_act(tokens)
+        if view["phase"] == "play" and sum(view["counts"].values()) == 1:
+            break
+        body = choice_body(view, view["legal"][0])
+        play_services.move_make(token=token, move=body.pop("move"), action=body)
+    else:
+        raise AssertionError("the round never came to its last card")
+    with transaction.atomic():
+        at = rounds.lock(game.table_id)
+        rnd = at.round()
+        assert rnd is not None
+        assert at.live is not None
+        who = rnd.to_act()
+        assert who is not None
+        now = timezone.now()
+        rounds.apply_move(at.live, rnd, who, rnd.robot_move(who), robot=None, now=now)
+        at.kept(rnd)
+        rounds.plan(at, at.phase(now))
+    assert TableDeadline.objects.get(table_id=game.table_id).phase == Phase.STORING
+    assert not game.rounds.exists()
+    return game
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_scheduler_process_looks_as_soon_as_it_is_asked_on_redis(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """A process with no scheduler of its own (an ASGI node in a deployment) asks the
+    scheduler processes to look now: the round is stored at once, not at the next poll
+    (made far longer than the test waits)."""
+    monkeypatch.setattr(scheduler, "POLL_SECONDS", 60)
+    looked = threading.Event()
+    looking = scheduler._look
+
+    def look_and_say() -> int:
+        try:
+            return looking()
+        finally:
+            looked.set()
+
+    monkeypatch.setattr(scheduler, "_look", look_and_say)
+    session = online_session(4)
+    game = _last_card_played(session, director)
+    TableDeadline.objects.filter(table_id=game.table_id).update(
+        due_at=timezone.now() + timedelta(minutes=5)
+    )
+    stop = threading.Event()
+    thread = threading.Thread(target=_serving, args=(stop,))
+    thread.start()
+    try:
+        assert looked.wait(10)  # its first look, at once: nothing due yet
+        looked.clear()
+        TableDeadline.objects.filter(table_id=game.table_id).update(due_at=timezone.now())
+        assert not looked.wait(0.5)  # the poll is a minute away
+
+        bus.poke_schedulers()
+
+        assert looked.wait(5)
+        assert list(game.rounds.values_list("number", flat=True)) == [1]
+    finally:
+        stop.set()
+        bus.poke_schedulers()  # out of its wait at once
+        thread.join(10)
+    assert not thread.is_alive()
+
+
+def _serving(stop: threading.Event) -> None:
+    try:
+        scheduler.serve(stop)
+    finally:
+        connections.close_all()
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_the_scheduler_command_stores_a_round_ended_and_stops_on_sigterm(
+    online_session: Any, director: Any, tmp_path: Path
+) -> None:
+    """`manage.py run_scheduler`, as deploy/huckley-scheduler.service runs it: a round
+    whose last card was taken, with no scheduler asked, is stored at the scheduler's
+    next poll; SIGTERM stops it within a poll, cleanly."""
+    session = online_session(4)
+    game = _last_card_played(session, director)
+    log = tmp_path / "scheduler.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "run_scheduler"],
+            cwd=REPO,
+            env=node_env(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while not game.rounds.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert list(game.rounds.values_list("number", flat=True)) == [1]
+        assert selectors.watch_view(game.table_id)["round"] == 2
+    finally:
+        process.send_signal(signal.SIGTERM)
+        code = process.wait(10)
+    assert code == 0, log.read_text()
+    assert "The scheduler stopped." in log.read_text()
+
+
+@pytest.mark.services
+def test_a_node_with_no_scheduler_of_its_own_asks_the_scheduler_processes_on_redis() -> None:
+    """A move on a socket that leaves its table something due at once (`poke`, on the
+    server's loop) reaches the scheduler processes when the node runs none."""
+    import redis
+
+    listener = redis.Redis.from_url(bus.redis_url()).pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(bus.scheduler_channel())
+    try:
+        while listener.get_message(timeout=0.2) is not None:
+            pass
+
+        async def a_move_on_a_socket() -> None:
+            scheduler.poke()
+
+        asyncio.run(a_move_on_a_socket())  # its executor finished before it returns
+
+        asked = listener.get_message(timeout=2)
+        assert asked is not None
+        assert asked["channel"].decode() == bus.scheduler_channel()
+    finally:
+        listener.close()
