@@ -19,9 +19,9 @@ from play import bus, push, seat_push, selectors
 from play import node as play_node
 from play.models import SeatLink
 from tests.play.conftest import tokens_of
-from tests.play.seat_changes import at_table, table_id
+from tests.play.seat_changes import at_table, place_of, sitting_played, table_id
 from tests.play.sockets import next_view, opened, phone, run, watcher
-from workflow.session import withdrawals
+from workflow.session import movements, withdrawals
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
@@ -266,6 +266,64 @@ def test_after_the_nodes_channel_fails_each_socket_reads_its_place_again(
         assert len(watched_now["players"]) == 3
         for each in (socket, projector):
             await each.disconnect()
+        assert play_node.node().tables == {}
+
+    run(scenario)
+
+
+def test_a_socket_that_leaves_while_it_follows_its_player_is_held_nowhere_after(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """The movement's push sends the view, then the socket joins its new table (slow
+    here); the phone closes meanwhile. Its leave waits for the join, then leaves that
+    table: nothing holds the socket once it is gone, and no push reaches it after."""
+    session = online_session(8)
+    tokens = tokens_of(session, director)
+    token = next(iter(tokens.values()))
+    sitting_played(session)
+    first_table = table_id(session, place_of(token)[1])  # type: ignore[index]
+    player = player_of(token)
+    real_join = play_node.Node.join
+
+    async def join(self: Any, table: int, socket: Any) -> bool:
+        if getattr(socket, "token", "") == token and table != first_table:
+            await asyncio.sleep(0.5)
+        return await real_join(self, table, socket)
+
+    monkeypatch.setattr(play_node.Node, "join", join)
+
+    async def scenario() -> None:
+        socket = phone(token)
+        await opened(socket)
+        await database_sync_to_async(movements.sitting_move_players)(
+            session_id=session.pk, sitting_number=1, user=director
+        )
+        assert (await next_view(socket))["sitting"] == 2  # the push; now it follows
+        await socket.disconnect()
+        await asyncio.sleep(0.7)  # past the join it was on
+        assert play_node.node().tables == {}
+        assert channels_of_groups() == {}
+        while not await socket.receive_nothing(timeout=0.1):
+            await socket.receive_output()  # what the join sent before the leave ended
+        await pushed_to(session.pk, players=[player])
+        assert await socket.receive_nothing(timeout=0.3)
+
+    run(scenario)
+
+
+def test_without_a_channel_layer_a_phone_still_connects_and_leaves(
+    online_session: Any, director: Any, settings: Any
+) -> None:
+    """No channel layer (Channels not configured): no push, the phones that poll read the
+    same views; a socket opens with its view and closes as ever."""
+    settings.CHANNEL_LAYERS = {}
+    session = online_session(4)
+    token = next(iter(tokens_of(session, director).values()))
+
+    async def scenario() -> None:
+        socket = phone(token)
+        assert await opened(socket) == await database_sync_to_async(selectors.seat_view)(token)
+        await socket.disconnect()
         assert play_node.node().tables == {}
 
     run(scenario)
