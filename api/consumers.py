@@ -15,8 +15,10 @@ Two consumers, routed in `huckley/asgi.py`:
   table. The watcher's view only (`play.selectors.watch_view`: no hand at all).
 
 Both are held by the node of their server process at their table (`play.node`), which
-sends each its own view after every change there; a change of seats comes on the
-groups `play.<token>` and `watch.<table_id>` of the channel layer (`play.push`).
+sends each its own view after every change there. A change of seats comes on the
+groups `play.<token>` and `watch.<table_id>` of the channel layer (`play.push`): a
+socket has no channel of its own (`channel_layer_alias` None); its node is in the
+group on the node's one channel and hands it the message (`play.seat_push`).
 
 Neither keeps a timer: the deals, the robots' moves and the clocks are the scheduler's
 (`play.scheduler`), whose changes reach the sockets as pushes.
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -59,6 +62,9 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
     """What both consumers share: the group, the view sent as `{"type": "view"}`, and the
     answers to what a client sends."""
 
+    # No channel of its own: Channels then waits on the client's frames only, and the
+    # seat pushes come through the node's channel (`play.seat_push`).
+    channel_layer_alias = None
     group = ""
     table_id: int | None = None  # the table the socket looks at (held by its node)
     last_text = ""  # the last view sent: a view is never sent twice in a row
@@ -80,13 +86,34 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         await self.accept()
         await self.close(code=CLOSE_NOT_FOUND)
 
-    async def disconnect(self, code: int) -> None:
-        await node.node().leave(self.table_id, self)
+    async def listen(
+        self, group: str, table_id: int | None, view: Callable[[], Awaitable[dict[str, Any]]]
+    ) -> None:
+        """Accept the socket and send its first view: in its group before the view is
+        read, so no change of seats falls in between (one that comes meanwhile is taken
+        once the view is sent), and held at its table from the moment the view is sent,
+        so no change there does either (`play.node.Node.join`). `view`: the view when
+        the node sends none at the table. A failure leaves the group and the table."""
+        here = node.node()
+        await here.pushes.join(group, self)
+        self.group = group
+        try:
+            await self.accept()
+            self.table_id = table_id
+            if table_id is None or not await here.join(table_id, self):
+                await self.deliver(push.view_text(await view()))
+        except BaseException:
+            await self.disconnect(None)
+            raise
+        here.pushes.ready(self)
+
+    async def disconnect(self, code: int | None) -> None:
+        """Out of the group first (a change of seats it is following finished), then off
+        its table: it is sent nothing more."""
+        here = node.node()
         if self.group:
-            try:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-            except Exception as exc:  # the socket is gone either way; its entry expires
-                logger.warning("%s: leaving the group failed: %r", self.group, exc)
+            await here.pushes.leave(self.group, self)
+        await here.leave(self.table_id, self)
 
     async def deliver(self, text: str) -> None:
         """A view from the table's node (`play.node`), unless it is the one this socket
@@ -95,10 +122,12 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
             self.last_text = text
             await self.send(text_data=text)
 
-    async def play_view(self, event: dict[str, Any]) -> None:
-        """A change at the table (`play.push`): the socket's message, serialized once by
-        the push, as is."""
-        await self.send(text_data=event["text"])
+    async def seats_pushed(self, event: dict[str, Any]) -> None:
+        """A change of seats (`play.push.seats_changed`), handed on by the node
+        (`play.seat_push`): `text`, the socket's message serialized once by the push, and
+        `table`, where a player sits now; or `again`, after the node's channel failed
+        (a push may have been lost): the view read again."""
+        raise NotImplementedError
 
     async def send_error(self, code: str, message: str) -> None:
         answer = {"type": "error", "code": code, "message": str(message)}
@@ -174,19 +203,24 @@ class PlayConsumer(_LiveConsumer):
             return
         self.player_id = place.player_id
         self.language = languages.of_socket(self.scope, place.language)
-        self.group = f"play.{self.token}"
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        # Held (and heard) from the moment its view is sent: no change falls in between.
-        self.table_id = place.table_id
-        if place.table_id is None or not await node.node().join(place.table_id, self):
-            await self.deliver(push.view_text(await node.run(services.seat_read, self.token)))
+        await self.listen(f"play.{self.token}", place.table_id, self.read)
 
-    async def play_view(self, event: dict[str, Any]) -> None:
+    async def read(self) -> dict[str, Any]:
+        view: dict[str, Any] = await node.run(services.seat_read, self.token)
+        return view
+
+    async def seats_pushed(self, event: dict[str, Any]) -> None:
         """The player's seats changed (`play.push.seats_changed`): their view, and the
         socket follows them to the table they sit at now. The table's own changes go by
         its channel, which the socket may join only now: its view is then read again
-        and sent when it has moved on."""
+        and sent when it has moved on. `again` (the node's channel failed, and a push
+        may have been lost): the player's place read again, and followed as well."""
+        if event.get("again"):
+            try:
+                place = await node.run(services.seat_place, self.token)
+            except UserError:
+                return  # the seat link is gone: nothing to follow
+            event = {"text": push.view_text(await self.read()), "table": place.table_id}
         self.last_text = event["text"]
         await self.send(text_data=event["text"])
         here = node.node()
@@ -251,22 +285,24 @@ class WatchConsumer(_LiveConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         try:
             user = self.scope.get("user")
-            view = await database_sync_to_async(watch_read)(self.table_id, user)
+            view: dict[str, Any] = await database_sync_to_async(watch_read)(self.table_id, user)
         except ObjectDoesNotExist:
             self.table_id = None
             await self.refuse()
             return
-        self.group = f"watch.{self.table_id}"
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        if not await node.node().join(self.table_id, self):
-            await self.deliver(push.view_text(view))
 
-    async def play_view(self, event: dict[str, Any]) -> None:
+        async def first() -> dict[str, Any]:
+            return view
+
+        await self.listen(f"watch.{self.table_id}", self.table_id, first)
+
+    async def seats_pushed(self, event: dict[str, Any]) -> None:
         """The table's seats changed (`play.push.seats_changed`): its view, then the
-        table's view read again (a change on the table's channel may have come first)."""
-        self.last_text = event["text"]
-        await self.send(text_data=event["text"])
+        table's view read again (a change on the table's channel may have come first).
+        `again` (the node's channel failed): the table's view read again only."""
+        if not event.get("again"):
+            self.last_text = event["text"]
+            await self.send(text_data=event["text"])
         if self.table_id is not None:
             here = node.node()
             here.mark_stale(self.table_id)

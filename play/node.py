@@ -25,6 +25,9 @@ The round's end, a robot covering an absent player and the clocks are not a move
 move plans the table's deadline and wakes the scheduler of this process
 (`play.scheduler.poke`). The sockets here are sent each state of the round once
 (`Held.sent`), whichever way it reached this node.
+
+A change of seats reaches the node's sockets on the node's one channel of the channel
+layer (`pushes`, `play.seat_push`); a socket has none of its own.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from engine.online import MoveRefused
-from play import bus, push, scheduler, taking
+from play import bus, push, scheduler, seat_push, taking
 from play.phases import AT_ONCE, Phase, TablePhase, TableState, state_from
 from play.selectors import mark_of, view_facts
 from play.services import NO_GAME, STALE
@@ -124,6 +127,8 @@ class Node:
         self._own = '{"kind":"move","node":' + json.dumps(self.name) + ","
         self._own_bytes = self._own.encode()
         self.tables: dict[int, Held] = {}
+        # The node's one channel of the channel layer, for its sockets' seat pushes.
+        self.pushes = seat_push.SeatPushes(loop)
         self.url = bus.redis_url()
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None

@@ -12,10 +12,13 @@ A change of seats, whatever write made it (the movement and its undo, a rebalanc
 withdrawal, a switch online or to paper, a correction, the finish:
 `tournaments.signals.seats_changed`), is pushed the same way by `seats_changed`, the
 signal's receiver (connected in `play.apps`): each affected player's view of their new
-place on the group `play.<token>` (with the table they sit at now, which their socket
-follows) and each affected table's watchers' view on `watch.<table id>`, as
-`{"type": "play.view", "text": ...}` messages of the channel layer; the nodes holding
-the affected tables are told to read them again (`stale`).
+place to the group `play.<token>` (with the table they sit at now, which their socket
+follows) and each affected table's watchers' view to `watch.<table id>`, as
+`{"type": "play.view", "group": ..., "text": ...}` messages of the channel layer; the
+nodes holding the affected tables are told to read them again (`stale`). A node is in
+the groups of its sockets on one channel of its own and hands each message to its
+sockets of the group it names (`play.seat_push`); a group with no socket anywhere
+takes the message and nobody gets it.
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ from play.phases import state_text
 logger = logging.getLogger(__name__)
 
 
-def _layer() -> Any:
+def channel_layer() -> Any:
+    """The channel layer that carries the seat pushes, or None (not configured)."""
     try:
         return get_channel_layer()
     except Exception:
@@ -58,7 +62,7 @@ def seats_changed(
     every affected seat link's view of its player's new place to `play.<token>`, and
     every affected table's watchers' view to `watch.<table id>` (`play.seats`), all at
     once. A failure is logged: the phones that poll read the same views."""
-    layer = _layer()
+    layer = channel_layer()
     if layer is None:
         return
     try:
@@ -73,11 +77,11 @@ def seats_changed(
 async def _send_seats(layer: Any, now: seats.SeatsNow) -> None:
     """Every seat's and every watcher's message at once."""
     sends = [
-        (f"play.{token}", message(seat.view, table=seat.table_id))
+        message(f"play.{token}", seat.view, table=seat.table_id)
         for token, seat in now.seats.items()
     ]
-    sends += [(f"watch.{table_id}", message(table.watch)) for table_id, table in now.tables.items()]
-    await asyncio.gather(*(layer.group_send(group, sent) for group, sent in sends))
+    sends += [message(f"watch.{table_id}", table.watch) for table_id, table in now.tables.items()]
+    await asyncio.gather(*(layer.group_send(sent["group"], sent) for sent in sends))
 
 
 def send(table_id: int, now: selectors.TableNow) -> bool:
@@ -85,7 +89,7 @@ def send(table_id: int, now: selectors.TableNow) -> bool:
     sends them once committed) on the table's channel, once (`play.bus`): each node
     holding the table's sockets sends each its own; whether a node may hear it (False
     without a channel layer)."""
-    if _layer() is None:
+    if channel_layer() is None:
         return False
     message: dict[str, Any] = {
         "kind": "views",
@@ -143,10 +147,11 @@ async def _await(coroutine: Coroutine[Any, Any, None]) -> None:
     await coroutine
 
 
-def message(view: dict[str, Any], *, table: int | None = None) -> dict[str, Any]:
-    """The channel layer's message of one view (the module's docstring), with the table
-    where the seat's player sits now (a seat's socket follows them there)."""
-    return {"type": "play.view", "text": view_text(view), "table": table}
+def message(group: str, view: dict[str, Any], *, table: int | None = None) -> dict[str, Any]:
+    """The channel layer's message of one view to `group` (the module's docstring), with
+    the table where the seat's player sits now (a seat's socket follows them there). It
+    names its group: each node reads every group's messages on its one channel."""
+    return {"type": "play.view", "group": group, "text": view_text(view), "table": table}
 
 
 def view_text(view: dict[str, Any]) -> str:

@@ -401,7 +401,7 @@ def test_a_failing_channel_layer_is_logged_and_the_write_stands(
         async def group_send(self, group: str, message: dict[str, Any]) -> None:
             raise ConnectionError("the channel layer is down")
 
-    monkeypatch.setattr(push, "_layer", Broken)
+    monkeypatch.setattr(push, "channel_layer", Broken)
     setup(lambda: start_finish.session_finish(session_id=session.pk, early=True, user=director))
     session.refresh_from_db()
     assert session.status == "finished"

@@ -3,7 +3,9 @@ phones of one night are connected over real WebSockets to two ASGI nodes (gunico
 uvicorn workers, as deploy/huckley-ws.service runs them), and the director's writes are
 made by a third process (this one), on PostgreSQL and the real Redis channel layer. Each
 write's affected phones receive their new place on whichever node they are, with no
-request of their own; the others receive nothing. Skipped with its reason under
+request of their own; the others receive nothing. A phone reconnecting while its old
+socket is still open has two sockets, on one node or on both: each gets the push, and
+the one left still does once the other closes. Skipped with its reason under
 `make test` (SQLite, no Redis); a failure under HUCKLEY_STRICT_SKIPS (.ci/run).
 """
 
@@ -46,10 +48,14 @@ WITHIN = 1.0
 
 
 class Night:
-    """The night's open sockets (by seat token) and the checks of each write."""
+    """The night's open sockets (by seat token), a second socket of some tokens (`twins`),
+    and the checks of each write."""
 
-    def __init__(self, sockets: dict[str, ClientConnection]) -> None:
+    def __init__(
+        self, sockets: dict[str, ClientConnection], twins: dict[str, ClientConnection]
+    ) -> None:
         self.sockets = sockets
+        self.twins = twins
         self.slowest = 0.0
 
     def after(self, write: Callable[[], object], phones: Collection[str]) -> dict[str, Any]:
@@ -61,19 +67,24 @@ class Night:
             transaction.on_commit(lambda: committed.append(time.monotonic()))
             write()
         got = {token: a_view(self.sockets[token]) for token in phones}
+        twins = {token: a_view(self.twins[token]) for token in phones if token in self.twins}
         self.slowest = max(self.slowest, time.monotonic() - committed[0])
         # A table the change left with a round to deal is dealt just after (the
         # scheduler's look): the last view is the one to compare.
         got = latest(self.sockets, got)
+        twins = latest(self.twins, twins)
         for token, view in got.items():
             assert view == selectors.seat_view(token), token
             assert shown_place(view) == place_of(token), token
+        for token, view in twins.items():
+            assert view == got[token], token
         # Half a second at least has passed since the write: what the others were sent
         # has arrived.
-        for token, socket in self.sockets.items():
-            if token not in got:
-                with pytest.raises(TimeoutError):
-                    received(socket, timeout=0)
+        for sockets in (self.sockets, self.twins):
+            for token, socket in sockets.items():
+                if token not in got:
+                    with pytest.raises(TimeoutError):
+                        received(socket, timeout=0)
         return got
 
 
@@ -122,7 +133,16 @@ def test_every_change_of_seat_reaches_the_phones_on_both_nodes(
         }
         first = {token: a_view(socket) for token, socket in sockets.items()}
         assert {view["status"] for view in first.values()} == {"playing"}
-        night = Night(sockets)
+        # A second socket of the first token on its own node, of the second token on the
+        # other node.
+        once, twice = list(tokens.values())[:2]
+        twins = {
+            token: stack.enter_context(socket_to(nodes[0], f"/ws/play/{token}/"))
+            for token in (once, twice)
+        }
+        for token, socket in twins.items():
+            assert shown_place(a_view(socket)) == shown_place(first[token])
+        night = Night(sockets, twins)
 
         # A table switched to paper.
         paper = table_id(session, 1)
@@ -156,6 +176,10 @@ def test_every_change_of_seat_reaches_the_phones_on_both_nodes(
             touched,
         )
         assert sorted(view["table"] for view in got.values()) == [2, 2, 2, 3, 3, 3]
+
+        # The first token's first socket closes: its second, on the same node, carries on.
+        sockets[once].close()
+        sockets[once] = night.twins.pop(once)
 
         # One who withdrew stands in for a player of table 2.
         leaver = sorted(at_table(tokens, 2))[0]
