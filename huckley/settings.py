@@ -270,8 +270,11 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 DJANGO_REDIS_IGNORE_EXCEPTIONS = True
 # Online play's real time (docs/api.md, "WebSocket"): the channel layer that carries a
-# move to the other phones of its table. Redis when REDIS_URL is set, so every process and
-# node hears every table; otherwise the in-memory layer of the one embedded process.
+# change of seats to the phones it concerns. Redis when REDIS_URL is set, so every process
+# and node hears every change; otherwise the in-memory layer of the one embedded process.
+# A node's one channel carries all its sockets' seat pushes (play/seat_push.py), which a
+# movement sends at once: it holds that many waiting, not the default 100 (then dropped).
+HUCKLEY_CHANNEL_CAPACITY = 20_000
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -284,11 +287,17 @@ if REDIS_URL:
                 # phones leaving at once (each socket's group left) went past it: 500.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "max_connections": 500}],
                 "prefix": os.getenv("CACHE_KEY_PREFIX", "huckley"),
+                "capacity": HUCKLEY_CHANNEL_CAPACITY,
             },
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": HUCKLEY_CHANNEL_CAPACITY},
+        }
+    }
 # Whether every web process sees the same cache (Redis). Then a session's generation, the
 # key of its stored public pages, lives in the cache; with a per-process memory cache it
 # is read from the session's row instead (tournaments/pagecache.py).

@@ -22,9 +22,9 @@ engine's views (a hand is a secret until its round ends).
 
 The robot players' moves that follow a move are taken here too, each as a person's.
 The round's end, a robot covering an absent player and the clocks are not a move's: the
-move plans the table's deadline and wakes the scheduler of this process
-(`play.scheduler.poke`). The sockets here are sent each state of the round once
-(`Held.sent`), whichever way it reached this node.
+move plans the table's deadline and asks a scheduler to look now (`play.scheduler.poke`:
+this process's, or the scheduler processes of a deployment, on Redis). The sockets here
+are sent each state of the round once (`Held.sent`), whichever way it reached this node.
 
 A change of seats reaches the node's sockets on the node's one channel of the channel
 layer (`pushes`, `play.seat_push`); a socket has none of its own.

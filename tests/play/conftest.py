@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
@@ -89,7 +90,9 @@ def dclient(client: Client, director: Any) -> Client:
 def in_memory_layer() -> Iterator[None]:
     """The in-memory channel layer, whatever REDIS_URL says (the WebSocket tests in
     process; the tests across nodes cover Redis)."""
-    with override_settings(
-        CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    ):
+    layer = {
+        "BACKEND": "channels.layers.InMemoryChannelLayer",
+        "CONFIG": {"capacity": settings.HUCKLEY_CHANNEL_CAPACITY},
+    }
+    with override_settings(CHANNEL_LAYERS={"default": layer}):
         yield

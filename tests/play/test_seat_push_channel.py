@@ -8,12 +8,14 @@ on the in-memory channel layer, whose groups can be looked at.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Collection
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.test import override_settings
 
 from play import bus, push, seat_push, selectors
 from play import node as play_node
@@ -327,3 +329,49 @@ def test_without_a_channel_layer_a_phone_still_connects_and_leaves(
         assert play_node.node().tables == {}
 
     run(scenario)
+
+
+class Listener:
+    """A socket of the node in one group, keeping what it is handed."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+
+    async def seats_pushed(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+
+
+@pytest.mark.parametrize("layers", ["in memory", "as configured"])
+def test_a_movement_that_pushes_to_many_sockets_of_one_node_loses_none(layers: str) -> None:
+    """A movement sends one push to each phone at once, all on the node's one channel: a
+    channel holds them all (past the layers' default of 100 waiting, a push would be
+    dropped). On the in-memory layer, and on the configured one (Redis under CI)."""
+    from huckley import settings as configured
+
+    count = 300
+    groups = [f"play.many-{n}" for n in range(count)]
+    listeners = [Listener() for _ in groups]
+
+    async def scenario() -> None:
+        pushes = seat_push.SeatPushes(asyncio.get_running_loop())
+        for group, listener in zip(groups, listeners, strict=True):
+            await pushes.join(group, listener)
+            pushes.ready(listener)
+        layer = get_channel_layer()
+        await asyncio.gather(
+            *(layer.group_send(g, push.message(g, {"n": g})) for g in groups)  # at once
+        )
+        for _ in range(200):
+            if all(listener.events for listener in listeners):
+                break
+            await asyncio.sleep(0.05)
+        for group, listener in zip(groups, listeners, strict=True):
+            await pushes.leave(group, listener)
+
+    if layers == "in memory":
+        run(scenario)
+    else:
+        with override_settings(CHANNEL_LAYERS=configured.CHANNEL_LAYERS):
+            run(scenario)
+    got = [[json.loads(e["text"])["view"]["n"] for e in listener.events] for listener in listeners]
+    assert got == [[group] for group in groups]
