@@ -6,17 +6,21 @@ The bench starts them with `Clients` and says each step on their standard input,
 line each; a process answers each step with one line of JSON on its standard output:
 
 1. its slice (the first line): it opens its tables' echo sockets, and answers;
-2. `connect`: its phones connect (fifty at a time across all processes, as a room
+2. `warm`: the phones of a tenth of its tables connect, and it answers once they have
+   read their first view: the servers have then done everything once (the modules
+   imported, the connections opened, the first tables read);
+3. `connect`: its other phones connect (fifty at a time across all processes, as a room
    arrives), and it answers once all have read their first view;
-3. `play`: the phones play, and the echo sockets time their round trips meanwhile; it
+4. `play`: the phones play, and the echo sockets time their round trips meanwhile; it
    answers once all its tables have played their rounds;
-4. `end` (once every process has answered `play`): the phones read the last views for
+5. `end` (once every process has answered `play`): the phones read the last views for
    two seconds more and close, and it answers with its tally (bench/phones.py) and the
    CPU time it used while playing. Until then a phone whose table is done stays
    connected, present and not moving, as a player waits for the other tables.
 
-Between the steps the bench reads the servers' memory and CPU: the echo sockets are open
-before it reads the memory the phones will be measured against, the phones are all
+Between the steps the bench reads the servers' memory and CPU: the echo sockets and the
+warming phones are open before it reads the memory the other phones will be measured
+against (what a phone holds, not what a server does once), the phones are all
 connected before the play's CPU is counted, and the play's cost is read once every table
 has played its rounds.
 """
@@ -36,6 +40,10 @@ from typing import IO, Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.phones import Echo, Phone, Table, Tally
+
+#: The share of its tables (one in this many) whose phones connect first, to warm the
+#: servers, before the memory a phone holds is measured over the others.
+WARM_SHARE = 10
 
 
 class Clients:
@@ -117,16 +125,20 @@ async def drive(part: dict[str, Any], out: IO[str]) -> None:
     await asyncio.gather(*(echo.open() for echo in echoes))
     answer(out, {"step": "echo"})
 
-    await heard()  # connect
     everyone, leave = asyncio.Event(), asyncio.Event()
     connected = [asyncio.Event() for _ in phones]
-    tasks = [
-        asyncio.create_task(ph.play(c, everyone, leave))
-        for ph, c in zip(phones, connected, strict=True)
-    ]
-    started = time.perf_counter()
-    await asyncio.wait_for(asyncio.gather(*(c.wait() for c in connected)), timeout=600)
-    answer(out, {"step": "connected", "seconds": time.perf_counter() - started})
+    tasks: list[asyncio.Task[Any]] = []
+    # The phones of the first tenth of its tables warm the servers first; then the rest.
+    first = set(list(tables)[: max(1, len(tables) // WARM_SHARE)])
+    warm = [ph["table"] in first for ph in part["phones"]]
+    for warming in (True, False):
+        await heard()  # warm, then connect
+        now = [(ph, c) for ph, c, w in zip(phones, connected, warm, strict=True) if w is warming]
+        started = time.perf_counter()
+        tasks += [asyncio.create_task(ph.play(c, everyone, leave)) for ph, c in now]
+        await asyncio.wait_for(asyncio.gather(*(c.wait() for _, c in now)), timeout=600)
+        seconds = time.perf_counter() - started
+        answer(out, {"step": "connected", "phones": len(now), "seconds": seconds})
 
     await heard()  # play
     cpu_before = sum(os.times()[:2])

@@ -25,7 +25,9 @@ other, the next table the other way round). `--clients` processes of asyncio cli
    node, one per table. It is open before the nodes' memory is read, so it is not
    counted in a phone's.
 2. Every phone connects to `/ws/play/<token>/` (fifty at a time, as a room arrives) and
-   reads its first view; it pings every 15 s as the seat page does.
+   reads its first view; it pings every 15 s as the seat page does. The phones of a
+   tenth of the tables connect first, to warm the servers (the modules imported, the
+   connections opened, the first tables read), then the others.
 3. **The play**: the seat whose turn it is sends a legal move (chosen at random among
    `legal`; a draw's discards picked from the hand) as soon as its view says so (or, with
    `--think S`, after thinking between half and one and a half times S seconds, as
@@ -56,10 +58,10 @@ together (`server_total`, everything but the clients); the Redis commands per mo
 (`INFO commandstats`, the total and the six most called: the whole Redis server's, so
 anything else using it meanwhile counts too); the transactions committed in the bench's
 database per move, and the connections opened to it (`pg_stat_database`: transactions,
-not statements; a statement in autocommit is one). The nodes' resident memory before
-the phones connect and once all are connected, per phone (with few phones, the first
-connections' warming of each process weighs on it); with `--heap` (one node of one
-process), what the Python heap of that process holds for the phones once they are all
+not statements; a statement in autocommit is one). The nodes' resident memory once the
+warming phones are connected and once all are, per phone of the others (what a phone
+holds, not a process's first work); with `--heap` (one node of one
+process), what the Python heap of that process holds for those phones once they are all
 connected, per phone, by file and by the frame that asked for it (`tracemalloc`, started
 just before they connect: the tracing itself slows the server, so take the other figures
 from a run without it). How late the clients' event loops
@@ -252,6 +254,7 @@ def crowd(
     clients = Clients(slices(built, args, ports))
     try:
         clients.answers()  # the echo sockets are open
+        warmed = sum(a["phones"] for a in clients.step("warm"))
         heap = Heap(ports[0]) if args.heap else None
         if heap is not None:
             heap.ask("mark")
@@ -282,6 +285,7 @@ def crowd(
     moves = max(1, tally.moves)
     calls = {name: n - redis_before.get(name, 0) for name, n in redis_after.items()}
     top = sorted(calls.items(), key=lambda c: -c[1])[:6]
+    measured = len(built["phones"]) - warmed  # the phones the memory is measured over
     nodes = [cpu.pop(f"asgi {n + 1}") for n in range(len(servers))]
     cpu = {"asgi": sum(nodes), **cpu, "client": sum(a["cpu_seconds"] for a in done)}
     cpu["server_total"] = sum(s for name, s in cpu.items() if name != "client")
@@ -306,8 +310,8 @@ def crowd(
         ),
         "memory_before_kib": before,
         "memory_connected_kib": after,
-        "memory_per_phone_kib": round((after - before) / max(1, len(built["phones"])), 1),
-        **({"heap_per_phone": per_phone(heaped, len(built["phones"]))} if heaped else {}),
+        "memory_per_phone_kib": round((after - before) / max(1, measured), 1),
+        **({"heap_per_phone": per_phone(heaped, measured)} if heaped else {}),
     }
 
 
