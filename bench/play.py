@@ -4,8 +4,8 @@ channel layer.
 
 Run: .venv/bin/python bench/play.py  [--tables 250] [--rounds 2] [--robot-tables 10]
      [--moves socket|http] [--nodes 1] [--workers 2] [--http-workers 3] [--clients 1]
-     [--think 0] [--scheduler apart|inside] [--heap] [--postgres URL] [--redis URL]
-     [--json FILE]
+     [--think 0] [--scheduler apart|inside] [--scheduler-nice 10] [--heap]
+     [--postgres URL] [--redis URL] [--json FILE]
 
 It builds an online Huckley Buck session on PostgreSQL (`--postgres`, default
 postgres://postgres@127.0.0.1:5432/huckley_play, dropped and made afresh) of `--tables`
@@ -14,8 +14,9 @@ where three of the four seats are robots. It starts `--nodes` ASGI servers (each
 `--workers` processes, DEBUG off, all on the same PostgreSQL and with Redis, `--redis`,
 flushed first, as cache and channel layer), and with `--moves http` gunicorn's sync
 workers (`--http-workers`) for the moves' POSTs, as deployed (deploy/); online play's
-scheduler runs in a process of its own, as deployed (`--scheduler apart`), or in each
-ASGI process, as the embedded default runs it (`--scheduler inside`). The phones of a
+scheduler runs in a process of its own, as deployed (`--scheduler apart`, at niceness
+`--scheduler-nice`), or in each ASGI process, as the embedded default runs it
+(`--scheduler inside`). The phones of a
 table alternate between the nodes (with two, seats 1 and 3 on one and 2 and 4 on the
 other, the next table the other way round). `--clients` processes of asyncio clients
 (bench/crowd.py) drive them, each a share of the tables. Then:
@@ -104,6 +105,7 @@ from bench.processes import (
     tree,
 )
 from bench.servers import (
+    SCHEDULER_NICE,
     build_in_child,
     free_port,
     machine,
@@ -116,8 +118,6 @@ from bench.servers import (
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/huckley_play"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
-#: The scheduler process's niceness, as deploy/huckley-scheduler.service sets it.
-SCHEDULER_NICE = 0
 
 
 def build(tables: int, robot_tables: int) -> dict[str, Any]:
@@ -367,16 +367,8 @@ def main() -> None:
         help="trace the ASGI processes' allocations and print what the phones' connect "
         "added, by where it was made (one node of one process: --workers 1)",
     )
-    parser.add_argument(
-        "--scheduler",
-        choices=("apart", "inside"),
-        default="apart",
-        help="online play's scheduler in a process of its own, as deployed, or in each "
-        "ASGI process, as the embedded default runs it",
-    )
-    parser.add_argument(
-        "--scheduler-nice", type=int, default=SCHEDULER_NICE, help=argparse.SUPPRESS
-    )
+    parser.add_argument("--scheduler", choices=("apart", "inside"), default="apart")
+    parser.add_argument("--scheduler-nice", type=int, default=SCHEDULER_NICE)
     parser.add_argument("--postgres", default=DEFAULT_PG)
     parser.add_argument("--redis", default=DEFAULT_REDIS)
     parser.add_argument("--json", type=Path)

@@ -144,7 +144,13 @@ def start_asgi(env: dict[str, str], port: int, workers: int, log: Path) -> subpr
     return _ready(process, url, f"the ASGI server did not answer within 60 s: {log}")
 
 
-def start_scheduler(env: dict[str, str], log: Path, nice: int = 0) -> subprocess.Popen[bytes]:
+#: The scheduler process's niceness, as deploy/huckley-scheduler.service sets it.
+SCHEDULER_NICE = 10
+
+
+def start_scheduler(
+    env: dict[str, str], log: Path, nice: int = SCHEDULER_NICE
+) -> subprocess.Popen[bytes]:
     """Online play's scheduler in a process of its own, as
     deploy/huckley-scheduler.service runs it (`manage.py run_scheduler`, at `nice`)."""
     out = log.open("wb")
