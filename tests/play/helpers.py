@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 import engine
 from engine.online import PLAY, restore
-from play import scheduler
+from play import scheduler, selectors, services
 from play.models import LiveRound
 from scoring.models import Game
 from scoring.records import game_record
@@ -158,3 +158,24 @@ def look(table_id: int) -> int:
     due tables run; how many moved on."""
     scheduler.wake([table_id])
     return scheduler.run_due()
+
+
+def to_act(tokens: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    """The token of the seat whose turn it is, and its view."""
+    for token in tokens.values():
+        view = selectors.seat_view(token)
+        if view["to_act"] == view["player"]:
+            return token, view
+    raise AssertionError("nobody is to act")
+
+
+def up_to_last_card(tokens: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    """The table's round played through the service (each first legal move) up to its
+    last card: the token of the seat to play it, and its view."""
+    for _ in range(200):
+        token, view = to_act(tokens)
+        if view["phase"] == "play" and sum(view["counts"].values()) == 1:
+            return token, view
+        body = choice_body(view, view["legal"][0])
+        services.move_make(token=token, move=body.pop("move"), action=body)
+    raise AssertionError("the round never came to its last card")

@@ -13,14 +13,13 @@ from typing import Any
 import pytest
 
 import engine
-from play import scheduler, selectors, services
+from play import scheduler, selectors
 from play.models import TableDeadline
 from scoring.models import Game, Round
 from scoring.records import game_record
 from tests.play.conftest import tokens_of
-from tests.play.helpers import choice_body
+from tests.play.helpers import choice_body, up_to_last_card
 from tests.play.sockets import a_view, socket_to
-from tests.play.test_websocket import to_act
 from tests.servers import gunicorn_nodes, needs_gunicorn, stop_group
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -33,15 +32,7 @@ def test_the_round_is_stored_once_after_the_node_that_took_its_last_card_dies(
     session = online_session(4)
     tokens = tokens_of(session, director)
     game = Game.objects.get(table__sitting__session=session, number=1)
-    # The first round played through the service up to its last card.
-    for _ in range(200):
-        token, view = to_act(tokens)
-        if view["phase"] == "play" and sum(view["counts"].values()) == 1:
-            break
-        body = choice_body(view, view["legal"][0])
-        services.move_make(token=token, move=body.pop("move"), action=body)
-    else:
-        raise AssertionError("the round never came to its last card")
+    token, view = up_to_last_card(tokens)
     assert game.rounds.count() == 0
 
     # The node that takes the last card runs no scheduler, and dies once it is pushed.

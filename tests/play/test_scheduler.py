@@ -26,8 +26,7 @@ from play.models import LiveRound, TableDeadline
 from play.phases import SLACK, Phase
 from scoring.models import Game
 from tests.play.conftest import tokens_of
-from tests.play.helpers import choice_body, look, play_table, view_of
-from tests.play.test_websocket import to_act
+from tests.play.helpers import look, play_table, up_to_last_card, view_of
 from tests.servers import REPO, node_env
 from tournaments.models import Table
 
@@ -194,14 +193,7 @@ def _last_card_played(session: Any, director: Any) -> Game:
     is the scheduler's."""
     tokens = tokens_of(session, director)
     game = Game.objects.get(table__sitting__session=session, number=1)
-    for _ in range(200):
-        token, view = to_act(tokens)
-        if view["phase"] == "play" and sum(view["counts"].values()) == 1:
-            break
-        body = choice_body(view, view["legal"][0])
-        play_services.move_make(token=token, move=body.pop("move"), action=body)
-    else:
-        raise AssertionError("the round never came to its last card")
+    up_to_last_card(tokens)
     with transaction.atomic():
         at = rounds.lock(game.table_id)
         rnd = at.round()

@@ -27,7 +27,7 @@ from play import presence, selectors, services
 from play.models import LiveRound
 from scoring.models import Game
 from tests.play.conftest import tokens_of
-from tests.play.helpers import choice_body, look
+from tests.play.helpers import choice_body, look, to_act
 from tests.play.sockets import ORIGIN, TIMEOUT, next_view, opened, phone, run, watcher
 from tournaments.models import Session
 
@@ -36,15 +36,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 def table_of(session: Session) -> int:
     return Game.objects.get(table__sitting__session=session, number=1).table_id
-
-
-def to_act(tokens: dict[str, str]) -> tuple[str, dict[str, Any]]:
-    """The token of the seat whose turn it is, and its view."""
-    for token in tokens.values():
-        view = selectors.seat_view(token)
-        if view["to_act"] == view["player"]:
-            return token, view
-    raise AssertionError("nobody is to act")
 
 
 def hands_held(tokens: dict[str, str]) -> set[str]:
