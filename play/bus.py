@@ -60,15 +60,19 @@ def channel(table_id: int) -> str:
     """A table's channel: Redis pub/sub has no databases, so the name carries the
     deployment's prefix and the database's name (two sites, or two test databases, on
     one Redis never hear each other)."""
-    prefix = os.getenv("CACHE_KEY_PREFIX", "huckley")
-    return f"{prefix}:{connection.settings_dict.get('NAME')}:table:{table_id}"
+    return _named(f"table:{table_id}")
 
 
 def scheduler_channel() -> str:
     """The channel on which a process with no scheduler of its own asks the scheduler
     processes to look now (`play.scheduler.poke`)."""
+    return _named("scheduler")
+
+
+def _named(name: str) -> str:
+    """A channel's whole name: the deployment's prefix, the database's name, `name`."""
     prefix = os.getenv("CACHE_KEY_PREFIX", "huckley")
-    return f"{prefix}:{connection.settings_dict.get('NAME')}:scheduler"
+    return f"{prefix}:{connection.settings_dict.get('NAME')}:{name}"
 
 
 def poke_schedulers() -> None:

@@ -1,6 +1,6 @@
 """`manage.py run_scheduler`: online play's scheduler in a process of its own
 (`play.scheduler.serve`; deploy/huckley-scheduler.service, docs/operations.md, "The
-scheduler"), until SIGTERM or SIGINT."""
+ASGI server"), until SIGTERM or SIGINT."""
 
 from __future__ import annotations
 
