@@ -4,7 +4,10 @@ echo that sets the floor.
 The echo answers each message with itself, with no database and no channel layer, on the
 same server and under the same load as the phones' sockets, so a card's delivery time
 divided by the echo's round trip, measured in the same run, says how close to the floor
-online play is. It exists only here, never in the product's routes.
+online play is. It is a bare ASGI application, not a Channels consumer: a consumer's
+`dispatch` hops to Django's sync thread on every message (to close the old database
+connections), which is no part of a bare round trip. It exists only here, never in the
+product's routes.
 
 With `BENCH_HEAP=1` in its environment, the process answers on `ws/bench/heap/`: `mark`
 starts tracing its allocations (`tracemalloc`), `diff` sends those made since and still
@@ -18,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import tracemalloc
+from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
 
@@ -30,11 +34,18 @@ from huckley import asgi
 HEAP = os.environ.get("BENCH_HEAP") == "1"
 
 
-class Echo(AsyncWebsocketConsumer):
-    channel_layer_alias = None  # type: ignore[assignment]  # bare: no channel layer
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.send(text_data=text_data, bytes_data=bytes_data)
+async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """The bare echo: each message sent back as it came, until the client goes."""
+    while True:
+        message = await receive()
+        kind = message["type"]
+        if kind == "websocket.connect":
+            await send({"type": "websocket.accept"})
+        elif kind == "websocket.receive":
+            text, data = message.get("text"), message.get("bytes")
+            await send({"type": "websocket.send", "text": text, "bytes": data})
+        elif kind == "websocket.disconnect":
+            return
 
 
 class Heap(AsyncWebsocketConsumer):
@@ -82,7 +93,7 @@ application = ProtocolTypeRouter(
         "http": asgi.application.application_mapping["http"],
         "websocket": URLRouter(
             [
-                path("ws/bench/echo/", Echo.as_asgi()),
+                path("ws/bench/echo/", echo),
                 path("ws/bench/heap/", Heap.as_asgi()),
                 *asgi.websocket_urlpatterns,
             ]

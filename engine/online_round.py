@@ -131,10 +131,15 @@ class OnlineRound(ABC):
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-ready data, hands included (store it, never show it)."""
 
+    def json_data(self) -> dict[str, Any]:
+        """`to_json`'s data for a store or a message that only writes it out at once (with
+        `to_json_text`, or an encoder of its own): a game may give its state as it holds
+        it, not copied first, so nothing may keep or change what this returns."""
+        return self.to_json()
+
     def to_json_text(self) -> str:
-        """`to_json` as compact JSON text, for a store or a message that only writes it
-        out: a game may write it without copying its state first."""
-        return json.dumps(self.to_json(), separators=(",", ":"))
+        """`to_json` as compact JSON text (`json_data` written out)."""
+        return json.dumps(self.json_data(), separators=(",", ":"))
 
     @classmethod
     @abstractmethod

@@ -26,7 +26,6 @@ up.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import threading
@@ -35,6 +34,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
+
+from common import jsontext
 
 logger = logging.getLogger(__name__)
 
@@ -128,10 +129,10 @@ def publish(table_id: int, message: dict[str, Any], *, texts: dict[str, str] | N
 
 def message_text(message: dict[str, Any], texts: dict[str, str]) -> str:
     """The message as compact JSON, with `texts` (key to JSON text) as more keys."""
-    text = json.dumps(message, separators=(",", ":"))
+    text = jsontext.dumps(message)
     if not texts:
         return text
-    more = "".join(f",{json.dumps(k)}:{v}" for k, v in texts.items())
+    more = "".join(f",{jsontext.dumps(k)}:{v}" for k, v in texts.items())
     return text[:-1] + more + "}" if message else "{" + more[1:] + "}"
 
 

@@ -13,12 +13,12 @@ nothing and the move is answered as stale, or comes after it and finds it made.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
 
+from common import jsontext
 from play.models import LiveRound, TableDeadline
 from play.phases import TablePhase
 from tournaments.models import Seating
@@ -80,7 +80,7 @@ def write(
     ops = connection.ops
     at = ops.adapt_datetimefield_value(now)
     due = ops.adapt_datetimefield_value(phase.due) if phase.due is not None else None
-    moved: list[Any] = [state, move + 1, json.dumps(entry), at, at, live_id, move]
+    moved: list[Any] = [state, move + 1, jsontext.dumps(entry), at, at, live_id, move]
     seated: list[Any] = [table_id, player_id]
     plan: list[Any]
     if connection.vendor == "postgresql":

@@ -24,7 +24,6 @@ takes the message and nobody gets it.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import threading
@@ -34,6 +33,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from common import jsontext
 from play import bus, seats, selectors
 from play.phases import state_text
 
@@ -156,4 +156,4 @@ def message(group: str, view: dict[str, Any], *, table: int | None = None) -> di
 
 def view_text(view: dict[str, Any]) -> str:
     """A socket's message carrying a view (docs/api.md, "WebSocket")."""
-    return json.dumps({"type": "view", "view": view})
+    return jsontext.dumps({"type": "view", "view": view})

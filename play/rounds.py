@@ -90,7 +90,7 @@ class Locked:
         """The current game's stored rounds, by number (read once per game)."""
         assert self.game is not None
         if self._stored is None or self._stored[0] != self.game.pk:
-            self._stored = (self.game.pk, list(self.game.rounds.all()))
+            self._stored = (self.game.pk, list(self.game.rounds.order_by("number")))
         return self._stored[1]
 
     def stored_now(self, stored: Round) -> None:

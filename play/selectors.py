@@ -198,8 +198,10 @@ def links_of(
 ) -> dict[int, tuple[str, datetime | None]]:
     """The seat links of some of a session's players: player id to token and
     `away_since` (one query)."""
-    rows = SeatLink.objects.filter(session_id=session_id, player_id__in=player_ids).values_list(
-        "player_id", "token", "away_since"
+    rows = (
+        SeatLink.objects.filter(session_id=session_id, player_id__in=player_ids)
+        .order_by()  # a mapping: the default order's joins would be for nothing
+        .values_list("player_id", "token", "away_since")
     )
     return {pid: (token, since) for pid, token, since in rows}
 

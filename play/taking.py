@@ -15,6 +15,7 @@ from django.db import DatabaseError, connection
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from common import jsontext
 from common.retry import connection_lost
 from engine import online as engine_online
 from play import bus, moves, presence, selectors
@@ -172,7 +173,7 @@ def take(
     # A connection lost on the write: once more on a new one. Had the first committed,
     # the second finds the next state number and writes nothing: the move is answered
     # as stale, with the view read again, which shows it.
-    after = state.round.to_json_text()
+    after = jsontext.dumps(state.round.json_data())
     written = with_connection(
         moves.write,
         live_id=live.pk,

@@ -162,9 +162,9 @@ def test_a_refused_move_changes_nothing_in_any_game(rules: str, seed: int) -> No
 @settings(max_examples=12, deadline=None)
 @given(rules=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32))
 def test_the_state_as_text_is_the_state_in_every_game_at_every_move(rules: str, seed: int) -> None:
-    """`to_json_text` (what a node writes and publishes, with no copy taken) is
-    `to_json`'s data, earlier rounds included, before and after every move of two
-    rounds."""
+    """`to_json_text`, and `json_data` (what a node writes out and publishes, with no
+    copy taken), are `to_json`'s data, earlier rounds included, before and after every
+    move of two rounds."""
     rng = random.Random(seed)
     first = dealt(rules, seed)
     names = first.start.players
@@ -172,7 +172,7 @@ def test_the_state_as_text_is_the_state_in_every_game_at_every_move(rules: str, 
     while rounds:
         rnd = rounds.pop()
         while True:
-            assert json.loads(rnd.to_json_text()) == rnd.to_json()
+            assert json.loads(rnd.to_json_text()) == rnd.to_json() == rnd.json_data()
             if rnd.phase == END:
                 break
             who = rnd.to_act() or ""

@@ -14,7 +14,6 @@ such as ``max_discard`` included) is a move `apply` takes as it is.
 
 from __future__ import annotations
 
-import json
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
@@ -366,10 +365,9 @@ class TrickRound(OnlineRound):
     def to_json(self) -> dict[str, Any]:
         return {"start": start_to_json(self.start), "state": json_copy(self.s)}
 
-    def to_json_text(self) -> str:
+    def json_data(self) -> dict[str, Any]:
         # Written out at once, so nothing is copied first.
-        data = {"start": start_to_json(self.start, copy=False), "state": self.s}
-        return json.dumps(data, separators=(",", ":"))
+        return {"start": start_to_json(self.start, copy=False), "state": self.s}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
