@@ -206,8 +206,7 @@ TEMPLATES = [
 
 # Set by huckley/asgi.py before Django starts: this process is the ASGI server.
 ASGI = envbool("HUCKLEY_ASGI", "false")
-# Each ASGI server process runs online play's scheduler (play.scheduler: the deals, the
-# robots' moves, the clocks). Off only for a node that must not (docs/operations.md).
+# Each ASGI process runs online play's scheduler (play.scheduler), unless this is false.
 HUCKLEY_SCHEDULER = envbool("HUCKLEY_SCHEDULER", "true")
 DATABASE_URL = os.getenv("DATABASE_URL", "")
 if DATABASE_URL:
@@ -216,15 +215,16 @@ if DATABASE_URL:
         # dropped (a restart, a failover, an idle timeout) is reopened, not a 500.
         "default": dj_database_url.parse(
             DATABASE_URL,
-            # Under ASGI (huckley/asgi.py) Django runs each request's code in a thread of
-            # its own, and a kept connection belongs to its thread: kept, they would pile
-            # up until PostgreSQL refuses more clients. The ASGI node's few threads that
-            # take the moves keep theirs instead (play/node.py, docs/operations.md,
-            # "Connections").
+            # Under ASGI each request runs in a thread of its own, whose kept connections
+            # would pile up until PostgreSQL refused more: none kept, but the node's few
+            # threads keep theirs (play/node.py, docs/operations.md, "Connections").
             conn_max_age=0 if ASGI else envint("CONN_MAX_AGE", "60"),
             conn_health_checks=not ASGI,
         )
     }
+    # Statements prepared once a connection has run them five times: about half of
+    # PostgreSQL's CPU at a round's end (docs/operations.md, "Connections").
+    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
 else:
     # WAL lets phones read while a scorer writes; IMMEDIATE takes the write lock at the
     # start of a transaction, so two writers queue on the busy timeout instead of failing
