@@ -211,8 +211,7 @@ HUCKLEY_SCHEDULER = envbool("HUCKLEY_SCHEDULER", "true")
 DATABASE_URL = os.getenv("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {
-        # A kept connection is checked before a request reuses it, so one that PostgreSQL
-        # dropped (a restart, a failover, an idle timeout) is reopened, not a 500.
+        # A kept connection is checked before reuse: one PostgreSQL dropped is reopened.
         "default": dj_database_url.parse(
             DATABASE_URL,
             # Under ASGI each request runs in a thread of its own, whose kept connections
@@ -224,7 +223,8 @@ if DATABASE_URL:
     }
     # Statements prepared once a connection has run them five times: about half of
     # PostgreSQL's CPU at a round's end (docs/operations.md, "Connections").
-    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
+    options = DATABASES["default"].setdefault("OPTIONS", {})  # with the URL's own
+    options.update(server_side_binding=True, prepare_threshold=5)
 else:
     # WAL lets phones read while a scorer writes; IMMEDIATE takes the write lock at the
     # start of a transaction, so two writers queue on the busy timeout instead of failing
