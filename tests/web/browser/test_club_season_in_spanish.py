@@ -149,9 +149,14 @@ def create_session(desk: Page, club: Club, name: str, players: list[str]) -> Ses
 def finish(desk: Page, session: Session, *, early: bool) -> None:
     desk.goto(f"/director/sessions/{session.pk}/")
     desk.get_by_role("link", name=es("Finish the session…")).click()
+    # The confirmation has loaded (its button shows) before its width is measured.
+    button = desk.get_by_role(
+        "button", name=es("End session early") if early else es("Finish session")
+    )
+    expect(desk).to_have_url(re.compile(rf"/director/sessions/{session.pk}/finish/$"))
+    expect(button).to_be_visible()
     fits(desk, "finish-confirm")
-    button = es("End session early") if early else es("Finish session")
-    desk.get_by_role("button", name=button).click()
+    button.click()
     expect(desk).to_have_url(re.compile(rf"/sessions/{session.pk}/standings/$"))
 
 

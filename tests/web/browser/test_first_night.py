@@ -108,6 +108,7 @@ def test_a_new_clubs_first_night_end_to_end(
     desk = new_page(DESKTOP)
     desk.goto("/")
     desk.get_by_role("link", name="Sign up").first.click()
+    expect(desk.get_by_label("Username")).to_be_visible()
     fits(desk, "sign-up")
     desk.get_by_label("Username").fill("nell")
     desk.get_by_label("Email").fill("nell@example.org")

@@ -36,6 +36,7 @@ def sign_up(
 ) -> None:
     page.goto(f"/sessions/{session.pk}/")
     page.get_by_role("link", name="Sign up for this night").click()
+    expect(page.get_by_label("Your name")).to_be_visible()
     fits(page, "the sign-up page")
     shot(page, f"sign-up page before {name}")
     page.get_by_label("Your name").fill(name)
