@@ -57,6 +57,9 @@ class Locked:
     _stored: tuple[int, list[Round]] | None = None
     # The table's last stored round, once this change stored it (`store_round`).
     _last_round: Round | None = None
+    # Who of the tokens was last seen when (`presence`), read once a step: the step
+    # runs at one `now`, so a sight since changes nothing it decides.
+    _seen: tuple[frozenset[str], dict[str, datetime]] | None = None
 
     def round(self) -> OnlineRound | None:
         """The round being played, restored from its state once per state: a move made
@@ -119,6 +122,14 @@ class Locked:
         """The seat tokens of the current game's players, by player id."""
         return {pid: token for pid, (token, _) in self.links().items()}
 
+    def seen(self, tokens: list[str]) -> dict[str, datetime]:
+        """When each of `tokens` was last seen (one cache read a step, and again for
+        other tokens)."""
+        wanted = frozenset(tokens)
+        if self._seen is None or self._seen[0] != wanted:
+            self._seen = (wanted, presence.last_seen_many(tokens))
+        return dict(self._seen[1])
+
     def state(self) -> TableState:
         """The table's state from what is held (under the locks)."""
         return selectors.table_state_of(
@@ -129,6 +140,7 @@ class Locked:
             self.round(),
             self.links(),
             last_round=selectors.UNREAD if self._last_round is None else self._last_round,
+            seen=self.seen,
         )
 
     def now(self) -> selectors.TableNow:
@@ -150,7 +162,7 @@ class Locked:
             round=self.round(),
             tokens=tokens,
             robots={gp.player_id for gp in players if gp.player.is_robot},
-            seen=presence.last_seen_many(list(tokens.values())),
+            seen=self.seen(list(tokens.values())),
             last_round=None,
             seated=[],
             away_since={pid: since for pid, (_, since) in links.items() if since is not None},

@@ -13,6 +13,7 @@ projector, a director), who sees no hand at all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -154,11 +155,13 @@ def table_state_of(
     links: dict[int, tuple[str, datetime | None]] | None = None,
     *,
     last_round: Round | Literal[_Unread.UNREAD] | None = UNREAD,
+    seen: Callable[[list[str]], dict[str, datetime]] | None = None,
 ) -> TableState:
     """`table_state` from the table's game, players and round already in hand (a move,
     under its locks, has read them, and maybe their seat `links`: player id to token and
     `away_since`, and the table's `last_round`, just stored): who sits there, their
-    links, the last round, in at most three queries and one cache read."""
+    links, the last round, in at most three queries and one cache read (`seen`: who
+    is present, by token; the caller's, when it has read them already)."""
     session = table.sitting.session
     seated = list(
         Seating.objects.filter(table=table, left_at__isnull=True)
@@ -186,7 +189,7 @@ def table_state_of(
         round=rnd,
         tokens=tokens,
         robots=robots,
-        seen=presence.last_seen_many(list(tokens.values())),
+        seen=(seen or presence.last_seen_many)(list(tokens.values())),
         last_round=last_round,
         seated=seated,
         away_since={pid: since for pid, (_, since) in links.items() if since is not None},

@@ -12,8 +12,8 @@ import pytest
 
 import engine
 from engine.online import PLAY, MoveRefused, restore
+from play import presence, selectors
 from play import rounds as play_rounds
-from play import selectors
 from play import services as play_services
 from play.models import LiveRound
 from scoring.models import Game
@@ -310,8 +310,18 @@ def test_a_rounds_end_stores_and_deals_in_the_same_queries_at_any_size_of_sessio
     assert game.rounds.count() == 0  # the last card's move stored nothing
     session_id = Table.objects.get(pk=table_id).sitting.session_id  # the scheduler reads it
 
+    # Who is present is read once, from the cache (the robots' question and the views
+    # ask it at the same moment).
+    at_table = sorted(selectors.table_state(game.table).tokens.values())
+    reads: list[list[str]] = []
+    real = presence.last_seen_many
+    monkeypatch.setattr(
+        presence, "last_seen_many", lambda tokens: reads.append(sorted(tokens)) or real(tokens)
+    )
+
     # Inside the test's transaction, the advance's own is a savepoint and its release.
     with django_assert_num_queries(ROUND_END_QUERIES + 2 + (connection.vendor == "postgresql")):
         assert advance(table_id=game.table_id, session_id=session_id)
     assert game.rounds.count() == 1
+    assert reads == [at_table]
     assert selectors.seat_view(token)["round"] == 2
