@@ -67,7 +67,11 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
     channel_layer_alias = None
     group = ""
     table_id: int | None = None  # the table the socket looks at (held by its node)
-    last_text = ""  # the last view sent: a view is never sent twice in a row
+    # The last view sent, as its text's hash (a view is never sent twice in a row): a
+    # phone's socket keeps a number, not a copy of its view, for as long as it is open.
+    # Two different views of one hash (a chance in 2**64) would leave the second unsent
+    # until the table's next change.
+    last_sent: int | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """A client's frame goes straight to `receive`. Channels first closes the old
@@ -118,8 +122,9 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
     async def deliver(self, text: str) -> None:
         """A view from the table's node (`play.node`), unless it is the one this socket
         was sent last."""
-        if text != self.last_text:
-            self.last_text = text
+        sent = hash(text)
+        if sent != self.last_sent:
+            self.last_sent = sent
             await self.send(text_data=text)
 
     async def seats_pushed(self, event: dict[str, Any]) -> None:
@@ -221,7 +226,7 @@ class PlayConsumer(_LiveConsumer):
             except UserError:
                 return  # the seat link is gone: nothing to follow
             event = {"text": push.view_text(await self.read()), "table": place.table_id}
-        self.last_text = event["text"]
+        self.last_sent = hash(event["text"])
         await self.send(text_data=event["text"])
         here = node.node()
         table_id = event.get("table")
@@ -301,7 +306,7 @@ class WatchConsumer(_LiveConsumer):
         table's view read again (a change on the table's channel may have come first).
         `again` (the node's channel failed): the table's view read again only."""
         if not event.get("again"):
-            self.last_text = event["text"]
+            self.last_sent = hash(event["text"])
             await self.send(text_data=event["text"])
         if self.table_id is not None:
             here = node.node()

@@ -56,10 +56,20 @@ def with_connection(fn: Any, *args: Any, again: bool = True, **kwargs: Any) -> A
 
 
 def read_table(table_id: int) -> TableState | None:
-    """The table's state from its rows (`selectors.table_state`), or None when it is
-    gone."""
+    """The table's state from its rows (`selectors.table_state`), to be held
+    (`lean`), or None when it is gone."""
     table = Table.objects.select_related("sitting__session").filter(pk=table_id).first()
-    return None if table is None else selectors.table_state(table)
+    return None if table is None else lean(selectors.table_state(table))
+
+
+def lean(state: TableState) -> TableState:
+    """A state to be held by a node for as long as its table has sockets there: the
+    round's state as its row read it (a few KiB of JSON, growing with the game's
+    rounds) dropped, once the engine's round is made from it. The node moves, shows
+    and writes the engine's round, never that copy."""
+    if state.live is not None and state.round is not None:
+        state.live.state = {}
+    return state
 
 
 def view_of(
