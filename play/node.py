@@ -51,17 +51,7 @@ from play import bus, push, scheduler, seat_push, taking
 from play.phases import AT_ONCE, Phase, TablePhase, TableState, state_from
 from play.selectors import mark_of, view_facts
 from play.services import NO_GAME, STALE
-from play.taking import (
-    Answer,
-    check,
-    later,
-    lean,
-    mark_from,
-    read_table,
-    rewind,
-    take,
-    view_of,
-)
+from play.taking import Answer, check, later, mark_from, read_table, rewind, take, view_of
 from scoring import engine_words
 
 logger = logging.getLogger(__name__)
@@ -371,7 +361,7 @@ class Node:
             if current and isinstance(table, str) and later(mark, held.state):
                 adopted = state_from(table, held.table_id)
                 if adopted is not None and mark_of(adopted) == mark:
-                    held.state, held.stale = lean(adopted), False
+                    held.state, held.stale = taking.lean(adopted), False
             return
         if kind != "move":
             return

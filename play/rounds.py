@@ -21,6 +21,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 import engine
+from common import rows
 from common.errors import UserError
 from engine import online as engine_online
 from engine.online import END, OnlineRound, RoundStart
@@ -86,14 +87,19 @@ class Locked:
         if self.game is None:
             return []
         if self._players is None or (self._players and self._players[0].game_id != self.game.pk):
-            self._players = list(self.game.game_players.select_related("player").order_by("seat"))
+            self._players = selectors.game_players_of(self.game.pk)
         return self._players
 
     def stored(self) -> list[Round]:
         """The current game's stored rounds, by number (read once per game)."""
         assert self.game is not None
         if self._stored is None or self._stored[0] != self.game.pk:
-            self._stored = (self.game.pk, list(self.game.rounds.order_by("number")))
+            found = rows.fetch(
+                f"SELECT {rows.columns(Round, 'r')} FROM {Round._meta.db_table} r"
+                " WHERE r.game_id = %s ORDER BY r.number",
+                [self.game.pk],
+            )
+            self._stored = (self.game.pk, [rows.build(Round, row) for row in found])
         return self._stored[1]
 
     def stored_now(self, stored: Round) -> None:
@@ -187,10 +193,19 @@ def lock(table_id: int, session_id: int | None = None) -> Locked:
     except Table.DoesNotExist:  # gone since its session was read
         raise UserError("no_such_table", gettext("That table does not exist.")) from None
     game = locks.lock_current_game(table)
-    live = None
-    if game is not None:
-        live = LiveRound.objects.select_for_update().filter(game=game).first()
+    live = None if game is None else lock_live(game)
     return Locked(session=table.sitting.session, table=table, game=game, live=live)
+
+
+def lock_live(game: Game) -> LiveRound | None:
+    """The game's `LiveRound` locked (`FOR UPDATE`), the last lock of `lock`; in SQL
+    written once (`common.rows`)."""
+    found = rows.fetch(
+        f"SELECT {rows.columns(LiveRound, 'l')} FROM {LiveRound._meta.db_table} l"
+        f" WHERE l.game_id = %s{rows.lock('UPDATE', 'l')}",
+        [game.pk],
+    )
+    return rows.build(LiveRound, found[0]) if found else None
 
 
 def _next_move(session: Session) -> int:
@@ -320,7 +335,7 @@ def store_round(at: Locked, rnd: OnlineRound, now: datetime) -> None:
     if at.game.status == Game.Status.FINISHED:  # the next game started, or none is left
         game = locks.lock_current_game(at.table)
         if game is not None and game.pk != at.game.pk:
-            at.live = LiveRound.objects.select_for_update().filter(game=game).first()
+            at.live = lock_live(game)
             verdict = None
         at.game = game
     deal(at, now, verdict)

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from django.utils.translation import gettext
 
+from common import rows
 from common.errors import NotFoundError
 from engine import online as engine_online
 from engine.online import END, OnlineRound
@@ -29,7 +30,7 @@ from play.models import LiveRound, SeatLink
 from play.phases import Phase, TablePhase, TableState, phase_of
 from scoring.models import Game, GamePlayer, Round
 from scoring.tables import table_current_game
-from tournaments.models import Seating, Session, Table
+from tournaments.models import Player, Seating, Session, Table
 from workflow.sittings import current_sittings
 
 #: A view's statuses: a round is being played at the seat's online table (`playing`);
@@ -131,7 +132,7 @@ def table_state(table: Table) -> TableState:
     rnd = None
     if game is not None:
         game.table = table  # with its sitting and session as the caller read them
-        game_players = list(game.game_players.select_related("player").order_by("seat"))
+        game_players = game_players_of(game.pk)
         live = LiveRound.objects.filter(game=game).first()
         if live is not None:
             rnd = engine_online.restore(game.rules_id, live.state)
@@ -163,11 +164,7 @@ def table_state_of(
     links, the last round, in at most three queries and one cache read (`seen`: who
     is present, by token; the caller's, when it has read them already)."""
     session = table.sitting.session
-    seated = list(
-        Seating.objects.filter(table=table, left_at__isnull=True)
-        .select_related("player")
-        .order_by("seat")
-    )
+    seated = seated_at(table)
     ids = {s.player_id for s in seated} | {gp.player_id for gp in game_players}
     links = dict(links or {})
     if missing := ids - set(links):
@@ -201,12 +198,51 @@ def links_of(
 ) -> dict[int, tuple[str, datetime | None]]:
     """The seat links of some of a session's players: player id to token and
     `away_since` (one query)."""
-    rows = (
+    if not player_ids:
+        return {}
+    found = (
         SeatLink.objects.filter(session_id=session_id, player_id__in=player_ids)
         .order_by()  # a mapping: the default order's joins would be for nothing
         .values_list("player_id", "token", "away_since")
     )
-    return {pid: (token, since) for pid, token, since in rows}
+    return {pid: (token, since) for pid, token, since in found}
+
+
+def game_players_of(game_id: int) -> list[GamePlayer]:
+    """A game's players by seat, each with its `Player` (one query, written once:
+    `common.rows`; every move over HTTP and every scheduler's step reads it)."""
+    found = rows.fetch(
+        f"SELECT {rows.columns(GamePlayer, 'g')}, {rows.columns(Player, 'p')}"
+        f" FROM {GamePlayer._meta.db_table} g"
+        f" INNER JOIN {Player._meta.db_table} p ON p.id = g.player_id"
+        " WHERE g.game_id = %s ORDER BY g.seat",
+        [game_id],
+    )
+    out = []
+    for row in found:
+        gp = rows.build(GamePlayer, row)
+        gp.player = rows.build(Player, row, rows.width(GamePlayer))
+        out.append(gp)
+    return out
+
+
+def seated_at(table: Table) -> list[Seating]:
+    """Who sits at the table now, by seat, each with its `Player` (one query, written
+    once: `common.rows`)."""
+    found = rows.fetch(
+        f"SELECT {rows.columns(Seating, 's')}, {rows.columns(Player, 'p')}"
+        f" FROM {Seating._meta.db_table} s"
+        f" INNER JOIN {Player._meta.db_table} p ON p.id = s.player_id"
+        " WHERE s.table_id = %s AND s.left_at IS NULL ORDER BY s.seat",
+        [table.pk],
+    )
+    out = []
+    for row in found:
+        seating = rows.build(Seating, row)
+        seating.player = rows.build(Player, row, rows.width(Seating))
+        seating.table = table
+        out.append(seating)
+    return out
 
 
 def _status(state: TableState) -> str:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from django.db import connection
 
+from common import rows
 from scoring.models import Game
 from tournaments.models import Session, Sitting, Table
 
@@ -64,25 +65,44 @@ def lock_sitting(sitting_id: int) -> Sitting:
 def lock_table(table_id: int, *, related: bool = False) -> Table:
     """A table, so that the writes to its games run one at a time; after the session.
     With `related`, its sitting and session are read alongside (only the table is
-    locked)."""
-    rows = Table.objects.select_for_update(of=("self",), no_key=True)
-    if related:
-        rows = rows.select_related("sitting__session")
-    return rows.get(pk=table_id)
+    locked), in SQL written once (`common.rows`: every move over HTTP and every step
+    of online play's scheduler takes it)."""
+    if not related:
+        return Table.objects.select_for_update(of=("self",), no_key=True).get(pk=table_id)
+    found = rows.fetch(
+        f"SELECT {rows.columns(Table, 't')}, {rows.columns(Sitting, 's')},"
+        f" {rows.columns(Session, 'e')}"
+        f" FROM {Table._meta.db_table} t"
+        f" INNER JOIN {Sitting._meta.db_table} s ON s.id = t.sitting_id"
+        f" INNER JOIN {Session._meta.db_table} e ON e.id = s.session_id"
+        f" WHERE t.id = %s{rows.lock('NO KEY UPDATE', 't')}",
+        [table_id],
+    )
+    if not found:
+        raise Table.DoesNotExist("Table matching query does not exist.")
+    row = found[0]
+    table = rows.build(Table, row)
+    sitting = rows.build(Sitting, row, rows.width(Table))
+    session = rows.build(Session, row, rows.width(Table) + rows.width(Sitting))
+    sitting.session = session
+    table.sitting = sitting
+    return table
 
 
 def lock_current_game(table: Table) -> Game | None:
     """The table's current game (`scoring.tables.table_current_game`) locked as
-    `lock_game` locks one, in the same query; its table is `table` as the caller holds
-    it. After the session and the table."""
-    game = (
-        Game.objects.select_for_update(of=("self",), no_key=True)
-        .filter(table_id=table.pk)
-        .order_by("-number")
-        .first()
+    `lock_game` locks one, in the same query (written once, `common.rows`); its table
+    is `table` as the caller holds it. After the session and the table."""
+    found = rows.fetch(
+        f"SELECT {rows.columns(Game, 'g')} FROM {Game._meta.db_table} g"
+        f" WHERE g.table_id = %s ORDER BY g.number DESC LIMIT 1"
+        f"{rows.lock('NO KEY UPDATE', 'g')}",
+        [table.pk],
     )
-    if game is not None:
-        game.table = table
+    if not found:
+        return None
+    game = rows.build(Game, found[0])
+    game.table = table
     return game
 
 

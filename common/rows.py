@@ -1,0 +1,84 @@
+"""Model instances from SQL written once, for the few reads on the hottest paths: a
+table's locks and who plays there, read at every move over HTTP and at every step of
+online play's scheduler (a round's end, a deal, a robot's move). Django builds a
+query's SQL anew at every run, and there that cost three to five times what running
+it does (docs/performance.md, "A round's end in hand-written reads").
+
+The columns are the model's own, named from its `_meta`, and each value goes through
+the converters Django's compiler applies (the backend's and the field's, such as a
+JSON field's), so an instance is the one the ORM would make: `Model.from_db`, its
+state not adding, on the default database. The SQL is the caller's, written for
+PostgreSQL and SQLite alike; `lock` writes a row lock where the database has them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, TypeVar
+
+from django.db import connection
+from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
+
+Converter = Callable[[Any, Any, Any], Any]
+
+
+@cache
+def _fields(model: type[Model], vendor: str) -> tuple[tuple[str, tuple[Converter, ...], Any], ...]:
+    """Each concrete field's attribute name, its converters on `vendor`, and the column
+    expression they are called with (as the compiler calls them)."""
+    out = []
+    for field in model._meta.concrete_fields:
+        col = field.get_col(model._meta.db_table)
+        converters = tuple(connection.ops.get_db_converters(col)) + tuple(
+            col.get_db_converters(connection)
+        )
+        out.append((field.attname, converters, col))
+    return tuple(out)
+
+
+def columns(model: type[Model], alias: str) -> str:
+    """The model's columns, in its fields' order, under the table's `alias` in the
+    SQL: what `build` reads."""
+    return _columns(model, alias, connection.vendor)
+
+
+@cache
+def _columns(model: type[Model], alias: str, vendor: str) -> str:
+    quote = connection.ops.quote_name
+    return ", ".join(f"{alias}.{quote(str(f.column))}" for f in model._meta.concrete_fields)
+
+
+def width(model: type[Model]) -> int:
+    """How many columns `columns` names."""
+    return len(model._meta.concrete_fields)
+
+
+def build(model: type[M], row: Sequence[Any], start: int = 0) -> M:
+    """The instance of `model` whose columns (as `columns` names them) are the row's,
+    from `start` (a row that reads several models' columns one after the other)."""
+    fields = _fields(model, connection.vendor)
+    converted = []
+    for value, (_, converters, col) in zip(row[start : start + len(fields)], fields, strict=True):
+        for convert in converters:
+            value = convert(value, col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [name for name, _, _ in fields], converted)
+
+
+def lock(strength: str, alias: str) -> str:
+    """The row lock of the table under `alias` (`strength`: "UPDATE", "NO KEY
+    UPDATE"), on a database that has row locks (PostgreSQL); nothing on SQLite, which
+    runs one write transaction at a time."""
+    if not connection.features.has_select_for_update:
+        return ""
+    return f" FOR {strength} OF {alias}"
+
+
+def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """The rows of `sql` with `params`, on the default connection."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())

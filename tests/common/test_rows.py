@@ -1,0 +1,90 @@
+"""Model instances from SQL written once (`common.rows`): the instance the ORM makes,
+field by field, on SQLite and on PostgreSQL (dates, times with their zone, JSON,
+booleans, empty values), and several models read from one row."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db.models import Model
+from django.utils import timezone
+
+from common import rows
+from play import services as play_services
+from play.models import LiveRound, SeatLink
+from scoring.models import Game, GamePlayer, Round
+from tests.play.conftest import online_session  # noqa: F401  # the fixture
+from tests.play.helpers import choice_body, up_to_last_card
+from tournaments.models import Player, Seating, Session, Sitting, Table
+
+pytestmark = pytest.mark.django_db
+
+MODELS: list[type[Model]] = [
+    Session,
+    Sitting,
+    Table,
+    Game,
+    GamePlayer,
+    Player,
+    Seating,
+    Round,
+    LiveRound,
+    SeatLink,
+]
+
+
+def values(instance: Model) -> dict[str, Any]:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+@pytest.fixture
+def played(online_session: Any, director: Any) -> Session:  # noqa: F811
+    """A started online session whose table has stored a round, one player gone."""
+    session: Session = online_session(4)
+    tokens = {
+        row["player"]: row["token"]
+        for row in play_services.seat_links_ensure(session_id=session.pk, user=director)
+    }
+    token, view = up_to_last_card(tokens)
+    body = choice_body(view, view["legal"][0])
+    play_services.move_make(token=token, move=body.pop("move"), action=body)
+    assert Round.objects.filter(game__table__sitting__session=session).exists()
+    SeatLink.objects.filter(token=token).update(away_since=timezone.now())
+    return session
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
+def test_an_instance_is_the_one_the_orm_makes(played: Session, model: type[Model]) -> None:
+    table = model._meta.db_table
+    stored = list(model.objects.all())
+    assert stored, f"no {model.__name__} to read"
+    for orm in stored:
+        (row,) = rows.fetch(
+            f"SELECT {rows.columns(model, 'x')} FROM {table} x WHERE x.id = %s", [orm.pk]
+        )
+        built = rows.build(model, row)
+        assert type(built) is model
+        assert values(built) == values(orm)
+        assert (built._state.adding, built._state.db) == (False, "default")
+        # Saved again, it writes what it read: nothing changes.
+        built.save()
+        orm.refresh_from_db()
+        assert values(orm) == values(built)
+
+
+def test_several_models_from_one_row(played: Session) -> None:
+    seating = Seating.objects.select_related("player", "table").first()
+    assert seating is not None
+    (row,) = rows.fetch(
+        f"SELECT {rows.columns(Seating, 's')}, {rows.columns(Player, 'p')},"
+        f" {rows.columns(Table, 't')} FROM {Seating._meta.db_table} s"
+        f" JOIN {Player._meta.db_table} p ON p.id = s.player_id"
+        f" JOIN {Table._meta.db_table} t ON t.id = s.table_id WHERE s.id = %s",
+        [seating.pk],
+    )
+    assert len(row) == rows.width(Seating) + rows.width(Player) + rows.width(Table)
+    assert values(rows.build(Seating, row)) == values(seating)
+    assert values(rows.build(Player, row, rows.width(Seating))) == values(seating.player)
+    at = rows.width(Seating) + rows.width(Player)
+    assert values(rows.build(Table, row, at)) == values(seating.table)
