@@ -4,8 +4,10 @@ online table."""
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
+from typing import Any
 
-from django.db import models
+from django.db import connection, models
 from django.utils import timezone
 
 from scoring.models import Game
@@ -82,3 +84,22 @@ class TableDeadline(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.table_id} {self.phase} at {self.due_at:%H:%M:%S}"
+
+    @classmethod
+    def keep(cls, table_id: int, due: datetime | None, phase: str) -> None:
+        """The table's one row at `due` for `phase`, or none when `due` is None: one
+        statement on either database, written once (a deal, a round stored, a robot's
+        move each keep it, under the table's locks)."""
+        table = cls._meta.db_table
+        params: list[Any]
+        if due is None:
+            sql, params = f"DELETE FROM {table} WHERE table_id = %s", [table_id]
+        else:
+            sql = (
+                f"INSERT INTO {table} (table_id, due_at, phase) VALUES (%s, %s, %s)"
+                " ON CONFLICT (table_id) DO UPDATE"
+                " SET due_at = excluded.due_at, phase = excluded.phase"
+            )
+            params = [table_id, connection.ops.adapt_datetimefield_value(due), phase]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)

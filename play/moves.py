@@ -54,11 +54,6 @@ UPDATE {_LIVE} SET state = %s, move = %s, history = json_insert(history, '$[#]',
     turn_started_at = %s, updated_at = %s
 WHERE id = %s AND move = %s AND {_SEATED}
 """
-_SQLITE_PLAN = (
-    f"INSERT INTO {_DEADLINE} (table_id, due_at, phase) VALUES (%s, %s, %s)"
-    " ON CONFLICT (table_id) DO UPDATE SET due_at = excluded.due_at, phase = excluded.phase"
-)
-_SQLITE_UNPLAN = f"DELETE FROM {_DEADLINE} WHERE table_id = %s"
 
 
 def write(
@@ -92,12 +87,10 @@ def write(
             cursor.execute(sql, [*moved, *seated, *plan])
             row = cursor.fetchone()
             return bool(row and row[0])
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(_SQLITE_MOVE, [*moved, *seated])
-        if cursor.rowcount != 1:
-            return False
-        if due is None:
-            cursor.execute(_SQLITE_UNPLAN, [table_id])
-        else:
-            cursor.execute(_SQLITE_PLAN, [table_id, due, phase.phase])
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(_SQLITE_MOVE, [*moved, *seated])
+            if cursor.rowcount != 1:
+                return False
+        TableDeadline.keep(table_id, phase.due, phase.phase)
     return True

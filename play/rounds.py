@@ -395,12 +395,4 @@ def _cover(at: Locked, who: str, now: datetime) -> None:
 def plan(at: Locked, phase: TablePhase) -> None:
     """Keep the table's one deadline (`TableDeadline`) at its phase's `due`, or none
     when nothing can fall due: what the scheduler runs (`play.scheduler`)."""
-    if phase.due is None:
-        TableDeadline.objects.filter(table_id=at.table.pk).delete()
-        return
-    TableDeadline.objects.bulk_create(
-        [TableDeadline(table_id=at.table.pk, due_at=phase.due, phase=phase.phase)],
-        update_conflicts=True,
-        unique_fields=["table"],
-        update_fields=["due_at", "phase"],
-    )
+    TableDeadline.keep(at.table.pk, phase.due, phase.phase)

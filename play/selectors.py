@@ -200,12 +200,14 @@ def links_of(
     `away_since` (one query)."""
     if not player_ids:
         return {}
-    found = (
-        SeatLink.objects.filter(session_id=session_id, player_id__in=player_ids)
-        .order_by()  # a mapping: the default order's joins would be for nothing
-        .values_list("player_id", "token", "away_since")
+    ids = sorted(player_ids)
+    found = rows.fetch(
+        f"SELECT {rows.columns(SeatLink, 'l')} FROM {SeatLink._meta.db_table} l"
+        f" WHERE l.session_id = %s AND l.player_id IN ({', '.join(['%s'] * len(ids))})",
+        [session_id, *ids],
     )
-    return {pid: (token, since) for pid, token, since in found}
+    links = [rows.build(SeatLink, row) for row in found]
+    return {link.player_id: (link.token, link.away_since) for link in links}
 
 
 def game_players_of(game_id: int) -> list[GamePlayer]:
