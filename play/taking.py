@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import DatabaseError, connection
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -21,7 +22,7 @@ from engine import online as engine_online
 from play import bus, moves, presence, selectors
 from play.phases import TablePhase, TableState, phase_of
 from play.services import NO_GAME, STALE
-from scoring.models import Game
+from scoring.models import Game, Round
 from scoring.rounds import entry_refusal
 from tournaments.models import Table
 
@@ -92,10 +93,12 @@ def rewind(state: TableState, message: dict[str, Any]) -> bool:
     """A copy read again from the row while moves were still on their way to this node
     (it was behind, busy, or had just heard a deal's views) may be past the move heard:
     set back to the state that move made (the message carries it), so that this node's
-    sockets get that move's view, and then the next ones' as they are heard. Another
-    round since (the row's is not the message's) leaves the copy as read. Whether it set
-    the copy back: then the copy is behind the row, and must be read again before it is
-    used for anything but those views."""
+    sockets get that move's view, and then the next ones' as they are heard: across the
+    round's end too (the next round dealt on the same row, the last card's message
+    heard after). Another game since (its own row) leaves the copy as read: its sockets
+    get that game's view without the last card's. Whether it set the copy back: then
+    the copy is behind the row, and must be read again before it is used for anything
+    but those views."""
     live = state.live
     made = message.get("move")
     if (
@@ -109,11 +112,30 @@ def rewind(state: TableState, message: dict[str, Any]) -> bool:
         return False
     at = datetime.fromtimestamp(message["at"], tz=timezone.get_current_timezone())
     state.round = engine_online.restore(state.game.rules_id, message["state"])
+    number = state.round.start.number
+    if live.number != number:
+        # The round's end came meanwhile: the round stored and the next dealt on the
+        # same row. Set back to before the store as well: the game's count of rounds,
+        # and the table's last round the one stored before this round.
+        live.number = number
+        state.game.round_count = number - 1
+        state.game.status = Game.Status.PLAYING
+        state.last_round = round_before(state.table, state.game, number)
     live.move = made + 1
     live.history = [h for h in live.history if h.get("move", made) <= made]
     live.turn_started_at = at
     state.now = at
     return True
+
+
+def round_before(table: Table, game: Game, number: int) -> Round | None:
+    """The table's last round stored before round `number` of `game` (one query)."""
+    earlier = Q(game=game, number__lt=number) | Q(game__number__lt=game.number)
+    return (
+        Round.objects.filter(earlier, game__table=table)
+        .order_by("-game__number", "-number")
+        .first()
+    )
 
 
 def check(

@@ -434,3 +434,46 @@ def test_a_robot_players_moves_follow_a_socket_move_on_the_node_with_no_schedule
             await socket.disconnect()
 
     run(scenario)
+
+
+def test_a_copy_read_past_the_rounds_end_is_set_back_to_the_last_cards_view(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """The same across a round's end: a node reads its table while the message of the
+    round's last card is on its way, and the scheduler has stored the round and dealt
+    the next on the same row meanwhile. Set back by the card's message, its sockets get
+    the last card's view, of the round it ended, as a node that heard it in time sends."""
+    from types import SimpleNamespace
+
+    from play import scheduler, taking
+    from tests.play.helpers import up_to_last_card
+
+    tokens = tokens_of(online_session(4), director)
+    token, view = up_to_last_card(tokens)
+    body = choice_body(view, view["legal"][0])
+    # The last card as the node takes it: the round's end is the scheduler's.
+    monkeypatch.setattr(play_services, "advance", lambda **kwargs: False)
+    play_services.move_make(token=token, move=body.pop("move"), action=body)
+    monkeypatch.undo()
+    last = LiveRound.objects.get()
+    after_last = {t: selectors.seat_view(t) for t in tokens.values()}
+    assert {v["phase"] for v in after_last.values()} == {"end"}
+
+    assert scheduler.run_now([last.game.table_id]) == 1
+    state = taking.read_table(last.game.table_id)
+    assert state is not None
+    assert state.live is not None
+    assert (state.live.pk, state.live.number) == (last.pk, last.number + 1)  # dealt
+    message = {
+        "kind": "move",
+        "live": last.pk,
+        "move": last.move - 1,
+        "state": last.state,
+        "at": last.turn_started_at.timestamp(),
+    }
+    taking.rewind(state, message)
+
+    for player_id, token in state.tokens.items():
+        seen = taking.view_of(state, SimpleNamespace(player_id=player_id, token=token))
+        assert seen is not None
+        assert seen == after_last[token]
