@@ -220,6 +220,17 @@ def test_a_move_that_cannot_be_written_is_refused_in_words_and_the_socket_stays_
     run(scenario)
 
 
+def heard_move(live: LiveRound) -> dict[str, Any]:
+    """The message of the move that made the live round's state, as a node hears it."""
+    return {
+        "kind": "move",
+        "live": live.pk,
+        "move": live.move - 1,
+        "state": live.state,
+        "at": live.turn_started_at.timestamp(),
+    }
+
+
 def test_a_copy_read_past_the_move_heard_is_set_back_to_the_state_that_move_made(
     online_session: Any, director: Any
 ) -> None:
@@ -241,15 +252,7 @@ def test_a_copy_read_past_the_move_heard_is_set_back_to_the_state_that_move_made
     assert state is not None
     assert state.live is not None
     assert state.live.move == first.move + 1  # read past the first move
-    message = {
-        "kind": "move",
-        "live": first.pk,
-        "move": first.move - 1,
-        "state": first.state,
-        "at": first.turn_started_at.timestamp(),
-    }
-    taking.rewind(state, message)
-
+    taking.rewind(state, heard_move(first))
     for player_id, token in state.tokens.items():
         view = taking.view_of(state, SimpleNamespace(player_id=player_id, token=token))
         assert view is not None
@@ -464,15 +467,7 @@ def test_a_copy_read_past_the_rounds_end_is_set_back_to_the_last_cards_view(
     assert state is not None
     assert state.live is not None
     assert (state.live.pk, state.live.number) == (last.pk, last.number + 1)  # dealt
-    message = {
-        "kind": "move",
-        "live": last.pk,
-        "move": last.move - 1,
-        "state": last.state,
-        "at": last.turn_started_at.timestamp(),
-    }
-    taking.rewind(state, message)
-
+    taking.rewind(state, heard_move(last))
     for player_id, token in state.tokens.items():
         seen = taking.view_of(state, SimpleNamespace(player_id=player_id, token=token))
         assert seen is not None
