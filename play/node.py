@@ -51,7 +51,7 @@ from play import bus, push, scheduler, seat_push, taking
 from play.phases import AT_ONCE, Phase, TablePhase, TableState, state_from
 from play.selectors import mark_of, view_facts
 from play.services import NO_GAME, STALE
-from play.taking import Answer, check, later, mark_from, read_table, rewind, take, view_of
+from play.taking import Answer, check, later, mark_from, past, read_table, rewind, take, view_of
 from scoring import engine_words
 
 logger = logging.getLogger(__name__)
@@ -390,7 +390,8 @@ class Node:
             held.stale = True
         state = await self._fresh(held)
         if state is not None:
-            set_back = rewind(state, message)
+            # Set back on a database thread: across a round's end it reads a row.
+            set_back = past(state, message) and await run(rewind, state, message)
             await self._send_all(held)
             # Behind the row now (its later states were sent, or are on their way, by
             # the change that made them): read again before a move is checked on it.

@@ -98,18 +98,13 @@ def rewind(state: TableState, message: dict[str, Any]) -> bool:
     heard after). Another game since (its own row) leaves the copy as read: its sockets
     get that game's view without the last card's. Whether it set the copy back: then
     the copy is behind the row, and must be read again before it is used for anything
-    but those views."""
-    live = state.live
-    made = message.get("move")
-    if (
-        live is None
-        or state.game is None
-        or not isinstance(made, int)
-        or live.pk != message.get("live")
-        or live.move <= made + 1
-        or not isinstance(message.get("state"), dict)
-    ):
+    but those views. Across a round's end it reads one row (the round before): on a
+    database thread, when `past` says it sets the copy back."""
+    if not past(state, message):
         return False
+    live, made = state.live, message["move"]
+    assert live is not None
+    assert state.game is not None
     at = datetime.fromtimestamp(message["at"], tz=timezone.get_current_timezone())
     state.round = engine_online.restore(state.game.rules_id, message["state"])
     number = state.round.start.number
@@ -126,6 +121,20 @@ def rewind(state: TableState, message: dict[str, Any]) -> bool:
     live.turn_started_at = at
     state.now = at
     return True
+
+
+def past(state: TableState, message: dict[str, Any]) -> bool:
+    """Whether the copy is past the move `message` made, on the same row: what
+    `rewind` sets back."""
+    live, made = state.live, message.get("move")
+    return not (
+        live is None
+        or state.game is None
+        or not isinstance(made, int)
+        or live.pk != message.get("live")
+        or live.move <= made + 1
+        or not isinstance(message.get("state"), dict)
+    )
 
 
 def round_before(table: Table, game: Game, number: int) -> Round | None:

@@ -472,3 +472,61 @@ def test_a_copy_read_past_the_rounds_end_is_set_back_to_the_last_cards_view(
         seen = taking.view_of(state, SimpleNamespace(player_id=player_id, token=token))
         assert seen is not None
         assert seen == after_last[token]
+
+
+@pytest.mark.usefixtures("in_memory_layer")
+def test_a_node_whose_copy_is_stale_at_the_last_card_sends_its_view_after_the_deal(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """The set-back across a round's end, on a node: its copy stale when the last
+    card's message comes, and the next round dealt on the row already. Its phones get
+    the last card's view (the round it ended), then the deal's."""
+    from play import node as play_node
+    from play import scheduler
+    from tests.play.helpers import up_to_last_card
+
+    tokens = tokens_of(online_session(4), director)
+    published: list[dict[str, Any]] = []
+    publish = bus.publish
+
+    async def scenario() -> None:
+        mover, view = await database_sync_to_async(up_to_last_card)(tokens)
+        phones = {token: phone(token) for token in tokens.values()}
+        for socket in phones.values():
+            await opened(socket)
+        monkeypatch.setattr(bus, "publish", lambda table_id, m, **more: published.append(m))
+        monkeypatch.setattr(play_services, "advance", lambda **kwargs: False)
+        body = choice_body(view, view["legal"][0])
+        await database_sync_to_async(play_services.move_make)(
+            token=mover, move=body.pop("move"), action=body
+        )
+        monkeypatch.undo()
+        last = await database_sync_to_async(LiveRound.objects.get)()
+        after_last = {
+            t: await database_sync_to_async(selectors.seat_view)(t) for t in tokens.values()
+        }
+        table_id = await database_sync_to_async(lambda: last.game.table_id)()
+        monkeypatch.setattr(bus, "publish", lambda table_id, m, **more: published.append(m))
+        assert await database_sync_to_async(scheduler.run_now)([table_id]) == 1
+        monkeypatch.setattr(bus, "publish", publish)
+
+        play_node.node().mark_stale(table_id)
+        entry = last.history[-1]
+        bus.publish(
+            table_id,
+            {
+                **heard_move(last),
+                "player": entry["player"],
+                "action": entry["action"],
+                "entry": entry,
+            },
+        )
+        for token, socket in phones.items():
+            assert await next_view(socket) == after_last[token]
+        bus.publish(table_id, published[-1])  # the deal's views
+        for socket in phones.values():
+            dealt = await next_view(socket)
+            assert (dealt["round"], dealt["move"]) == (last.number + 1, last.move + 1)
+            await socket.disconnect()
+
+    run(scenario)
