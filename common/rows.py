@@ -82,3 +82,8 @@ def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return list(cursor.fetchall())
+
+
+def select(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
+    """The instances of `model` that `sql` (reading its `columns`) finds with `params`."""
+    return [build(model, row) for row in fetch(sql, params)]

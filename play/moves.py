@@ -72,13 +72,12 @@ def write(
     table's deadline at `phase.due` (none when None). Whether it was written: False
     when the round is no longer in state `move` or the mover no longer sits at the
     table."""
-    ops = connection.ops
-    at = ops.adapt_datetimefield_value(now)
-    due = ops.adapt_datetimefield_value(phase.due) if phase.due is not None else None
+    at = connection.ops.adapt_datetimefield_value(now)
     moved: list[Any] = [state, move + 1, jsontext.dumps(entry), at, at, live_id, move]
     seated: list[Any] = [table_id, player_id]
     plan: list[Any]
     if connection.vendor == "postgresql":
+        due = connection.ops.adapt_datetimefield_value(phase.due) if phase.due is not None else None
         if due is None:
             sql, plan = _POSTGRES_MOVE.format(plan=_POSTGRES_UNPLAN), [table_id]
         else:

@@ -94,12 +94,13 @@ class Locked:
         """The current game's stored rounds, by number (read once per game)."""
         assert self.game is not None
         if self._stored is None or self._stored[0] != self.game.pk:
-            found = rows.fetch(
+            found = rows.select(
+                Round,
                 f"SELECT {rows.columns(Round, 'r')} FROM {Round._meta.db_table} r"
                 " WHERE r.game_id = %s ORDER BY r.number",
                 [self.game.pk],
             )
-            self._stored = (self.game.pk, [rows.build(Round, row) for row in found])
+            self._stored = (self.game.pk, found)
         return self._stored[1]
 
     def stored_now(self, stored: Round) -> None:
@@ -200,12 +201,13 @@ def lock(table_id: int, session_id: int | None = None) -> Locked:
 def lock_live(game: Game) -> LiveRound | None:
     """The game's `LiveRound` locked (`FOR UPDATE`), the last lock of `lock`; in SQL
     written once (`common.rows`)."""
-    found = rows.fetch(
+    found = rows.select(
+        LiveRound,
         f"SELECT {rows.columns(LiveRound, 'l')} FROM {LiveRound._meta.db_table} l"
         f" WHERE l.game_id = %s{rows.lock('UPDATE', 'l')}",
         [game.pk],
     )
-    return rows.build(LiveRound, found[0]) if found else None
+    return found[0] if found else None
 
 
 def _next_move(session: Session) -> int:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from django.utils.translation import gettext
 
@@ -32,6 +32,8 @@ from scoring.models import Game, GamePlayer, Round
 from scoring.tables import table_current_game
 from tournaments.models import Player, Seating, Session, Table
 from workflow.sittings import current_sittings
+
+M = TypeVar("M", GamePlayer, Seating)
 
 #: A view's statuses: a round is being played at the seat's online table (`playing`);
 #: no online game at the table now, the sitting over and the movement not confirmed yet
@@ -201,49 +203,45 @@ def links_of(
     if not player_ids:
         return {}
     ids = sorted(player_ids)
-    found = rows.fetch(
+    links = rows.select(
+        SeatLink,
         f"SELECT {rows.columns(SeatLink, 'l')} FROM {SeatLink._meta.db_table} l"
         f" WHERE l.session_id = %s AND l.player_id IN ({', '.join(['%s'] * len(ids))})",
         [session_id, *ids],
     )
-    links = [rows.build(SeatLink, row) for row in found]
     return {link.player_id: (link.token, link.away_since) for link in links}
 
 
 def game_players_of(game_id: int) -> list[GamePlayer]:
     """A game's players by seat, each with its `Player` (one query, written once:
     `common.rows`; every move over HTTP and every scheduler's step reads it)."""
-    found = rows.fetch(
-        f"SELECT {rows.columns(GamePlayer, 'g')}, {rows.columns(Player, 'p')}"
-        f" FROM {GamePlayer._meta.db_table} g"
-        f" INNER JOIN {Player._meta.db_table} p ON p.id = g.player_id"
-        " WHERE g.game_id = %s ORDER BY g.seat",
-        [game_id],
-    )
-    out = []
-    for row in found:
-        gp = rows.build(GamePlayer, row)
-        gp.player = rows.build(Player, row, rows.width(GamePlayer))
-        out.append(gp)
-    return out
+    return _with_players(GamePlayer, "x.game_id = %s", [game_id])
 
 
 def seated_at(table: Table) -> list[Seating]:
     """Who sits at the table now, by seat, each with its `Player` (one query, written
     once: `common.rows`)."""
+    seated = _with_players(Seating, "x.table_id = %s AND x.left_at IS NULL", [table.pk])
+    for seating in seated:
+        seating.table = table
+    return seated
+
+
+def _with_players(model: type[M], where: str, params: list[Any]) -> list[M]:
+    """The rows of `model` (alias `x`) that `where` finds, by seat, each with its
+    `Player` read alongside."""
     found = rows.fetch(
-        f"SELECT {rows.columns(Seating, 's')}, {rows.columns(Player, 'p')}"
-        f" FROM {Seating._meta.db_table} s"
-        f" INNER JOIN {Player._meta.db_table} p ON p.id = s.player_id"
-        " WHERE s.table_id = %s AND s.left_at IS NULL ORDER BY s.seat",
-        [table.pk],
+        f"SELECT {rows.columns(model, 'x')}, {rows.columns(Player, 'p')}"
+        f" FROM {model._meta.db_table} x"
+        f" INNER JOIN {Player._meta.db_table} p ON p.id = x.player_id"
+        f" WHERE {where} ORDER BY x.seat",
+        params,
     )
     out = []
     for row in found:
-        seating = rows.build(Seating, row)
-        seating.player = rows.build(Player, row, rows.width(Seating))
-        seating.table = table
-        out.append(seating)
+        instance = rows.build(model, row)
+        instance.player = rows.build(Player, row, rows.width(model))
+        out.append(instance)
     return out
 
 

@@ -93,7 +93,8 @@ def lock_current_game(table: Table) -> Game | None:
     """The table's current game (`scoring.tables.table_current_game`) locked as
     `lock_game` locks one, in the same query (written once, `common.rows`); its table
     is `table` as the caller holds it. After the session and the table."""
-    found = rows.fetch(
+    found = rows.select(
+        Game,
         f"SELECT {rows.columns(Game, 'g')} FROM {Game._meta.db_table} g"
         f" WHERE g.table_id = %s ORDER BY g.number DESC LIMIT 1"
         f"{rows.lock('NO KEY UPDATE', 'g')}",
@@ -101,7 +102,7 @@ def lock_current_game(table: Table) -> Game | None:
     )
     if not found:
         return None
-    game = rows.build(Game, found[0])
+    game = found[0]
     game.table = table
     return game
 
