@@ -32,6 +32,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
@@ -73,6 +74,21 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
     # until the table's next change.
     last_sent: int | None = None
 
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Channels' own loop (`AsyncConsumer.__call__`) for a consumer with no channel
+        of its own, without the task and the wait Channels keeps for each socket to take
+        the client's frames (`await_many_dispatch`): a frame is awaited here and
+        dispatched, one at a time, as Channels does. A socket costs its node less memory
+        (docs/performance.md, "Less held a phone")."""
+        self.scope = scope
+        self.channel_layer = None
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """A client's frame goes straight to `receive`. Channels first closes the old
         database connections of its sync thread, a hop to that thread on every message:
@@ -103,6 +119,11 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         self.group = group
         try:
             await self.accept()
+            # The handshake's headers are read before this (the language, the session's
+            # cookie, the origin) and never again: not kept for as long as the socket is.
+            headers = self.scope.get("headers")
+            if isinstance(headers, list):
+                headers.clear()
             self.table_id = table_id
             if table_id is None or not await here.join(table_id, self):
                 await self.deliver(push.view_text(await view()))
