@@ -128,6 +128,6 @@ class LeanSocket(WebSocketsSansIOProtocol):  # type: ignore[misc]  # its base is
 class AsgiWorker(UvicornWorker):  # type: ignore[misc]  # its base is untyped
     CONFIG_KWARGS: ClassVar[dict[str, Any]] = {
         **UvicornWorker.CONFIG_KWARGS,
-        "ws": "huckley.workers:LeanSocket",
+        "ws": LeanSocket,
         "ws_per_message_deflate": False,
     }

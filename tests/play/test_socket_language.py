@@ -64,3 +64,31 @@ def test_a_seats_socket_answers_in_its_pages_language(
     token = next(iter(tokens_of(session, director).values()))
     answer = answers(token, headers)
     assert answer == {"type": "error", "code": "bad_message", "message": words}
+
+
+def test_the_socket_keeps_its_language_but_not_the_handshakes_headers(
+    online_session: Any, director: Any
+) -> None:
+    """The headers are read as the socket connects (api.consumers `listen`): once it is
+    accepted it holds none of them for the hours it stays open, and still answers in
+    the language they chose."""
+    session = online_session(4)
+    session.club.language = "es"
+    session.club.save(update_fields=["language"])
+    token = next(iter(tokens_of(session, director).values()))
+    headers = [ORIGIN, (b"cookie", b"django_language=en-gb")]
+    got: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        socket = WebsocketCommunicator(application, f"/ws/play/{token}/", headers=headers)
+        connected, _ = await socket.connect(timeout=TIMEOUT)
+        assert connected
+        assert (await socket.receive_json_from(timeout=TIMEOUT))["type"] == "view"
+        got["headers after"] = list(headers)
+        await socket.send_to(text_data="not json")
+        got.update(await socket.receive_json_from(timeout=TIMEOUT))
+        await socket.disconnect()
+
+    run(scenario)
+    assert got.pop("headers after") == []
+    assert got == {"type": "error", "code": "bad_message", "message": "That message is not JSON."}

@@ -100,6 +100,35 @@ def test_a_move_reaches_the_other_three_phones_and_the_watcher(
     run(scenario)
 
 
+def test_an_open_socket_is_one_task_of_its_server(online_session: Any, director: Any) -> None:
+    """A socket waits on its client's frames in its own task, the one the server runs it
+    in (api.consumers `__call__`), with no second task of Channels' beside it: a node
+    holds a socket for every phone of a night."""
+    session = online_session(4)
+    tokens = tokens_of(session, director)
+    table_id = table_of(session)
+
+    async def scenario() -> None:
+        phones = [phone(token) for token in tokens.values()]
+        await opened(phones[0])  # the node starts its own reader of the seats' pushes
+        await asyncio.sleep(0.1)
+        before = len(asyncio.all_tasks())
+        for socket in phones[1:]:
+            await opened(socket)
+        watch = watcher(table_id)
+        await opened(watch)
+        await asyncio.sleep(0.1)  # nothing else of the node's is under way
+        # One task each: the communicator's, in which it runs the application.
+        assert len(asyncio.all_tasks()) - before == len(phones)
+        await phones[0].send_json_to({"type": "ping"})
+        assert await phones[0].receive_json_from(timeout=TIMEOUT) == {"type": "pong"}
+        assert len(asyncio.all_tasks()) - before == len(phones)
+        for socket in [*phones, watch]:
+            await socket.disconnect()
+
+    run(scenario)
+
+
 def test_a_watcher_never_receives_a_hand(online_session: Any, director: Any) -> None:
     session = online_session(4)
     tokens = tokens_of(session, director)
