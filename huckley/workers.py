@@ -4,8 +4,8 @@ each open socket.
 
 - **No per-message compression** (permessage-deflate). A phone's socket that negotiates
   it keeps a zlib compressor and decompressor for as long as it is open: about 44 KiB of
-  the node's memory a phone, half of what a phone cost in all (docs/performance.md,
-  "Memory a phone"). A view is a JSON text of one or two KiB sent a few times a minute,
+  the node's memory a phone, half of what a phone cost in all at the time
+  (docs/performance.md, "Moves on the socket, taken by the node"). A view is a JSON text of one or two KiB sent a few times a minute,
   so compression saves a phone little data and costs the node that memory and the CPU of
   compressing every view for every phone.
 - **`LeanSocket`**: uvicorn's own WebSocket protocol (websockets-sansio), which keeps
