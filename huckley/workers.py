@@ -5,9 +5,10 @@ each open socket.
 - **No per-message compression** (permessage-deflate). A phone's socket that negotiates
   it keeps a zlib compressor and decompressor for as long as it is open: about 44 KiB of
   the node's memory a phone, half of what a phone cost in all at the time
-  (docs/performance.md, "Moves on the socket, taken by the node"). A view is a JSON text of one or two KiB sent a few times a minute,
-  so compression saves a phone little data and costs the node that memory and the CPU of
-  compressing every view for every phone.
+  (docs/performance.md, "Moves on the socket, taken by the node"). A view is a JSON
+  text of one or two KiB sent a few times a minute, so compression saves a phone little
+  data and costs the node that memory and the CPU of compressing every view for every
+  phone.
 - **`LeanSocket`**: uvicorn's own WebSocket protocol (websockets-sansio), which keeps
   for the life of a socket the handshake's request and response (their headers parsed
   twice over), an `asyncio.Queue` for the client's messages (four deques, 3.3 KB empty)
@@ -104,7 +105,7 @@ class Flag:
         return True
 
 
-class LeanSocket(WebSocketsSansIOProtocol):  # type: ignore[misc]  # its base is untyped
+class LeanSocket(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol, holding less while a socket is open (above)."""
 
     # Read by the protocol only until the handshake is answered.
@@ -113,8 +114,9 @@ class LeanSocket(WebSocketsSansIOProtocol):  # type: ignore[misc]  # its base is
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.queue = Inbox()
-        self.writable = Flag()
+        # What the protocol calls of them, not their types (the classes above).
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Flag()  # type: ignore[assignment]
         self.writable.set()
 
     async def send(self, message: Any) -> None:

@@ -160,16 +160,15 @@ def server() -> Iterator[tuple[str, uvicorn.Server]]:
 
 def test_a_socket_carries_its_messages_in_order_and_holds_no_handshake_once_accepted() -> None:
     SEEN.clear()
-    with server() as (url, served):
-        with connect(url, additional_headers={"X-Phone": "1"}) as socket:
-            sent = [f"card {n}" for n in range(50)]
-            for text in sent:
-                socket.send(text)
-            assert [socket.recv(timeout=10) for _ in sent] == sent
-            (protocol,) = served.server_state.connections
-            assert isinstance(protocol, LeanSocket)
-            assert protocol.request is None
-            assert protocol.response is None
+    with server() as (url, served), connect(url, additional_headers={"X-Phone": "1"}) as socket:
+        sent = [f"card {n}" for n in range(50)]
+        for text in sent:
+            socket.send(text)
+        assert [socket.recv(timeout=10) for _ in sent] == sent
+        (protocol,) = served.server_state.connections
+        assert isinstance(protocol, LeanSocket)
+        assert protocol.request is None
+        assert protocol.response is None
     # The application saw the handshake's headers when it was asked to accept.
     assert SEEN[0][b"x-phone"] == b"1"
 
@@ -182,14 +181,13 @@ def test_a_socket_sends_through_a_full_write_buffer_and_closes_cleanly(
     paused: list[Flag] = []
     clear = Flag.clear
     monkeypatch.setattr(Flag, "clear", lambda flag: (paused.append(flag), clear(flag))[1])
-    with server() as (url, _served):
-        with connect(url, max_size=2**20) as socket:
-            socket.send("flood 64")
-            threading.Event().wait(0.5)  # the server fills its buffer and waits
-            got = [socket.recv(timeout=10) for _ in range(64)]
-            assert [text[:5] for text in got] == [f"{n:05d}" for n in range(64)]
-            assert socket.recv(timeout=10) == "done"
-            assert paused, "the write buffer never filled: nothing waited on the flag"
-            socket.close()
-            with pytest.raises(ConnectionClosedOK):
-                socket.recv(timeout=10)
+    with server() as (url, _served), connect(url, max_size=2**20) as socket:
+        socket.send("flood 64")
+        threading.Event().wait(0.5)  # the server fills its buffer and waits
+        got = [socket.recv(timeout=10) for _ in range(64)]
+        assert [text[:5] for text in got] == [f"{n:05d}" for n in range(64)]
+        assert socket.recv(timeout=10) == "done"
+        assert paused, "the write buffer never filled: nothing waited on the flag"
+        socket.close()
+        with pytest.raises(ConnectionClosedOK):
+            socket.recv(timeout=10)
