@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
 import time
@@ -30,12 +31,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from play import bus, services
 from play.models import TableDeadline
-from tournaments.models import Seating, Table
+from tournaments.models import Seating, Sitting, Table
 from workflow.sittings import current_sittings
 
 logger = logging.getLogger(__name__)
@@ -126,6 +127,8 @@ def due_tables(now: datetime | None = None, limit: int = BATCH) -> list[tuple[in
     tables rather than the same ones (on PostgreSQL, rows another look is taking are
     skipped). Each table's step plans its deadline again at once."""
     now = now or timezone.now()
+    if connection.features.has_select_for_update_skip_locked:
+        return _due_tables_at_once(now, limit)
     with transaction.atomic():
         due = list(
             TableDeadline.objects.select_for_update(skip_locked=True, of=("self",))
@@ -137,6 +140,37 @@ def due_tables(now: datetime | None = None, limit: int = BATCH) -> list[tuple[in
             taken = [table_id for table_id, _ in due]
             TableDeadline.objects.filter(table_id__in=taken).update(due_at=now + LEASE)
     return due
+
+
+@functools.cache
+def _due_sql() -> str:
+    """`due_tables` on PostgreSQL: the due rows taken (skipping those another look is
+    taking), their lease set and their tables' sessions read, in one statement. It runs
+    at every look, a few times a second and at every poke, where the ORM's transaction
+    of two statements cost the scheduler close to a millisecond a round's end."""
+    deadline, table, sitting = (
+        TableDeadline._meta.db_table,
+        Table._meta.db_table,
+        Sitting._meta.db_table,
+    )
+    key = TableDeadline._meta.pk.column  # the table's id
+    table_id, sitting_id = Table._meta.pk.column, Table._meta.get_field("sitting").column
+    session_id = Sitting._meta.get_field("session").column
+    return (
+        f"WITH due AS (SELECT d.{key}, d.due_at FROM {deadline} d WHERE d.due_at <= %s"
+        " ORDER BY d.due_at LIMIT %s FOR UPDATE OF d SKIP LOCKED)"
+        f" UPDATE {deadline} SET due_at = %s FROM due, {table} t, {sitting} s"
+        f" WHERE {deadline}.{key} = due.{key} AND t.{table_id} = due.{key}"
+        f" AND s.{Sitting._meta.pk.column} = t.{sitting_id}"
+        f" RETURNING due.{key}, s.{session_id}, due.due_at"
+    )
+
+
+def _due_tables_at_once(now: datetime, limit: int) -> list[tuple[int, int]]:
+    with connection.cursor() as cursor:
+        cursor.execute(_due_sql(), [now, limit, now + LEASE])
+        rows = cursor.fetchall()
+    return [(table_id, session_id) for table_id, session_id, _ in sorted(rows, key=lambda r: r[2])]
 
 
 def run_due(now: datetime | None = None, limit: int = BATCH) -> int:

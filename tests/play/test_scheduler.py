@@ -96,6 +96,27 @@ def test_a_look_takes_its_due_tables_and_the_next_look_takes_the_others(
     assert {t for t, _ in scheduler.due_tables(now + scheduler.LEASE)} == tables
 
 
+@pytest.mark.postgres
+def test_a_look_on_postgresql_is_one_statement(
+    online_session: Any, django_assert_num_queries: Any
+) -> None:
+    """The rows taken, their lease set and the tables' sessions read at once
+    (`scheduler.due_tables`): a look runs at every poke and a few times a second."""
+    session = online_session(8)
+    tables = sorted(Table.objects.filter(sitting__session=session).values_list("pk", flat=True))
+    now = timezone.now()
+    for n, table_id in enumerate(reversed(tables)):
+        TableDeadline.objects.filter(table_id=table_id).update(due_at=now - timedelta(seconds=n))
+
+    with django_assert_num_queries(1):
+        taken = scheduler.due_tables(now)
+
+    # The oldest deadline first: the tables were made due in the reverse order.
+    assert taken == [(table_id, session.pk) for table_id in tables]
+    leased = TableDeadline.objects.filter(table_id__in=tables).values_list("due_at", flat=True)
+    assert set(leased) == {now + scheduler.LEASE}
+
+
 def test_a_paper_table_has_no_deadline_and_a_look_at_it_plans_none(
     online_session: Any, director: Any
 ) -> None:
