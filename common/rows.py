@@ -1,8 +1,9 @@
-"""Model instances from SQL written once, for the few reads on the hottest paths: a
-table's locks and who plays there, read at every move over HTTP and at every step of
-online play's scheduler (a round's end, a deal, a robot's move). Django builds a
-query's SQL anew at every run, and there that cost three to five times what running
-it does (docs/performance.md, "A round's end in hand-written reads").
+"""Model instances from SQL written once, for the few reads and writes on the hottest
+paths: a table's locks and who plays there, read at every move over HTTP and at every
+step of online play's scheduler (a round's end, a deal, a robot's move), and the rows
+those steps write back (`update`). Django builds a query's SQL anew at every run, and
+there that cost three to five times what running it does (docs/performance.md, "A
+round's end in hand-written reads").
 
 The columns are the model's own, named from its `_meta`, and each value goes through
 the converters Django's compiler applies (the backend's and the field's, such as a
@@ -17,8 +18,9 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import Model
+from django.db.models.signals import post_save, pre_save
 
 M = TypeVar("M", bound=Model)
 
@@ -87,3 +89,32 @@ def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
 def select(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
     """The instances of `model` that `sql` (reading its `columns`) finds with `params`."""
     return [build(model, row) for row in fetch(sql, params)]
+
+
+def update(instance: Model, fields: Sequence[str]) -> None:
+    """`instance.save(update_fields=fields)`, in SQL written once: each field's value as
+    Django's save gives it (`pre_save`, so an `auto_now` field is stamped, then
+    `get_db_prep_save`), and the same error when no row was there. A model that a
+    receiver of `pre_save` or `post_save` listens to is saved by Django, signals and
+    all."""
+    model = type(instance)
+    if pre_save.has_listeners(model) or post_save.has_listeners(model):
+        instance.save(update_fields=fields)
+        return
+    names = tuple(fields)
+    sql, chosen = _update_sql(model, names, connection.vendor)
+    params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in chosen]
+    params.append(instance.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.rowcount == 0:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+@cache
+def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> tuple[str, list[Any]]:
+    quote = connection.ops.quote_name
+    chosen = [model._meta.get_field(name) for name in names]
+    sets = ", ".join(f"{quote(str(f.column))} = %s" for f in chosen)  # type: ignore[union-attr]
+    pk = quote(str(model._meta.pk.column))
+    return f"UPDATE {quote(model._meta.db_table)} SET {sets} WHERE {pk} = %s", chosen

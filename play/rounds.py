@@ -260,7 +260,13 @@ def deal(at: Locked, now: datetime, verdict: engine.Verdict | None = None) -> bo
     live.history = []
     live.dealt_at = now
     live.turn_started_at = now
-    live.save()
+    if live.pk is None:
+        live.save()
+    else:
+        rows.update(
+            live,
+            ["move", "number", "state", "history", "dealt_at", "turn_started_at", "updated_at"],
+        )
     at.live = live
     at.kept(rnd)
     return True
@@ -305,7 +311,7 @@ def apply_move(
     live.move += 1
     live.state = rnd.to_json()
     live.turn_started_at = now
-    live.save(update_fields=["history", "move", "state", "turn_started_at", "updated_at"])
+    rows.update(live, ["history", "move", "state", "turn_started_at", "updated_at"])
 
 
 def store_round(at: Locked, rnd: OnlineRound, now: datetime) -> None:

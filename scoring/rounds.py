@@ -33,6 +33,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 import engine
+from common import rows
 from common.errors import ConflictError, UserError
 from scoring import engine_words, locks
 from scoring.models import Game, GamePlayer, Round
@@ -305,7 +306,7 @@ def store_outcome(
     else:
         game.status = Game.Status.PLAYING
         game.finished_at = None
-    game.save(update_fields=["round_count", "status", "finished_at"])
+    rows.update(game, ["round_count", "status", "finished_at"])
     if was_finished or output["finished"]:
         session = game.table.sitting.session
         game_result_changed.send(

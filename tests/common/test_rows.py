@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import DatabaseError
 from django.db.models import Model
+from django.db.models.signals import post_save
 from django.utils import timezone
 
 from common import rows
@@ -88,3 +90,53 @@ def test_several_models_from_one_row(played: Session) -> None:
     assert values(rows.build(Player, row, rows.width(Seating))) == values(seating.player)
     at = rows.width(Seating) + rows.width(Player)
     assert values(rows.build(Table, row, at)) == values(seating.table)
+
+
+def test_an_update_writes_what_the_orm_would_and_stamps_auto_now(played: Session) -> None:
+    """`rows.update` against `save(update_fields=...)`: the same fields of the same row
+    changed the same way read back the same, JSON and times included, and only those."""
+    live = LiveRound.objects.get()
+    before = values(live)
+    live.move += 7
+    live.state = {**live.state, "mark": ["ü", 1.5, None]}
+    live.history = [*live.history, {"move": 1, "at": "now"}]
+    live.turn_started_at = timezone.now()
+    live.number += 1  # not among the fields written
+    rows.update(live, ["move", "state", "history", "turn_started_at", "updated_at"])
+
+    stored = LiveRound.objects.get()
+    assert stored.updated_at > before["updated_at"]
+    assert values(stored) == {**values(live), "number": before["number"]}
+
+    game = Game.objects.get(table__sitting__session=played, number=1)
+    game.round_count, game.status = 9, Game.Status.FINISHED
+    game.finished_at = timezone.now()
+    rows.update(game, ["round_count", "status", "finished_at"])
+    assert values(Game.objects.get(pk=game.pk)) == values(game)
+
+
+def test_an_update_of_a_model_with_receivers_goes_through_django(
+    played: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model a `post_save` receiver listens to (the session: its pages' cache) is
+    saved by Django, so that its receivers run."""
+    heard: list[tuple[Any, Any]] = []
+
+    def receiver(sender: Any, instance: Any, update_fields: Any, **kwargs: Any) -> None:
+        heard.append((instance.pk, update_fields))
+
+    post_save.connect(receiver, sender=Session, dispatch_uid="test-rows-update")
+    try:
+        played.name = "Renamed"
+        rows.update(played, ["name"])
+    finally:
+        post_save.disconnect(dispatch_uid="test-rows-update", sender=Session)
+    assert heard == [(played.pk, frozenset({"name"}))]
+    assert Session.objects.get(pk=played.pk).name == "Renamed"
+
+
+def test_an_update_of_a_row_that_is_gone_is_an_error(played: Session) -> None:
+    live = LiveRound.objects.get()
+    LiveRound.objects.filter(pk=live.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        rows.update(live, ["move"])
