@@ -19,8 +19,8 @@ each open socket.
   operations for the one reader and the few writers a socket has, with nothing allocated
   until someone waits (docs/performance.md, "Less held a phone").
 
-uvicorn run alone (`make venue` on Windows, where gunicorn cannot run) keeps its own
-protocol: its command line names no class.
+uvicorn run alone (`make run`, and `make venue` on Windows, where gunicorn cannot run)
+keeps its own protocol: its command line passes none.
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ from asgiref.sync import sync_to_async
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
+from common import rows
 from play import bus, services
 from play.models import TableDeadline
 from tournaments.models import Seating, Sitting, Table
@@ -167,10 +168,8 @@ def _due_sql() -> str:
 
 
 def _due_tables_at_once(now: datetime, limit: int) -> list[tuple[int, int]]:
-    with connection.cursor() as cursor:
-        cursor.execute(_due_sql(), [now, limit, now + LEASE])
-        rows = cursor.fetchall()
-    return [(table_id, session_id) for table_id, session_id, _ in sorted(rows, key=lambda r: r[2])]
+    taken = rows.fetch(_due_sql(), [now, limit, now + LEASE])
+    return [(table_id, session_id) for table_id, session_id, _ in sorted(taken, key=lambda r: r[2])]
 
 
 def run_due(now: datetime | None = None, limit: int = BATCH) -> int:
