@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils.translation import gettext, ngettext
 
 import engine
+from common import rows
 from common.errors import ConflictError, UserError
 from scoring import rounds as kernel
 from scoring.models import Game, PendingRound, Round, RoundChange
@@ -138,18 +139,23 @@ def round_submit(
                         "who": _describe(others[0].entered_by, others[0].scorer_link),
                     }
                 return Entry(round=None, pending=mine, mismatch=mismatch)
-        saved = Round.objects.create(
+        # Online play's round's end runs this at every round of every table: the three
+        # writes in SQL written once (`common.rows`), as the ORM would make them.
+        saved = Round(
             game=game, number=number, data=cleaned, entered_by=who.user, entry_key=entry_key
         )
-        PendingRound.objects.filter(game=game, number=number).delete()
-        RoundChange.objects.create(
-            game=game,
-            round_number=number,
-            action=RoundChange.Action.ENTER,
-            after=cleaned,
-            user=who.user,
-            scorer_link=who.link,
-            note=note,
+        rows.insert(saved)
+        rows.delete(PendingRound, game_id=game.pk, number=number)
+        rows.insert(
+            RoundChange(
+                game=game,
+                round_number=number,
+                action=RoundChange.Action.ENTER,
+                after=cleaned,
+                user=who.user,
+                scorer_link=who.link,
+                note=note,
+            )
         )
         kernel.sync_next_game(game, output, latest=held is not None)
         kernel.store_outcome(game, output, rounds=len(rounds), game_players=game_players)

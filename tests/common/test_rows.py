@@ -1,13 +1,14 @@
 """Model instances from SQL written once (`common.rows`): the instance the ORM makes,
 field by field, on SQLite and on PostgreSQL (dates, times with their zone, JSON,
-booleans, empty values), and several models read from one row."""
+booleans, empty values), several models read from one row, and the rows written back
+(an update, an insert, a delete) as the ORM writes them."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from django.db import DatabaseError
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Model
 from django.db.models.signals import post_save
 from django.utils import timezone
@@ -15,7 +16,7 @@ from django.utils import timezone
 from common import rows
 from play import services as play_services
 from play.models import LiveRound, SeatLink
-from scoring.models import Game, GamePlayer, Round
+from scoring.models import Game, GamePlayer, PendingRound, Round, RoundChange
 from tests.play.conftest import online_session  # noqa: F401  # the fixture
 from tests.play.helpers import choice_body, up_to_last_card
 from tournaments.models import Player, Seating, Session, Sitting, Table
@@ -140,3 +141,82 @@ def test_an_update_of_a_row_that_is_gone_is_an_error(played: Session) -> None:
     LiveRound.objects.filter(pk=live.pk).delete()
     with pytest.raises(DatabaseError, match="did not affect any rows"):
         rows.update(live, ["move"])
+
+
+def test_an_insert_writes_what_create_would(played: Session, director: Any) -> None:
+    """`rows.insert` against `objects.create`: the same row read back, JSON, nulls and
+    keys included, the times stamped, the key read back, the instance saved."""
+    game = Game.objects.get(table__sitting__session=played, number=1)
+    data = {"mark": ["ü", 1.5, None], "nested": {"a": [1, 2]}}
+    started = timezone.now()
+    made = Round.objects.create(
+        game=game, number=7, data=data, entered_by=director, entry_key="orm"
+    )
+    mine = Round(game=game, number=8, data=data, entered_by=director, entry_key="rows")
+    rows.insert(mine)
+    assert mine.pk is not None
+    assert mine.pk != made.pk
+    assert (mine._state.adding, mine._state.db) == (False, "default")
+    assert mine.entered_at >= started
+    assert mine.updated_at >= started
+    stored = Round.objects.get(pk=mine.pk)
+    assert values(stored) == values(mine)
+    differ = {"id", "number", "entry_key", "entered_at", "updated_at"}
+    assert {k: v for k, v in values(stored).items() if k not in differ} == {
+        k: v for k, v in values(made).items() if k not in differ
+    }
+
+    change = RoundChange(
+        game=game, round_number=8, action=RoundChange.Action.ENTER, after=data, note="n"
+    )
+    rows.insert(change)
+    stored_change = RoundChange.objects.get(pk=change.pk)
+    assert values(stored_change) == values(change)
+    assert (stored_change.before, stored_change.user_id, stored_change.scorer_link_id) == (
+        None,
+        None,
+        None,
+    )
+
+
+def test_an_insert_that_breaks_a_constraint_is_the_databases_error(played: Session) -> None:
+    taken = Round.objects.filter(game__table__sitting__session=played).first()
+    assert taken is not None
+    again = Round(game_id=taken.game_id, number=taken.number, data={})
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rows.insert(again)
+    assert Round.objects.filter(game_id=taken.game_id, number=taken.number).count() == 1
+
+
+def test_an_insert_of_a_model_with_receivers_goes_through_django(played: Session) -> None:
+    heard: list[tuple[Any, bool]] = []
+
+    def receiver(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+        heard.append((instance.pk, created))
+
+    game = Game.objects.get(table__sitting__session=played, number=1)
+    post_save.connect(receiver, sender=Round, dispatch_uid="test-rows-insert")
+    try:
+        made = Round(game=game, number=9, data={})
+        rows.insert(made)
+    finally:
+        post_save.disconnect(dispatch_uid="test-rows-insert", sender=Round)
+    assert heard == [(made.pk, True)]
+
+
+def test_a_delete_takes_the_rows_named_and_only_them(played: Session, director: Any) -> None:
+    game = Game.objects.get(table__sitting__session=played, number=1)
+    for number, device in ((4, "a"), (4, "b"), (5, "a")):
+        PendingRound.objects.create(game=game, number=number, data={}, device=device)
+    assert rows.delete(PendingRound, game_id=game.pk, number=4) == 2
+    assert list(PendingRound.objects.values_list("number", "device")) == [(5, "a")]
+    assert rows.delete(PendingRound, game_id=game.pk, number=4) == 0
+
+
+def test_a_delete_of_rows_others_refer_to_goes_through_django(played: Session) -> None:
+    """A game's rounds refer to it: Django's delete takes them with it."""
+    game = Game.objects.get(table__sitting__session=played, number=1)
+    assert game.rounds.exists()
+    LiveRound.objects.filter(game=game).delete()
+    assert rows.delete(Game, id=game.pk) == 1
+    assert not Round.objects.filter(game_id=game.pk).exists()
