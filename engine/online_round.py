@@ -60,7 +60,9 @@ class RoundStart:
     number: int  # the round's number in its game, from 1
     options: Mapping[str, Any]  # the game's options, defaults filled in
     scores: Mapping[str, int]  # every player's score before this round
-    earlier: Sequence[Mapping[str, Any]] = field(default=())  # the game's rounds so far
+    # The game's rounds so far, as records: read, never changed, shared by the round's
+    # copies and its JSON (never copied).
+    earlier: Sequence[Mapping[str, Any]] = field(default=())
 
 
 class OnlineRound(ABC):

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.online import END, PLAY, MoveRefused, OnlineRound
+from engine.online import END, PLAY, MoveRefused, OnlineRound, restore
 from tests.engine.online_helpers import NAMES, robot, shuffled_deal, start
 
 #: Every game played online, with a table size it plays at and a round number it has.
@@ -180,3 +180,37 @@ def test_the_state_as_text_is_the_state_in_every_game_at_every_move(rules: str, 
         if rnd is first:
             second = start(rules, names, number=2, earlier=[first.record()])
             rounds.append(shuffled_deal(second, rng))
+
+
+@settings(max_examples=12, deadline=None)
+@given(rules=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32))
+def test_the_games_earlier_rounds_come_through_every_move_unchanged(rules: str, seed: int) -> None:
+    """A round late in a game carries the game's earlier rounds as they were given to
+    it, through every move, restore and save (they are shared, not copied: nothing may
+    change them), and its own record and the views are what a round with copies makes."""
+    rng = random.Random(seed)
+    names = dealt(rules, seed).start.players
+    earlier = []
+    for number in (1, 2):
+        played = shuffled_deal(start(rules, names, number=number, earlier=list(earlier)), rng)
+        while played.phase != END:
+            who = played.to_act() or ""
+            played.apply(who, robot(played, who))
+        earlier.append(played.record())
+    as_given = json.loads(json.dumps(earlier))
+    rnd = shuffled_deal(start(rules, names, number=3, earlier=earlier), rng)
+    while True:
+        saved = rnd.to_json()
+        assert saved["start"]["earlier"] == as_given
+        again = restore(rules, saved)
+        assert again.view(None) == rnd.view(None)
+        if rnd.phase == END:
+            assert again.record() == rnd.record()
+            break
+        who = rnd.to_act() or ""
+        move = robot(rnd, who)
+        rnd.apply(who, move)
+        again.apply(who, move)
+        assert again.to_json() == rnd.to_json()
+        rnd = restore(rules, json.loads(json.dumps(rnd.to_json())))
+    assert earlier == as_given

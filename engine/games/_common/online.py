@@ -31,9 +31,12 @@ from engine.online_round import (
 
 
 def start_to_json(start: RoundStart, *, copy: bool = True) -> dict[str, Any]:
-    """The round's start as JSON-ready data; sharing the start's own options and earlier
-    rounds when not `copy` (for data written out at once)."""
-    options, earlier = dict(start.options), [dict(r) for r in start.earlier]
+    """The round's start as JSON-ready data; sharing the start's own options when not
+    `copy` (for data written out at once). The game's earlier rounds are records that
+    nothing changes, a round or who holds its JSON (`RoundStart.earlier`): always
+    shared, never copied (a restore and a save of a round late in a long game copied
+    them each time)."""
+    options = dict(start.options)
     return {
         "rules_id": start.rules_id,
         "players": list(start.players),
@@ -41,7 +44,7 @@ def start_to_json(start: RoundStart, *, copy: bool = True) -> dict[str, Any]:
         "number": start.number,
         "options": json_copy(options) if copy else options,
         "scores": dict(start.scores),
-        "earlier": json_copy(earlier) if copy else earlier,
+        "earlier": list(start.earlier),
     }
 
 
@@ -53,7 +56,7 @@ def start_from_json(data: Mapping[str, Any]) -> RoundStart:
         number=data["number"],
         options=json_copy(data["options"]),
         scores=dict(data["scores"]),
-        earlier=json_copy(list(data["earlier"])),
+        earlier=tuple(data["earlier"]),  # shared: `start_to_json`
     )
 
 
