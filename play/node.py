@@ -7,9 +7,9 @@ round being played as the engine's object, who sits where, their links), and the
 sockets themselves. A move that arrives on a player's socket is taken here, where the
 socket is, with no request and no look-up: the socket knows its seat. Under the table's
 lock in this node, the move is checked against the state held (the state number, whose
-turn, the rules: the engine's), written in one statement (`play.moves`), every socket of
-this node at the table sent its own view from the state held, and meanwhile published
-once (`play.bus`). Each other node holding the table hears the publish and applies the
+turn, the rules: the engine's), written in one statement (`play.moves`), published
+once (`play.bus`), and every socket of this node at the table sent its own view, from
+the state held. Each other node holding the table hears the publish and applies the
 same move to the round it holds: one publish a move, however many phones.
 
 What the node holds is a copy: the row is the truth. A write elsewhere (the deal, the
@@ -216,9 +216,16 @@ class Node:
                     refused.code, engine_words.move_message(refused.code, refused.message)
                 )
             now = timezone.now()
-            entry = taking.entry(live.move, name, dict(action), now, robot=False)
+            entry = {
+                "move": live.move,
+                "player": name,
+                "action": dict(action),
+                "robot": False,
+                "reason": None,
+                "at": now.isoformat(),
+            }
             try:
-                written, phase, told = await run(
+                written, phase = await run(
                     take,
                     state,
                     socket.token,
@@ -233,11 +240,10 @@ class Node:
                 raise
             if not written:
                 held.stale = True
-                await _told(told)
                 state = await self._fresh(held)
                 view = view_of(state, socket) if state is not None else None
                 return Answer("stale_move", str(STALE), view)
-            await self._send_all(held, told)
+            await self._send_all(held)
             phase = await self._robots(held, phase)
         if phase.phase in AT_ONCE:
             scheduler.poke()
@@ -272,9 +278,16 @@ class Node:
                 held.stale = True
                 break
             now = timezone.now()
-            entry = taking.entry(live.move, who, action, now, robot=True)
+            entry = {
+                "move": live.move,
+                "player": who,
+                "action": action,
+                "robot": True,
+                "reason": "robot",
+                "at": now.isoformat(),
+            }
             try:
-                written, after, told = await run(
+                written, after = await run(
                     take, state, None, player_id, entry, now, origin=self.name, again=False
                 )
             except DatabaseError:
@@ -285,7 +298,7 @@ class Node:
                 held.stale = True
                 break
             phase = after
-            await self._send_all(held, told)
+            await self._send_all(held)
         return phase
 
     # What the table's channel says -----------------------------------------------------
@@ -384,19 +397,8 @@ class Node:
             # the change that made them): read again before a move is checked on it.
             held.stale = held.stale or set_back
 
-    async def _send_all(self, held: Held, told: taking.Told | None = None) -> None:
-        """Every socket of this node at the table, its own view of the held state; what
-        a move taken there leaves to tell Redis (`told`: its publish, the mover's
-        sight) told on a thread meanwhile, and done before this returns, so the table's
-        next move, under its lock, is published after it."""
-        telling = None if told is None else asyncio.ensure_future(_told(told))
-        try:
-            await self._send_views(held)
-        finally:
-            if telling is not None:
-                await telling
-
-    async def _send_views(self, held: Held) -> None:
+    async def _send_all(self, held: Held) -> None:
+        """Every socket of this node at the table, its own view of the held state."""
         state = held.state
         if state is None:
             return
@@ -470,11 +472,6 @@ class Node:
                     self.heard(table_id, message["data"])
                 except Exception:  # the reader lives on: it is every table's
                     logger.exception("table %s: a message was not heard", table_id)
-
-
-async def _told(told: taking.Told) -> None:
-    """`taking.tell` on one of the node's threads (it needs no database connection)."""
-    await asyncio.get_running_loop().run_in_executor(_pool(), taking.tell, told)
 
 
 async def _deliver(socket: Any, text: str) -> None:

@@ -65,28 +65,6 @@ def seen_and_read(token: str, tokens: list[str], at: datetime) -> dict[str, date
     return _stamps(tokens, found)
 
 
-def fresh(seen: dict[str, datetime], tokens: list[str], now: datetime, grace: int) -> bool:
-    """Whether every one of `tokens` was seen, by what `seen` holds, within half the
-    grace time before `now`: then nobody of them can be away (`play.phases`) whatever
-    newer sights the cache holds, and a move need not read them before it is taken
-    (sights only move on)."""
-    if grace <= 0:
-        return False
-    limit = grace / 2
-    return all(
-        (stamp := seen.get(token)) is not None and (now - stamp).total_seconds() < limit
-        for token in tokens
-    )
-
-
-def seen_quietly(token: str, at: datetime) -> None:
-    """`seen(token, at)`, a failure logged: presence is a hint."""
-    try:
-        seen(token, at)
-    except Exception:
-        logger.warning("presence: Redis did not answer", exc_info=True)
-
-
 def _stamps(tokens: list[str], found: dict[str, object]) -> dict[str, datetime]:
     zone = timezone.get_current_timezone()
     out: dict[str, datetime] = {}

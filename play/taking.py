@@ -186,32 +186,6 @@ def check(
     return None, name
 
 
-def entry(
-    move: int, name: str, action: dict[str, Any], now: datetime, *, robot: bool
-) -> dict[str, Any]:
-    """A move's entry in the round's history (a robot player's: `reason` "robot")."""
-    return {
-        "move": move,
-        "player": name,
-        "action": action,
-        "robot": robot,
-        "reason": "robot" if robot else None,
-        "at": now.isoformat(),
-    }
-
-
-@dataclass(frozen=True)
-class Told:
-    """What a move taken leaves to tell Redis once its views are on their way (`tell`):
-    its publish (None: not written) and the mover's sight, when the move did not write
-    it first (`seen`: the token and when)."""
-
-    table_id: int
-    message: dict[str, Any] | None = None
-    texts: dict[str, str] | None = None
-    seen: tuple[str, datetime] | None = None
-
-
 def take(
     state: TableState,
     token: str | None,
@@ -220,26 +194,15 @@ def take(
     now: datetime,
     *,
     origin: str = "",
-) -> tuple[bool, TablePhase, Told]:
-    """On a database thread: who is present read for the table's phase after the move,
-    and the move written (`play.moves`); what is left to tell Redis (`tell`, once the
-    views are sent: the publish from the node `origin`, and the mover's sight). A
-    person's move (`token`; None for a robot, which changes nobody's presence) marks the
-    mover seen: with the table's other sights read in the same round trip, before the
-    write, unless the copy's sights are all recent (`presence.fresh`: nobody can be
-    away), when the mover's sight is written after, with the publish."""
+) -> tuple[bool, TablePhase]:
+    """On a database thread: the mover seen (a person's `token`; None for a robot, which
+    changes nobody's presence), the table's phase after the move (who is present now),
+    the move written (`play.moves`) and, once written, published, from the node
+    `origin`."""
     assert state.live is not None
     assert state.round is not None
-    later_seen: tuple[str, datetime] | None = None
     if token is not None:
-        tokens = list(state.tokens.values())
-        others = [t for t in tokens if t != token]
-        grace = state.session.online_grace_seconds
-        if not state.away_since and presence.fresh(state.seen, others, now, grace):
-            state.seen = {**state.seen, token: now}
-            later_seen = (token, now)
-        else:
-            state.seen = presence.seen_and_read(token, tokens, now)
+        state.seen = presence.seen_and_read(token, list(state.tokens.values()), now)
     live = state.live
     made = live.move
     # The held state becomes the move's: the views and the phase read it.
@@ -263,30 +226,23 @@ def take(
         player_id=player_id,
         phase=phase,
     )
-    if not written:
-        return False, phase, Told(state.table.pk, seen=later_seen)
-    message = {
-        "kind": "move",
-        "node": origin,
-        "live": live.pk,
-        "move": made,
-        "player": entry["player"],
-        "action": entry["action"],
-        "entry": entry,
-        "at": now.timestamp(),
-        "seen": {token: stamp.timestamp() for token, stamp in state.seen.items()},
-    }
-    return True, phase, Told(state.table.pk, message, {"state": after}, later_seen)
-
-
-def tell(told: Told) -> None:
-    """What a move taken leaves to tell Redis (`Told`), on a thread while its views are
-    sent: the publish once, then the mover's sight. Each failure is logged (`bus`,
-    `presence`)."""
-    if told.message is not None:
-        bus.publish(told.table_id, told.message, texts=told.texts)
-    if told.seen is not None:
-        presence.seen_quietly(*told.seen)
+    if written:
+        bus.publish(
+            state.table.pk,
+            {
+                "kind": "move",
+                "node": origin,
+                "live": live.pk,
+                "move": made,
+                "player": entry["player"],
+                "action": entry["action"],
+                "entry": entry,
+                "at": now.timestamp(),
+                "seen": {token: stamp.timestamp() for token, stamp in state.seen.items()},
+            },
+            texts={"state": after},
+        )
+    return written, phase
 
 
 def later(mark: tuple[int, int] | None, state: TableState | None) -> bool:

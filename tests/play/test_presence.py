@@ -23,16 +23,3 @@ def test_a_sight_and_the_table_s_sights_in_one_call() -> None:
     assert found == {"mover": now, "other": now - timedelta(seconds=40)}
     assert presence.last_seen("mover") == now
     assert presence.last_seen_many(["mover", "other", "never"]) == found
-
-
-def test_sights_are_fresh_only_when_every_one_is_within_half_the_grace_time() -> None:
-    """What a move may skip reading: nobody of `tokens` can be away (not seen within
-    the grace time, `play.phases`) when each was seen within half of it."""
-    now = timezone.now()
-    seen = {"a": now - timedelta(seconds=10), "b": now - timedelta(seconds=29)}
-
-    assert presence.fresh(seen, ["a", "b"], now, grace=60)
-    assert presence.fresh(seen, [], now, grace=60)
-    assert not presence.fresh(seen, ["a", "b"], now, grace=58)  # b at half of it
-    assert not presence.fresh(seen, ["a", "b", "never"], now, grace=600)
-    assert not presence.fresh(seen, ["a"], now, grace=0)  # no grace: always read
