@@ -28,6 +28,8 @@ import logging
 import os
 import threading
 from collections.abc import Coroutine
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -35,6 +37,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from common import jsontext
 from play import bus, seats, selectors
+from play.models import LiveRound
 from play.phases import state_text
 
 logger = logging.getLogger(__name__)
@@ -84,13 +87,63 @@ async def _send_seats(layer: Any, now: seats.SeatsNow) -> None:
     await asyncio.gather(*(layer.group_send(sent["group"], sent) for sent in sends))
 
 
-def send(table_id: int, now: selectors.TableNow) -> bool:
+@dataclass(frozen=True)
+class LastMove:
+    """The live round's last move as the rows held it when a change under the table's
+    locks began (`last_move`): what the node that took it published, or will."""
+
+    live_id: int
+    entry: dict[str, Any]
+    state: dict[str, Any]
+    at: datetime
+
+    def message(self, seen: dict[str, datetime]) -> dict[str, Any]:
+        """The move's message as `play.taking.take` publishes it, from no node (every
+        node hears it), with who was present as the change read it."""
+        return {
+            "kind": "move",
+            "node": "",
+            "live": self.live_id,
+            "move": self.entry["move"],
+            "player": self.entry["player"],
+            "action": self.entry["action"],
+            "entry": self.entry,
+            "at": self.at.timestamp(),
+            "seen": {token: stamp.timestamp() for token, stamp in seen.items()},
+        }
+
+
+def last_move(live: LiveRound | None) -> LastMove | None:
+    """The live round's last move, when the row's state is the one it made (its history
+    ends with it): taken before the change (the round's end, a robot's cover) that
+    follows it under the table's locks (the state and history are replaced by a change,
+    never changed in place)."""
+    if live is None or not live.history or live.turn_started_at is None:
+        return None
+    entry = live.history[-1]
+    if not isinstance(entry, dict) or entry.get("move") != live.move - 1:
+        return None
+    return LastMove(live.pk, entry, live.state, live.turn_started_at)
+
+
+def send(table_id: int, now: selectors.TableNow, last: LastMove | None = None) -> bool:
     """Publish views already read (a change at a table reads them under its locks and
     sends them once committed) on the table's channel, once (`play.bus`): each node
     holding the table's sockets sends each its own; whether a node may hear it (False
-    without a channel layer)."""
+    without a channel layer).
+
+    `last`: the move the change followed (`last_move`), published again first. A node
+    takes a move on a socket, commits it and then publishes it; a scheduler can take
+    the table in between (the round's end, due at once) and publish its views first.
+    A node that heard those views before the move would send its sockets the next
+    round's deal without the last card's view; hearing the move first, from here, it
+    sends both in order, and the node's own publish, heard later, is passed."""
     if channel_layer() is None:
         return False
+    if last is not None and now.state is not None:
+        bus.publish(
+            table_id, last.message(now.state.seen), texts={"state": jsontext.dumps(last.state)}
+        )
     message: dict[str, Any] = {
         "kind": "views",
         "views": {token: view_text(view) for token, view in now.views.items()},

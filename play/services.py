@@ -57,13 +57,14 @@ STALE = gettext_lazy("Too late: the table had moved on; here is where it stands 
 NO_GAME = gettext_lazy("There is no online game at your seat now.")
 
 
-def _changed(at: rounds.Locked) -> None:
+def _changed(at: rounds.Locked, last: push.LastMove | None = None) -> None:
     """Once the change is made, under the locks: every view read now, the table's one
-    deadline moved to its phase (`rounds.plan`), and the views sent once it commits."""
+    deadline moved to its phase (`rounds.plan`), and the views sent once it commits
+    (after `last`, the move the change followed: `push.send`)."""
     pushed = at.pushed = at.now()
     rounds.plan(at, pushed.phase)
     table_id = at.table.pk
-    transaction.on_commit(lambda: push.send(table_id, pushed))
+    transaction.on_commit(lambda: push.send(table_id, pushed, last))
 
 
 @dataclass(frozen=True)
@@ -221,6 +222,7 @@ def advance(*, table_id: int, session_id: int | None = None) -> bool:
             at = rounds.lock(table_id, session_id)
         except UserError:  # the table is gone
             return False
+        last = push.last_move(at.live)
         changed = False
         for _ in range(STEPS_PER_CALL):
             step = rounds.finish(at, now) or rounds.deal(at, now) or rounds.run_robots(at, now) > 0
@@ -228,7 +230,7 @@ def advance(*, table_id: int, session_id: int | None = None) -> bool:
                 break
             changed = True
         if changed:
-            _changed(at)
+            _changed(at, last)
             return True
         phase = at.phase(now)
         if phase.phase in AT_ONCE:

@@ -15,7 +15,7 @@ from play import bus, selectors
 from play import services as play_services
 from play.models import LiveRound
 from tests.play.conftest import tokens_of
-from tests.play.helpers import choice_body
+from tests.play.helpers import choice_body, up_to_last_card
 from tests.play.sockets import next_view, opened, phone, run
 from tests.play.test_websocket import to_act
 
@@ -281,6 +281,55 @@ def test_a_robot_players_moves_follow_a_socket_move_on_the_node_with_no_schedule
         made = await database_sync_to_async(robot_moves)()
         assert made, "the robot never had the turn"
         assert {(h["player"], h["reason"]) for h in made} == {(robot.name, "robot")}
+        for socket in phones.values():
+            await socket.disconnect()
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("in_memory_layer")
+def test_a_round_ended_before_its_last_card_was_heard_shows_that_card_first(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """A node commits a move and then publishes it; a scheduler may store the round and
+    deal the next in between, and publish its views first. The phones of a node that
+    had not heard the last card still get its view, then the deal's: the scheduler's
+    step publishes the move it followed before its own views."""
+    tokens = tokens_of(online_session(4), director)
+
+    async def scenario() -> None:
+        phones = {token: phone(token) for token in tokens.values()}
+        held = {token: await opened(socket) for token, socket in phones.items()}
+        mover, view = await database_sync_to_async(up_to_last_card)(tokens)
+        for token, socket in phones.items():  # each phone's views up to the last card
+            while held[token]["move"] != view["move"]:
+                held[token] = await next_view(socket)
+        last = held[mover]
+        assert last["round"] == 1
+        assert sum(last["counts"].values()) == 1
+
+        # The last card written, its publish not out yet (nothing heard), the round's
+        # end not taken with it.
+        monkeypatch.setattr(play_services.push, "send", lambda *args, **kwargs: True)
+        monkeypatch.setattr(play_services, "advance", lambda **kwargs: False)
+        body = choice_body(view, view["legal"][0])
+        await database_sync_to_async(play_services.move_make)(
+            token=mover, move=body.pop("move"), action=body
+        )
+        monkeypatch.undo()
+        table_id = await database_sync_to_async(
+            lambda: LiveRound.objects.select_related("game").get().game.table_id
+        )()
+        assert await database_sync_to_async(play_services.advance)(table_id=table_id)
+
+        for socket in phones.values():
+            card = await next_view(socket)
+            assert (card["round"], card["move"]) == (1, last["move"] + 1)
+            assert sum(card["counts"].values()) == 0
+            deal = await next_view(socket)
+            assert deal["round"] == 2
+            assert deal["move"] > card["move"]
+            assert socket.output_queue.empty()  # type: ignore[attr-defined]
         for socket in phones.values():
             await socket.disconnect()
 
