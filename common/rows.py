@@ -175,10 +175,10 @@ def _insert_sql(model: type[Model], auto: bool, vendor: str) -> tuple[str, list[
 
 def delete(model: type[Model], **equal: Any) -> int:
     """`model.objects.filter(**equal).delete()` for a model that nothing refers to, in
-    SQL written once: the rows whose columns (by their fields' attribute names: `game_id`)
-    equal the values given; how many of its rows. A model that other rows refer to (whose deletion
-    Django's collector follows) or that a receiver of `pre_delete` or `post_delete`
-    listens to is deleted by Django."""
+    SQL written once: the rows whose columns (named by their fields' attribute names,
+    `game_id`) equal the values given; how many of its rows. A model that other rows
+    refer to (whose deletion Django's collector follows) or that a receiver of
+    `pre_delete` or `post_delete` listens to is deleted by Django."""
     meta = model._meta
     if meta.related_objects or pre_delete.has_listeners(model) or post_delete.has_listeners(model):
         return model._default_manager.filter(**equal).delete()[1].get(meta.label, 0)

@@ -127,6 +127,26 @@ def publish(table_id: int, message: dict[str, Any], *, texts: dict[str, str] | N
         logger.warning("the publish of table %s failed", table_id, exc_info=True)
 
 
+def move_message(
+    *, node: str, live_id: int, entry: dict[str, Any], at: float, seen: dict[str, float]
+) -> dict[str, Any]:
+    """A move's message (`kind` `move`, the module's docstring): the live round's row, its
+    history `entry` (the state number it was made in, the player, the action), when
+    (`at`, a timestamp) and who was present (token to timestamp), from the node `node`
+    (which skips it; "" for none: every node hears it)."""
+    return {
+        "kind": "move",
+        "node": node,
+        "live": live_id,
+        "move": entry["move"],
+        "player": entry["player"],
+        "action": entry["action"],
+        "entry": entry,
+        "at": at,
+        "seen": seen,
+    }
+
+
 def message_text(message: dict[str, Any], texts: dict[str, str]) -> str:
     """The message as compact JSON, with `texts` (key to JSON text) as more keys."""
     text = jsontext.dumps(message)

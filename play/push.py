@@ -100,17 +100,13 @@ class LastMove:
     def message(self, seen: dict[str, datetime]) -> dict[str, Any]:
         """The move's message as `play.taking.take` publishes it, from no node (every
         node hears it), with who was present as the change read it."""
-        return {
-            "kind": "move",
-            "node": "",
-            "live": self.live_id,
-            "move": self.entry["move"],
-            "player": self.entry["player"],
-            "action": self.entry["action"],
-            "entry": self.entry,
-            "at": self.at.timestamp(),
-            "seen": {token: stamp.timestamp() for token, stamp in seen.items()},
-        }
+        return bus.move_message(
+            node="",
+            live_id=self.live_id,
+            entry=self.entry,
+            at=self.at.timestamp(),
+            seen={token: stamp.timestamp() for token, stamp in seen.items()},
+        )
 
 
 def last_move(live: LiveRound | None) -> LastMove | None:

@@ -227,21 +227,11 @@ def take(
         phase=phase,
     )
     if written:
-        bus.publish(
-            state.table.pk,
-            {
-                "kind": "move",
-                "node": origin,
-                "live": live.pk,
-                "move": made,
-                "player": entry["player"],
-                "action": entry["action"],
-                "entry": entry,
-                "at": now.timestamp(),
-                "seen": {token: stamp.timestamp() for token, stamp in state.seen.items()},
-            },
-            texts={"state": after},
+        seen = {token: stamp.timestamp() for token, stamp in state.seen.items()}
+        message = bus.move_message(
+            node=origin, live_id=live.pk, entry=entry, at=now.timestamp(), seen=seen
         )
+        bus.publish(state.table.pk, message, texts={"state": after})
     return written, phase
 
 
