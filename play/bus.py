@@ -18,14 +18,17 @@ it, and the `node` that took it, which skips it unread; `views`, the views a cha
 sent under its locks, each socket's own, with the table's state they were made from
 (`table`, `play.phases.state_text`), which a node whose copy was current takes as its
 copy; `stale`, the table changed in a way its views do not show, such as a change of
-seats, pushed to each player on its own: read it again before the next move). A
-publish that fails is logged: the phones that poll, and the socket's next view, catch
+seats, pushed to each player on its own: read it again before the next move). A move's
+state follows on a second line, which a node reads only to set its copy back
+(`message_text`, `read`): every node hears every move of its tables, and the state is
+most of the message. A publish that fails is logged: the phones that poll, and the socket's next view, catch
 up.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import threading
@@ -148,12 +151,48 @@ def move_message(
 
 
 def message_text(message: dict[str, Any], texts: dict[str, str]) -> str:
-    """The message as compact JSON, with `texts` (key to JSON text) as more keys."""
+    """The message as compact JSON, then `texts` (key to JSON text: a round's state,
+    written out once for its row and the message) as one more JSON object on a line of
+    its own. A node reads the first line of every message it hears and the second only
+    when it needs it (`read`, `more`): compact JSON has no line break."""
     text = jsontext.dumps(message)
     if not texts:
         return text
-    more = "".join(f",{jsontext.dumps(k)}:{v}" for k, v in texts.items())
-    return text[:-1] + more + "}" if message else "{" + more[1:] + "}"
+    return text + "\n{" + ",".join(f"{jsontext.dumps(k)}:{v}" for k, v in texts.items()) + "}"
+
+
+class Message(dict[str, Any]):
+    """A message as heard (`read`): its first line's keys, and its second line
+    (`later`) kept as text until `more` reads it."""
+
+    later: str | bytes | None = None
+
+
+def read(text: str | bytes) -> Message:
+    """A message as heard (`message_text`): its first line read, the second kept as
+    text (`more` reads it). ValueError when it is not a message."""
+    if isinstance(text, bytes):
+        head, _, later = text.partition(b"\n")
+    else:
+        head, _, later = text.partition("\n")
+    found = json.loads(head)
+    if not isinstance(found, dict):
+        raise ValueError("not a message")
+    message = Message(found)
+    message.later = later or None
+    return message
+
+
+def more(message: dict[str, Any], key: str) -> Any:
+    """The message's `key`, from its second line when that came unread (read once,
+    then kept), or None. ValueError when that line is not JSON."""
+    later = message.later if isinstance(message, Message) else None
+    if later is not None:
+        message.later = None
+        found = json.loads(later)
+        if isinstance(found, dict):
+            message.update((k, v) for k, v in found.items() if k not in message)
+    return message.get(key)
 
 
 def listen(loop: asyncio.AbstractEventLoop, listener: Listener) -> None:

@@ -316,7 +316,7 @@ class Node:
         ):
             return
         try:
-            held.inbox.append(json.loads(text))
+            held.inbox.append(bus.read(text))
         except ValueError:
             return
         if not held.draining:

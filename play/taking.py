@@ -106,7 +106,7 @@ def rewind(state: TableState, message: dict[str, Any]) -> bool:
     assert live is not None
     assert state.game is not None
     at = datetime.fromtimestamp(message["at"], tz=timezone.get_current_timezone())
-    state.round = engine_online.restore(state.game.rules_id, message["state"])
+    state.round = engine_online.restore(state.game.rules_id, bus.more(message, "state"))
     number = state.round.start.number
     if live.number != number:
         # The round's end came meanwhile: the round stored and the next dealt on the
@@ -133,7 +133,7 @@ def past(state: TableState, message: dict[str, Any]) -> bool:
         or not isinstance(made, int)
         or live.pk != message.get("live")
         or live.move <= made + 1
-        or not isinstance(message.get("state"), dict)
+        or not isinstance(bus.more(message, "state"), dict)
     )
 
 

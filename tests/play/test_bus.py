@@ -1,12 +1,14 @@
-"""A table's message as it is published (`play.bus`)."""
+"""A table's message as it is published and heard (`play.bus`)."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from play import bus
 from play.bus import message_text
 
 json_data = st.recursive(
@@ -17,12 +19,33 @@ json_data = st.recursive(
 keys = st.dictionaries(st.text(max_size=6), json_data, max_size=4)
 
 
-@given(message=keys, texts=keys)
-def test_the_texts_given_written_out_become_keys_of_the_message(
-    message: dict[str, object], texts: dict[str, object]
+@given(message=keys, texts=keys, as_bytes=st.booleans())
+def test_the_texts_given_written_out_are_heard_as_keys_of_the_message(
+    message: dict[str, object], texts: dict[str, object], as_bytes: bool
 ) -> None:
-    """A round's state is written out once (for its row) and joins the message as text:
-    the published message reads back as the message with those keys added."""
+    """A round's state is written out once (for its row) and follows the message: heard
+    (as text in process, as bytes from Redis), the message has those keys too."""
     texts = {k: v for k, v in texts.items() if k not in message}
     written = {k: json.dumps(v) for k, v in texts.items()}
-    assert json.loads(message_text(message, written)) == {**message, **texts}
+    text = message_text(message, written)
+    heard = bus.read(text.encode() if as_bytes else text)
+    assert {k: bus.more(heard, k) for k in [*message, *texts]} == {**message, **texts}
+    assert heard == {**message, **texts}
+
+
+def test_a_move_s_state_is_read_only_when_asked_for() -> None:
+    """Every node hears every move of its tables and reads its first line; the round's
+    state on the second line is read by a node that sets its copy back, and by no other
+    (the two lines: a later line that is not JSON fails only when asked for)."""
+    heard = bus.read(message_text({"kind": "move", "move": 3}, {"state": "{not json"}))
+    assert heard["kind"] == "move"
+    assert heard["move"] == 3
+    assert "state" not in heard
+    with pytest.raises(ValueError):
+        bus.more(heard, "state")
+
+
+def test_what_is_not_a_message_is_refused_as_such() -> None:
+    for text in ["", "[1, 2]", "{", b"\xff"]:
+        with pytest.raises(ValueError):
+            bus.read(text)
