@@ -21,8 +21,8 @@ copy; `stale`, the table changed in a way its views do not show, such as a chang
 seats, pushed to each player on its own: read it again before the next move). A move's
 state follows on a second line, which a node reads only to set its copy back
 (`message_text`, `read`): every node hears every move of its tables, and the state is
-most of the message. A publish that fails is logged: the phones that poll, and the socket's next view, catch
-up.
+most of the message. A publish that fails is logged: the phones that poll, and the
+socket's next view, catch up.
 """
 
 from __future__ import annotations
