@@ -3,7 +3,8 @@ as fast as the rules allow through the real ASGI server on PostgreSQL and the Re
 channel layer.
 
 Run: .venv/bin/python bench/play.py  [--tables 250] [--rounds 2] [--robot-tables 10]
-     [--moves socket|http] [--nodes 1] [--workers 2] [--http-workers 3] [--clients 1]
+     [--moves socket|http] [--nodes 1] [--workers 2] [--route seat|table]
+     [--http-workers 3] [--clients 1]
      [--think 0] [--scheduler apart|inside] [--scheduler-nice 10] [--heap]
      [--postgres URL] [--redis URL] [--json FILE]
 
@@ -16,9 +17,12 @@ flushed first, as cache and channel layer), and with `--moves http` gunicorn's s
 workers (`--http-workers`) for the moves' POSTs, as deployed (deploy/); online play's
 scheduler runs in a process of its own, as deployed (`--scheduler apart`, at niceness
 `--scheduler-nice`), or in each ASGI process, as the embedded default runs it
-(`--scheduler inside`). The phones of a
-table alternate between the nodes (with two, seats 1 and 3 on one and 2 and 4 on the
-other, the next table the other way round). `--clients` processes of asyncio clients
+(`--scheduler inside`). With `--route seat` the phones of a table alternate between the
+nodes (with two, seats 1 and 3 on one and 2 and 4 on the other, the next table the other
+way round): every card crosses nodes for half the phones. With `--route table` every
+phone of a table is on the table's node, as a proxy that routes a socket by its table
+sends them (`?table=` in the socket's address, hashed to a node: deploy/nginx): the
+nodes share the tables, and a card crosses none. `--clients` processes of asyncio clients
 (bench/crowd.py) drive them, each a share of the tables. Then:
 
 1. Each table's **echo socket** opens: a WebSocket to the bench's bare echo
@@ -206,8 +210,8 @@ def p(values: list[float], q: float) -> float | None:
 
 def slices(built: dict[str, Any], args: argparse.Namespace, ports: list[int]) -> list[Any]:
     """Each client process's share: whole tables, dealt round; each table's phones
-    alternating between the nodes from the table's own node, its echo socket on that
-    node."""
+    alternating between the nodes from the table's own node (`--route seat`) or all on
+    it (`--route table`), its echo socket on that node."""
     by_table: dict[int, list[dict[str, Any]]] = {}
     for phone in built["phones"]:
         by_table.setdefault(phone["table"], []).append(phone)
@@ -226,7 +230,10 @@ def slices(built: dict[str, Any], args: argparse.Namespace, ports: list[int]) ->
     for t, (table, phones) in enumerate(by_table.items()):
         part = parts[t % args.clients]
         part["echoes"].append((table, t % args.nodes))
-        part["phones"] += [ph | {"node": (t + s) % args.nodes} for s, ph in enumerate(phones)]
+        spread = 1 if args.route == "seat" else 0
+        part["phones"] += [
+            ph | {"node": (t + spread * s) % args.nodes} for s, ph in enumerate(phones)
+        ]
     return parts
 
 
@@ -352,6 +359,12 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=1, help="the ASGI servers")
     parser.add_argument("--workers", type=int, default=2, help="each ASGI node's processes")
     parser.add_argument(
+        "--route",
+        choices=("seat", "table"),
+        default="seat",
+        help="a table's phones alternate between the nodes, or all on the table's node",
+    )
+    parser.add_argument(
         "--http-workers", type=int, default=3, help="gunicorn's sync workers (--moves http)"
     )
     parser.add_argument("--clients", type=int, default=1, help="the client processes")
@@ -431,6 +444,7 @@ def main() -> None:
         "moves_through": args.moves,
         "nodes": args.nodes,
         "asgi_workers": args.workers,
+        "route": args.route,
         "scheduler": args.scheduler,
         "http_workers": args.http_workers if http is not None else None,
         "clients": args.clients,
