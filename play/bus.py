@@ -171,11 +171,13 @@ class Message(dict[str, Any]):
 def read(text: str | bytes) -> Message:
     """A message as heard (`message_text`): its first line read, the second kept as
     text (`more` reads it). ValueError when it is not a message."""
+    later: str | bytes
     if isinstance(text, bytes):
-        head, _, later = text.partition(b"\n")
+        line, _, later = text.partition(b"\n")
+        found = json.loads(line)
     else:
         head, _, later = text.partition("\n")
-    found = json.loads(head)
+        found = json.loads(head)
     if not isinstance(found, dict):
         raise ValueError("not a message")
     message = Message(found)
@@ -186,9 +188,8 @@ def read(text: str | bytes) -> Message:
 def more(message: dict[str, Any], key: str) -> Any:
     """The message's `key`, from its second line when that came unread (read once,
     then kept), or None. ValueError when that line is not JSON."""
-    later = message.later if isinstance(message, Message) else None
-    if later is not None:
-        message.later = None
+    if isinstance(message, Message) and message.later is not None:
+        later, message.later = message.later, None
         found = json.loads(later)
         if isinstance(found, dict):
             message.update((k, v) for k, v in found.items() if k not in message)
