@@ -388,6 +388,7 @@
     render();
     var after = place(view);
     if (after && after !== before) { moved(before); }
+    if (socket && socketTable !== tableKey(view)) { rejoin(); }
     if (!wasMine && view.to_act === view.player && view.status === "playing" && view.to_act) {
       if (navigator.vibrate) { try { navigator.vibrate(150); } catch (e) { /* not allowed */ } }
       if (window.huckleyTurnSound) { window.huckleyTurnSound(); }
@@ -617,6 +618,30 @@
   }
 
   var socket = null, delay = 1000, retry = null, pinger = null;
+  // The table the socket was opened for, in its address (`?table=`): a proxy that sends
+  // each table's sockets to one server routes by it (docs/operations.md, "Several
+  // machines"). The same key as the watch page's socket: session, sitting, table rank.
+  var socketTable = "", rejoining = null;
+  function tableKey(v) {
+    return v && v.table !== null && v.table !== undefined ?
+      v.session + "." + v.sitting + "." + v.table : "";
+  }
+  // A phone moved to another table opens its socket again, for the new table, within a
+  // few seconds: not every phone of the room at the same moment.
+  var REJOIN_MS = Number(root.dataset.rejoinMs || 5000);
+  function rejoin() {
+    if (rejoining) { return; }
+    rejoining = setTimeout(function () {
+      rejoining = null;
+      var ws = socket;
+      if (!ws || socketTable === tableKey(view)) { return; }
+      socket = null;
+      if (pinger) { clearInterval(pinger); pinger = null; }
+      if (pending && pending.ws === ws) { byPost(); }
+      try { ws.close(1000); } catch (e) { /* closed already */ }
+      connect();
+    }, Math.random() * REJOIN_MS);
+  }
   // A socket that neither opens nor fails within this time (a network that swallows the
   // upgrade) is given up, so the page polls and tries again.
   var OPEN_WITHIN_MS = 10000;
@@ -624,7 +649,9 @@
     if (retry) { clearTimeout(retry); retry = null; }
     if (socket || !root.dataset.wsPath) { return; }
     if (!("WebSocket" in window)) { startPolling(); return; }
-    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + root.dataset.wsPath;
+    socketTable = tableKey(view);
+    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + root.dataset.wsPath +
+      (socketTable ? "?table=" + encodeURIComponent(socketTable) : "");
     var ws;
     try { ws = new WebSocket(url); } catch (e) { lost(); return; }
     socket = ws;

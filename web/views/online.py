@@ -257,7 +257,10 @@ def table_watch(request: HttpRequest, table_id: int) -> HttpResponse:
             "view": view,
             "robot_lines": director_selectors.robot_lines(live),
             "live_url": reverse("tournaments:online_watch_live", args=[table.pk]),
-            "ws_path": f"/ws/watch/{table.pk}/",
+            # The table in the socket's address, as the seat page puts it (static/play.js,
+            # `tableKey`): a proxy routes a table's sockets to one server by it.
+            "ws_path": f"/ws/watch/{table.pk}/?table={session.pk}.{table.sitting.number}"
+            f".{table.rank}",
         },
     )
 

@@ -103,8 +103,13 @@ def play_paper(table: Table, seed: int) -> None:
         play_game(Game.objects.get(table=table, number=number), seed=seed + number)
 
 
-def open_phone(new_page: Callable[..., Page], base: str, token: str) -> Page:
+def open_phone(
+    new_page: Callable[..., Page], base: str, token: str, sockets: list[str] | None = None
+) -> Page:
+    """A seat page on a phone; the address of each socket it opens added to `sockets`."""
     phone = new_page(PHONE)
+    if sockets is not None:
+        phone.on("websocket", lambda socket: sockets.append(socket.url))
     phone.goto(f"{base}/play/{token}/")
     expect(phone.locator("#play")).to_be_visible()
     phone.evaluate("window.__sameDocument = true")
@@ -144,7 +149,15 @@ def test_a_hybrid_night_on_phones_and_paper(
         expect_dealt = [LiveRound.objects.filter(game__table=t).exists() for t in online_tables]
     assert all(expect_dealt)
 
-    phones = {name: open_phone(new_page, asgi_url, tokens[name]) for name in online_names}
+    sockets: dict[str, list[str]] = {name: [] for name in online_names}
+    phones = {
+        name: open_phone(new_page, asgi_url, tokens[name], sockets[name]) for name in online_names
+    }
+    # Each socket names its table, by which a proxy sends a table's sockets to one server.
+    ranks = {t.pk: t.rank for t in tables}
+    for name in online_names:
+        key = f"{session.pk}.1.{ranks[seated[name]]}"
+        assert sockets[name][-1].endswith(f"/ws/play/{tokens[name]}/?table={key}")
     first = next(iter(phones.values()))
     assert overflow(first) is None
     assert axe_problems(first) == []
@@ -201,6 +214,17 @@ def test_a_hybrid_night_on_phones_and_paper(
         expect(phone.locator("#play-moved-table")).to_have_text(str(place.table.number))
         expect(phone.locator("#play-moved-seat")).to_have_text(str(place.seat))
         assert phone.evaluate("window.__sameDocument") is True
+    # ... and opens its socket again for its new table, within the few seconds a room's
+    # phones take between them.
+    for name, phone in phones.items():
+        place = Seating.objects.select_related("table").get(sitting=new, player__name=name)
+        key = f"{session.pk}.2.{place.table.rank}"
+        for _ in range(WITHIN_MS // 250):
+            if sockets[name][-1].endswith(f"?table={key}"):
+                break
+            phone.wait_for_timeout(250)
+        assert sockets[name][-1].endswith(f"/ws/play/{tokens[name]}/?table={key}")
+        expect(phone.locator("#play-conn")).to_have_text("Live.", timeout=WITHIN_MS)
     some = next(iter(phones.values()))
     assert overflow(some) is None
     assert axe_problems(some) == []

@@ -188,7 +188,11 @@ def test_a_director_watches_a_table_on_a_360_px_phone(
     )
     wall = new_page(PROJECTOR)
     sign_in(wall, director.username)
-    wall.goto(f"/director/tables/{table.pk}/watch/")
+    with wall.expect_websocket() as opened:
+        wall.goto(f"/director/tables/{table.pk}/watch/")
+    # The socket names the table as the seat pages' do: a proxy sends them to one server.
+    key = f"{table.sitting.session_id}.{table.sitting.number}.{table.rank}"
+    assert opened.value.url.endswith(f"/ws/watch/{table.pk}/?table={key}")
     last = selectors.watch_view(table.pk)["last_trick"]
     expect(wall.locator("#watch-last")).to_contain_text(f"{last['winner']} took it.")
     expect(wall.locator("#watch-last").get_by_role("img")).to_have_count(len(last["cards"]))
