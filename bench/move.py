@@ -4,7 +4,7 @@ the round stored and the next one dealt by the scheduler), all server work inclu
 Run: .venv/bin/python bench/move.py [--tables 20] [--rounds 2] [--ordinary 10]
      [--postgres URL] [--redis URL] [--json FILE]
 
-One ASGI node as deploy/huckley-ws.service runs it (gunicorn, one uvicorn worker, DEBUG
+One ASGI node as deploy/huckley-ws@.service runs it (gunicorn, one uvicorn worker, DEBUG
 off) and the scheduler in its own process (deploy/huckley-scheduler.service), on
 PostgreSQL (`--postgres`, dropped and made afresh) and Redis (`--redis`, flushed: cache,
 channel layer and the tables' channels). Every seat of

@@ -120,7 +120,7 @@ def start_server(
 
 
 def start_asgi(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
-    """The WebSocket node as deploy/huckley-ws.service runs it: gunicorn with uvicorn
+    """The WebSocket node as deploy/huckley-ws@.service runs it: gunicorn with uvicorn
     workers on the ASGI application (here the bench's, with the echo)."""
     out = log.open("wb")
     process = subprocess.Popen(

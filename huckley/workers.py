@@ -1,4 +1,4 @@
-"""The ASGI server's worker for gunicorn (deploy/huckley-ws.service, `make venue`, the
+"""The ASGI server's worker for gunicorn (deploy/huckley-ws@.service, `make venue`, the
 benches and the tests' nodes): uvicorn's, with its WebSocket protocol holding less for
 each open socket.
 

@@ -194,7 +194,7 @@ def start_node(
     port: int, log_dir: Path, *, workers: int, env: dict[str, str], asgi: bool = False
 ) -> Node:
     """gunicorn with sync workers on the WSGI application (deploy/huckley-web.service),
-    or, `asgi`, with uvicorn workers on the ASGI one (deploy/huckley-ws.service)."""
+    or, `asgi`, with uvicorn workers on the ASGI one (deploy/huckley-ws@.service)."""
     log = log_dir / f"gunicorn-{port}.log"
     gunicorn = str(Path(sys.executable).parent / "gunicorn")
     app = (

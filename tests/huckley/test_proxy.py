@@ -37,27 +37,42 @@ def block(text: str, head: str) -> str:
 
 
 def proxy_config(tmp: Path, port: int, nodes: list[Node]) -> Path:
+    """The shipped upstreams and locations, the web's and the WebSocket's, both with the
+    test's nodes as their servers; each request to /ws/ logged with the server that
+    answered it (`routes`)."""
     shipped = SHIPPED.read_text()
-    upstream = block(shipped, "upstream huckley_web")
     servers = "".join(
         f"    server 127.0.0.1:{n.port} max_fails=3 fail_timeout=10s;\n" for n in nodes
     )
-    upstream = re.sub(r"(\n\s*server [^;]+;)+\n", "\n" + servers, upstream)
-    location = block(shipped, "location /")
+    upstreams = "\n".join(
+        re.sub(r"(\n\s*server [^;]+;)+\n", "\n" + servers, block(shipped, head))
+        for head in ("upstream huckley_web", "upstream huckley_ws")
+    )
+    locations = "\n".join(block(shipped, head) for head in ("location /ws/", "location /"))
     config = tmp / "nginx.conf"
     config.write_text(
         f"error_log {tmp}/error.log warn;\npid {tmp}/nginx.pid;\n"
         "events { worker_connections 64; }\n"
         f"http {{\n  access_log off;\n  client_body_temp_path {tmp}/body;\n"
-        f"  proxy_temp_path {tmp}/proxy;\n{upstream}\n"
+        f"  proxy_temp_path {tmp}/proxy;\n{upstreams}\n"
+        "  log_format route '$uri|$arg_table|$upstream_addr|$status';\n"
         f"  server {{\n    listen 127.0.0.1:{port};\n    client_max_body_size 10m;\n"
-        f"    {location}\n  }}\n}}\n"
+        f"    access_log {tmp}/routes.log route;\n"
+        f"    {locations}\n  }}\n}}\n"
     )
     return config
 
 
+def routes(tmp: Path) -> list[tuple[str, str, str]]:
+    """The table, the server that answered (its last, when nginx tried more than one)
+    and the status of each request to /ws/ so far."""
+    lines = (tmp / "routes.log").read_text().splitlines()
+    found = [line.split("|") for line in lines if line.startswith("/ws/")]
+    return [(table, server.split(", ")[-1], status) for _, table, server, status in found]
+
+
 @pytest.fixture
-def proxied(tmp_path: Path) -> Iterator[tuple[str, list[Node]]]:
+def proxied(tmp_path: Path) -> Iterator[tuple[str, list[Node], Path]]:
     needs_gunicorn()
     nginx = shutil.which("nginx") or (
         "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
@@ -81,7 +96,7 @@ def proxied(tmp_path: Path) -> Iterator[tuple[str, list[Node]]]:
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.2)
-            yield base, nodes
+            yield base, nodes, tmp_path
         finally:
             proxy.terminate()
             proxy.wait(timeout=10)
@@ -99,9 +114,9 @@ def call(base: str, path: str, body: bytes | None = None, **headers: str) -> int
 
 
 def test_the_shipped_proxy_serves_both_nodes_and_survives_one_dying(
-    proxied: tuple[str, list[Node]], make_session: Callable[..., Session], director: Any
+    proxied: tuple[str, list[Node], Path], make_session: Callable[..., Session], director: Any
 ) -> None:
-    base, nodes = proxied
+    base, nodes, _ = proxied
     session = make_session(8)
     game = Game.objects.get(table__sitting__session=session, table__rank=1, number=1)
     token = table_links.scorer_link_create(table_id=game.table_id, user=director).token
@@ -114,3 +129,35 @@ def test_the_shipped_proxy_serves_both_nodes_and_survives_one_dying(
     body = json.dumps(first_round(game)).encode()
     assert call(base, f"/api/games/{game.pk}/rounds/", body, **{"X-Scorer-Token": token}) == 201
     assert Round.objects.filter(game=game).count() == 1
+
+
+def test_the_shipped_proxy_sends_each_table_s_sockets_to_one_server(
+    proxied: tuple[str, list[Node], Path],
+) -> None:
+    """Every socket of a table (`?table=`, as the seat and watch pages put it) reaches
+    the same server, the tables are spread over the servers, and when one dies its
+    tables go to the other. Plain GETs stand in for the sockets' upgrades: nginx routes
+    them by the same address."""
+    base, nodes, tmp = proxied
+    tables = [f"7.1.{rank}" for rank in range(1, 25)]
+    for table in tables:
+        for seat in range(4):
+            call(base, f"/ws/play/seat{seat}/?table={table}")
+        call(base, f"/ws/watch/1/?table={table}")
+    served: dict[str, set[str]] = {}
+    for table, server, status in routes(tmp):
+        assert status not in {"502", "504"}
+        served.setdefault(table, set()).add(server)
+    assert set(served) == set(tables)
+    assert all(len(servers) == 1 for servers in served.values())
+    assert {s for servers in served.values() for s in servers} == {
+        f"127.0.0.1:{n.port}" for n in nodes
+    }
+
+    nodes[0].stop()  # a WebSocket server dies: its tables' sockets reconnect
+    before = len(routes(tmp))
+    for table in tables:
+        call(base, f"/ws/play/seat0/?table={table}")
+    after = routes(tmp)[before:]
+    assert {server for _, server, _ in after} == {f"127.0.0.1:{nodes[1].port}"}
+    assert all(status not in {"502", "504"} for _, _, status in after)

@@ -1,6 +1,6 @@
 """Everything that changes a seat is pushed across nodes (issue 30, "Done means"): the
 phones of one night are connected over real WebSockets to two ASGI nodes (gunicorn with
-uvicorn workers, as deploy/huckley-ws.service runs them), and the director's writes are
+uvicorn workers, as deploy/huckley-ws@.service runs them), and the director's writes are
 made by a third process (this one), on PostgreSQL and the real Redis channel layer. Each
 write's affected phones receive their new place on whichever node they are, with no
 request of their own; the others receive nothing. A phone reconnecting while its old

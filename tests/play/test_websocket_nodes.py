@@ -1,7 +1,7 @@
 """Two nodes (issue 21, "Done means"): a phone connected over a real WebSocket to node A
 sees a card played through node B, on PostgreSQL and the real Redis channel layer.
 
-Node A and node B are ASGI servers as deploy/huckley-ws.service and the venue run them
+Node A and node B are ASGI servers as deploy/huckley-ws@.service and the venue run them
 (gunicorn with uvicorn workers on huckley/asgi.py); node C is the deployment's HTTP
 server (deploy/huckley-web.service: gunicorn's sync workers on the WSGI application),
 whose moves must reach the sockets of the ASGI nodes too. Skipped with its reason under
