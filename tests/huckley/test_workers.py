@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -20,7 +21,10 @@ from huckley.workers import AsgiWorker, Flag, Inbox, LeanSocket
 
 
 def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
+    """The coroutine on an event loop of its own, in a thread of its own: a browser test
+    earlier in the same pytest worker leaves Playwright's loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 # Inbox ----------------------------------------------------------------------------------
