@@ -19,11 +19,10 @@ scheduler runs in a process of its own, as deployed (`--scheduler apart`, at nic
 `--scheduler-nice`), or in each ASGI process, as the embedded default runs it
 (`--scheduler inside`). With `--route seat` the phones of a table alternate between the
 nodes (with two, seats 1 and 3 on one and 2 and 4 on the other, the next table the other
-way round): every card crosses nodes for half the phones. With `--route table` every
-phone of a table is on the table's node, as a proxy that routes a socket by its table
-sends them (`?table=` in the socket's address, hashed to a node: deploy/nginx): the
-nodes share the tables, and a card crosses none. `--clients` processes of asyncio clients
-(bench/crowd.py) drive them, each a share of the tables. Then:
+way round). With `--route table` every phone of a table is on the table's node, as the
+proxy sends them by the socket's `?table=` (deploy/nginx): a card crosses no node.
+`--clients` processes of asyncio clients (bench/crowd.py) drive them, each a share of
+the tables. Then:
 
 1. Each table's **echo socket** opens: a WebSocket to the bench's bare echo
    (`/ws/bench/echo/`, bench/asgi.py: no database, no channel layer) on the table's
@@ -230,10 +229,8 @@ def slices(built: dict[str, Any], args: argparse.Namespace, ports: list[int]) ->
     for t, (table, phones) in enumerate(by_table.items()):
         part = parts[t % args.clients]
         part["echoes"].append((table, t % args.nodes))
-        spread = 1 if args.route == "seat" else 0
-        part["phones"] += [
-            ph | {"node": (t + spread * s) % args.nodes} for s, ph in enumerate(phones)
-        ]
+        k = int(args.route == "seat")
+        part["phones"] += [ph | {"node": (t + k * s) % args.nodes} for s, ph in enumerate(phones)]
     return parts
 
 
@@ -359,10 +356,7 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=1, help="the ASGI servers")
     parser.add_argument("--workers", type=int, default=2, help="each ASGI node's processes")
     parser.add_argument(
-        "--route",
-        choices=("seat", "table"),
-        default="seat",
-        help="a table's phones alternate between the nodes, or all on the table's node",
+        "--route", choices=("seat", "table"), default="seat", help="a table's phones' nodes"
     )
     parser.add_argument(
         "--http-workers", type=int, default=3, help="gunicorn's sync workers (--moves http)"
