@@ -226,10 +226,10 @@ def slices(built: dict[str, Any], args: argparse.Namespace, ports: list[int]) ->
         }
         for _ in range(args.clients)
     ]
+    k = int(args.route == "seat")  # 0: a table's phones all on its node
     for t, (table, phones) in enumerate(by_table.items()):
         part = parts[t % args.clients]
         part["echoes"].append((table, t % args.nodes))
-        k = int(args.route == "seat")
         part["phones"] += [ph | {"node": (t + k * s) % args.nodes} for s, ph in enumerate(phones)]
     return parts
 

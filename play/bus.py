@@ -171,13 +171,8 @@ class Message(dict[str, Any]):
 def read(text: str | bytes) -> Message:
     """A message as heard (`message_text`): its first line read, the second kept as
     text (`more` reads it). ValueError when it is not a message."""
-    later: str | bytes
-    if isinstance(text, bytes):
-        line, _, later = text.partition(b"\n")
-        found = json.loads(line)
-    else:
-        head, _, later = text.partition("\n")
-        found = json.loads(head)
+    head, _, later = text.partition(b"\n") if isinstance(text, bytes) else text.partition("\n")
+    found = json.loads(head)
     if not isinstance(found, dict):
         raise ValueError("not a message")
     message = Message(found)

@@ -619,8 +619,8 @@
 
   var socket = null, delay = 1000, retry = null, pinger = null;
   // The table the socket was opened for, in its address (`?table=`): a proxy that sends
-  // each table's sockets to one server routes by it (docs/operations.md, "Several
-  // machines"). The same key as the watch page's socket: session, sitting, table rank.
+  // each table's sockets to one server routes by it (docs/operations.md, "Each
+  // table's sockets on one server"). The same key as the watch page's socket: session, sitting, table rank.
   var socketTable = "", rejoining = null;
   function tableKey(v) {
     return v && v.table !== null && v.table !== undefined ?
@@ -628,7 +628,7 @@
   }
   // A phone moved to another table opens its socket again, for the new table, within a
   // few seconds: not every phone of the room at the same moment.
-  var REJOIN_MS = Number(root.dataset.rejoinMs || 5000);
+  var REJOIN_MS = 5000;
   function rejoin() {
     if (rejoining) { return; }
     rejoining = setTimeout(function () {
