@@ -42,7 +42,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from common import languages
 from common.errors import UserError
-from play import node, presence, push, selectors, services
+from play import node, push, selectors, services
 from tournaments.models import Table
 from tournaments.permissions import as_actor, can_direct, can_view_session
 
@@ -261,7 +261,7 @@ class PlayConsumer(_LiveConsumer):
             await here.join(table_id, self)
 
     async def pinged(self) -> None:
-        await node.run(presence.seen, self.token)
+        await node.node().links.seen(self.token)
 
     async def moved(self, message: dict[str, Any]) -> bool:
         """A move, as `POST /api/play/{seat_token}/moves/` takes it, taken by the node

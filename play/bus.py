@@ -123,7 +123,7 @@ def publish(table_id: int, message: dict[str, Any], *, texts: dict[str, str] | N
     url = redis_url()
     try:
         if url is None:
-            _local(table_id, text)
+            local(table_id, text)
         else:
             _redis(url).publish(channel(table_id), text)
     except Exception:
@@ -200,7 +200,8 @@ def listen(loop: asyncio.AbstractEventLoop, listener: Listener) -> None:
         _listeners[loop] = listener
 
 
-def _local(table_id: int, text: str) -> None:
+def local(table_id: int, text: str) -> None:
+    """A message's text to the nodes of this process (no Redis)."""
     with _listeners_lock:
         listeners = [(loop, fn) for loop, fn in _listeners.items() if not loop.is_closed()]
     for loop, fn in listeners:

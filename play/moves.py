@@ -72,24 +72,62 @@ def write(
     table's deadline at `phase.due` (none when None). Whether it was written: False
     when the round is no longer in state `move` or the mover no longer sits at the
     table."""
-    at = connection.ops.adapt_datetimefield_value(now)
-    moved: list[Any] = [state, move + 1, jsontext.dumps(entry), at, at, live_id, move]
-    seated: list[Any] = [table_id, player_id]
-    plan: list[Any]
+    args: dict[str, Any] = dict(
+        live_id=live_id,
+        move=move,
+        state=state,
+        entry=entry,
+        now=now,
+        table_id=table_id,
+        player_id=player_id,
+        phase=phase,
+    )
     if connection.vendor == "postgresql":
-        due = connection.ops.adapt_datetimefield_value(phase.due) if phase.due is not None else None
-        if due is None:
-            sql, plan = _POSTGRES_MOVE.format(plan=_POSTGRES_UNPLAN), [table_id]
-        else:
-            sql, plan = _POSTGRES_MOVE.format(plan=_POSTGRES_PLAN), [table_id, due, phase.phase]
+        sql, params = statement(**args)
         with connection.cursor() as cursor:
-            cursor.execute(sql, [*moved, *seated, *plan])
+            cursor.execute(sql, params)
             row = cursor.fetchone()
             return bool(row and row[0])
+    at = connection.ops.adapt_datetimefield_value(now)
     with transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute(_SQLITE_MOVE, [*moved, *seated])
+            cursor.execute(
+                _SQLITE_MOVE,
+                [
+                    state,
+                    move + 1,
+                    jsontext.dumps(entry),
+                    at,
+                    at,
+                    live_id,
+                    move,
+                    table_id,
+                    player_id,
+                ],
+            )
             if cursor.rowcount != 1:
                 return False
         TableDeadline.keep(table_id, phase.due, phase.phase)
     return True
+
+
+def statement(
+    *,
+    live_id: int,
+    move: int,
+    state: str,
+    entry: dict[str, Any],
+    now: datetime,
+    table_id: int,
+    player_id: int,
+    phase: TablePhase,
+) -> tuple[str, list[Any]]:
+    """`write`'s one statement on PostgreSQL and its parameters (`write`, or a node's
+    own connection, `play.node_io`): it returns one row, the count of rows moved (0 or
+    1)."""
+    moved: list[Any] = [state, move + 1, jsontext.dumps(entry), now, now, live_id, move]
+    seated: list[Any] = [table_id, player_id]
+    if phase.due is None:
+        return _POSTGRES_MOVE.format(plan=_POSTGRES_UNPLAN), [*moved, *seated, table_id]
+    plan = [table_id, phase.due, phase.phase]
+    return _POSTGRES_MOVE.format(plan=_POSTGRES_PLAN), [*moved, *seated, *plan]

@@ -47,7 +47,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from engine.online import MoveRefused
-from play import bus, push, scheduler, seat_push, taking
+from play import bus, node_io, push, scheduler, seat_push, taking
 from play.phases import AT_ONCE, Phase, TablePhase, TableState, state_from
 from play.selectors import mark_of, view_facts
 from play.services import NO_GAME, STALE
@@ -127,6 +127,8 @@ class Node:
         self._own = '{"kind":"move","node":' + json.dumps(self.name) + ","
         self._own_bytes = self._own.encode()
         self.tables: dict[int, Held] = {}
+        # The connections of its moves' I/O on this loop (`play.node_io`).
+        self.links = node_io.Links()
         # The node's one channel of the channel layer, for its sockets' seat pushes.
         self.pushes = seat_push.SeatPushes(loop)
         self.url = bus.redis_url()
@@ -176,6 +178,8 @@ class Node:
         if not held.sockets:
             del self.tables[table_id]  # type: ignore[arg-type]
             await self._unsubscribe(table_id)  # type: ignore[arg-type]
+            if not self.tables:
+                await self.links.close()
 
     def mark_stale(self, table_id: int | None) -> None:
         held = self.tables.get(table_id) if table_id is not None else None
@@ -225,16 +229,7 @@ class Node:
                 "at": now.isoformat(),
             }
             try:
-                written, phase = await run(
-                    take,
-                    state,
-                    socket.token,
-                    socket.player_id,
-                    entry,
-                    now,
-                    origin=self.name,
-                    again=False,
-                )
+                written, phase = await self._take(state, socket.token, socket.player_id, entry, now)
             except Exception:
                 held.stale = True
                 raise
@@ -248,6 +243,19 @@ class Node:
         if phase.phase in AT_ONCE:
             scheduler.poke()
         return Answer()
+
+    async def _take(
+        self,
+        state: TableState,
+        token: str | None,
+        player_id: int,
+        entry: dict[str, Any],
+        now: datetime,
+    ) -> tuple[bool, TablePhase]:
+        """`taking.take`: on this loop on PostgreSQL (`play.node_io`), else on a thread."""
+        if node_io.on_loop():
+            return await self.links.take(state, token, player_id, entry, now, origin=self.name)
+        return await run(take, state, token, player_id, entry, now, origin=self.name, again=False)  # type: ignore[no-any-return]
 
     async def _robots(self, held: Held, phase: TablePhase) -> TablePhase:
         """The robot players' moves that follow a move, taken here as a player's move is
@@ -287,9 +295,7 @@ class Node:
                 "at": now.isoformat(),
             }
             try:
-                written, after = await run(
-                    take, state, None, player_id, entry, now, origin=self.name, again=False
-                )
+                written, after = await self._take(state, None, player_id, entry, now)
             except DatabaseError:
                 held.stale = True
                 logger.warning("table %s: a robot's move was not written", held.table_id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import Any
 
 from django.core.cache import cache
 from django.utils import timezone
@@ -45,20 +46,43 @@ def last_seen_many(tokens: list[str]) -> dict[str, datetime]:
 
 def seen_and_read(token: str, tokens: list[str], at: datetime) -> dict[str, datetime]:
     """`seen(token, at)`, then `last_seen_many(tokens)`: on Redis, both in one round trip
-    (a move on a socket does both). Redis down is nobody seen, as a cache miss is."""
-    client = getattr(cache, "client", None)
-    if client is None or not hasattr(client, "get_client"):
+    (a move on a socket does both; `play.node_io` does the same on the node's loop).
+    Redis down is nobody seen, as a cache miss is."""
+    client = redis_cache()
+    if client is None:
         seen(token, at)
         return last_seen_many(tokens)
-    keys = [client.make_key(_key(t)) for t in tokens]
     try:
         pipe = client.get_client(write=True).pipeline(transaction=False)
-        pipe.set(client.make_key(_key(token)), client.encode(at.timestamp()), ex=KEEP_SECONDS)
-        pipe.mget(keys)
+        stack(pipe, client, token, tokens, at)
         _, values = pipe.execute()
     except Exception:
         logger.warning("presence: Redis did not answer", exc_info=True)
         return {}
+    return read_back(client, tokens, values)
+
+
+def redis_cache() -> Any:
+    """The cache's django-redis client, or None when the cache is not on Redis."""
+    client = getattr(cache, "client", None)
+    return client if client is not None and hasattr(client, "get_client") else None
+
+
+def stack(pipe: Any, client: Any, token: str, tokens: list[str], at: datetime) -> None:
+    """`seen_and_read`'s two commands, on a Redis pipeline (redis-py's, either kind):
+    the sight set, then every token's read."""
+    pipe.set(*sight(client, token, at), ex=KEEP_SECONDS)
+    pipe.mget([client.make_key(_key(t)) for t in tokens])
+
+
+def sight(client: Any, token: str, at: datetime) -> tuple[Any, Any]:
+    """The key and value of the sight of `token` at `at`, as `seen` writes them on
+    Redis (kept `KEEP_SECONDS`)."""
+    return client.make_key(_key(token)), client.encode(at.timestamp())
+
+
+def read_back(client: Any, tokens: list[str], values: list[Any]) -> dict[str, datetime]:
+    """The sights `stack`'s read found."""
     found = {
         _key(t): client.decode(v) for t, v in zip(tokens, values, strict=True) if v is not None
     }

@@ -198,27 +198,47 @@ def take(
     """On a database thread: the mover seen (a person's `token`; None for a robot, which
     changes nobody's presence), the table's phase after the move (who is present now),
     the move written (`play.moves`) and, once written, published, from the node
-    `origin`."""
-    assert state.live is not None
-    assert state.round is not None
+    `origin`. `play.node_io.Links.take` does the same on the node's event loop."""
     if token is not None:
         state.seen = presence.seen_and_read(token, list(state.tokens.values()), now)
-    live = state.live
-    made = live.move
-    # The held state becomes the move's: the views and the phase read it.
-    live.move = made + 1
-    live.turn_started_at = now
-    live.history = [*live.history, entry]
-    state.now = now
-    phase = phase_of(state, now)
+    phase, after = advance(state, entry, now)
     # A connection lost on the write: once more on a new one. Had the first committed,
     # the second finds the next state number and writes nothing: the move is answered
     # as stale, with the view read again, which shows it.
-    after = jsontext.dumps(state.round.json_data())
-    written = with_connection(
-        moves.write,
+    written = with_connection(moves.write, **write_of(state, player_id, entry, now, after, phase))
+    if written:
+        bus.publish(state.table.pk, published(state, entry, now, origin), texts={"state": after})
+    return written, phase
+
+
+def advance(state: TableState, entry: dict[str, Any], now: datetime) -> tuple[TablePhase, str]:
+    """The held state made the move's (its round already applied it): the state
+    number, the turn's start, the history; the table's phase then (who is present as
+    `state.seen` says), and the round's state as JSON text, to be written."""
+    live = state.live
+    assert live is not None
+    assert state.round is not None
+    live.move += 1
+    live.turn_started_at = now
+    live.history = [*live.history, entry]
+    state.now = now
+    return phase_of(state, now), jsontext.dumps(state.round.json_data())
+
+
+def write_of(
+    state: TableState,
+    player_id: int,
+    entry: dict[str, Any],
+    now: datetime,
+    after: str,
+    phase: TablePhase,
+) -> dict[str, Any]:
+    """`play.moves.write`'s arguments for the move `advance` made."""
+    live = state.live
+    assert live is not None
+    return dict(
         live_id=live.pk,
-        move=made,
+        move=live.move - 1,
         state=after,
         entry=entry,
         now=now,
@@ -226,13 +246,18 @@ def take(
         player_id=player_id,
         phase=phase,
     )
-    if written:
-        seen = {token: stamp.timestamp() for token, stamp in state.seen.items()}
-        message = bus.move_message(
-            node=origin, live_id=live.pk, entry=entry, at=now.timestamp(), seen=seen
-        )
-        bus.publish(state.table.pk, message, texts={"state": after})
-    return written, phase
+
+
+def published(
+    state: TableState, entry: dict[str, Any], now: datetime, origin: str
+) -> dict[str, Any]:
+    """The move's message (`play.bus.move_message`), once written."""
+    live = state.live
+    assert live is not None
+    seen = {token: stamp.timestamp() for token, stamp in state.seen.items()}
+    return bus.move_message(
+        node=origin, live_id=live.pk, entry=entry, at=now.timestamp(), seen=seen
+    )
 
 
 def later(mark: tuple[int, int] | None, state: TableState | None) -> bool:

@@ -30,14 +30,21 @@ MOVE_STATEMENTS = {"postgresql": 1, "sqlite": 2}
 def test_a_socket_move_is_one_write_and_every_view_comes_from_memory(
     online_session: Any, director: Any, monkeypatch: Any
 ) -> None:
+    import psycopg
+
     tokens = tokens_of(online_session(4), director)
     statements: list[str] = []
     execute = CursorWrapper.execute
+    execute_on_loop = psycopg.AsyncCursor.execute
 
     def counted(self: Any, sql: str, params: Any = None) -> Any:
         if not sql.startswith("BEGIN"):  # SQLite's transaction opens with a statement
             statements.append(sql)
         return execute(self, sql, params)
+
+    async def counted_on_loop(self: Any, sql: Any, params: Any = None, **kw: Any) -> Any:
+        statements.append(str(sql))  # the node's own connection (play/node_io.py)
+        return await execute_on_loop(self, sql, params, **kw)
 
     async def scenario() -> None:
         phones = {token: phone(token) for token in tokens.values()}
@@ -46,9 +53,11 @@ def test_a_socket_move_is_one_write_and_every_view_comes_from_memory(
         body = choice_body(view, view["legal"][0])
 
         monkeypatch.setattr(CursorWrapper, "execute", counted)  # every thread's cursor
+        monkeypatch.setattr(psycopg.AsyncCursor, "execute", counted_on_loop)
         await phones[mover].send_json_to({"type": "move", **body})
         got = {token: await next_view(socket) for token, socket in phones.items()}
         monkeypatch.setattr(CursorWrapper, "execute", execute)
+        monkeypatch.setattr(psycopg.AsyncCursor, "execute", execute_on_loop)
 
         assert len(statements) == MOVE_STATEMENTS[connection.vendor], statements
         for token, seen in got.items():
@@ -98,29 +107,44 @@ def test_a_socket_move_sends_three_redis_commands_in_two_trips_on_the_production
 ) -> None:
     """On Redis (the cache and the table's channel): the mover seen and who is present
     read for the table's phase, in one round trip, then the move published once;
-    however many phones."""
+    however many phones. Both from the node's loop (play/node_io.py): no thread's
+    client sends any."""
     import redis
-    from redis.client import Pipeline
+    import redis.asyncio
+    from redis.asyncio.client import Pipeline
 
     tokens = tokens_of(online_session(4), director)
     commands: list[str] = []
     trips: list[str] = []
-    execute = redis.Redis.execute_command
+    on_threads: list[str] = []
+    execute = redis.asyncio.Redis.execute_command
     stack = Pipeline.pipeline_execute_command
     execute_stacked = Pipeline.execute
+    execute_on_thread = redis.Redis.execute_command
 
-    def counted(self: Any, *args: Any, **options: Any) -> Any:
+    async def counted(self: Any, *args: Any, **options: Any) -> Any:
         commands.append(str(args[0]).upper())
         trips.append(str(args[0]).upper())
-        return execute(self, *args, **options)
+        return await execute(self, *args, **options)
 
     def stacked(self: Any, *args: Any, **options: Any) -> Any:
         commands.append(str(args[0]).upper())
         return stack(self, *args, **options)
 
-    def sent(self: Any, *args: Any, **options: Any) -> Any:
+    async def sent(self: Any, *args: Any, **options: Any) -> Any:
         trips.append("pipeline")
-        return execute_stacked(self, *args, **options)
+        return await execute_stacked(self, *args, **options)
+
+    def counted_on_thread(self: Any, *args: Any, **options: Any) -> Any:
+        on_threads.append(str(args[0]).upper())
+        return execute_on_thread(self, *args, **options)
+
+    patches = [
+        (redis.asyncio.Redis, "execute_command", counted, execute),
+        (Pipeline, "pipeline_execute_command", stacked, stack),
+        (Pipeline, "execute", sent, execute_stacked),
+        (redis.Redis, "execute_command", counted_on_thread, execute_on_thread),
+    ]
 
     async def scenario() -> None:
         phones = {token: phone(token) for token in tokens.values()}
@@ -128,17 +152,16 @@ def test_a_socket_move_sends_three_redis_commands_in_two_trips_on_the_production
         mover, view = await database_sync_to_async(to_act)(tokens)
         body = choice_body(view, view["legal"][0])
 
-        monkeypatch.setattr(redis.Redis, "execute_command", counted)
-        monkeypatch.setattr(Pipeline, "pipeline_execute_command", stacked)
-        monkeypatch.setattr(Pipeline, "execute", sent)
+        for owner, name, patched, _ in patches:
+            monkeypatch.setattr(owner, name, patched)
         await phones[mover].send_json_to({"type": "move", **body})
         got = {token: await next_view(socket) for token, socket in phones.items()}
-        monkeypatch.setattr(redis.Redis, "execute_command", execute)
-        monkeypatch.setattr(Pipeline, "pipeline_execute_command", stack)
-        monkeypatch.setattr(Pipeline, "execute", execute_stacked)
+        for owner, name, _, original in patches:
+            monkeypatch.setattr(owner, name, original)
 
         assert sorted(commands) == ["MGET", "PUBLISH", "SET"], commands
         assert trips == ["pipeline", "PUBLISH"], trips
+        assert on_threads == [], on_threads
         assert all(seen["move"] == first[t]["move"] + 1 for t, seen in got.items())
         for socket in phones.values():
             await socket.disconnect()
@@ -151,8 +174,8 @@ def test_a_socket_move_sends_three_redis_commands_in_two_trips_on_the_production
 def test_a_move_after_postgresql_dropped_the_nodes_connections_is_taken(
     online_session: Any, director: Any
 ) -> None:
-    """The node's threads keep their connections; one PostgreSQL dropped between two
-    moves (a restart, a failover, a killed backend) is replaced on the next move, which
+    """The node keeps its connections (its own on its loop for the moves, its threads'
+    for its reads); one PostgreSQL dropped between two moves (a restart, a failover, a killed backend) is replaced on the next move, which
     is taken and pushed as any other, not refused."""
     tokens = tokens_of(online_session(4), director)
     with connection.cursor() as cursor:  # the test's own, kept
@@ -192,18 +215,22 @@ def test_a_move_that_cannot_be_written_is_refused_in_words_and_the_socket_stays_
 ) -> None:
     from django.db import OperationalError
 
-    from play import moves
+    from play import moves, node_io
 
     tokens = tokens_of(online_session(4), director)
 
     def unreachable(**kwargs: Any) -> bool:
         raise OperationalError("server closed the connection unexpectedly")
 
+    async def unreachable_on_loop(self: Any, sql: str, params: Any) -> bool:
+        raise OperationalError("server closed the connection unexpectedly")
+
     async def scenario() -> None:
         mover, view = await database_sync_to_async(to_act)(tokens)
         socket = phone(mover)
         await opened(socket)
-        monkeypatch.setattr(moves, "write", unreachable)
+        monkeypatch.setattr(moves, "write", unreachable)  # on SQLite
+        monkeypatch.setattr(node_io.Links, "write", unreachable_on_loop)  # on PostgreSQL
         await socket.send_json_to({"type": "move", **choice_body(view, view["legal"][0])})
         answer = await socket.receive_json_from(timeout=10)
         assert (answer["type"], answer["code"]) == ("refused", "database_unavailable")

@@ -1,0 +1,167 @@
+"""A move's I/O on the node's event loop (docs/architecture.md, "A move's path").
+
+A move taken on a socket makes three round trips: who is present (one pipeline to the
+cache's Redis, `play.presence`), the one write (`play.moves.statement`) and the one
+publish (`play.bus`). On PostgreSQL they are awaited here, on the node's loop, on
+connections the node keeps while it holds tables (one to PostgreSQL, a pool to each
+Redis) and closes when it holds none: no hand-over to a thread and back, and no thread
+and loop taking turns at the interpreter. On SQLite (the embedded default) a move's
+I/O runs on the node's database threads (`play.taking.take`), as the node's reads of a
+table do everywhere; with the cache or the channel layer in this process's memory
+(the embedded default, some tests), presence and the publish are calls in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError, OperationalError, connection
+from django.utils import timezone
+
+from play import bus, moves, presence, taking
+from play.phases import TablePhase, TableState
+
+logger = logging.getLogger(__name__)
+
+
+def on_loop() -> bool:
+    """Whether a move's I/O runs on the node's loop (PostgreSQL), not on its threads."""
+    return connection.vendor == "postgresql"
+
+
+class Links:
+    """One node's connections for its moves' I/O (the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._pg: Any = None
+        self._connecting = asyncio.Lock()
+        self._redis: dict[str, Any] = {}
+
+    async def take(
+        self,
+        state: TableState,
+        token: str | None,
+        player_id: int,
+        entry: dict[str, Any],
+        now: datetime,
+        *,
+        origin: str,
+    ) -> tuple[bool, TablePhase]:
+        """`play.taking.take`, its I/O awaited on this loop."""
+        if token is not None:
+            state.seen = await self.seen_and_read(token, list(state.tokens.values()), now)
+        phase, after = taking.advance(state, entry, now)
+        sql, params = moves.statement(**taking.write_of(state, player_id, entry, now, after, phase))
+        if await self.write(sql, params):
+            message = taking.published(state, entry, now, origin)
+            await self.publish(state.table.pk, bus.message_text(message, {"state": after}))
+            return True, phase
+        return False, phase
+
+    async def seen_and_read(self, token: str, tokens: list[str], at: datetime) -> dict[str, Any]:
+        """`play.presence.seen_and_read`, on this loop."""
+        cache = presence.redis_cache()
+        if cache is None:
+            return presence.seen_and_read(token, tokens, at)  # this process's memory
+        try:
+            pipe = self._cache().pipeline(transaction=False)
+            presence.stack(pipe, cache, token, tokens, at)
+            _, values = await pipe.execute()
+        except Exception:
+            logger.warning("presence: Redis did not answer", exc_info=True)
+            return {}
+        return presence.read_back(cache, tokens, values)
+
+    async def seen(self, token: str) -> None:
+        """`play.presence.seen`, on this loop: a socket's heartbeat."""
+        cache = presence.redis_cache()
+        if cache is None:
+            presence.seen(token)
+            return
+        try:
+            key, value = presence.sight(cache, token, timezone.now())
+            await self._cache().set(key, value, ex=presence.KEEP_SECONDS)
+        except Exception:
+            logger.warning("presence: Redis did not answer", exc_info=True)
+
+    async def publish(self, table_id: int, text: str) -> None:
+        """`play.bus.publish` of a message's text, on this loop. A failure is logged."""
+        url = bus.redis_url()
+        try:
+            if url is None:
+                bus.local(table_id, text)
+            else:
+                await self._client(url, 2).publish(bus.channel(table_id), text)
+        except Exception:
+            logger.warning("the publish of table %s failed", table_id, exc_info=True)
+
+    async def write(self, sql: str, params: list[Any]) -> bool:
+        """The move's one statement (`play.moves.statement`): whether it moved the round.
+        A connection that PostgreSQL dropped is replaced and the statement runs once
+        more, as `play.taking.with_connection` does on the threads: had the first
+        committed, the second finds the next state number and writes nothing. An error
+        is Django's (`DatabaseError`), as on the threads."""
+        import psycopg
+
+        for again in (True, False):
+            pg = await self._connection()
+            try:
+                cursor = await pg.execute(sql, params)
+                row = await cursor.fetchone()
+                return bool(row and row[0])
+            except psycopg.Error as exc:
+                lost = pg.broken or pg.closed
+                if lost:
+                    self._pg = None
+                    with contextlib.suppress(Exception):
+                        await pg.close()
+                    if again:
+                        continue
+                kind = (
+                    OperationalError if isinstance(exc, psycopg.OperationalError) else DatabaseError
+                )
+                raise kind(str(exc)) from exc
+        raise AssertionError("unreachable")
+
+    async def close(self) -> None:
+        """The connections closed (the node holds no table)."""
+        pg, self._pg = self._pg, None
+        clients, self._redis = list(self._redis.values()), {}
+        if pg is not None:
+            with contextlib.suppress(Exception):
+                await pg.close()
+        for client in clients:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    async def _connection(self) -> Any:
+        """The node's connection to PostgreSQL, opened on first use with Django's
+        settings (the test database's in the tests), in autocommit: the move's one
+        statement is its own transaction."""
+        import psycopg
+
+        async with self._connecting:
+            if self._pg is None or self._pg.closed:
+                params = connection.get_connection_params()
+                params.pop("cursor_factory", None)  # Django's, for its synchronous cursors
+                self._pg = await psycopg.AsyncConnection.connect(autocommit=True, **params)
+            return self._pg
+
+    def _cache(self) -> Any:
+        """The client of the cache's Redis."""
+        return self._client(str(settings.CACHES["default"]["LOCATION"]), settings.REDIS_TIMEOUT)
+
+    def _client(self, url: str, timeout: float) -> Any:
+        client = self._redis.get(url)
+        if client is None:
+            import redis.asyncio
+
+            client = self._redis[url] = redis.asyncio.Redis.from_url(
+                url, socket_timeout=timeout, socket_connect_timeout=timeout
+            )
+        return client

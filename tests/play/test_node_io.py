@@ -1,0 +1,117 @@
+"""A move's I/O on the node's loop (play/node_io.py): the same presence as the threads'
+(`play.presence`), and the one write on the node's own PostgreSQL connection, which
+says whether it moved the round, keeps its connection across an error in a statement,
+and replaces one PostgreSQL dropped."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import DatabaseError, connection
+from django.utils import timezone
+
+from play import moves, presence
+from play.models import LiveRound
+from play.node_io import Links
+from play.phases import Phase, TablePhase
+from tests.play.conftest import tokens_of
+from tests.play.sockets import run
+
+
+def on_a_loop(scenario: Callable[[Links], Awaitable[None]]) -> None:
+    """`scenario` with a node's links, on a loop of its own (in a thread: `run`); the
+    links closed after."""
+
+    async def with_links() -> None:
+        links = Links()
+        try:
+            await scenario(links)
+        finally:
+            await links.close()
+
+    run(with_links)
+
+
+@pytest.mark.django_db
+def test_a_sight_and_the_table_s_sights_on_the_loop_are_the_threads() -> None:
+    """`Links.seen_and_read` answers as `presence.seen_and_read` and writes the same
+    sight (on Redis under CI, in memory otherwise); `seen`, a heartbeat, a sight now."""
+    now = timezone.now().replace(microsecond=0)
+    presence.seen("other", now - timedelta(seconds=40))
+    presence.seen("mover", now - timedelta(seconds=90))
+    found: dict[str, Any] = {}
+
+    async def scenario(links: Links) -> None:
+        found.update(await links.seen_and_read("mover", ["mover", "other", "never"], now))
+        await links.seen("other")
+
+    on_a_loop(scenario)
+
+    assert found == {"mover": now, "other": now - timedelta(seconds=40)}
+    assert presence.last_seen("mover") == now
+    other = presence.last_seen("other")
+    assert other is not None and other > now
+
+
+def _statement(row: LiveRound, move: int, table_id: int, player_id: int) -> tuple[str, list[Any]]:
+    entry = {"move": move, "player": "x", "action": {}, "robot": False, "reason": None}
+    return moves.statement(
+        live_id=row.pk,
+        move=move,
+        state='{"made": "here"}',
+        entry=entry,
+        now=timezone.now(),
+        table_id=table_id,
+        player_id=player_id,
+        phase=TablePhase(Phase.TO_ACT),
+    )
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("in_memory_layer")
+def test_the_write_on_the_loop_moves_the_round_once_and_survives_errors(
+    online_session: Any, director: Any
+) -> None:
+    """At the round's state number it writes and says so; at the same number again
+    (another move got there first) it writes nothing and says so. A statement that
+    fails is Django's `DatabaseError`, and the connection serves the next; one that
+    PostgreSQL dropped is opened again and the statement runs on it."""
+    session = online_session(4)
+    tokens_of(session, director)  # the live round dealt
+    row = LiveRound.objects.select_related("game__table").get()
+    table_id = row.game.table_id
+    seated = row.game.table.seatings.filter(left_at__isnull=True).first()
+    assert seated is not None
+    answers: list[Any] = []
+
+    async def scenario(links: Links) -> None:
+        answers.append(await links.write(*_statement(row, row.move, table_id, seated.player_id)))
+        answers.append(await links.write(*_statement(row, row.move, table_id, seated.player_id)))
+        try:
+            await links.write("SELECT 1 / 0", [])
+        except DatabaseError:
+            answers.append("refused")
+        pg = await links._connection()
+        answers.append(await links.write("SELECT count(*) FROM (SELECT 1) AS one", []))
+        (pid,) = await (await pg.execute("SELECT pg_backend_pid()")).fetchone()
+        await asyncio.to_thread(_terminate, pid)
+        answers.append(await links.write(*_statement(row, row.move + 1, table_id, seated.player_id)))
+        answers.append((await links._connection()) is not pg)
+
+    on_a_loop(scenario)
+
+    assert answers == [True, False, "refused", True, True, True]
+    after = LiveRound.objects.get(pk=row.pk)
+    assert after.move == row.move + 2
+    assert [h["move"] for h in after.history[-2:]] == [row.move, row.move + 1]
+
+
+def _terminate(pid: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    connection.close()
