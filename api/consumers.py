@@ -42,7 +42,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from common import languages
 from common.errors import UserError
-from play import node, push, selectors, services
+from play import node, node_io, push, selectors, services
 from tournaments.models import Table
 from tournaments.permissions import as_actor, can_direct, can_view_session
 
@@ -93,7 +93,7 @@ class _LiveConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels h
         """A client's frame goes straight to `receive`. Channels first closes the old
         database connections of its sync thread, a hop to that thread on every message:
         what a frame asks of the database runs on the node's own threads
-        (`play.node.run`), which keep theirs. Every other message goes as Channels
+        (`play.node_io.run`), which keep theirs. Every other message goes as Channels
         sends it."""
         if message["type"] == "websocket.receive":
             await self.websocket_receive(message)
@@ -223,7 +223,7 @@ class PlayConsumer(_LiveConsumer):
     async def connect(self) -> None:
         self.token = str(self.scope["url_route"]["kwargs"]["seat_token"])
         try:
-            place = await node.run(services.seat_place, self.token)
+            place = await node_io.run(services.seat_place, self.token)
         except UserError:
             await self.refuse()
             return
@@ -232,7 +232,7 @@ class PlayConsumer(_LiveConsumer):
         await self.listen(f"play.{self.token}", place.table_id, self.read)
 
     async def read(self) -> dict[str, Any]:
-        view: dict[str, Any] = await node.run(services.seat_read, self.token)
+        view: dict[str, Any] = await node_io.run(services.seat_read, self.token)
         return view
 
     async def seats_pushed(self, event: dict[str, Any]) -> None:
@@ -243,7 +243,7 @@ class PlayConsumer(_LiveConsumer):
         may have been lost): the player's place read again, and followed as well."""
         if event.get("again"):
             try:
-                place = await node.run(services.seat_place, self.token)
+                place = await node_io.run(services.seat_place, self.token)
             except UserError:
                 return  # the seat link is gone: nothing to follow
             event = {"text": push.view_text(await self.read()), "table": place.table_id}
@@ -261,7 +261,7 @@ class PlayConsumer(_LiveConsumer):
             await here.join(table_id, self)
 
     async def pinged(self) -> None:
-        await node.node().links.seen(self.token)
+        await node.node().seen(self.table_id, self.token)
 
     async def moved(self, message: dict[str, Any]) -> bool:
         """A move, as `POST /api/play/{seat_token}/moves/` takes it, taken by the node
@@ -275,7 +275,7 @@ class PlayConsumer(_LiveConsumer):
             await self.send_refused(refused.code, refused.message)
             return True
         if self.table_id is None:
-            view = await node.run(services.seat_read, self.token)
+            view = await node_io.run(services.seat_read, self.token)
             await self.send_refused("no_game", str(services.NO_GAME), view)
             return True
         try:

@@ -38,7 +38,6 @@ import json
 import logging
 import os
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -48,10 +47,11 @@ from django.utils import timezone
 
 from engine.online import MoveRefused
 from play import bus, node_io, push, scheduler, seat_push, taking
+from play.node_io import run
 from play.phases import AT_ONCE, Phase, TablePhase, TableState, state_from
 from play.selectors import mark_of, view_facts
 from play.services import NO_GAME, STALE
-from play.taking import Answer, check, later, mark_from, past, read_table, rewind, take, view_of
+from play.taking import Answer, check, later, mark_from, past, read_table, rewind, view_of
 from scoring import engine_words
 
 logger = logging.getLogger(__name__)
@@ -98,22 +98,6 @@ class Held:
 ROBOT_MOVES = 16
 #: How long a socket's join waits for Redis to confirm its table's subscription.
 SUBSCRIBE_SECONDS = 5
-#: The node's database work (a table read, a move written): a few threads.
-THREADS = 4
-_executor: ThreadPoolExecutor | None = None
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="huckley-node")
-    return _executor
-
-
-async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """`fn` on one of the node's database threads (`taking.with_connection`)."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_pool(), lambda: taking.with_connection(fn, *args, **kwargs))
 
 
 class Node:
@@ -165,6 +149,8 @@ class Node:
                 held.stale = True  # seated there since it was read
             held.sockets.add(socket)
             state = await self._fresh(held)
+            if state is not None and socket.player_id is not None:
+                state.seen = {**state.seen, socket.token: timezone.now()}  # its connect
             view = view_of(state, socket) if state is not None else None
             if view is not None:
                 await _deliver(socket, push.view_text(view))
@@ -180,6 +166,14 @@ class Node:
             await self._unsubscribe(table_id)  # type: ignore[arg-type]
             if not self.tables:
                 await self.links.close()
+
+    async def seen(self, table_id: int | None, token: str) -> None:
+        """A socket's heartbeat: its player seen now, in the copy held here too."""
+        now = timezone.now()
+        held = self.tables.get(table_id) if table_id is not None else None
+        if held is not None and held.state is not None:
+            held.state.seen = {**held.state.seen, token: now}
+        await self.links.seen(token, now)
 
     def mark_stale(self, table_id: int | None) -> None:
         held = self.tables.get(table_id) if table_id is not None else None
@@ -229,7 +223,9 @@ class Node:
                 "at": now.isoformat(),
             }
             try:
-                written, phase = await self._take(state, socket.token, socket.player_id, entry, now)
+                written, phase = await self.links.take(
+                    state, socket.token, socket.player_id, entry, now, origin=self.name
+                )
             except Exception:
                 held.stale = True
                 raise
@@ -243,19 +239,6 @@ class Node:
         if phase.phase in AT_ONCE:
             scheduler.poke()
         return Answer()
-
-    async def _take(
-        self,
-        state: TableState,
-        token: str | None,
-        player_id: int,
-        entry: dict[str, Any],
-        now: datetime,
-    ) -> tuple[bool, TablePhase]:
-        """`taking.take`: on this loop on PostgreSQL (`play.node_io`), else on a thread."""
-        if node_io.on_loop():
-            return await self.links.take(state, token, player_id, entry, now, origin=self.name)
-        return await run(take, state, token, player_id, entry, now, origin=self.name, again=False)  # type: ignore[no-any-return]
 
     async def _robots(self, held: Held, phase: TablePhase) -> TablePhase:
         """The robot players' moves that follow a move, taken here as a player's move is
@@ -295,7 +278,9 @@ class Node:
                 "at": now.isoformat(),
             }
             try:
-                written, after = await self._take(state, None, player_id, entry, now)
+                written, after = await self.links.take(
+                    state, None, player_id, entry, now, origin=self.name
+                )
             except DatabaseError:
                 held.stale = True
                 logger.warning("table %s: a robot's move was not written", held.table_id)

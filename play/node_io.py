@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
@@ -27,6 +28,24 @@ from play import bus, moves, presence, taking
 from play.phases import TablePhase, TableState
 
 logger = logging.getLogger(__name__)
+
+
+#: The node's database work that stays on threads (a table read; a move on SQLite).
+THREADS = 4
+_executor: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="huckley-node")
+    return _executor
+
+
+async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """`fn` on one of the node's database threads (`taking.with_connection`)."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_pool(), lambda: taking.with_connection(fn, *args, **kwargs))
 
 
 def on_loop() -> bool:
@@ -52,15 +71,27 @@ class Links:
         *,
         origin: str,
     ) -> tuple[bool, TablePhase]:
-        """`play.taking.take`, its I/O awaited on this loop."""
+        """`play.taking.take`: on PostgreSQL its I/O awaited on this loop, else on a
+        thread."""
+        if not on_loop():
+            return await run(  # type: ignore[no-any-return]
+                taking.take, state, token, player_id, entry, now, origin=origin, again=False
+            )
+        sight: tuple[str, datetime] | None = None
         if token is not None:
-            state.seen = await self.seen_and_read(token, list(state.tokens.values()), now)
+            if taking.sights_known(state, token, now):
+                sight = (token, now)  # written with the publish
+            else:
+                state.seen = await self.seen_and_read(token, list(state.tokens.values()), now)
         phase, after = taking.advance(state, entry, now)
         sql, params = moves.statement(**taking.write_of(state, player_id, entry, now, after, phase))
         if await self.write(sql, params):
             message = taking.published(state, entry, now, origin)
-            await self.publish(state.table.pk, bus.message_text(message, {"state": after}))
+            text = bus.message_text(message, {"state": after})
+            await self.publish(state.table.pk, text, sight=sight)
             return True, phase
+        if sight is not None:
+            await self.seen(*sight)
         return False, phase
 
     async def seen_and_read(self, token: str, tokens: list[str], at: datetime) -> dict[str, Any]:
@@ -77,26 +108,39 @@ class Links:
             return {}
         return presence.read_back(cache, tokens, values)
 
-    async def seen(self, token: str) -> None:
+    async def seen(self, token: str, at: datetime | None = None) -> None:
         """`play.presence.seen`, on this loop: a socket's heartbeat."""
         cache = presence.redis_cache()
         if cache is None:
-            presence.seen(token)
+            presence.seen(token, at)
             return
         try:
-            key, value = presence.sight(cache, token, timezone.now())
+            key, value = presence.sight(cache, token, at or timezone.now())
             await self._cache().set(key, value, ex=presence.KEEP_SECONDS)
         except Exception:
             logger.warning("presence: Redis did not answer", exc_info=True)
 
-    async def publish(self, table_id: int, text: str) -> None:
-        """`play.bus.publish` of a message's text, on this loop. A failure is logged."""
-        url = bus.redis_url()
+    async def publish(
+        self, table_id: int, text: str, *, sight: tuple[str, datetime] | None = None
+    ) -> None:
+        """`play.bus.publish` of a message's text, on this loop, and the mover's `sight`
+        (token, when) written in the same round trip when the cache is on the same Redis
+        (as deployed). A failure is logged."""
+        url, cache = bus.redis_url(), presence.redis_cache()
+        if sight is not None and (url is None or cache is None or url != self._cache_url()):
+            await self.seen(*sight)
+            sight = None
         try:
             if url is None:
                 bus.local(table_id, text)
-            else:
+            elif sight is None:
                 await self._client(url, 2).publish(bus.channel(table_id), text)
+            else:
+                pipe = self._cache().pipeline(transaction=False)
+                key, value = presence.sight(cache, *sight)
+                pipe.set(key, value, ex=presence.KEEP_SECONDS)
+                pipe.publish(bus.channel(table_id), text)
+                await pipe.execute()
         except Exception:
             logger.warning("the publish of table %s failed", table_id, exc_info=True)
 
@@ -154,7 +198,11 @@ class Links:
 
     def _cache(self) -> Any:
         """The client of the cache's Redis."""
-        return self._client(str(settings.CACHES["default"]["LOCATION"]), settings.REDIS_TIMEOUT)
+        return self._client(self._cache_url(), settings.REDIS_TIMEOUT)
+
+    @staticmethod
+    def _cache_url() -> str:
+        return str(settings.CACHES["default"]["LOCATION"])
 
     def _client(self, url: str, timeout: float) -> Any:
         client = self._redis.get(url)

@@ -200,7 +200,10 @@ def take(
     the move written (`play.moves`) and, once written, published, from the node
     `origin`. `play.node_io.Links.take` does the same on the node's event loop."""
     if token is not None:
-        state.seen = presence.seen_and_read(token, list(state.tokens.values()), now)
+        if sights_known(state, token, now):
+            presence.seen(token, now)
+        else:
+            state.seen = presence.seen_and_read(token, list(state.tokens.values()), now)
     phase, after = advance(state, entry, now)
     # A connection lost on the write: once more on a new one. Had the first committed,
     # the second finds the next state number and writes nothing: the move is answered
@@ -209,6 +212,29 @@ def take(
     if written:
         bus.publish(state.table.pk, published(state, entry, now, origin), texts={"state": after})
     return written, phase
+
+
+def sights_known(state: TableState, token: str, now: datetime) -> bool:
+    """Whether the sights the copy holds, the mover's `token` seen `now` among them,
+    decide all that a read of who is present would: every person at the table seen
+    within half the session's grace time, and since a robot began to cover them, if
+    one did. A read finds only later sights, so it would change nothing: nobody is away
+    or covered either way (`TableState.away`, `covered`: the views), and the next to
+    act's grace time starts with their turn, now, either way (`phase_of`). Then a move
+    writes the mover's sight and reads none (a robot player's presence counts for
+    nothing)."""
+    state.seen = {**state.seen, token: now}
+    half = state.session.online_grace_seconds / 2
+    for player_id, held in state.tokens.items():
+        if player_id in state.robots:
+            continue
+        last = state.seen.get(held)
+        if last is None or (now - last).total_seconds() > half:
+            return False
+        since = state.away_since.get(player_id)
+        if since is not None and last <= since:
+            return False
+    return True
 
 
 def advance(state: TableState, entry: dict[str, Any], now: datetime) -> tuple[TablePhase, str]:

@@ -102,16 +102,20 @@ def test_a_move_on_a_copy_that_fell_behind_is_stale_and_writes_nothing(
 
 
 @pytest.mark.postgres
-def test_a_socket_move_sends_three_redis_commands_in_two_trips_on_the_production_path(
+def test_a_socket_move_sends_its_redis_commands_in_one_trip_on_the_production_path(
     online_session: Any, director: Any, monkeypatch: Any
 ) -> None:
-    """On Redis (the cache and the table's channel): the mover seen and who is present
-    read for the table's phase, in one round trip, then the move published once;
-    however many phones. Both from the node's loop (play/node_io.py): no thread's
-    client sends any."""
+    """On Redis (the cache and the table's channel), from the node's loop
+    (play/node_io.py), however many phones: when the sights the node holds decide who is
+    present (everyone seen within half the grace time: each socket's connect is a
+    sight), the mover's sight and the move's publish in one round trip. When they do
+    not, the mover seen and who is present read first, in one round trip, then the
+    publish. No thread's client sends any."""
     import redis
     import redis.asyncio
     from redis.asyncio.client import Pipeline
+
+    from play import node
 
     tokens = tokens_of(online_session(4), director)
     commands: list[str] = []
@@ -149,20 +153,33 @@ def test_a_socket_move_sends_three_redis_commands_in_two_trips_on_the_production
     async def scenario() -> None:
         phones = {token: phone(token) for token in tokens.values()}
         first = {token: await opened(socket) for token, socket in phones.items()}
-        mover, view = await database_sync_to_async(to_act)(tokens)
-        body = choice_body(view, view["legal"][0])
 
-        for owner, name, patched, _ in patches:
-            monkeypatch.setattr(owner, name, patched)
-        await phones[mover].send_json_to({"type": "move", **body})
-        got = {token: await next_view(socket) for token, socket in phones.items()}
-        for owner, name, _, original in patches:
-            monkeypatch.setattr(owner, name, original)
+        async def move_counted() -> dict[str, dict[str, Any]]:
+            mover, view = await database_sync_to_async(to_act)(tokens)
+            body = choice_body(view, view["legal"][0])
+            commands.clear()
+            trips.clear()
+            for owner, name, patched, _ in patches:
+                monkeypatch.setattr(owner, name, patched)
+            await phones[mover].send_json_to({"type": "move", **body})
+            got = {token: await next_view(socket) for token, socket in phones.items()}
+            for owner, name, _, original in patches:
+                monkeypatch.setattr(owner, name, original)
+            return got
 
+        got = await move_counted()
+        assert sorted(commands) == ["PUBLISH", "SET"], commands
+        assert trips == ["pipeline"], trips
+        assert all(seen["move"] == first[t]["move"] + 1 for t, seen in got.items())
+
+        (held,) = node.node().tables.values()
+        assert held.state is not None
+        held.state.seen = {}  # nobody's sight held here: it must be read
+        got = await move_counted()
         assert sorted(commands) == ["MGET", "PUBLISH", "SET"], commands
         assert trips == ["pipeline", "PUBLISH"], trips
+        assert all(seen["move"] == first[t]["move"] + 2 for t, seen in got.items())
         assert on_threads == [], on_threads
-        assert all(seen["move"] == first[t]["move"] + 1 for t, seen in got.items())
         for socket in phones.values():
             await socket.disconnect()
 
@@ -175,8 +192,9 @@ def test_a_move_after_postgresql_dropped_the_nodes_connections_is_taken(
     online_session: Any, director: Any
 ) -> None:
     """The node keeps its connections (its own on its loop for the moves, its threads'
-    for its reads); one PostgreSQL dropped between two moves (a restart, a failover, a killed backend) is replaced on the next move, which
-    is taken and pushed as any other, not refused."""
+    for its reads); one PostgreSQL dropped between two moves (a restart, a failover, a
+    killed backend) is replaced on the next move, which is taken and pushed as any
+    other, not refused."""
     tokens = tokens_of(online_session(4), director)
     with connection.cursor() as cursor:  # the test's own, kept
         cursor.execute("SELECT pg_backend_pid()")

@@ -54,7 +54,8 @@ def test_a_sight_and_the_table_s_sights_on_the_loop_are_the_threads() -> None:
     assert found == {"mover": now, "other": now - timedelta(seconds=40)}
     assert presence.last_seen("mover") == now
     other = presence.last_seen("other")
-    assert other is not None and other > now
+    assert other is not None
+    assert other > now
 
 
 def _statement(row: LiveRound, move: int, table_id: int, player_id: int) -> tuple[str, list[Any]]:
@@ -100,7 +101,9 @@ def test_the_write_on_the_loop_moves_the_round_once_and_survives_errors(
         answers.append(await links.write("SELECT count(*) FROM (SELECT 1) AS one", []))
         (pid,) = await (await pg.execute("SELECT pg_backend_pid()")).fetchone()
         await asyncio.to_thread(_terminate, pid)
-        answers.append(await links.write(*_statement(row, row.move + 1, table_id, seated.player_id)))
+        answers.append(
+            await links.write(*_statement(row, row.move + 1, table_id, seated.player_id))
+        )
         answers.append((await links._connection()) is not pg)
 
     on_a_loop(scenario)
