@@ -3,7 +3,7 @@
 A move taken on a socket makes three round trips: who is present (one pipeline to the
 cache's Redis, `play.presence`), the one write (`play.moves.statement`) and the one
 publish (`play.bus`). On PostgreSQL they are awaited here, on the node's loop, on
-connections the node keeps while it holds tables (one to PostgreSQL, a pool to each
+connections the node keeps while it holds tables (a few to PostgreSQL, a pool to each
 Redis) and closes when it holds none: no hand-over to a thread and back, and no thread
 and loop taking turns at the interpreter. On SQLite (the embedded default) a move's
 I/O runs on the node's database threads (`play.taking.take`), as the node's reads of a
@@ -48,6 +48,10 @@ async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
     return await loop.run_in_executor(_pool(), lambda: taking.with_connection(fn, *args, **kwargs))
 
 
+#: The connections to PostgreSQL a node keeps for its moves on its loop.
+CONNECTIONS = 4
+
+
 def on_loop() -> bool:
     """Whether a move's I/O runs on the node's loop (PostgreSQL), not on its threads."""
     return connection.vendor == "postgresql"
@@ -57,7 +61,10 @@ class Links:
     """One node's connections for its moves' I/O (the module's docstring)."""
 
     def __init__(self) -> None:
-        self._pg: Any = None
+        # Its connections to PostgreSQL, taken in turn: one runs a statement at a time
+        # (psycopg queues the next), so a move waits only behind one of a few.
+        self._pg: list[Any] = [None] * CONNECTIONS
+        self._turn = 0
         self._connecting = asyncio.Lock()
         self._redis: dict[str, Any] = {}
 
@@ -152,8 +159,9 @@ class Links:
         is Django's (`DatabaseError`), as on the threads."""
         import psycopg
 
+        self._turn = turn = (self._turn + 1) % CONNECTIONS
         for again in (True, False):
-            pg = await self._connection()
+            pg = await self._connection(turn)
             try:
                 cursor = await pg.execute(sql, params)
                 row = await cursor.fetchone()
@@ -161,7 +169,6 @@ class Links:
             except psycopg.Error as exc:
                 lost = pg.broken or pg.closed
                 if lost:
-                    self._pg = None
                     with contextlib.suppress(Exception):
                         await pg.close()
                     if again:
@@ -174,27 +181,34 @@ class Links:
 
     async def close(self) -> None:
         """The connections closed (the node holds no table)."""
-        pg, self._pg = self._pg, None
+        kept, self._pg = self._pg, [None] * CONNECTIONS
         clients, self._redis = list(self._redis.values()), {}
-        if pg is not None:
-            with contextlib.suppress(Exception):
-                await pg.close()
+        for pg in kept:
+            if pg is not None:
+                with contextlib.suppress(Exception):
+                    await pg.close()
         for client in clients:
             with contextlib.suppress(Exception):
                 await client.aclose()
 
-    async def _connection(self) -> Any:
-        """The node's connection to PostgreSQL, opened on first use with Django's
-        settings (the test database's in the tests), in autocommit: the move's one
-        statement is its own transaction."""
+    async def _connection(self, turn: int) -> Any:
+        """The node's connection `turn` to PostgreSQL, opened on first use (and again
+        once closed) with Django's settings (the test database's in the tests), in
+        autocommit: the move's one statement is its own transaction."""
         import psycopg
 
+        pg = self._pg[turn]
+        if pg is not None and not pg.closed:
+            return pg
         async with self._connecting:
-            if self._pg is None or self._pg.closed:
+            pg = self._pg[turn]
+            if pg is None or pg.closed:
                 params = connection.get_connection_params()
                 params.pop("cursor_factory", None)  # Django's, for its synchronous cursors
-                self._pg = await psycopg.AsyncConnection.connect(autocommit=True, **params)
-            return self._pg
+                pg = self._pg[turn] = await psycopg.AsyncConnection.connect(
+                    autocommit=True, **params
+                )
+            return pg
 
     def _cache(self) -> Any:
         """The client of the cache's Redis."""

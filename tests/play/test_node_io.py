@@ -14,7 +14,7 @@ import pytest
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
-from play import moves, presence
+from play import moves, node_io, presence
 from play.models import LiveRound
 from play.node_io import Links
 from play.phases import Phase, TablePhase
@@ -76,12 +76,13 @@ def _statement(row: LiveRound, move: int, table_id: int, player_id: int) -> tupl
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("in_memory_layer")
 def test_the_write_on_the_loop_moves_the_round_once_and_survives_errors(
-    online_session: Any, director: Any
+    online_session: Any, director: Any, monkeypatch: Any
 ) -> None:
     """At the round's state number it writes and says so; at the same number again
     (another move got there first) it writes nothing and says so. A statement that
     fails is Django's `DatabaseError`, and the connection serves the next; one that
     PostgreSQL dropped is opened again and the statement runs on it."""
+    monkeypatch.setattr(node_io, "CONNECTIONS", 1)  # the one the test kills
     session = online_session(4)
     tokens_of(session, director)  # the live round dealt
     row = LiveRound.objects.select_related("game__table").get()
@@ -97,14 +98,14 @@ def test_the_write_on_the_loop_moves_the_round_once_and_survives_errors(
             await links.write("SELECT 1 / 0", [])
         except DatabaseError:
             answers.append("refused")
-        pg = await links._connection()
+        pg = await links._connection(0)
         answers.append(await links.write("SELECT count(*) FROM (SELECT 1) AS one", []))
         (pid,) = await (await pg.execute("SELECT pg_backend_pid()")).fetchone()
         await asyncio.to_thread(_terminate, pid)
         answers.append(
             await links.write(*_statement(row, row.move + 1, table_id, seated.player_id))
         )
-        answers.append((await links._connection()) is not pg)
+        answers.append((await links._connection(0)) is not pg)
 
     on_a_loop(scenario)
 
