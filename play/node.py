@@ -224,7 +224,7 @@ class Node:
             }
             try:
                 written, phase = await self.links.take(
-                    state, socket.token, socket.player_id, entry, now, origin=self.name
+                    state, socket.token, socket.player_id, entry, now, **self._after(held)
                 )
             except Exception:
                 held.stale = True
@@ -234,7 +234,6 @@ class Node:
                 state = await self._fresh(held)
                 view = view_of(state, socket) if state is not None else None
                 return Answer("stale_move", str(STALE), view)
-            await self._send_all(held)
             phase = await self._robots(held, phase)
         if phase.phase in AT_ONCE:
             scheduler.poke()
@@ -279,7 +278,7 @@ class Node:
             }
             try:
                 written, after = await self.links.take(
-                    state, None, player_id, entry, now, origin=self.name
+                    state, None, player_id, entry, now, **self._after(held)
                 )
             except DatabaseError:
                 held.stale = True
@@ -289,8 +288,12 @@ class Node:
                 held.stale = True
                 break
             phase = after
-            await self._send_all(held)
         return phase
+
+    def _after(self, held: Held) -> dict[str, Any]:
+        """What `Links.take` is given for a move at the table: this node's name, and
+        its sockets' views to send once the move is written."""
+        return {"origin": self.name, "show": lambda: self._send_all(held)}
 
     # What the table's channel says -----------------------------------------------------
 

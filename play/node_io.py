@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
@@ -77,13 +78,20 @@ class Links:
         now: datetime,
         *,
         origin: str,
+        show: Callable[[], Awaitable[None]],
     ) -> tuple[bool, TablePhase]:
-        """`play.taking.take`: on PostgreSQL its I/O awaited on this loop, else on a
-        thread."""
+        """`play.taking.take`, then `show` (the views sent to the node's sockets) once
+        the move is written. On PostgreSQL its I/O is awaited on this loop, and the views
+        go before the publish: the phones here do not wait for it (a node that hears a
+        round's next deal before its last card is sent that card first by the scheduler,
+        `play.push.last_move`). Else on a thread, the views after it."""
         if not on_loop():
-            return await run(  # type: ignore[no-any-return]
+            written, phase = await run(
                 taking.take, state, token, player_id, entry, now, origin=origin, again=False
             )
+            if written:
+                await show()
+            return written, phase
         sight: tuple[str, datetime] | None = None
         if token is not None:
             if taking.sights_known(state, token, now):
@@ -93,6 +101,7 @@ class Links:
         phase, after = taking.advance(state, entry, now)
         sql, params = moves.statement(**taking.write_of(state, player_id, entry, now, after, phase))
         if await self.write(sql, params):
+            await show()
             message = taking.published(state, entry, now, origin)
             text = bus.message_text(message, {"state": after})
             await self.publish(state.table.pk, text, sight=sight)

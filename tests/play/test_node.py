@@ -379,3 +379,47 @@ def test_a_round_ended_before_its_last_card_was_heard_shows_that_card_first(
             await socket.disconnect()
 
     run(scenario)
+
+
+@pytest.mark.postgres
+@pytest.mark.usefixtures("in_memory_layer")
+def test_the_phones_on_the_movers_node_get_the_move_before_its_publish(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """On PostgreSQL, once the move is written the node sends its sockets their views
+    and only then publishes it for the other nodes (play/node_io.py): with the publish
+    held back, every phone here already has the move."""
+    import asyncio
+
+    from play import node_io
+
+    tokens = tokens_of(online_session(4), director)
+    published: list[str] = []
+    publish = node_io.Links.publish
+
+    async def scenario() -> None:
+        release = asyncio.Event()
+
+        async def held_back(self: Any, table_id: int, text: str, **kw: Any) -> None:
+            await release.wait()
+            published.append(text)
+            await publish(self, table_id, text, **kw)
+
+        phones = {token: phone(token) for token in tokens.values()}
+        first = {token: await opened(socket) for token, socket in phones.items()}
+        mover, view = await database_sync_to_async(to_act)(tokens)
+        monkeypatch.setattr(node_io.Links, "publish", held_back)
+        await phones[mover].send_json_to({"type": "move", **choice_body(view, view["legal"][0])})
+        got = {token: await next_view(socket) for token, socket in phones.items()}
+        assert published == []
+        assert all(seen["move"] == first[t]["move"] + 1 for t, seen in got.items())
+        release.set()
+        for _ in range(100):
+            if published:
+                break
+            await asyncio.sleep(0.05)
+        assert len(published) == 1
+        for socket in phones.values():
+            await socket.disconnect()
+
+    run(scenario)
