@@ -51,6 +51,10 @@ async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 #: The connections to PostgreSQL a node keeps for its moves on its loop.
 CONNECTIONS = 4
+#: The connections to each Redis (the cache's presence, the publishes) it keeps at most.
+REDIS_CONNECTIONS = 16
+#: How long a publish waits for Redis (a presence read or write waits `REDIS_TIMEOUT`).
+PUBLISH_SECONDS = 2.0
 
 
 def on_loop() -> bool:
@@ -67,7 +71,7 @@ class Links:
         self._pg: list[Any] = [None] * CONNECTIONS
         self._turn = 0
         self._connecting = asyncio.Lock()
-        self._redis: dict[str, Any] = {}
+        self._redis: dict[tuple[str, float], Any] = {}
 
     async def take(
         self,
@@ -150,9 +154,9 @@ class Links:
             if url is None:
                 bus.local(table_id, text)
             elif sight is None:
-                await self._client(url, 2).publish(bus.channel(table_id), text)
+                await self._client(url, PUBLISH_SECONDS).publish(bus.channel(table_id), text)
             else:
-                pipe = self._cache().pipeline(transaction=False)
+                pipe = self._client(url, PUBLISH_SECONDS).pipeline(transaction=False)
                 key, value = presence.sight(cache, *sight)
                 pipe.set(key, value, ex=presence.KEEP_SECONDS)
                 pipe.publish(bus.channel(table_id), text)
@@ -228,11 +232,19 @@ class Links:
         return str(settings.CACHES["default"]["LOCATION"])
 
     def _client(self, url: str, timeout: float) -> Any:
-        client = self._redis.get(url)
+        """A client of the Redis at `url`, its replies awaited `timeout` seconds, on a
+        pool of `REDIS_CONNECTIONS` in which a command waits as long for a connection
+        (a burst of moves and heartbeats queues; it is never refused as too many)."""
+        client = self._redis.get((url, timeout))
         if client is None:
             import redis.asyncio
 
-            client = self._redis[url] = redis.asyncio.Redis.from_url(
-                url, socket_timeout=timeout, socket_connect_timeout=timeout
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                url,
+                max_connections=REDIS_CONNECTIONS,
+                timeout=timeout,
+                socket_timeout=timeout,
+                socket_connect_timeout=timeout,
             )
+            client = self._redis[(url, timeout)] = redis.asyncio.Redis.from_pool(pool)
         return client

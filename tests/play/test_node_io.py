@@ -119,3 +119,47 @@ def _terminate(pid: int) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
     connection.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_burst_of_sights_and_publishes_waits_for_a_connection_and_none_is_lost(
+    caplog: Any,
+) -> None:
+    """Many tables at once (a movement's reconnects, a busy node): far more commands
+    in flight than the node keeps connections to Redis, each waits for one, and every
+    sight is written and every publish sent (redis-py's own pool refused those past
+    its hundredth connection, and a publish refused stalled a table's other node)."""
+    from django.core.cache import cache
+
+    from play import bus
+
+    many = 40 * node_io.REDIS_CONNECTIONS
+    tokens = [f"burst-{n}" for n in range(many)]
+    heard: list[int] = []
+
+    async def scenario(links: Links) -> None:
+        import redis.asyncio
+
+        listener = redis.asyncio.Redis.from_url(str(bus.redis_url()))
+        pubsub = listener.pubsub()
+        await pubsub.subscribe(bus.channel(0))
+        await pubsub.get_message(timeout=2)  # the confirmation
+        await asyncio.gather(
+            *(links.seen(token) for token in tokens),
+            *(links.publish(0, f"m{n}") for n in range(many)),
+        )
+        while len(heard) < many:
+            message = await pubsub.get_message(timeout=2)
+            if message is None:
+                break
+            heard.append(int(message["data"][1:]))
+        await pubsub.aclose()
+        await listener.aclose()
+
+    with caplog.at_level("WARNING", logger="play.node_io"):
+        on_a_loop(scenario)
+
+    assert [r.getMessage() for r in caplog.records] == []
+    assert sorted(heard) == list(range(many))
+    assert len(cache.get_many([f"play:seen:{t}" for t in tokens])) == many
