@@ -14,7 +14,7 @@ nothing and the move is answered as stale, or comes after it and finds it made.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from django.db import connection, transaction
 
@@ -56,78 +56,52 @@ WHERE id = %s AND move = %s AND {_SEATED}
 """
 
 
-def write(
-    *,
-    live_id: int,
-    move: int,
-    state: str,
-    entry: dict[str, Any],
-    now: datetime,
-    table_id: int,
-    player_id: int,
-    phase: TablePhase,
-) -> bool:
-    """Write the move made in state `move` of the live round `live_id`: its new `state`
-    (the round's JSON text), the history's new `entry`, the turn started `now`, and the
-    table's deadline at `phase.due` (none when None). Whether it was written: False
+class Move(TypedDict):
+    """A move to write: made in state `move` of the live round `live_id`, its new
+    `state` (the round's JSON text), the history's new `entry`, the turn started `now`,
+    the mover `player_id` at table `table_id`, and the table's `phase` after it."""
+
+    live_id: int
+    move: int
+    state: str
+    entry: dict[str, Any]
+    now: datetime
+    table_id: int
+    player_id: int
+    phase: TablePhase
+
+
+def write(**made: Unpack[Move]) -> bool:
+    """Write the move (`Move`): its state, its history entry, the turn's start, and
+    the table's deadline at `phase.due` (none when None). Whether it was written: False
     when the round is no longer in state `move` or the mover no longer sits at the
     table."""
-    args: dict[str, Any] = dict(
-        live_id=live_id,
-        move=move,
-        state=state,
-        entry=entry,
-        now=now,
-        table_id=table_id,
-        player_id=player_id,
-        phase=phase,
-    )
     if connection.vendor == "postgresql":
-        sql, params = statement(**args)
+        sql, params = statement(**made)
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             row = cursor.fetchone()
             return bool(row and row[0])
-    at = connection.ops.adapt_datetimefield_value(now)
+    at = connection.ops.adapt_datetimefield_value(made["now"])
+    move, phase = made["move"], made["phase"]
+    row = [made["state"], move + 1, jsontext.dumps(made["entry"]), at, at, made["live_id"], move]
     with transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute(
-                _SQLITE_MOVE,
-                [
-                    state,
-                    move + 1,
-                    jsontext.dumps(entry),
-                    at,
-                    at,
-                    live_id,
-                    move,
-                    table_id,
-                    player_id,
-                ],
-            )
+            cursor.execute(_SQLITE_MOVE, [*row, made["table_id"], made["player_id"]])
             if cursor.rowcount != 1:
                 return False
-        TableDeadline.keep(table_id, phase.due, phase.phase)
+        TableDeadline.keep(made["table_id"], phase.due, phase.phase)
     return True
 
 
-def statement(
-    *,
-    live_id: int,
-    move: int,
-    state: str,
-    entry: dict[str, Any],
-    now: datetime,
-    table_id: int,
-    player_id: int,
-    phase: TablePhase,
-) -> tuple[str, list[Any]]:
+def statement(**made: Unpack[Move]) -> tuple[str, list[Any]]:
     """`write`'s one statement on PostgreSQL and its parameters (`write`, or a node's
     own connection, `play.node_io`): it returns one row, the count of rows moved (0 or
     1)."""
-    moved: list[Any] = [state, move + 1, jsontext.dumps(entry), now, now, live_id, move]
-    seated: list[Any] = [table_id, player_id]
+    move, now, phase, table_id = made["move"], made["now"], made["phase"], made["table_id"]
+    moved: list[Any] = [made["state"], move + 1, jsontext.dumps(made["entry"]), now, now]
+    where: list[Any] = [made["live_id"], move, table_id, made["player_id"]]
     if phase.due is None:
-        return _POSTGRES_MOVE.format(plan=_POSTGRES_UNPLAN), [*moved, *seated, table_id]
+        return _POSTGRES_MOVE.format(plan=_POSTGRES_UNPLAN), [*moved, *where, table_id]
     plan = [table_id, phase.due, phase.phase]
-    return _POSTGRES_MOVE.format(plan=_POSTGRES_PLAN), [*moved, *seated, *plan]
+    return _POSTGRES_MOVE.format(plan=_POSTGRES_PLAN), [*moved, *where, *plan]

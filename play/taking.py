@@ -258,11 +258,11 @@ def write_of(
     now: datetime,
     after: str,
     phase: TablePhase,
-) -> dict[str, Any]:
+) -> moves.Move:
     """`play.moves.write`'s arguments for the move `advance` made."""
     live = state.live
     assert live is not None
-    return dict(
+    return moves.Move(
         live_id=live.pk,
         move=live.move - 1,
         state=after,
