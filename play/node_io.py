@@ -1,8 +1,10 @@
 """A move's I/O on the node's event loop (docs/architecture.md, "A move's path").
 
-A move taken on a socket makes three round trips: who is present (one pipeline to the
-cache's Redis, `play.presence`), the one write (`play.moves.statement`) and the one
-publish (`play.bus`). On PostgreSQL they are awaited here, on the node's loop, on
+A move taken on a socket makes two or three round trips: who is present (one pipeline
+to the cache's Redis, `play.presence`; only when the sights the node holds cannot decide
+it, `play.taking.sights_known`), the one write (`play.moves.statement`) and the one
+publish (`play.bus`; with the mover's sight when it was not read). On PostgreSQL they
+are awaited here, on the node's loop, on
 connections the node keeps while it holds tables (a few to PostgreSQL, a pool to each
 Redis) and closes when it holds none: no hand-over to a thread and back, and no thread
 and loop taking turns at the interpreter. On SQLite (the embedded default) a move's

@@ -6,6 +6,7 @@ and replaces one PostgreSQL dropped."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
@@ -163,3 +164,30 @@ def test_a_burst_of_sights_and_publishes_waits_for_a_connection_and_none_is_lost
     assert [r.getMessage() for r in caplog.records] == []
     assert sorted(heard) == list(range(many))
     assert len(cache.get_many([f"play:seen:{t}" for t in tokens])) == many
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_write_cancelled_in_the_middle_leaves_a_connection_that_serves_the_next(
+    monkeypatch: Any,
+) -> None:
+    """A move's task stopped while its statement runs (its socket's server stopping):
+    the connection it was on is not left busy with it (psycopg cancels the statement
+    on the server and waits for the end of it); the next write, on the same turn, is
+    answered."""
+    monkeypatch.setattr(node_io, "CONNECTIONS", 1)
+    answers: list[Any] = []
+
+    async def scenario(links: Links) -> None:
+        slow = asyncio.ensure_future(links.write("SELECT count(*) FROM pg_sleep(2)", []))
+        await asyncio.sleep(0.3)
+        slow.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await slow
+        answers.append(
+            await asyncio.wait_for(links.write("SELECT count(*) FROM (SELECT 1) AS one", []), 5)
+        )
+
+    on_a_loop(scenario)
+
+    assert answers == [True]
