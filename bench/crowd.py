@@ -44,6 +44,10 @@ from bench.phones import Echo, Phone, Table, Tally
 #: The share of its tables (one in this many) whose phones connect first, to warm the
 #: servers, before the memory a phone holds is measured over the others.
 WARM_SHARE = 10
+#: A table whose phones received no new view for this long has stalled (a view lost, or
+#: a move not published): the play stops with a failure, well before a robot would
+#: cover the player waiting for it (the grace time), and long after any thought.
+STALLED_SECONDS = 45
 
 
 class Clients:
@@ -148,9 +152,20 @@ async def drive(part: dict[str, Any], out: IO[str]) -> None:
     everyone.set()
     playing = asyncio.gather(*tasks, return_exceptions=True)
     deadline = time.monotonic() + 1800
+    for table in tables.values():
+        table.changed_at = time.perf_counter()
     while not playing.done() and not all(t.finished(part["rounds"]) for t in tables.values()):
         if time.monotonic() > deadline:
             tally.failures.append("the play did not end within 30 minutes")
+            break
+        quiet = time.perf_counter() - STALLED_SECONDS
+        stalled = [
+            t for t in tables.values() if not t.finished(part["rounds"]) and t.changed_at < quiet
+        ]
+        if stalled:  # a view lost, most likely: its phones wait for it until the grace time
+            tally.failures.append(
+                f"{len(stalled)} table(s) received no new view for {STALLED_SECONDS} s"
+            )
             break
         if any(task.done() for task in tasks):  # a phone gave up: its table cannot end
             tally.failures.append("a phone stopped before its table had played its rounds")

@@ -108,6 +108,7 @@ class Table:
         self.ended: set[tuple[int, int]] = set()  # the rounds seen over: (game, round)
         self.newest: tuple[int, int, int] = (0, 0, 0)
         self.changed = asyncio.Event()
+        self.changed_at = time.perf_counter()  # when `newest` last moved on
         self.over = False  # the play has ended: the echo socket stops
 
     def finished(self, rounds: int) -> bool:
@@ -124,6 +125,7 @@ class Table:
             self.ended.add(self.newest[:2])
         if at > self.newest:
             self.newest = at
+            self.changed_at = time.perf_counter()
             self.changed.set()
 
     def deliveries(self, tally: Tally) -> None:
