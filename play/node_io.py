@@ -116,7 +116,9 @@ class Links:
             await self.seen(*sight)
         return False, phase
 
-    async def seen_and_read(self, token: str, tokens: list[str], at: datetime) -> dict[str, Any]:
+    async def seen_and_read(
+        self, token: str, tokens: list[str], at: datetime
+    ) -> dict[str, datetime]:
         """`play.presence.seen_and_read`, on this loop."""
         cache = presence.redis_cache()
         if cache is None:

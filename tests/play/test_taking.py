@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from play import selectors
 from play.phases import TableState, phase_of
 from play.taking import sights_known
+from tests.play.conftest import tokens_of
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -27,8 +28,6 @@ GRACE = 60  # the session's grace time: the default
 def state(online_session: Any, director: Any) -> TableState:
     """A table of four at its first move, nobody seen yet."""
     session = online_session(4)
-    from tests.play.conftest import tokens_of
-
     tokens_of(session, director)  # every seat's link
     table = Table.objects.select_related("sitting__session").get(online=True)
     found = selectors.table_state(table)
