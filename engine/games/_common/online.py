@@ -14,6 +14,7 @@ such as ``max_discard`` included) is a move `apply` takes as it is.
 
 from __future__ import annotations
 
+import sys
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
@@ -27,6 +28,7 @@ from engine.online_round import (
     OnlineRound,
     RoundStart,
     json_copy,
+    json_interned,
 )
 
 
@@ -49,14 +51,16 @@ def start_to_json(start: RoundStart, *, copy: bool = True) -> dict[str, Any]:
 
 
 def start_from_json(data: Mapping[str, Any]) -> RoundStart:
+    """The round's start read back, its strings interned (`json_interned`). The earlier
+    rounds' records are copied once here, and from then on shared (`start_to_json`)."""
     return RoundStart(
-        rules_id=data["rules_id"],
-        players=tuple(data["players"]),
-        dealer=data["dealer"],
+        rules_id=sys.intern(data["rules_id"]),
+        players=tuple(sys.intern(p) for p in data["players"]),
+        dealer=sys.intern(data["dealer"]),
         number=data["number"],
-        options=json_copy(data["options"]),
-        scores=dict(data["scores"]),
-        earlier=tuple(data["earlier"]),  # shared: `start_to_json`
+        options=json_interned(data["options"]),
+        scores=json_interned(dict(data["scores"])),
+        earlier=tuple(json_interned(r) for r in data["earlier"]),
     )
 
 
@@ -374,7 +378,7 @@ class TrickRound(OnlineRound):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        return cls(start_from_json(data["start"]), json_copy(dict(data["state"])))
+        return cls(start_from_json(data["start"]), json_interned(dict(data["state"])))
 
     # -- what each game says -----------------------------------------------------------
 
