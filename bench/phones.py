@@ -14,6 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 #: The refusals of a move that are not a fault of the bench: the table moved on, or the
 #: turn passed, between the view the move was chosen in and the move reaching the server.
 CONFLICTS = ("stale_move", "not_your_turn")
@@ -261,11 +263,16 @@ class Phone:
         """Read what the server sends until the play ends everywhere: a phone whose table
         has played its rounds stays, present and not moving, as a player waits for the
         other tables (gone, a robot would play for them after the grace time, and the
-        play's cost would count its moves)."""
+        play's cost would count its moves). A message is awaited under `asyncio.timeout`,
+        not `wait_for`, which on Python 3.11 wraps each wait in a task of its own: one more
+        turn of the client's loop before each view is timed, which the echo's round trips
+        do not take. It is read with orjson, as a phone reads its views on a CPU of its
+        own: the clients share the servers' cores (docs/performance.md)."""
         heard = time.perf_counter()
         while not leave.is_set():
             try:
-                message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout=1))
+                async with asyncio.timeout(1):
+                    message = orjson.loads(await self.ws.recv())
             except TimeoutError:
                 if not self.table.finished(self.rounds) and time.perf_counter() - heard > 60:
                     self.tally.failures.append(f"{self.name}: no view for 60 s at {self.last}")
