@@ -87,7 +87,7 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
             # What the process has made by now (Django, the apps, every module imported)
             # lives as long as it does: out of the collector's sight, a full collection
             # walks only what came after (a pause of 33-43 ms at 250 tables, against
-            # 77-176 ms: docs/performance.md, "Less held a table").
+            # 77-176 ms: docs/performance.md, "What a server made before it serves").
             gc.collect()
             gc.freeze()
             if settings.HUCKLEY_SCHEDULER:

@@ -1,7 +1,7 @@
 """The ASGI application's lifespan (huckley/asgi.py): what a server process made before
 it serves is frozen out of the garbage collector's sight while it serves, so a full
-collection walks only what came after (docs/performance.md, "Less held a table"), and
-given back at its shutdown."""
+collection walks only what came after, and given back at its shutdown
+(docs/performance.md, "What a server made before it serves")."""
 
 from __future__ import annotations
 
