@@ -14,10 +14,12 @@ process. For each of `--rounds` rounds, once every table has its deal:
 1. **Ordinary moves**: every table plays its first `--ordinary` moves of the round (none
    of which can end it), all tables at once; a move is sent when the phone whose turn it
    is has its view, and is done when all four phones have the view it made.
-2. **The round's end**: every table plays on until its next round is dealt. This part's
-   CPU less its ordinary moves at the ordinary rate is the cost of a round's end: the
-   last card, the scheduler storing the round (standings, the ratings' and pages' work
-   queued) and dealing the next one.
+2. **The rest of the round**: every table plays on until its next move is the round's
+   last card (one card left in all the hands), all tables at once: the later moves,
+   whose views carry more of the round (`late_ms`, a move).
+3. **The round's end**: every table plays its last card and waits until its next round
+   is dealt: the last card, the scheduler storing the round (standings, the ratings'
+   and pages' work queued) and dealing the next one (`round_end_ms`, a table).
 
 CPU is read before and after each part, for the ASGI server (its processes), the
 scheduler, PostgreSQL
@@ -57,6 +59,7 @@ from bench.servers import (  # noqa: E402
     start_scheduler,
     stop,
 )
+from engine.online_round import PLAY  # noqa: E402
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/huckley_move"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/12"
@@ -135,25 +138,29 @@ class Table:
             assert view.get("round") == number, view
             assert view.get("phase") != "end", view
 
-    async def to_next_round(self, number: int) -> int:
-        """Play until round `number + 1` is dealt; the moves it took."""
+    @staticmethod
+    def last_card(views: list[dict[str, Any]]) -> bool:
+        """The next move is the round's last card: in the play, one card left in all
+        the hands."""
+        counts = views[0].get("counts") or {}
+        return views[0].get("phase") == PLAY and sum(counts.values()) == 1
+
+    async def to_last_card(self, number: int) -> int:
+        """Play round `number` on until its next move is its last card; the moves it
+        took."""
         made = 0
         while True:
             views = [p.view for p in self.phones]
-            rounds = {v.get("round") for v in views}
-            if self.mover(views) is not None and rounds == {number + 1}:
+            assert {v.get("round") for v in views} == {number}, views
+            if self.last_card(views):
                 return made
-            if self.mover(views) is not None and rounds == {number}:
-                await self.one_move()
-                made += 1
-                continue
-            await self.until(
-                lambda vs: (
-                    self.mover(vs) is not None
-                    and len({v.get("round") for v in vs}) == 1
-                    and vs[0].get("round") in (number, number + 1)
-                )
-            )
+            await self.one_move()
+            made += 1
+
+    async def round_end(self, number: int) -> None:
+        """The last card of round `number`, then its next round dealt."""
+        await self.one_move()
+        await self.dealt(number + 1)
 
 
 def cpu(server: int, scheduler: int) -> dict[str, float]:
@@ -195,11 +202,14 @@ async def play(
         ordinary = per(after, before, count)
 
         before = cpu(server, scheduler)
-        made = await asyncio.gather(*(t.to_next_round(number) for t in tables))
+        made = await asyncio.gather(*(t.to_last_card(number) for t in tables))
         after = cpu(server, scheduler)
-        rest = sum(made) / len(tables)
-        whole = per(after, before, len(tables))  # the rest of a round, per table
-        ending = {k: round(whole[k] - ordinary[k] * (rest - 1), 2) for k in ordinary}
+        late = per(after, before, max(1, sum(made)))
+        await asyncio.sleep(1.0)  # the last of their work settles
+        before = cpu(server, scheduler)
+        await asyncio.gather(*(t.round_end(number) for t in tables))
+        after = cpu(server, scheduler)
+        ending = per(after, before, len(tables))
         results.append(
             {
                 "round": number,
@@ -213,7 +223,8 @@ async def play(
                 "postgres_transactions_per_ordinary_move": round(
                     (txs_after["transactions"] - txs["transactions"]) / count, 2
                 ),
-                "moves_to_the_next_deal": rest,
+                "moves_to_the_next_deal": round(sum(made) / len(tables) + 1, 1),
+                "late_ms": late,
                 "round_end_ms": ending,
             }
         )
@@ -253,7 +264,7 @@ def main() -> None:
         "tables": args.tables,
         "rounds": results,
     }
-    for name in ("ordinary_ms", "round_end_ms"):
+    for name in ("ordinary_ms", "late_ms", "round_end_ms"):
         report[name] = {
             k: round(sum(r[name][k] for r in results) / len(results), 2) for k in results[0][name]
         }

@@ -23,7 +23,8 @@ engine's views (a hand is a secret until its round ends).
 The robot players' moves that follow a move are taken here too, each as a person's.
 The round's end, a robot covering an absent player and the clocks are not a move's: the
 move plans the table's deadline and asks a scheduler to look now (`play.scheduler.poke`:
-this process's, or the scheduler processes of a deployment, on Redis). The sockets here
+this process's; or the scheduler processes of a deployment, on Redis, in the move's
+publish's round trip: `Links.take`). The sockets here
 are sent each state of the round once (`Held.sent`), whichever way it reached this node.
 
 A change of seats reaches the node's sockets on the node's one channel of the channel
@@ -235,8 +236,8 @@ class Node:
                 view = view_of(state, socket) if state is not None else None
                 return Answer("stale_move", str(STALE), view)
             phase = await self._robots(held, phase)
-        if phase.phase in AT_ONCE:
-            scheduler.poke()
+        if phase.phase in AT_ONCE and not (node_io.on_loop() and scheduler.asked_with_move(phase)):
+            scheduler.poke()  # not asked with the move's publish
         return Answer()
 
     async def _robots(self, held: Held, phase: TablePhase) -> TablePhase:
@@ -291,9 +292,15 @@ class Node:
         return phase
 
     def _after(self, held: Held) -> dict[str, Any]:
-        """What `Links.take` is given for a move at the table: this node's name, and
-        its sockets' views to send once the move is written."""
-        return {"origin": self.name, "show": lambda: self._send_all(held)}
+        """What `Links.take` is given for a move at the table: this node's name, its
+        sockets' views to send once the move is written, and whether the phase the move
+        leaves asks the schedulers to look now with its publish
+        (`play.scheduler.asked_with_move`)."""
+        return {
+            "origin": self.name,
+            "show": lambda: self._send_all(held),
+            "wakes": scheduler.asked_with_move,
+        }
 
     # What the table's channel says -----------------------------------------------------
 

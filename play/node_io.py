@@ -85,12 +85,15 @@ class Links:
         *,
         origin: str,
         show: Callable[[], Awaitable[None]],
+        wakes: Callable[[TablePhase], bool] = lambda phase: False,
     ) -> tuple[bool, TablePhase]:
         """`play.taking.take`, then `show` (the views sent to the node's sockets) once
         the move is written. On PostgreSQL its I/O is awaited on this loop, and the views
         go before the publish: the phones here do not wait for it (a node that hears a
         round's next deal before its last card is sent that card first by the scheduler,
-        `play.push.last_move`). Else on a thread, the views after it."""
+        `play.push.last_move`). Else on a thread, the views after it. When `wakes` says
+        so of the phase the move leaves (on PostgreSQL), the publish's round trip also
+        asks the scheduler processes to look now (`play.bus.poke_schedulers`)."""
         if not on_loop():
             written, phase = await run(
                 taking.take, state, token, player_id, entry, now, origin=origin, again=False
@@ -110,7 +113,7 @@ class Links:
             await show()
             message = taking.published(state, entry, now, origin)
             text = bus.message_text(message, {"state": after})
-            await self.publish(state.table.pk, text, sight=sight)
+            await self.publish(state.table.pk, text, sight=sight, wake=wakes(phase))
             return True, phase
         if sight is not None:
             await self.seen(*sight)
@@ -145,11 +148,18 @@ class Links:
             logger.warning("presence: Redis did not answer", exc_info=True)
 
     async def publish(
-        self, table_id: int, text: str, *, sight: tuple[str, datetime] | None = None
+        self,
+        table_id: int,
+        text: str,
+        *,
+        sight: tuple[str, datetime] | None = None,
+        wake: bool = False,
     ) -> None:
         """`play.bus.publish` of a message's text, on this loop, and the mover's `sight`
         (token, when) written in the same round trip when the cache is on the same Redis
-        (as deployed). A failure is logged."""
+        (as deployed); with `wake`, the ask to the scheduler processes to look now too
+        (`play.bus.poke_schedulers`). A failure is logged: a scheduler not asked looks a
+        moment later anyway (`play.scheduler.POLL_SECONDS`)."""
         url, cache = bus.redis_url(), presence.redis_cache()
         if sight is not None and (url is None or cache is None or url != self._cache_url()):
             await self.seen(*sight)
@@ -157,13 +167,16 @@ class Links:
         try:
             if url is None:
                 bus.local(table_id, text)
-            elif sight is None:
+            elif sight is None and not wake:
                 await self._client(url, PUBLISH_SECONDS).publish(bus.channel(table_id), text)
             else:
                 pipe = self._client(url, PUBLISH_SECONDS).pipeline(transaction=False)
-                key, value = presence.sight(cache, *sight)
-                pipe.set(key, value, ex=presence.KEEP_SECONDS)
+                if sight is not None:
+                    key, value = presence.sight(cache, *sight)
+                    pipe.set(key, value, ex=presence.KEEP_SECONDS)
                 pipe.publish(bus.channel(table_id), text)
+                if wake:
+                    pipe.publish(bus.scheduler_channel(), b"")
                 await pipe.execute()
         except Exception:
             logger.warning("the publish of table %s failed", table_id, exc_info=True)

@@ -35,8 +35,9 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from common import rows
-from play import bus, services
+from play import bus, phases, services
 from play.models import TableDeadline
+from play.phases import Phase, TablePhase
 from tournaments.models import Seating, Sitting, Table
 from workflow.sittings import current_sittings
 
@@ -208,6 +209,25 @@ def poke() -> None:
         event.set()
     elif bus.redis_url() is not None:
         loop.run_in_executor(None, bus.poke_schedulers)
+
+
+def asked_with_move(phase: TablePhase) -> bool:
+    """Whether a node's move that leaves its table at `phase` asks the scheduler
+    processes to look now with its publish, in the same round trip to Redis
+    (`play.node_io.Links.take`), rather than by `poke`: something is due at once that
+    the node leaves to a scheduler (a round to store, the next to deal, a robot covering
+    someone or a clock run out; not a robot player's move, which the node makes itself),
+    and `poke` from this thread's running loop would ask on Redis (no scheduler of this
+    process runs on the loop, and Redis is there)."""
+    if phase.phase not in phases.AT_ONCE or (
+        phase.phase == Phase.ROBOT_DUE and phase.reason == "robot"
+    ):
+        return False
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return loop not in _pokes and bus.redis_url() is not None
 
 
 def serve(stop: threading.Event) -> None:

@@ -101,6 +101,61 @@ def test_a_move_on_a_copy_that_fell_behind_is_stale_and_writes_nothing(
     run(scenario)
 
 
+class RedisCount:
+    """The Redis commands sent while it counts: each one (`commands`), each round trip
+    from the loop's clients (`trips`: a pipeline, or a command's name) and each command
+    a thread's client sends (`on_threads`)."""
+
+    def __init__(self, monkeypatch: Any) -> None:
+        import redis
+        import redis.asyncio
+        from redis.asyncio.client import Pipeline
+
+        self.monkeypatch = monkeypatch
+        self.commands: list[str] = []
+        self.trips: list[str] = []
+        self.on_threads: list[str] = []
+        execute = redis.asyncio.Redis.execute_command
+        stack = Pipeline.pipeline_execute_command
+        execute_stacked = Pipeline.execute
+        execute_on_thread = redis.Redis.execute_command
+
+        async def counted(client: Any, *args: Any, **options: Any) -> Any:
+            self.commands.append(str(args[0]).upper())
+            self.trips.append(str(args[0]).upper())
+            return await execute(client, *args, **options)
+
+        def stacked(pipe: Any, *args: Any, **options: Any) -> Any:
+            self.commands.append(str(args[0]).upper())
+            return stack(pipe, *args, **options)
+
+        async def sent(pipe: Any, *args: Any, **options: Any) -> Any:
+            self.trips.append("pipeline")
+            return await execute_stacked(pipe, *args, **options)
+
+        def counted_on_thread(client: Any, *args: Any, **options: Any) -> Any:
+            self.on_threads.append(str(args[0]).upper())
+            return execute_on_thread(client, *args, **options)
+
+        self.patches = [
+            (redis.asyncio.Redis, "execute_command", counted, execute),
+            (Pipeline, "pipeline_execute_command", stacked, stack),
+            (Pipeline, "execute", sent, execute_stacked),
+            (redis.Redis, "execute_command", counted_on_thread, execute_on_thread),
+        ]
+
+    def start(self) -> None:
+        self.commands.clear()
+        self.trips.clear()
+        self.on_threads.clear()
+        for owner, name, patched, _ in self.patches:
+            self.monkeypatch.setattr(owner, name, patched)
+
+    def stop(self) -> None:
+        for owner, name, _, original in self.patches:
+            self.monkeypatch.setattr(owner, name, original)
+
+
 @pytest.mark.postgres
 def test_a_socket_move_sends_its_redis_commands_in_one_trip_on_the_production_path(
     online_session: Any, director: Any, monkeypatch: Any
@@ -111,44 +166,10 @@ def test_a_socket_move_sends_its_redis_commands_in_one_trip_on_the_production_pa
     sight), the mover's sight and the move's publish in one round trip. When they do
     not, the mover seen and who is present read first, in one round trip, then the
     publish. No thread's client sends any."""
-    import redis
-    import redis.asyncio
-    from redis.asyncio.client import Pipeline
-
     from play import node
 
     tokens = tokens_of(online_session(4), director)
-    commands: list[str] = []
-    trips: list[str] = []
-    on_threads: list[str] = []
-    execute = redis.asyncio.Redis.execute_command
-    stack = Pipeline.pipeline_execute_command
-    execute_stacked = Pipeline.execute
-    execute_on_thread = redis.Redis.execute_command
-
-    async def counted(self: Any, *args: Any, **options: Any) -> Any:
-        commands.append(str(args[0]).upper())
-        trips.append(str(args[0]).upper())
-        return await execute(self, *args, **options)
-
-    def stacked(self: Any, *args: Any, **options: Any) -> Any:
-        commands.append(str(args[0]).upper())
-        return stack(self, *args, **options)
-
-    async def sent(self: Any, *args: Any, **options: Any) -> Any:
-        trips.append("pipeline")
-        return await execute_stacked(self, *args, **options)
-
-    def counted_on_thread(self: Any, *args: Any, **options: Any) -> Any:
-        on_threads.append(str(args[0]).upper())
-        return execute_on_thread(self, *args, **options)
-
-    patches = [
-        (redis.asyncio.Redis, "execute_command", counted, execute),
-        (Pipeline, "pipeline_execute_command", stacked, stack),
-        (Pipeline, "execute", sent, execute_stacked),
-        (redis.Redis, "execute_command", counted_on_thread, execute_on_thread),
-    ]
+    count = RedisCount(monkeypatch)
 
     async def scenario() -> None:
         phones = {token: phone(token) for token in tokens.values()}
@@ -157,33 +178,76 @@ def test_a_socket_move_sends_its_redis_commands_in_one_trip_on_the_production_pa
         async def move_counted() -> dict[str, dict[str, Any]]:
             mover, view = await database_sync_to_async(to_act)(tokens)
             body = choice_body(view, view["legal"][0])
-            commands.clear()
-            trips.clear()
-            for owner, name, patched, _ in patches:
-                monkeypatch.setattr(owner, name, patched)
+            count.start()
             await phones[mover].send_json_to({"type": "move", **body})
             got = {token: await next_view(socket) for token, socket in phones.items()}
-            for owner, name, _, original in patches:
-                monkeypatch.setattr(owner, name, original)
+            count.stop()
             return got
 
         got = await move_counted()
-        assert sorted(commands) == ["PUBLISH", "SET"], commands
-        assert trips == ["pipeline"], trips
+        assert sorted(count.commands) == ["PUBLISH", "SET"], count.commands
+        assert count.trips == ["pipeline"], count.trips
         assert all(seen["move"] == first[t]["move"] + 1 for t, seen in got.items())
 
         (held,) = node.node().tables.values()
         assert held.state is not None
         held.state.seen = {}  # nobody's sight held here: it must be read
         got = await move_counted()
-        assert sorted(commands) == ["MGET", "PUBLISH", "SET"], commands
-        assert trips == ["pipeline", "PUBLISH"], trips
+        assert sorted(count.commands) == ["MGET", "PUBLISH", "SET"], count.commands
+        assert count.trips == ["pipeline", "PUBLISH"], count.trips
         assert all(seen["move"] == first[t]["move"] + 2 for t, seen in got.items())
-        assert on_threads == [], on_threads
+        assert count.on_threads == [], count.on_threads
         for socket in phones.values():
             await socket.disconnect()
 
     run(scenario)
+
+
+@pytest.mark.postgres
+def test_a_rounds_last_card_on_a_socket_asks_the_schedulers_in_its_publishs_round_trip(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """The last card of a round leaves the round to store, due at once, to the
+    scheduler processes (the node runs none of its own): the ask to look now goes in the
+    move's one round trip to Redis, with the mover's sight and the move's publish, and
+    the schedulers hear it once. No thread's client sends anything."""
+    import redis
+
+    tokens = tokens_of(online_session(4), director)
+    listener = redis.Redis.from_url(bus.redis_url()).pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(bus.scheduler_channel())
+    count = RedisCount(monkeypatch)
+
+    async def scenario() -> None:
+        phones = {token: phone(token) for token in tokens.values()}
+        for socket in phones.values():
+            await opened(socket)
+        mover, view = await database_sync_to_async(up_to_last_card)(tokens)
+        for socket in phones.values():  # the views of the moves made over HTTP
+            while (await next_view(socket))["move"] < view["move"]:
+                pass
+        while listener.get_message(timeout=0.2) is not None:
+            pass  # the asks of the moves before
+        body = choice_body(view, view["legal"][0])
+        count.start()
+        await phones[mover].send_json_to({"type": "move", **body})
+        got = {token: await next_view(socket) for token, socket in phones.items()}
+        count.stop()
+        assert all(seen["phase"] == "end" for seen in got.values()), got
+        assert sorted(count.commands) == ["PUBLISH", "PUBLISH", "SET"], count.commands
+        assert count.trips == ["pipeline"], count.trips
+        assert count.on_threads == [], count.on_threads
+        for socket in phones.values():
+            await socket.disconnect()
+
+    try:
+        run(scenario)
+        asked = listener.get_message(timeout=2)
+        assert asked is not None
+        assert asked["channel"].decode() == bus.scheduler_channel()
+        assert listener.get_message(timeout=0.5) is None  # asked once
+    finally:
+        listener.close()
 
 
 @pytest.mark.postgres
