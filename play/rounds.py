@@ -11,6 +11,7 @@ push the change after the commit, are `play.services`.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections import Counter
 from collections.abc import Mapping
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
 from django.utils.translation import gettext
 
 import engine
@@ -193,9 +195,38 @@ def lock(table_id: int, session_id: int | None = None) -> Locked:
         table = locks.lock_table(table_id, related=True)
     except Table.DoesNotExist:  # gone since its session was read
         raise UserError("no_such_table", gettext("That table does not exist.")) from None
-    game = locks.lock_current_game(table)
-    live = None if game is None else lock_live(game)
+    game, live = lock_current(table)
     return Locked(session=table.sitting.session, table=table, game=game, live=live)
+
+
+def lock_current(table: Table) -> tuple[Game | None, LiveRound | None]:
+    """The table's current game and its `LiveRound`, locked as `locks.lock_current_game`
+    and `lock_live` lock them, under the table's lock: on PostgreSQL in one statement
+    when the game has its live round (every change but a game's first deal), else those
+    two. Nobody holds the game's row but under its table's lock (the lock order,
+    `scoring.locks`), which the caller holds; the live round's row a move on a socket
+    takes alone (`play.moves`): this waits for it, as `lock_live` would, and reads the
+    row that move left."""
+    both = rows.fetch(_current_sql(), [table.pk]) if connection.vendor == "postgresql" else []
+    if not both:
+        game = locks.lock_current_game(table)
+        return game, None if game is None else lock_live(game)
+    game = rows.build(Game, both[0])
+    game.table = table
+    return game, rows.build(LiveRound, both[0], rows.width(Game))
+
+
+@functools.cache
+def _current_sql() -> str:
+    """`lock_current`'s one statement (PostgreSQL)."""
+    games, lives = Game._meta.db_table, LiveRound._meta.db_table
+    return (
+        f"SELECT {rows.columns(Game, 'g')}, {rows.columns(LiveRound, 'l')}"
+        f" FROM {games} g INNER JOIN {lives} l ON l.game_id = g.id"
+        f" WHERE g.id = (SELECT c.id FROM {games} c WHERE c.table_id = %s"
+        " ORDER BY c.number DESC LIMIT 1)"
+        f"{rows.lock('NO KEY UPDATE', 'g')}{rows.lock('UPDATE', 'l')}"
+    )
 
 
 def lock_live(game: Game) -> LiveRound | None:

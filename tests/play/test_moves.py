@@ -233,9 +233,11 @@ def test_every_kind_of_illegal_move_is_refused_in_words(
 
 
 #: The queries of a move that does not end its round, the push's reading included: the
-#: seat (2), the locks (3, and the session's shared lock on PostgreSQL), the seat still
-#: held, the players, the round written, the tokens, who sits there, the last round, the
-#: table's deadline moved (`play.rounds.plan`).
+#: seat (2), the locks (3: on SQLite the table, the game and its live round; on
+#: PostgreSQL the session's shared lock, the table, and the game with its live round in
+#: one statement, `play.rounds.lock_current`), the seat still held, the players, the
+#: round written, the tokens, who sits there, the last round, the table's deadline
+#: moved (`play.rounds.plan`).
 MOVE_QUERIES = 12
 #: The queries of a seat's read when the table needs no tick (a phone that polls): the
 #: link, the seating, then the table's game, players, round, who sits there, their
@@ -258,14 +260,11 @@ def to_act(
 def test_a_move_takes_the_same_queries_at_any_size_of_session(
     to_act: tuple[str, dict[str, Any]], django_assert_num_queries: Any
 ) -> None:
-    from django.db import connection
-
     token, mine = to_act
     body = choice_body(mine, mine["legal"][0], random.Random(1))
     action = {k: v for k, v in body.items() if k != "move"}
     # Inside the test's transaction, the move's own is a savepoint and its release.
-    expected = MOVE_QUERIES + 2 + (connection.vendor == "postgresql")
-    with django_assert_num_queries(expected):
+    with django_assert_num_queries(MOVE_QUERIES + 2):
         answer = play_services.move_make(token=token, move=mine["move"], action=action)
     assert answer.view["move"] == mine["move"] + 1
 
@@ -280,20 +279,18 @@ def test_a_read_takes_the_same_queries_at_any_size_of_session(
 
 
 #: The queries of a round's end (the scheduler's `advance` once the last card is played,
-#: given the table's session with its deadline): the locks (2, and the session's shared
-#: lock on PostgreSQL), the
-#: round being played, the game's players and its stored rounds, read once and used by
-#: the scorer's checks (`scoring.rounds.Held`); the round, the pending entries cleared,
-#: the change history, the players' scores, the game, the session's page versions; the
-#: next round dealt; the push's tokens and who sits there, and the table's deadline.
+#: given the table's session with its deadline): the locks with the round being played
+#: (3, as a move's, `MOVE_QUERIES`), the game's players and its stored rounds, read once
+#: and used by the scorer's checks (`scoring.rounds.Held`); the round, the pending
+#: entries cleared, the change history, the players' scores, the game, the session's
+#: page versions; the next round dealt; the push's tokens and who sits there, and the
+#: table's deadline.
 ROUND_END_QUERIES = 15
 
 
 def test_a_rounds_end_stores_and_deals_in_the_same_queries_at_any_size_of_session(
     to_act: tuple[str, dict[str, Any]], django_assert_num_queries: Any, monkeypatch: Any
 ) -> None:
-    from django.db import connection
-
     advance = play_services.advance
     # The moves as the node takes them on the socket: the round's end is the scheduler's.
     monkeypatch.setattr(play_services, "advance", lambda table_id: False)
@@ -320,7 +317,7 @@ def test_a_rounds_end_stores_and_deals_in_the_same_queries_at_any_size_of_sessio
     )
 
     # Inside the test's transaction, the advance's own is a savepoint and its release.
-    with django_assert_num_queries(ROUND_END_QUERIES + 2 + (connection.vendor == "postgresql")):
+    with django_assert_num_queries(ROUND_END_QUERIES + 2):
         assert advance(table_id=game.table_id, session_id=session_id)
     assert game.rounds.count() == 1
     assert reads == [at_table]
