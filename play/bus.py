@@ -28,11 +28,13 @@ socket's next view, catch up.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import json
 import logging
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.conf import settings
@@ -114,20 +116,58 @@ def _redis(url: str) -> Any:
     return _client
 
 
+#: The publishes held back by `together` in this context, to send at its end.
+_held: contextvars.ContextVar[list[tuple[int, str]] | None] = contextvars.ContextVar(
+    "huckley_bus_held", default=None
+)
+
+
 def publish(table_id: int, message: dict[str, Any], *, texts: dict[str, str] | None = None) -> None:
     """Publish a change of the table (the module's docstring): one `PUBLISH`, or a call
-    to each node of this process. `texts` are more of the message's keys, each value
-    already JSON text (a round's state, written out once for the row and the message).
-    A failure is logged."""
+    to each node of this process; inside `together`, at its end. `texts` are more of the
+    message's keys, each value already JSON text (a round's state, written out once for
+    the row and the message). A failure is logged."""
     text = message_text(message, texts or {})
+    held = _held.get()
+    if held is not None:
+        held.append((table_id, text))
+        return
+    _send([(table_id, text)])
+
+
+@contextlib.contextmanager
+def together() -> Iterator[None]:
+    """The publishes made inside, sent at its end in their order in one round trip to
+    Redis (a pipeline of `PUBLISH`es), or as calls to each node of this process."""
+    token = _held.set([])
+    try:
+        yield
+        held = _held.get() or []
+    finally:
+        _held.reset(token)
+    if held:
+        _send(held)
+
+
+def _send(texts: list[tuple[int, str]]) -> None:
+    """Each (table, text) published, in order: one round trip to Redis. A failure is
+    logged."""
     url = redis_url()
     try:
         if url is None:
-            local(table_id, text)
+            for table_id, text in texts:
+                local(table_id, text)
+        elif len(texts) == 1:
+            _redis(url).publish(channel(texts[0][0]), texts[0][1])
         else:
-            _redis(url).publish(channel(table_id), text)
+            pipe = _redis(url).pipeline(transaction=False)
+            for table_id, text in texts:
+                pipe.publish(channel(table_id), text)
+            pipe.execute()
     except Exception:
-        logger.warning("the publish of table %s failed", table_id, exc_info=True)
+        logger.warning(
+            "the publish of tables %s failed", sorted({t for t, _ in texts}), exc_info=True
+        )
 
 
 def move_message(

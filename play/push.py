@@ -133,13 +133,10 @@ def send(table_id: int, now: selectors.TableNow, last: LastMove | None = None) -
     the table in between (the round's end, due at once) and publish its views first.
     A node that heard those views before the move would send its sockets the next
     round's deal without the last card's view; hearing the move first, from here, it
-    sends both in order, and the node's own publish, heard later, is passed."""
+    sends both in order, and the node's own publish, heard later, is passed. The two
+    go in one round trip to Redis (`play.bus.together`)."""
     if channel_layer() is None:
         return False
-    if last is not None and now.state is not None:
-        bus.publish(
-            table_id, last.message(now.state.seen), texts={"state": jsontext.dumps(last.state)}
-        )
     message: dict[str, Any] = {
         "kind": "views",
         "views": {token: view_text(view) for token, view in now.views.items()},
@@ -148,7 +145,11 @@ def send(table_id: int, now: selectors.TableNow, last: LastMove | None = None) -
     }
     if now.state is not None:
         message["table"] = state_text(now.state)
-    bus.publish(table_id, message)
+    with bus.together():  # the move, then the views, in one round trip
+        if last is not None and now.state is not None:
+            state = {"state": jsontext.dumps(last.state)}
+            bus.publish(table_id, last.message(now.state.seen), texts=state)
+        bus.publish(table_id, message)
     return True
 
 

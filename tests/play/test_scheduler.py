@@ -337,3 +337,43 @@ def test_a_node_with_no_scheduler_of_its_own_asks_the_scheduler_processes_on_red
         assert asked["channel"].decode() == bus.scheduler_channel()
     finally:
         listener.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_rounds_end_publishes_the_move_it_followed_and_its_views_in_one_round_trip(
+    online_session: Any, director: Any, monkeypatch: Any
+) -> None:
+    """The scheduler's step at a round's end publishes the last card's move again, then
+    the views of the next deal (`play.push.send`): on the table's channel, in that
+    order, in one round trip to Redis."""
+    import redis
+    from redis.client import Pipeline
+
+    game = _last_card_played(online_session(4), director)
+    listener = redis.Redis.from_url(bus.redis_url()).pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(bus.channel(game.table_id))
+    while listener.get_message(timeout=0.2) is not None:
+        pass
+    trips: list[list[str]] = []
+    execute, execute_stacked = redis.Redis.execute_command, Pipeline.execute
+
+    def counted(client: Any, *args: Any, **options: Any) -> Any:
+        if str(args[0]).upper() == "PUBLISH":
+            trips.append(["PUBLISH"])
+        return execute(client, *args, **options)
+
+    def sent(pipe: Any, *args: Any, **options: Any) -> Any:
+        trips.append([str(stacked[0][0]).upper() for stacked in pipe.command_stack])
+        return execute_stacked(pipe, *args, **options)
+
+    monkeypatch.setattr(redis.Redis, "execute_command", counted)
+    monkeypatch.setattr(Pipeline, "execute", sent)
+    try:
+        assert play_services.advance(table_id=game.table_id)
+        heard = [listener.get_message(timeout=2) for _ in range(2)]
+    finally:
+        listener.close()
+    assert trips == [["PUBLISH", "PUBLISH"]], trips
+    kinds = [bus.read(message["data"])["kind"] for message in heard if message is not None]
+    assert kinds == ["move", "views"]
