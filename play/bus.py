@@ -139,10 +139,10 @@ def publish(table_id: int, message: dict[str, Any], *, texts: dict[str, str] | N
 def together() -> Iterator[None]:
     """The publishes made inside, sent at its end in their order in one round trip to
     Redis (a pipeline of `PUBLISH`es), or as calls to each node of this process."""
-    token = _held.set([])
+    held: list[tuple[int, str]] = []
+    token = _held.set(held)
     try:
         yield
-        held = _held.get() or []
     finally:
         _held.reset(token)
     if held:

@@ -16,11 +16,11 @@ from urllib.parse import urlencode
 
 import psycopg
 import pytest
-from django.db import connection
 
 import engine
 from scoring import records
 from scoring.models import Game, Round, RoundChange
+from tests.postgres import other_connection
 from tests.servers import Node, gunicorn_nodes, needs_gunicorn
 from tournaments.models import Session
 from workflow.tables import links as table_links
@@ -38,11 +38,7 @@ LONGEST = 40.0
 
 
 def admin() -> psycopg.Connection[Any]:
-    params = connection.get_connection_params()
-    return psycopg.connect(
-        **{k: v for k, v in params.items() if k not in {"cursor_factory", "context"}},
-        autocommit=True,
-    )
+    return other_connection()
 
 
 def kill_app_backends(db: psycopg.Connection[Any]) -> int:

@@ -23,6 +23,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection
 from django.test import Client, RequestFactory, override_settings
 
+from tests.postgres import other_connection
 from tournaments.models import Session
 from tournaments.permissions import SYSTEM
 from workflow.club import selectors as club_selectors
@@ -277,13 +278,7 @@ def test_a_database_connection_postgresql_dropped_is_reopened_by_the_next_reques
     kept = connection.connection
     assert kept is not None
     assert not kept.closed
-    import psycopg
-
-    params = connection.get_connection_params()
-    with psycopg.connect(
-        **{k: v for k, v in params.items() if k not in {"cursor_factory", "context"}},
-        autocommit=True,
-    ) as admin:
+    with other_connection() as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", [kept.info.backend_pid])
     time.sleep(0.2)
     assert get(f"/sessions/{session.pk}/").startswith("200")

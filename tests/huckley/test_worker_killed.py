@@ -20,12 +20,12 @@ from typing import Any
 
 import psycopg
 import pytest
-from django.db import connection
 
 from huckley.celery import app as celery_app
 from ratings import tasks
 from ratings.models import Rating, RatingHistory
 from scoring.models import Game
+from tests.postgres import other_connection
 from tests.servers import celery_worker, database_url, needs_gunicorn
 from tournaments.models import Session
 from workflow.session.simulation import play_game
@@ -37,11 +37,7 @@ APP = "huckley-worker-killed"
 
 
 def admin() -> psycopg.Connection[Any]:
-    params = connection.get_connection_params()
-    return psycopg.connect(
-        **{k: v for k, v in params.items() if k not in {"cursor_factory", "context"}},
-        autocommit=True,
-    )
+    return other_connection()
 
 
 def ratings_of(game: Game) -> list[tuple[Any, ...]]:

@@ -8,27 +8,19 @@ from typing import Any
 
 import psycopg
 import pytest
-from django.conf import settings
 from django.db import connection, transaction
 
 from play import rounds
 from play.models import LiveRound
 from scoring.models import Game
+from tests.postgres import other_connection
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def _locked_elsewhere(sql: str, pk: int) -> bool:
     """Whether another connection finds the row locked (`NOWAIT` refuses at once)."""
-    db = settings.DATABASES["default"]
-    with psycopg.connect(
-        dbname=connection.settings_dict["NAME"],
-        user=db["USER"],
-        host=db["HOST"],
-        port=db["PORT"] or 5432,
-        password=db["PASSWORD"] or None,
-        autocommit=False,
-    ) as other:
+    with other_connection() as other:
         try:
             other.execute(sql + " NOWAIT", [pk])
         except psycopg.errors.LockNotAvailable:
