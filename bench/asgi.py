@@ -29,6 +29,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
 from django.urls import path
 
+from bench.floor import floor
 from huckley import asgi
 
 HEAP = os.environ.get("BENCH_HEAP") == "1"
@@ -94,6 +95,7 @@ application = ProtocolTypeRouter(
         "websocket": URLRouter(
             [
                 path("ws/bench/echo/", echo),
+                path("ws/bench/floor/", floor),
                 path("ws/bench/heap/", Heap.as_asgi()),
                 *asgi.websocket_urlpatterns,
             ]

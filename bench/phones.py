@@ -75,6 +75,8 @@ class Tally:
     delivery: list[tuple[float, bool]] = field(default_factory=list)
     robots: list[float] = field(default_factory=list)  # s, a card to the robots' answers
     echo: list[float] = field(default_factory=list)  # s, a bare echo's round trip
+    floor: list[float] = field(default_factory=list)  # s, a write and back (bench/floor.py)
+    floor_cross: list[float] = field(default_factory=list)  # s, a write, to the other node
     answered: list[float] = field(default_factory=list)  # s, a move to its answer
     lag: list[float] = field(default_factory=list)  # s, the client's loop late to wake
     last_answer: float = 0.0  # perf_counter of the last move taken
@@ -90,7 +92,9 @@ class Tally:
         """Add another process's tally, as its JSON gives it."""
         self.statuses.update(other["statuses"])
         self.delivery += [(seconds, same) for seconds, same in other["delivery"]]
-        for name in ("robots", "echo", "answered", "lag", "duplicated", "out_of_order", "lost"):
+        for name in ("robots", "echo", "floor", "floor_cross", "answered", "lag"):
+            getattr(self, name).extend(other[name])
+        for name in ("duplicated", "out_of_order", "lost"):
             getattr(self, name).extend(other[name])
         for name in ("server_errors", "refused", "failures"):
             getattr(self, name).extend(other[name])
@@ -151,25 +155,59 @@ class Table:
                 tally.delivery.append((first - at, self.nodes[name] == self.nodes[mover]))
 
 
+#: With the floor timed, one of a table's round trips in this many is the floor's.
+FLOOR_SHARE = 4
+
+
 class Echo:
     """A table's bare echo socket (`/ws/bench/echo/`, bench/asgi.py: no database, no
     channel layer), on the same nodes as the phones and under the same load: once after
     each new view its table's phones receive, it sends a short message and times its
     round trip. One round trip at a time: the views that arrive meanwhile are answered
-    by one more."""
+    by one more. With `floor` (the table's id, and the other node's port or None), one
+    round trip in `FLOOR_SHARE` is the floor's (bench/floor.py), in turn a write and back
+    on the same node and a write to a socket on the other node."""
 
-    def __init__(self, port: int, table: Table, tally: Tally) -> None:
+    def __init__(
+        self, port: int, table: Table, tally: Tally, floor: tuple[int, int | None] | None = None
+    ) -> None:
         self.url = f"ws://127.0.0.1:{port}/ws/bench/echo/"
+        self.port = port
         self.table = table
         self.tally = tally
+        self.floor = floor
         self.ws: Any = None
+        self.same: Any = None  # the floor's socket on this node
+        self.hear: Any = None  # the floor's hearing socket on the other node
 
     async def open(self) -> None:
         import websockets
 
         self.ws = await websockets.connect(self.url, open_timeout=120)
+        if self.floor is not None:
+            table, other = self.floor
+            url = f"ws://127.0.0.1:{{}}/ws/bench/floor/?table={table}"
+            self.same = await websockets.connect(url.format(self.port), open_timeout=120)
+            if other is not None:
+                self.hear = await websockets.connect(url.format(other) + "&hear=1")
+
+    async def trip(self, kind: str, n: int) -> None:
+        """One round trip of `kind` (echo, same, cross), timed."""
+        started = time.perf_counter()
+        if kind == "echo":
+            await self.ws.send(f"echo {n}")
+            await self.ws.recv()
+            self.tally.echo.append(time.perf_counter() - started)
+        else:
+            await self.same.send(f"{kind} {n}")
+            await (self.same if kind == "same" else self.hear).recv()
+            found = self.tally.floor if kind == "same" else self.tally.floor_cross
+            found.append(time.perf_counter() - started)
 
     async def run(self) -> None:
+        # One trip in FLOOR_SHARE a floor's: its writes load the machine a little.
+        floors = [kind for kind, ws in (("same", self.same), ("cross", self.hear)) if ws]
+        kinds = [k for f in floors for k in [*["echo"] * (FLOOR_SHARE - 1), f]] or ["echo"]
         n = 0
         try:
             while True:
@@ -177,15 +215,14 @@ class Echo:
                 self.table.changed.clear()
                 if self.table.over:
                     return
-                started = time.perf_counter()
-                await self.ws.send(f"echo {n}")
-                await self.ws.recv()
-                self.tally.echo.append(time.perf_counter() - started)
+                await self.trip(kinds[n % len(kinds)], n)
                 n += 1
         except Exception as exc:  # counted, reported after the run
             self.tally.failures.append(f"echo: {exc!r}")
         finally:
-            await self.ws.close()
+            for ws in (self.ws, self.same, self.hear):
+                if ws is not None:
+                    await ws.close()
 
 
 class Phone:

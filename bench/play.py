@@ -4,9 +4,8 @@ channel layer.
 
 Run: .venv/bin/python bench/play.py  [--tables 250] [--rounds 2] [--robot-tables 10]
      [--moves socket|http] [--nodes 1] [--workers 2] [--route seat|table]
-     [--http-workers 3] [--clients 1]
-     [--think 0] [--scheduler apart|inside] [--scheduler-nice 10] [--heap]
-     [--postgres URL] [--redis URL] [--json FILE]
+     [--http-workers 3] [--clients 1] [--think 0] [--scheduler apart|inside]
+     [--scheduler-nice 10] [--heap] [--floor] [--postgres URL] [--redis URL] [--json FILE]
 
 It builds an online Huckley Buck session on PostgreSQL (`--postgres`, default
 postgres://postgres@127.0.0.1:5432/huckley_play, dropped and made afresh) of `--tables`
@@ -42,7 +41,9 @@ the tables. Then:
    it is `POST /api/play/<token>/moves/`, answered with the view it made. Meanwhile
    each table's echo socket sends a short message once after each new view its table's
    phones receive (one at a time), and times its round trip: the floor, measured at the
-   tables' own pace, on the same nodes, under the same load. A phone whose table has
+   tables' own pace, on the same nodes, under the same load; with `--floor` one in four of
+   its round trips is the floor's under a card (bench/floor.py: one row written, then
+   back on the same node or through Redis to the other). A phone whose table has
    played its rounds stays connected and present, not moving, until every table has
    (gone, a robot would play for it after the session's grace time); then the phones
    leave fifty at a time, as they came.
@@ -64,13 +65,11 @@ anything else using it meanwhile counts too); the transactions committed in the 
 database per move, and the connections opened to it (`pg_stat_database`: transactions,
 not statements; a statement in autocommit is one). The nodes' resident memory once the
 warming phones are connected and once all are, per phone of the others (what a phone
-holds, not a process's first work); with `--heap` (one node of one
-process), what the Python heap of that process holds for those phones once they are all
-connected, per phone, by file and by the frame that asked for it (`tracemalloc`, started
-just before they connect: the tracing itself slows the server, so take the other figures
-from a run without it). How late the clients' event loops
-wake (`client_loop_lag_ms`): a few milliseconds say the clients keep up with their
-phones.
+holds, not a process's first work); with `--heap` (one node of one process), what the
+Python heap of that process holds for those phones once they are all connected, per
+phone, by file and by the frame that asked for it (`tracemalloc`, started just before
+they connect: the tracing slows the server, so take the other figures from a run
+without it). How late the clients' event loops wake (`client_loop_lag_ms`).
 
 Every view a phone receives is checked: a move taken whose view never reaches one of the
 other phones is **lost**; a view pushed twice to a phone is **duplicated** (not the push
@@ -96,6 +95,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import floor
 from bench.crowd import Clients
 from bench.heap import Heap, per_phone
 from bench.phones import Tally
@@ -117,6 +117,7 @@ from bench.servers import (
     start_scheduler,
     start_server,
     stop,
+    tracebacks,
 )
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/huckley_play"
@@ -166,6 +167,7 @@ def build(tables: int, robot_tables: int) -> dict[str, Any]:
     # The robots were marked after the start woke the tables: the scheduler looks again.
     scheduler.wake([s.table_id for s in seatings])
     seat_links_ensure(session_id=session.pk, user=SYSTEM)
+    floor.make_rows(sorted({s.table_id for s in seatings}))
     tokens = dict(SeatLink.objects.filter(session=session).values_list("player_id", "token"))
     phones = [
         {
@@ -229,20 +231,10 @@ def slices(built: dict[str, Any], args: argparse.Namespace, ports: list[int]) ->
     k = int(args.route == "seat")  # 0: a table's phones all on its node
     for t, (table, phones) in enumerate(by_table.items()):
         part = parts[t % args.clients]
-        part["echoes"].append((table, t % args.nodes))
+        node, other = t % args.nodes, ports[(t + 1) % args.nodes] if args.nodes > 1 else None
+        part["echoes"].append((table, node, *([[table, other]] if args.floor else [])))
         part["phones"] += [ph | {"node": (t + k * s) % args.nodes} for s, ph in enumerate(phones)]
     return parts
-
-
-def tracebacks(log: Path) -> list[str]:
-    """The tracebacks a server logged, each a server error, named by its last line (the
-    exception)."""
-    found, lines = [], log.read_text(errors="replace").splitlines()
-    for n, line in enumerate(lines):
-        if line.startswith("Traceback"):
-            rest = [later for later in lines[n + 1 :] if not later.startswith(" ")]
-            found.append(f"{log.name}: {rest[0] if rest else line}")
-    return found
 
 
 def crowd(
@@ -374,6 +366,9 @@ def main() -> None:
         help="trace the ASGI processes' allocations and print what the phones' connect "
         "added, by where it was made (one node of one process: --workers 1)",
     )
+    parser.add_argument(
+        "--floor", action="store_true", help="time the floor's round trips (bench/floor.py)"
+    )
     parser.add_argument("--scheduler", choices=("apart", "inside"), default="apart")
     parser.add_argument("--scheduler-nice", type=int, default=SCHEDULER_NICE)
     parser.add_argument("--postgres", default=DEFAULT_PG)
@@ -452,6 +447,7 @@ def main() -> None:
         "move_answered_ms": {"p50": p(tally.answered, 0.5), "p95": p(tally.answered, 0.95)},
         "echo_ms": {"p50": p(tally.echo, 0.5), "p95": echo95, "n": len(tally.echo)},
         "card_over_echo_p95": round(card95 / echo95, 2) if card95 and echo95 else None,
+        **(floor.report(tally, echo95, p) if args.floor else {}),
         "robot_answer_ms": {
             "p50": p(tally.robots, 0.5),
             "p95": p(tally.robots, 0.95),

@@ -173,3 +173,14 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
+
+
+def tracebacks(log: Path) -> list[str]:
+    """The tracebacks a server logged, each a server error, named by its last line (the
+    exception)."""
+    found, lines = [], log.read_text(errors="replace").splitlines()
+    for n, line in enumerate(lines):
+        if line.startswith("Traceback"):
+            rest = [later for later in lines[n + 1 :] if not later.startswith(" ")]
+            found.append(f"{log.name}: {rest[0] if rest else line}")
+    return found

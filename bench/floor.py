@@ -1,0 +1,131 @@
+"""The floor under a card's path (`bench/play.py --floor`): what a bare server takes to
+write one row durably and answer, beside the bare echo, on the same nodes, under the same
+load.
+
+A card online goes from the mover's phone to its node, is written (one statement,
+committed: a phone is never shown a move that a crash could lose), and goes out to the
+other phones: on the same node at once, on another node through Redis. The floor does
+that and nothing else, with no Django, no engine and no view: a message on
+`/ws/bench/floor/?table=N` runs `UPDATE bench_floor SET n = n + 1 WHERE id = N RETURNING n`
+on one of a few PostgreSQL connections the process keeps, in autocommit as the move's
+statement runs (`play.node_io.Links.write`), then
+
+- `same ...`: the message goes back on its socket (a card to a phone on the mover's node);
+- `cross ...`: the message is published on Redis, and the node holding the table's
+  hearing socket (`?table=N&hear=1`, on the other node) sends it there (a card to a phone
+  on another node).
+
+So a card's time over the echo's can come no nearer to 1 than the floor's: what is left
+above the floor is the product's work. The rows are made with the bench's database
+(`bench/play.py`, `make_rows`); this serves only the bench, never the product.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+from urllib.parse import parse_qs
+
+CHANNEL = "bench:floor"
+CONNECTIONS = 4  # as the node keeps (play.node_io.CONNECTIONS)
+STATEMENT = "UPDATE bench_floor SET n = n + 1 WHERE id = %s RETURNING n"
+
+_pg: list[Any] = []
+_turn = 0
+_hearers: dict[int, Any] = {}  # table -> its hearing socket's send
+_redis: Any = None
+_listening: list[asyncio.Task[None]] = []
+_subscribing = asyncio.Lock()
+_connecting = asyncio.Lock()
+
+
+def make_rows(tables: list[int]) -> None:
+    """Inside Django: one row a table to write."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS bench_floor")
+        cursor.execute("CREATE TABLE bench_floor (id integer PRIMARY KEY, n bigint NOT NULL)")
+        cursor.executemany("INSERT INTO bench_floor VALUES (%s, 0)", [(t,) for t in tables])
+
+
+async def _write(table: int) -> None:
+    global _turn
+    import psycopg
+    from django.db import connection
+
+    if len(_pg) < CONNECTIONS:
+        async with _connecting:  # the first messages wait for every connection
+            params = connection.get_connection_params()
+            params.pop("cursor_factory", None)
+            while len(_pg) < CONNECTIONS:
+                _pg.append(await psycopg.AsyncConnection.connect(autocommit=True, **params))
+    _turn = (_turn + 1) % CONNECTIONS
+    cursor = await _pg[_turn].execute(STATEMENT, [table])
+    await cursor.fetchone()
+
+
+def _client() -> Any:
+    global _redis
+    if _redis is None:
+        import redis.asyncio
+        from django.conf import settings
+
+        _redis = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    return _redis
+
+
+async def _listen(pubsub: Any) -> None:
+    """Each message published, sent to the table's hearing socket if it is here."""
+    async for message in pubsub.listen():
+        if message["type"] != "message":
+            continue
+        table, _, text = message["data"].decode().partition(" ")
+        send = _hearers.get(int(table))
+        if send is not None:
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.send", "text": text})
+
+
+async def floor(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    query = parse_qs(scope["query_string"].decode())
+    table, hear = int(query["table"][0]), "hear" in query
+    while True:
+        message = await receive()
+        kind = message["type"]
+        if kind == "websocket.connect":
+            if hear:
+                async with _subscribing:  # subscribed before the socket is open
+                    if not _listening:
+                        pubsub = _client().pubsub()
+                        await pubsub.subscribe(CHANNEL)
+                        _listening.append(asyncio.create_task(_listen(pubsub)))
+                _hearers[table] = send
+            await send({"type": "websocket.accept"})
+        elif kind == "websocket.receive":
+            text = message["text"]
+            await _write(table)
+            if text.startswith("cross"):
+                await _client().publish(CHANNEL, f"{table} {text}")
+            else:
+                await send({"type": "websocket.send", "text": text})
+        elif kind == "websocket.disconnect":
+            if hear:
+                _hearers.pop(table, None)
+            return
+
+
+def report(tally: Any, echo95: float | None, p: Any) -> dict[str, Any]:
+    """The floor's figures, beside the echo's."""
+    same95, cross95 = p(tally.floor, 0.95), p(tally.floor_cross, 0.95)
+    return {
+        "floor_write_echo_ms": {"p50": p(tally.floor, 0.5), "p95": same95, "n": len(tally.floor)},
+        "floor_write_publish_ms": {
+            "p50": p(tally.floor_cross, 0.5),
+            "p95": cross95,
+            "n": len(tally.floor_cross),
+        },
+        "floor_over_echo_p95": round(same95 / echo95, 2) if same95 and echo95 else None,
+        "floor_cross_over_same_p95": round(cross95 / same95, 2) if same95 and cross95 else None,
+    }
