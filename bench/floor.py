@@ -10,10 +10,10 @@ that and nothing else, with no Django, no engine and no view: a message on
 on one of a few PostgreSQL connections the process keeps, in autocommit as the move's
 statement runs (`play.node_io.Links.write`), then
 
-- `same ...`: the message goes back on its socket (a card to a phone on the mover's node);
-- `cross ...`: the message is published on Redis, and the node holding the table's
-  hearing socket (`?table=N&hear=1`, on the other node) sends it there (a card to a phone
-  on another node).
+- `same ...`: the message goes to the table's hearing sockets (`?table=N&hear=1`) on
+  this node: a card to the other phones on the mover's node;
+- `cross ...`: the message is published on Redis, and each other node sends it to the
+  table's hearing sockets there: a card to phones on another node.
 
 So a card's time over the echo's can come no nearer to 1 than the floor's: what is left
 above the floor is the product's work. The rows are made with the bench's database
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -33,7 +34,7 @@ STATEMENT = "UPDATE bench_floor SET n = n + 1 WHERE id = %s RETURNING n"
 
 _pg: list[Any] = []
 _turn = 0
-_hearers: dict[int, Any] = {}  # table -> its hearing socket's send
+_hearers: dict[int, list[Any]] = {}  # table -> its hearing sockets' sends here
 _redis: Any = None
 _listening: list[asyncio.Task[None]] = []
 _subscribing = asyncio.Lock()
@@ -77,15 +78,21 @@ def _client() -> Any:
 
 
 async def _listen(pubsub: Any) -> None:
-    """Each message published, sent to the table's hearing socket if it is here."""
+    """Each message published by another process, sent to the table's hearing sockets
+    here."""
+    me = str(os.getpid())
     async for message in pubsub.listen():
         if message["type"] != "message":
             continue
-        table, _, text = message["data"].decode().partition(" ")
-        send = _hearers.get(int(table))
-        if send is not None:
-            with contextlib.suppress(Exception):
-                await send({"type": "websocket.send", "text": text})
+        table, origin, text = message["data"].decode().split(" ", 2)
+        if origin != me:
+            await _fan(int(table), text)
+
+
+async def _fan(table: int, text: str) -> None:
+    for send in list(_hearers.get(table, ())):
+        with contextlib.suppress(Exception):
+            await send({"type": "websocket.send", "text": text})
 
 
 async def floor(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -101,31 +108,38 @@ async def floor(scope: dict[str, Any], receive: Any, send: Any) -> None:
                         pubsub = _client().pubsub()
                         await pubsub.subscribe(CHANNEL)
                         _listening.append(asyncio.create_task(_listen(pubsub)))
-                _hearers[table] = send
+                _hearers.setdefault(table, []).append(send)
             await send({"type": "websocket.accept"})
         elif kind == "websocket.receive":
             text = message["text"]
             await _write(table)
             if text.startswith("cross"):
-                await _client().publish(CHANNEL, f"{table} {text}")
+                await _client().publish(CHANNEL, f"{table} {os.getpid()} {text}")
             else:
-                await send({"type": "websocket.send", "text": text})
+                await _fan(table, text)
         elif kind == "websocket.disconnect":
             if hear:
-                _hearers.pop(table, None)
+                _hearers[table].remove(send)
             return
 
 
-def report(tally: Any, echo95: float | None, p: Any) -> dict[str, Any]:
-    """The floor's figures, beside the echo's."""
+def report(tally: Any, echo95: float | None, card95: float | None, p: Any) -> dict[str, Any]:
+    """The floor's figures, beside the echo's and a card's (p95, on the same node)."""
     same95, cross95 = p(tally.floor, 0.95), p(tally.floor_cross, 0.95)
+
+    def ratio(a: float | None, b: float | None) -> float | None:
+        return round(a / b, 2) if a and b else None
+
     return {
-        "floor_write_echo_ms": {"p50": p(tally.floor, 0.5), "p95": same95, "n": len(tally.floor)},
-        "floor_write_publish_ms": {
-            "p50": p(tally.floor_cross, 0.5),
-            "p95": cross95,
-            "n": len(tally.floor_cross),
+        "floor_ms": {
+            "same_node": {"p50": p(tally.floor, 0.5), "p95": same95, "n": len(tally.floor)},
+            "cross_node": {
+                "p50": p(tally.floor_cross, 0.5),
+                "p95": cross95,
+                "n": len(tally.floor_cross),
+            },
         },
-        "floor_over_echo_p95": round(same95 / echo95, 2) if same95 and echo95 else None,
-        "floor_cross_over_same_p95": round(cross95 / same95, 2) if same95 and cross95 else None,
+        "floor_over_echo_p95": ratio(same95, echo95),
+        "card_over_floor_p95": ratio(card95, same95),
+        "floor_cross_over_same_p95": ratio(cross95, same95),
     }

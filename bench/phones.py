@@ -157,6 +157,8 @@ class Table:
 
 #: With the floor timed, one of a table's round trips in this many is the floor's.
 FLOOR_SHARE = 4
+#: The floor's sockets that hear each of its messages, on each node: a card's other phones.
+FLOOR_FAN = 3
 
 
 class Echo:
@@ -165,8 +167,10 @@ class Echo:
     each new view its table's phones receive, it sends a short message and times its
     round trip. One round trip at a time: the views that arrive meanwhile are answered
     by one more. With `floor` (the table's id, and the other node's port or None), one
-    round trip in `FLOOR_SHARE` is the floor's (bench/floor.py), in turn a write and back
-    on the same node and a write to a socket on the other node."""
+    round trip in `FLOOR_SHARE` is the floor's (bench/floor.py): a message written and
+    sent to `FLOOR_FAN` sockets of the table on the same node, or through Redis to as
+    many on the other, each timed as it arrives (each in a task of its own, as a phone
+    reads its socket)."""
 
     def __init__(
         self, port: int, table: Table, tally: Tally, floor: tuple[int, int | None] | None = None
@@ -177,37 +181,60 @@ class Echo:
         self.tally = tally
         self.floor = floor
         self.ws: Any = None
-        self.same: Any = None  # the floor's socket on this node
-        self.hear: Any = None  # the floor's hearing socket on the other node
+        self.sender: Any = None  # the floor's socket that sends, on this node
+        self.hearers: dict[str, list[Any]] = {}  # same, cross: the sockets that hear it
+        self.sent_at = 0.0
+        self.heard = 0
+        self.all_heard = asyncio.Event()
 
     async def open(self) -> None:
         import websockets
 
         self.ws = await websockets.connect(self.url, open_timeout=120)
-        if self.floor is not None:
-            table, other = self.floor
-            url = f"ws://127.0.0.1:{{}}/ws/bench/floor/?table={table}"
-            self.same = await websockets.connect(url.format(self.port), open_timeout=120)
-            if other is not None:
-                self.hear = await websockets.connect(url.format(other) + "&hear=1")
+        if self.floor is None:
+            return
+        table, other = self.floor
+        url = f"ws://127.0.0.1:{{}}/ws/bench/floor/?table={table}"
+        self.sender = await websockets.connect(url.format(self.port), open_timeout=120)
+        for kind, port in (("same", self.port), ("cross", other)):
+            if port is not None:
+                self.hearers[kind] = [
+                    await websockets.connect(url.format(port) + "&hear=1", open_timeout=120)
+                    for _ in range(FLOOR_FAN)
+                ]
+
+    async def hear(self, kind: str, ws: Any) -> None:
+        """A floor's socket: each message timed from its sending."""
+        found = self.tally.floor if kind == "same" else self.tally.floor_cross
+        async for _ in ws:
+            found.append(time.perf_counter() - self.sent_at)
+            self.heard += 1
+            if self.heard == FLOOR_FAN:
+                self.all_heard.set()
 
     async def trip(self, kind: str, n: int) -> None:
         """One round trip of `kind` (echo, same, cross), timed."""
-        started = time.perf_counter()
         if kind == "echo":
+            started = time.perf_counter()
             await self.ws.send(f"echo {n}")
             await self.ws.recv()
             self.tally.echo.append(time.perf_counter() - started)
-        else:
-            await self.same.send(f"{kind} {n}")
-            await (self.same if kind == "same" else self.hear).recv()
-            found = self.tally.floor if kind == "same" else self.tally.floor_cross
-            found.append(time.perf_counter() - started)
+            return
+        self.heard = 0
+        self.all_heard.clear()
+        self.sent_at = time.perf_counter()
+        await self.sender.send(f"{kind} {n}")
+        async with asyncio.timeout(30):
+            await self.all_heard.wait()
 
     async def run(self) -> None:
         # One trip in FLOOR_SHARE a floor's: its writes load the machine a little.
-        floors = [kind for kind, ws in (("same", self.same), ("cross", self.hear)) if ws]
-        kinds = [k for f in floors for k in [*["echo"] * (FLOOR_SHARE - 1), f]] or ["echo"]
+        kinds = [k for f in self.hearers for k in [*["echo"] * (FLOOR_SHARE - 1), f]] or ["echo"]
+        hearing = [
+            asyncio.create_task(self.hear(kind, ws))
+            for kind, sockets in self.hearers.items()
+            for ws in sockets
+        ]
         n = 0
         try:
             while True:
@@ -220,9 +247,12 @@ class Echo:
         except Exception as exc:  # counted, reported after the run
             self.tally.failures.append(f"echo: {exc!r}")
         finally:
-            for ws in (self.ws, self.same, self.hear):
+            for ws in [self.ws, self.sender, *(ws for s in self.hearers.values() for ws in s)]:
                 if ws is not None:
                     await ws.close()
+            for ended in await asyncio.gather(*hearing, return_exceptions=True):
+                if isinstance(ended, Exception):
+                    self.tally.failures.append(f"floor: {ended!r}")
 
 
 class Phone:

@@ -43,7 +43,8 @@ the tables. Then:
    phones receive (one at a time), and times its round trip: the floor, measured at the
    tables' own pace, on the same nodes, under the same load; with `--floor` one in four of
    its round trips is the floor's under a card (bench/floor.py: one row written, then
-   back on the same node or through Redis to the other). A phone whose table has
+   sent to three sockets of the table on the same node, or through Redis to three on
+   the other). A phone whose table has
    played its rounds stays connected and present, not moving, until every table has
    (gone, a robot would play for it after the session's grace time); then the phones
    leave fifty at a time, as they came.
@@ -386,6 +387,8 @@ def main() -> None:
         return
 
     env = server_env(args.postgres, args.redis, settings="bench.settings", log_level="ERROR")
+    if args.floor and args.workers != 1:
+        raise SystemExit("--floor's sockets meet in one process a node: --workers 1")
     if args.heap:
         if args.nodes != 1 or args.workers != 1:
             raise SystemExit("--heap reads one process: --nodes 1 --workers 1")
@@ -427,6 +430,7 @@ def main() -> None:
     echo95 = p(tally.echo, 0.95)
     delivered = delivery(tally)
     card95 = delivered["card_to_phones_ms"]["p95"]
+    same95 = delivered["card_p95_ms_by_nodes"]["same_node"]
     report = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "machine": machine(),
@@ -447,7 +451,7 @@ def main() -> None:
         "move_answered_ms": {"p50": p(tally.answered, 0.5), "p95": p(tally.answered, 0.95)},
         "echo_ms": {"p50": p(tally.echo, 0.5), "p95": echo95, "n": len(tally.echo)},
         "card_over_echo_p95": round(card95 / echo95, 2) if card95 and echo95 else None,
-        **(floor.report(tally, echo95, p) if args.floor else {}),
+        **(floor.report(tally, echo95, same95, p) if args.floor else {}),
         "robot_answer_ms": {
             "p50": p(tally.robots, 0.5),
             "p95": p(tally.robots, 0.95),
