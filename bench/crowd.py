@@ -126,7 +126,7 @@ async def drive(part: dict[str, Any], out: IO[str]) -> None:
         for ph in part["phones"]
     ]
     echoes = [
-        Echo(ports[node], tables[table], tally, *floor) for table, node, *floor in part["echoes"]
+        Echo(ports[node], tables[table], tally, floor) for table, node, floor in part["echoes"]
     ]
     await asyncio.gather(*(echo.open() for echo in echoes))
     answer(out, {"step": "echo"})

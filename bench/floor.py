@@ -7,8 +7,8 @@ committed: a phone is never shown a move that a crash could lose), and goes out 
 other phones: on the same node at once, on another node through Redis. The floor does
 that and nothing else, with no Django, no engine and no view: a message on
 `/ws/bench/floor/?table=N` runs `UPDATE bench_floor SET n = n + 1 WHERE id = N RETURNING n`
-on one of a few PostgreSQL connections the process keeps, in autocommit as the move's
-statement runs (`play.node_io.Links.write`), then
+as a node runs a move's statement, on the connections it keeps for them, in autocommit
+(`play.node_io.Links.write`), then
 
 - `same ...`: the message goes to the table's hearing sockets (`?table=N&hear=1`) on
   this node: a card to the other phones on the mover's node;
@@ -29,16 +29,13 @@ from typing import Any
 from urllib.parse import parse_qs
 
 CHANNEL = "bench:floor"
-CONNECTIONS = 4  # as the node keeps (play.node_io.CONNECTIONS)
 STATEMENT = "UPDATE bench_floor SET n = n + 1 WHERE id = %s RETURNING n"
 
-_pg: list[Any] = []
-_turn = 0
+_links: Any = None  # play.node_io.Links, made on the first message
 _hearers: dict[int, list[Any]] = {}  # table -> its hearing sockets' sends here
 _redis: Any = None
 _listening: list[asyncio.Task[None]] = []
 _subscribing = asyncio.Lock()
-_connecting = asyncio.Lock()
 
 
 def make_rows(tables: list[int]) -> None:
@@ -52,19 +49,13 @@ def make_rows(tables: list[int]) -> None:
 
 
 async def _write(table: int) -> None:
-    global _turn
-    import psycopg
-    from django.db import connection
+    """The row written on the connections a node keeps for its moves (`play.node_io`)."""
+    global _links
+    if _links is None:
+        from play.node_io import Links
 
-    if len(_pg) < CONNECTIONS:
-        async with _connecting:  # the first messages wait for every connection
-            params = connection.get_connection_params()
-            params.pop("cursor_factory", None)
-            while len(_pg) < CONNECTIONS:
-                _pg.append(await psycopg.AsyncConnection.connect(autocommit=True, **params))
-    _turn = (_turn + 1) % CONNECTIONS
-    cursor = await _pg[_turn].execute(STATEMENT, [table])
-    await cursor.fetchone()
+        _links = Links()
+    await _links.write(STATEMENT, [table])
 
 
 def _client() -> Any:

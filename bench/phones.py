@@ -75,8 +75,9 @@ class Tally:
     delivery: list[tuple[float, bool]] = field(default_factory=list)
     robots: list[float] = field(default_factory=list)  # s, a card to the robots' answers
     echo: list[float] = field(default_factory=list)  # s, a bare echo's round trip
-    floor: list[float] = field(default_factory=list)  # s, a write and back (bench/floor.py)
-    floor_cross: list[float] = field(default_factory=list)  # s, a write, to the other node
+    # s, the floor (bench/floor.py): a write, then to a socket on the same node or the other
+    floor: list[float] = field(default_factory=list)
+    floor_cross: list[float] = field(default_factory=list)
     answered: list[float] = field(default_factory=list)  # s, a move to its answer
     lag: list[float] = field(default_factory=list)  # s, the client's loop late to wake
     last_answer: float = 0.0  # perf_counter of the last move taken
@@ -92,9 +93,10 @@ class Tally:
         """Add another process's tally, as its JSON gives it."""
         self.statuses.update(other["statuses"])
         self.delivery += [(seconds, same) for seconds, same in other["delivery"]]
-        for name in ("robots", "echo", "floor", "floor_cross", "answered", "lag"):
-            getattr(self, name).extend(other[name])
-        for name in ("duplicated", "out_of_order", "lost"):
+        for name in (
+            *("robots", "echo", "floor", "floor_cross", "answered", "lag"),
+            *("duplicated", "out_of_order", "lost"),
+        ):
             getattr(self, name).extend(other[name])
         for name in ("server_errors", "refused", "failures"):
             getattr(self, name).extend(other[name])

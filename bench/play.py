@@ -233,7 +233,7 @@ def slices(built: dict[str, Any], args: argparse.Namespace, ports: list[int]) ->
     for t, (table, phones) in enumerate(by_table.items()):
         part = parts[t % args.clients]
         node, other = t % args.nodes, ports[(t + 1) % args.nodes] if args.nodes > 1 else None
-        part["echoes"].append((table, node, *([[table, other]] if args.floor else [])))
+        part["echoes"].append((table, node, [table, other] if args.floor else None))
         part["phones"] += [ph | {"node": (t + k * s) % args.nodes} for s, ph in enumerate(phones)]
     return parts
 
